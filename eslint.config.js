@@ -1,0 +1,51 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'docs/api/**', 'coverage/**', 'node_modules/**', '**/.data/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': ['error', { selector: 'TSEnumDeclaration', message: 'Use a string-literal union.' }],
+    },
+  },
+  {
+    // Adapters translate shapes only: they may reach the public entry and internal/, nothing else.
+    files: ['src/adapters/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../../*', '!../../index.js', '!../../internal', '!../../internal/*'],
+              message: 'Adapters import only the public entry (../../index.js) and ../../internal/.',
+            },
+          ],
+        },
+      ],
+      'max-lines': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    // Pure engines never import the core, stores or adapters.
+    files: ['src/schema/**/*.ts', 'src/filter/**/*.ts', 'src/patch/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../core/*', '../stores/*', '../adapters/*', '../testing/*', 'node:*'],
+              message: 'schema/, filter/ and patch/ are pure leaves: no core, stores, adapters or I/O.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,13 @@
+export type {
+  DeleteOptions,
+  ListQuery,
+  ListResult,
+  ReplaceOptions,
+  SortOrder,
+  StoreCapabilities,
+  UserStore,
+  WriteEffects,
+} from './user-store.js';
+export type { OutboxKind, OutboxMessage, OutboxStore, PendingOutboxMessage } from './outbox.js';
+export type { Mailer, WelcomeEmail } from './mailer.js';
+export type { ApiKeyVerifier, Tenant } from './api-key-verifier.js';

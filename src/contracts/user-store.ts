@@ -1,0 +1,86 @@
+import type { Filter } from '../filter/ast.js';
+import type { ScimUser } from '../schema/user-resource.js';
+import type { OutboxMessage, OutboxStore } from './outbox.js';
+
+/** Side effects a store records in the same atomic write as the user. */
+export interface WriteEffects {
+  /** Emails to send once the write has been committed (the outbox). */
+  readonly outbox?: readonly OutboxMessage[];
+}
+
+/** Options of {@link UserStore.replace}. */
+export interface ReplaceOptions extends WriteEffects {
+  /**
+   * The `meta.version` the write is based on. The store replaces the user only if its stored
+   * version is still this one, and otherwise throws `scimErrors.versionConflict()`.
+   */
+  readonly expectedVersion: string;
+}
+
+/** Options of {@link UserStore.delete}. */
+export interface DeleteOptions {
+  /** When set, delete only if the stored `meta.version` is still this one. */
+  readonly expectedVersion?: string;
+}
+
+/** Sort order of a list query. */
+export type SortOrder = 'ascending' | 'descending';
+
+/** A page query, already validated by the core. */
+export interface ListQuery {
+  /** Only users that match this filter; already checked against the schema. */
+  readonly filter?: Filter;
+  /** 1-based index of the first result. Always at least 1. */
+  readonly startIndex: number;
+  /** Largest number of users to return; between 0 and the core's maximum. */
+  readonly count: number;
+}
+
+/** One page of users and the number of users matching the query in all. */
+export interface ListResult {
+  readonly totalResults: number;
+  readonly resources: readonly ScimUser[];
+}
+
+/** What a store can answer itself; the core checks it before calling {@link UserStore.list}. */
+export interface StoreCapabilities {
+  /**
+   * Tells whether the store can answer this filter. When it cannot, the core answers a
+   * precise 400 `invalidFilter` rather than a wrong result. Omitted: every filter.
+   */
+  readonly supportsFilter?: (filter: Filter) => boolean;
+}
+
+/**
+ * Keeps users for scimkit. Every method is scoped to a tenant: a user of another tenant does
+ * not exist for it. Methods receive validated users; PATCH, filtering rules and projection
+ * stay in scimkit's engines. `null` or `false` mean "not found"; the only errors a store
+ * throws on purpose are `scimErrors.uniqueness()` (userName taken in the tenant, regardless of
+ * case) and `scimErrors.versionConflict()` (stale expected version).
+ *
+ * Users are ordered by `id`; ids are time-ordered strings, so "by id" is creation order.
+ *
+ * @example
+ * ```ts
+ * const scim = createScim({ store: new MemoryUserStore(), verifier, mailer });
+ * ```
+ */
+export interface UserStore {
+  /** What the store answers itself. */
+  readonly capabilities?: StoreCapabilities;
+  /** The welcome-email outbox written together with users. */
+  readonly outbox: OutboxStore;
+  /** Stores a new user; throws `scimErrors.uniqueness()` if its userName is taken. */
+  create(tenant: string, user: ScimUser, effects?: WriteEffects): Promise<void>;
+  /** Reads one user, or `null`. */
+  get(tenant: string, id: string): Promise<ScimUser | null>;
+  /**
+   * Replaces a user whose stored version is `expectedVersion`. Returns `false` when there is
+   * no such user; throws `scimErrors.versionConflict()` or `scimErrors.uniqueness()`.
+   */
+  replace(tenant: string, user: ScimUser, options: ReplaceOptions): Promise<boolean>;
+  /** Deletes a user; returns `false` when there is none. */
+  delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean>;
+  /** Returns one page of users ordered by id, and how many match in all. */
+  list(tenant: string, query: ListQuery): Promise<ListResult>;
+}

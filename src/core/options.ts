@@ -1,0 +1,65 @@
+import type { ApiKeyVerifier } from '../contracts/api-key-verifier.js';
+import type { Mailer } from '../contracts/mailer.js';
+import type { UserStore } from '../contracts/user-store.js';
+import type { ScimEvent } from './events/types.js';
+import type { ScimRequest } from './types.js';
+
+/** How failed welcome emails are retried. */
+export interface OutboxOptions {
+  /** Attempts before a message is given up and kept as failed. Default 8. */
+  readonly maxAttempts?: number;
+  /** Delay before the first retry; doubles on each further one. Default 1,000 ms. */
+  readonly retryBaseMs?: number;
+  /** Longest delay between retries. Default 5 minutes. */
+  readonly retryMaxMs?: number;
+  /** How long a claimed message is hidden from other processes. Default 60,000 ms. */
+  readonly leaseMs?: number;
+  /**
+   * Also look for due messages every this many ms (messages left by a crashed process, or
+   * written by another instance). 0 turns polling off. Default 0; the example server uses it.
+   */
+  readonly pollIntervalMs?: number;
+}
+
+/**
+ * Options of {@link createScim}.
+ *
+ * @example
+ * ```ts
+ * const scim = createScim({
+ *   store: new MemoryUserStore(),
+ *   verifier: staticApiKeys([{ key: 's3cret', tenant: 'district-42' }]),
+ *   mailer: { async sendWelcome(email) { console.log('welcome', email.to); } },
+ *   basePath: '/api/v1/scim/v2',
+ * });
+ * ```
+ */
+export interface ScimOptions {
+  /** Where users are kept. */
+  readonly store: UserStore;
+  /** Turns bearer tokens into tenants. */
+  readonly verifier: ApiKeyVerifier;
+  /** Sends welcome emails. */
+  readonly mailer: Mailer;
+  /** The mount point, e.g. `/api/v1/scim/v2`; removed from request paths. Default `''`. */
+  readonly basePath?: string;
+  /**
+   * The public `scheme://host[:port]` to build `meta.location` and `Location` from, for servers
+   * behind a proxy. Default: the request's `baseUrl`.
+   */
+  readonly publicBaseUrl?: string;
+  /** Largest accepted request body in bytes. Default 1 MiB. */
+  readonly maxBodyBytes?: number;
+  /** Page size when `count` is not given. Default 50. */
+  readonly defaultPageSize?: number;
+  /** Largest page size; a larger `count` is lowered to it. Default 100. */
+  readonly maxPageSize?: number;
+  /** Retries of the welcome-email outbox. */
+  readonly outbox?: OutboxOptions;
+  /** Receives every lifecycle event, for audit logs. */
+  readonly onEvent?: (event: ScimEvent) => void;
+  /** Receives unexpected faults (answered as 500s) and mailer failures. */
+  readonly onError?: (error: unknown, request?: ScimRequest) => void;
+  /** The clock; tests may pass a fixed one. Default `() => new Date()`. */
+  readonly now?: () => Date;
+}

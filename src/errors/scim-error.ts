@@ -1,0 +1,81 @@
+/** The `scimType` values RFC 7644 §3.12 defines, plus none for errors that have no type. */
+export type ScimType =
+  | 'invalidFilter'
+  | 'tooMany'
+  | 'uniqueness'
+  | 'mutability'
+  | 'invalidSyntax'
+  | 'invalidPath'
+  | 'noTarget'
+  | 'invalidValue'
+  | 'invalidVers'
+  | 'sensitive';
+
+/** The schema URN of a SCIM error body. */
+export const ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
+
+const BRAND = Symbol.for('scimkit.ScimError');
+
+/** The RFC 7644 §3.12 error body. */
+export interface ScimErrorBody {
+  schemas: [typeof ERROR_SCHEMA];
+  status: string;
+  scimType?: ScimType;
+  detail: string;
+}
+
+/** Options for {@link ScimError}. */
+export interface ScimErrorOptions {
+  /** The RFC 7644 `scimType`, where one applies. */
+  scimType?: ScimType | undefined;
+  /** Extra response headers, such as `WWW-Authenticate` on a 401. */
+  headers?: Record<string, string> | undefined;
+  /** The underlying fault, kept for the host's `onError` and never sent to the client. */
+  cause?: unknown;
+}
+
+/**
+ * Describes a failure that goes to the client as a SCIM error response.
+ *
+ * Recognised by a brand as well as by `instanceof`, so two copies of scimkit in one bundle
+ * still understand each other's errors (see {@link isScimError}).
+ *
+ * @see RFC 7644 §3.12
+ * @example
+ * ```ts
+ * throw new ScimError(400, 'userName is required', { scimType: 'invalidValue' });
+ * ```
+ */
+export class ScimError extends Error {
+  /** The HTTP status code. */
+  readonly status: number;
+  /** The RFC 7644 `scimType`, where one applies. */
+  readonly scimType: ScimType | undefined;
+  /** A message a human can act on; sent to the client as `detail`. */
+  readonly detail: string;
+  /** Extra headers to send with the error response. */
+  readonly headers: Record<string, string> | undefined;
+  /** @internal */
+  readonly [BRAND] = true;
+
+  constructor(status: number, detail: string, options: ScimErrorOptions = {}) {
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ScimError';
+    this.status = status;
+    this.detail = detail;
+    this.scimType = options.scimType;
+    this.headers = options.headers;
+  }
+
+  /** Serialises the error to the RFC 7644 §3.12 body. */
+  toJSON(): ScimErrorBody {
+    const body: ScimErrorBody = { schemas: [ERROR_SCHEMA], status: String(this.status), detail: this.detail };
+    if (this.scimType !== undefined) body.scimType = this.scimType;
+    return body;
+  }
+}
+
+/** Tells whether a value is a {@link ScimError}, from this or any other copy of scimkit. */
+export function isScimError(value: unknown): value is ScimError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}

@@ -1,0 +1,60 @@
+/** The comparison operators of RFC 7644 §3.4.2.2. */
+export type CompareOperator = 'eq' | 'ne' | 'co' | 'sw' | 'ew' | 'gt' | 'lt' | 'ge' | 'le';
+
+/** A literal compared against an attribute. */
+export type FilterValue = string | number | boolean | null;
+
+/**
+ * An attribute path: an optional schema URN, an attribute name and an optional sub-attribute.
+ * Names keep the letter case the client sent; matching is case-insensitive.
+ */
+export interface AttributePath {
+  /** The schema URN when the client qualified the name, e.g. the Enterprise User URN. */
+  readonly schema?: string;
+  readonly attribute: string;
+  readonly subAttribute?: string;
+}
+
+/** `attrPath op value`. */
+export interface CompareFilter {
+  readonly kind: 'compare';
+  readonly path: AttributePath;
+  readonly op: CompareOperator;
+  readonly value: FilterValue;
+}
+
+/** `attrPath pr`. */
+export interface PresentFilter {
+  readonly kind: 'present';
+  readonly path: AttributePath;
+}
+
+/** `left and right`, `left or right`. */
+export interface LogicalFilter {
+  readonly kind: 'and' | 'or';
+  readonly left: Filter;
+  readonly right: Filter;
+}
+
+/** `not (filter)`. */
+export interface NotFilter {
+  readonly kind: 'not';
+  readonly filter: Filter;
+}
+
+/**
+ * `attr[filter]`: some value of the multi-valued attribute `path` matches `filter`, whose
+ * paths are relative to that value (`emails[type eq "work"]`).
+ */
+export interface ValuePathFilter {
+  readonly kind: 'valuePath';
+  readonly path: AttributePath;
+  readonly filter: Filter;
+}
+
+/**
+ * A parsed filter expression.
+ *
+ * @see RFC 7644 §3.4.2.2
+ */
+export type Filter = CompareFilter | PresentFilter | LogicalFilter | NotFilter | ValuePathFilter;

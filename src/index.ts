@@ -1,0 +1,36 @@
+/**
+ * scimkit: an embeddable, framework-agnostic SCIM 2.0 user-provisioning service.
+ *
+ * @module
+ * @example
+ * ```ts
+ * import { createScim, staticApiKeys } from 'scimkit';
+ * import { MemoryUserStore } from 'scimkit/memory';
+ *
+ * const scim = createScim({
+ *   store: new MemoryUserStore(),
+ *   verifier: staticApiKeys([{ key: 's3cret', tenant: 'district-42' }]),
+ *   mailer: { async sendWelcome(email) { console.log('welcome', email.to); } },
+ *   basePath: '/api/v1/scim/v2',
+ * });
+ * const response = await scim.handle({ method: 'GET', path: '/api/v1/scim/v2/Users', headers: { authorization: 'Bearer s3cret' } });
+ * ```
+ */
+export type { ScimRequest, ScimResponse, HeaderValue } from './core/types.js';
+export type { Scim, UserLifecycle } from './core/scim.js';
+export type { ScimOptions, OutboxOptions } from './core/options.js';
+export type * from './core/events/types.js';
+export type * from './contracts/index.js';
+export * from './errors/index.js';
+export type * from './filter/ast.js';
+export type * from './schema/types.js';
+export type * from './schema/user-resource.js';
+export {
+  USER_SCHEMA,
+  ENTERPRISE_USER_SCHEMA,
+  ACCOUNT_SCHEMA,
+  userSchema,
+  enterpriseUserSchema,
+  accountSchema,
+} from './schema/user-schema.js';
+export type { AccountStatus } from './schema/user-schema.js';
