@@ -1,0 +1,114 @@
+import type { CompareFilter, Filter, FilterValue } from '../../filter/ast.js';
+import type { ScimUser } from '../../schema/user-resource.js';
+import { USER_SCHEMA } from '../../schema/user-schema.js';
+import { userNameKey, type TenantUsers } from './tenant-users.js';
+
+/** The attributes the memory store keeps an index on. */
+type IndexedAttribute = 'id' | 'userName' | 'externalId';
+
+/** Evaluates a filter against one user (the filter engine's `matchesFilter`). */
+export type FilterEvaluator = (filter: Filter, user: ScimUser) => boolean;
+
+interface IndexedEquality {
+  readonly attribute: IndexedAttribute;
+  readonly value: FilterValue;
+}
+
+const INDEXED: Readonly<Record<string, IndexedAttribute>> = {
+  id: 'id',
+  username: 'userName',
+  externalid: 'externalId',
+};
+
+/** Recognises `id eq`, `userName eq` and `externalId eq`, the forms an index answers. */
+function indexedEquality(filter: Filter): IndexedEquality | undefined {
+  if (filter.kind !== 'compare' || filter.op !== 'eq') return undefined;
+  const { path } = filter as CompareFilter;
+  if (path.subAttribute !== undefined) return undefined;
+  if (path.schema !== undefined && path.schema.toLowerCase() !== USER_SCHEMA.toLowerCase())
+    return undefined;
+  const attribute = INDEXED[path.attribute.toLowerCase()];
+  return attribute && { attribute, value: filter.value };
+}
+
+/**
+ * Tells whether the store can answer `filter` without the filter engine: every leaf is an
+ * indexed equality, combined with `and`, `or` and `not`.
+ *
+ * @internal
+ */
+export function isIndexOnly(filter: Filter): boolean {
+  switch (filter.kind) {
+    case 'and':
+    case 'or':
+      return isIndexOnly(filter.left) && isIndexOnly(filter.right);
+    case 'not':
+      return isIndexOnly(filter.filter);
+    default:
+      return indexedEquality(filter) !== undefined;
+  }
+}
+
+/**
+ * Returns the ids an index narrows `filter` to, or `undefined` when only a scan can answer it.
+ * The ids are candidates: each is still checked with {@link matches}.
+ *
+ * @internal
+ */
+export function candidateIds(users: TenantUsers, filter: Filter): Set<string> | undefined {
+  if (filter.kind === 'and') {
+    const left = candidateIds(users, filter.left);
+    const right = candidateIds(users, filter.right);
+    if (left && right) return left.size <= right.size ? left : right;
+    return left ?? right;
+  }
+  if (filter.kind === 'or') {
+    const left = candidateIds(users, filter.left);
+    const right = candidateIds(users, filter.right);
+    return left && right ? new Set([...left, ...right]) : undefined;
+  }
+  const equality = indexedEquality(filter);
+  if (!equality) return undefined;
+  const { attribute, value } = equality;
+  // A non-string value never equals a string attribute: a valid query that finds nothing.
+  if (typeof value !== 'string') return new Set();
+  if (attribute === 'id') return new Set(users.byId.has(value) ? [value] : []);
+  if (attribute === 'userName') {
+    const id = users.idByUserName.get(userNameKey(value));
+    return new Set(id === undefined ? [] : [id]);
+  }
+  return new Set(users.idsByExternalId.get(value));
+}
+
+/**
+ * Tells whether `user` matches `filter`, answering indexed equalities itself and handing every
+ * other leaf to `evaluate`.
+ *
+ * @internal
+ */
+export function matches(
+  user: ScimUser,
+  filter: Filter,
+  evaluate: FilterEvaluator | undefined,
+): boolean {
+  switch (filter.kind) {
+    case 'and':
+      return matches(user, filter.left, evaluate) && matches(user, filter.right, evaluate);
+    case 'or':
+      return matches(user, filter.left, evaluate) || matches(user, filter.right, evaluate);
+    case 'not':
+      return !matches(user, filter.filter, evaluate);
+    default: {
+      const equality = indexedEquality(filter);
+      if (equality) return equalsIndexed(user, equality);
+      if (!evaluate) throw new Error(`MemoryUserStore cannot evaluate the ${filter.kind} filter.`);
+      return evaluate(filter, user);
+    }
+  }
+}
+
+function equalsIndexed(user: ScimUser, { attribute, value }: IndexedEquality): boolean {
+  if (typeof value !== 'string') return false;
+  if (attribute === 'userName') return userNameKey(user.userName) === userNameKey(value);
+  return user[attribute] === value;
+}

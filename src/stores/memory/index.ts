@@ -1,0 +1,14 @@
+/**
+ * The in-memory reference store: indexed per tenant, copies in and out, with the welcome-email
+ * outbox in the same process.
+ *
+ * @module
+ * @example
+ * ```ts
+ * import { MemoryUserStore } from 'scimkit/memory';
+ *
+ * const scim = createScim({ store: new MemoryUserStore(), verifier, mailer });
+ * ```
+ */
+export { MemoryUserStore } from './memory-user-store.js';
+export type { MemoryOutboxEntry, MemoryOutboxState } from './memory-outbox.js';

@@ -1,0 +1,142 @@
+import type {
+  DeleteOptions,
+  ListQuery,
+  ListResult,
+  ReplaceOptions,
+  StoreCapabilities,
+  UserStore,
+  WriteEffects,
+} from '../../contracts/user-store.js';
+import type { Filter } from '../../filter/ast.js';
+import { scimErrors } from '../../errors/index.js';
+import type { ScimUser } from '../../schema/user-resource.js';
+import { cloneJson } from './clone-json.js';
+import { candidateIds, isIndexOnly, matches, type FilterEvaluator } from './filter-plan.js';
+import { MemoryOutbox, type MemoryOutboxEntry } from './memory-outbox.js';
+import { scanUsers } from './scan-users.js';
+import { TenantUsers } from './tenant-users.js';
+
+const evaluate: FilterEvaluator | undefined = undefined;
+
+/**
+ * Keeps users in memory, indexed per tenant: id, lower-cased userName, externalId, and the
+ * id order. A lookup by id, userName or externalId and a page of `count` users cost the same
+ * with 100 users as with 1,000,000. Users go in and come out as deep copies, so no caller can
+ * change stored state. Every write checks, then changes every index, in one synchronous step,
+ * so concurrent requests cannot interleave. The welcome-email outbox lives in the same
+ * process and is lost with it: use `scimkit/postgres` when users must outlive a restart.
+ *
+ * @example
+ * ```ts
+ * import { createScim } from 'scimkit';
+ * import { MemoryUserStore } from 'scimkit/memory';
+ *
+ * const store = new MemoryUserStore();
+ * const scim = createScim({ store, verifier, mailer });
+ * // later, in a test or a development console:
+ * console.log(store.outboxSnapshot());
+ * ```
+ */
+export class MemoryUserStore implements UserStore {
+  readonly #tenants = new Map<string, TenantUsers>();
+  readonly #outbox = new MemoryOutbox();
+
+  /** The welcome-email outbox, written in the same step as the users. */
+  readonly outbox = this.#outbox;
+
+  /** What the store answers itself: every filter the indexes or the filter engine can answer. */
+  readonly capabilities: StoreCapabilities = {
+    supportsFilter: (filter: Filter) => evaluate !== undefined || isIndexOnly(filter),
+  };
+
+  async create(tenant: string, user: ScimUser, effects?: WriteEffects): Promise<void> {
+    const users = this.#tenant(tenant);
+    if (users.ownerOf(user.userName) !== undefined) throw taken(user.userName);
+    // The core never reuses an id; a duplicate is a programming error, not a client's.
+    if (users.byId.has(user.id))
+      throw new Error(`MemoryUserStore: id "${user.id}" already exists.`);
+    users.add(cloneJson(user));
+    if (effects?.outbox) this.#outbox.record(effects.outbox);
+  }
+
+  async get(tenant: string, id: string): Promise<ScimUser | null> {
+    const user = this.#tenants.get(tenant)?.byId.get(id);
+    return user ? cloneJson(user) : null;
+  }
+
+  async replace(tenant: string, user: ScimUser, options: ReplaceOptions): Promise<boolean> {
+    const users = this.#tenants.get(tenant);
+    const stored = users?.byId.get(user.id);
+    if (!users || !stored) return false;
+    if (stored.meta.version !== options.expectedVersion) throw scimErrors.versionConflict();
+    const owner = users.ownerOf(user.userName);
+    if (owner !== undefined && owner !== user.id) throw taken(user.userName);
+    users.swap(stored, cloneJson(user));
+    if (options.outbox) this.#outbox.record(options.outbox);
+    return true;
+  }
+
+  async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
+    const users = this.#tenants.get(tenant);
+    const stored = users?.byId.get(id);
+    if (!users || !stored) return false;
+    const expected = options?.expectedVersion;
+    if (expected !== undefined && stored.meta.version !== expected)
+      throw scimErrors.versionConflict();
+    users.remove(stored);
+    return true;
+  }
+
+  async list(tenant: string, query: ListQuery): Promise<ListResult> {
+    const users = this.#tenants.get(tenant);
+    if (!users) return { totalResults: 0, resources: [] };
+    const offset = Math.max(0, query.startIndex - 1);
+    const count = Math.max(0, query.count);
+    const { filter } = query;
+    if (!filter) {
+      const page = users.order
+        .slice(offset, count)
+        .map((id) => cloneJson(users.byId.get(id) as ScimUser));
+      return { totalResults: users.order.size, resources: page };
+    }
+    const test = (user: ScimUser) => matches(user, filter, evaluate);
+    const candidates = candidateIds(users, filter);
+    const found = candidates
+      ? [...candidates]
+          .sort()
+          .map((id) => users.byId.get(id) as ScimUser)
+          .filter(test)
+      : scanUsers(users, test);
+    return {
+      totalResults: found.length,
+      resources: found.slice(offset, offset + count).map(cloneJson),
+    };
+  }
+
+  /**
+   * Returns a copy of a user exactly as stored, or `null`; the back door the conformance suite
+   * reads through (`readStored`).
+   */
+  peek(tenant: string, id: string): ScimUser | null {
+    const user = this.#tenants.get(tenant)?.byId.get(id);
+    return user ? cloneJson(user) : null;
+  }
+
+  /** Returns a copy of every outbox message with its delivery state, oldest first. */
+  outboxSnapshot(): MemoryOutboxEntry[] {
+    return this.#outbox.snapshot();
+  }
+
+  #tenant(tenant: string): TenantUsers {
+    let users = this.#tenants.get(tenant);
+    if (!users) {
+      users = new TenantUsers();
+      this.#tenants.set(tenant, users);
+    }
+    return users;
+  }
+}
+
+function taken(userName: string) {
+  return scimErrors.uniqueness(`userName "${userName}" is already taken.`);
+}

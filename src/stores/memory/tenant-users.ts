@@ -1,0 +1,78 @@
+import type { ScimUser } from '../../schema/user-resource.js';
+import { SortedIds } from './sorted-ids.js';
+
+/**
+ * Returns the key under which a userName is unique: userNames are unique per tenant regardless
+ * of case.
+ *
+ * @internal
+ */
+export function userNameKey(userName: string): string {
+  return userName.toLowerCase();
+}
+
+/**
+ * Holds one tenant's users and the indexes that answer every lookup without a scan.
+ *
+ * @internal
+ */
+export class TenantUsers {
+  /** id → the stored user (never handed out; callers get copies). */
+  readonly byId = new Map<string, ScimUser>();
+  /** Lower-cased userName → id. */
+  readonly idByUserName = new Map<string, string>();
+  /** externalId (caseExact) → ids; clients may reuse one, so it is not unique. */
+  readonly idsByExternalId = new Map<string, Set<string>>();
+  /** Every id, ascending: a page is a slice. */
+  readonly order = new SortedIds();
+
+  /** Returns the id holding `userName` in this tenant, whatever its case. */
+  ownerOf(userName: string): string | undefined {
+    return this.idByUserName.get(userNameKey(userName));
+  }
+
+  /** Indexes a user that is not stored yet. */
+  add(user: ScimUser): void {
+    this.byId.set(user.id, user);
+    this.idByUserName.set(userNameKey(user.userName), user.id);
+    if (typeof user.externalId === 'string') this.#addExternalId(user.externalId, user.id);
+    this.order.insert(user.id);
+  }
+
+  /** Swaps a stored user for its new version, moving only the index entries that changed. */
+  swap(previous: ScimUser, next: ScimUser): void {
+    this.byId.set(next.id, next);
+    const oldKey = userNameKey(previous.userName);
+    const newKey = userNameKey(next.userName);
+    if (oldKey !== newKey) {
+      this.idByUserName.delete(oldKey);
+      this.idByUserName.set(newKey, next.id);
+    }
+    if (previous.externalId !== next.externalId) {
+      if (typeof previous.externalId === 'string')
+        this.#removeExternalId(previous.externalId, next.id);
+      if (typeof next.externalId === 'string') this.#addExternalId(next.externalId, next.id);
+    }
+  }
+
+  /** Removes a stored user from every index. */
+  remove(user: ScimUser): void {
+    this.byId.delete(user.id);
+    this.idByUserName.delete(userNameKey(user.userName));
+    if (typeof user.externalId === 'string') this.#removeExternalId(user.externalId, user.id);
+    this.order.remove(user.id);
+  }
+
+  #addExternalId(externalId: string, id: string): void {
+    const ids = this.idsByExternalId.get(externalId);
+    if (ids) ids.add(id);
+    else this.idsByExternalId.set(externalId, new Set([id]));
+  }
+
+  #removeExternalId(externalId: string, id: string): void {
+    const ids = this.idsByExternalId.get(externalId);
+    if (!ids) return;
+    ids.delete(id);
+    if (ids.size === 0) this.idsByExternalId.delete(externalId);
+  }
+}
