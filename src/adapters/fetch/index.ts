@@ -1,0 +1,39 @@
+/**
+ * The Web-standard adapter (`Request` → `Response`): `scimkit/fetch`, for Bun, Deno, Cloudflare
+ * Workers and Next.js route handlers.
+ *
+ * @module
+ */
+import type { Scim } from '../../index.js';
+import { type AdapterOptions, bodyReadCap } from '../../internal/adapter-options.js';
+import { fromFetchRequest, toFetchResponse } from '../../internal/fetch-translation.js';
+
+export type { AdapterOptions } from '../../internal/adapter-options.js';
+
+/**
+ * Creates a `(request) => Promise<Response>` handler that answers every request with `scim`.
+ * The core strips its `basePath`, so route every method below the mount point to it.
+ *
+ * @param scim - the service from `createScim`.
+ * @param options - a `context` function and the body read limit.
+ * @example
+ * ```ts
+ * import { scimFetch } from 'scimkit/fetch';
+ *
+ * // Bun and Deno
+ * Bun.serve({ fetch: scimFetch(scim) });
+ * // Next.js: app/api/v1/scim/v2/[[...path]]/route.ts
+ * const handler = scimFetch(scim);
+ * export { handler as GET, handler as POST, handler as PUT, handler as PATCH, handler as DELETE };
+ * ```
+ */
+export function scimFetch(
+  scim: Scim,
+  options?: AdapterOptions<Request>,
+): (request: Request) => Promise<Response> {
+  const cap = bodyReadCap(options);
+  return async (request) => {
+    const scimRequest = await fromFetchRequest(request, cap, options?.context?.(request));
+    return toFetchResponse(await scim.handle(scimRequest));
+  };
+}

@@ -1,0 +1,79 @@
+import type { Scim, ScimRequest, ScimResponse } from '../../src/index.js';
+
+/** What the echo service saw, as JSON. */
+export interface Echo {
+  readonly method: string;
+  readonly path: string;
+  readonly query: unknown;
+  readonly headers: Record<string, unknown>;
+  readonly baseUrl: string | null;
+  readonly context: unknown;
+  /** `bytes`, `string`, `undefined` or `object` (a value a host body parser produced). */
+  readonly bodyKind: string;
+  readonly bodyText: string | null;
+  readonly bodyBytes: number;
+  readonly bodyValue: unknown;
+}
+
+function describeBody(
+  body: unknown,
+): Pick<Echo, 'bodyKind' | 'bodyText' | 'bodyBytes' | 'bodyValue'> {
+  if (body instanceof Uint8Array) {
+    return {
+      bodyKind: 'bytes',
+      bodyText: new TextDecoder().decode(body),
+      bodyBytes: body.length,
+      bodyValue: null,
+    };
+  }
+  if (typeof body === 'string') {
+    return {
+      bodyKind: 'string',
+      bodyText: body,
+      bodyBytes: Buffer.byteLength(body),
+      bodyValue: null,
+    };
+  }
+  return {
+    bodyKind: body === undefined ? 'undefined' : 'object',
+    bodyText: null,
+    bodyBytes: 0,
+    bodyValue: body ?? null,
+  };
+}
+
+/**
+ * Builds a fake {@link Scim} whose `handle` answers with the request it received, so a test can
+ * check that an adapter translated it exactly. A request carrying an `x-respond` header gets that
+ * header's JSON {@link ScimResponse} back instead, so a test can check how the adapter writes one.
+ */
+export function echoScim(): Scim {
+  return {
+    async handle(request: ScimRequest): Promise<ScimResponse> {
+      const respond = request.headers['x-respond'];
+      if (typeof respond === 'string') return JSON.parse(respond) as ScimResponse;
+      const echo: Echo = {
+        method: request.method,
+        path: request.path,
+        query: request.query ?? null,
+        headers: { ...request.headers },
+        baseUrl: request.baseUrl ?? null,
+        context: request.context ?? null,
+        ...describeBody(request.body),
+      };
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(echo),
+      };
+    },
+    users: {
+      activate: () => Promise.resolve(null),
+      resendInvitation: () => Promise.resolve(false),
+      get: () => Promise.resolve(null),
+    },
+    on: () => () => undefined,
+    dispatchOutbox: () => Promise.resolve(0),
+    close: () => Promise.resolve(),
+  };
+}
