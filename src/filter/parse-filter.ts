@@ -1,26 +1,418 @@
-// PLACEHOLDER: replaced by the full RFC 7644 §3.4.2.2 parser (issue 4). Accepts only
-// `attrPath op "string"` comparisons so the foundation can serve `userName eq "..."`.
 import { scimErrors } from '../errors/index.js';
-import type { AttributePath, CompareOperator, Filter } from './ast.js';
+import type { ScimError } from '../errors/index.js';
+import type { AttributePath, CompareFilter, CompareOperator, Filter, FilterValue } from './ast.js';
 
-const SIMPLE = /^\s*([A-Za-z][\w$-]*(?:\.[A-Za-z][\w$-]*)?)\s+(eq|ne|co|sw|ew|gt|lt|ge|le)\s+("(?:[^"\\]|\\.)*")\s*$/i;
+/** Limits of {@link parseFilter}. */
+export interface ParseFilterOptions {
+  /** Longest filter accepted, in characters. Default {@link DEFAULT_MAX_FILTER_LENGTH}. */
+  readonly maxLength?: number;
+  /**
+   * Deepest nesting accepted: each parenthesised group, `not (...)` and `[...]` is one level.
+   * Default {@link DEFAULT_MAX_FILTER_DEPTH}.
+   */
+  readonly maxDepth?: number;
+}
+
+/** The longest filter {@link parseFilter} accepts unless told otherwise, in characters. */
+export const DEFAULT_MAX_FILTER_LENGTH = 4096;
+/** The deepest nesting {@link parseFilter} accepts unless told otherwise. */
+export const DEFAULT_MAX_FILTER_DEPTH = 32;
+
+// Parser state lives at module level: parsing is synchronous and never re-entrant, and this
+// spares an allocation per call. parseFilter resets all of it before each parse.
+let src = '';
+let pos = 0;
+let depth = 0;
+let maxDepth = DEFAULT_MAX_FILTER_DEPTH;
+let inBrackets = false;
 
 /**
- * Parses a filter expression into a {@link Filter}.
+ * Parses a filter expression into a {@link Filter}: the full grammar of RFC 7644 §3.4.2.2,
+ * operators, keywords and attribute names in any letter case. Also accepts the form Entra ID
+ * sends, `emails[type eq "work"].value eq "x"`, read as `emails[type eq "work" and value eq "x"]`.
  *
- * @throws ScimError 400 `invalidFilter` when the text is not a filter.
+ * @throws ScimError 400 `invalidFilter` when the text is not a filter (the detail gives the
+ *   character position), is longer than `maxLength` or nests deeper than `maxDepth`.
  * @see RFC 7644 §3.4.2.2
+ * @example
+ * ```ts
+ * parseFilter('emails[type eq "work"] and not (title pr)');
+ * ```
  */
-export function parseFilter(text: string): Filter {
-  const match = SIMPLE.exec(text);
-  if (!match) throw scimErrors.invalidFilter(`The filter "${text}" could not be parsed.`);
-  const [attribute = '', subAttribute] = (match[1] ?? '').split('.');
-  const path: AttributePath = subAttribute ? { attribute, subAttribute } : { attribute };
-  let value: string;
-  try {
-    value = JSON.parse(match[3] ?? '""') as string;
-  } catch {
-    throw scimErrors.invalidFilter(`The filter "${text}" has a malformed string.`);
+export function parseFilter(text: string, options?: ParseFilterOptions): Filter {
+  if (typeof text !== 'string') throw scimErrors.invalidFilter('The filter must be a string.');
+  const maxLength = options?.maxLength ?? DEFAULT_MAX_FILTER_LENGTH;
+  if (text.length > maxLength) {
+    throw scimErrors.invalidFilter(
+      `The filter is ${text.length} characters long; the limit is ${maxLength}.`,
+    );
   }
-  return { kind: 'compare', path, op: (match[2] ?? 'eq').toLowerCase() as CompareOperator, value };
+  src = text;
+  pos = 0;
+  depth = 0;
+  maxDepth = options?.maxDepth ?? DEFAULT_MAX_FILTER_DEPTH;
+  inBrackets = false;
+  try {
+    skipSpace();
+    if (pos >= src.length) throw fail('the filter is empty');
+    const filter = parseOr();
+    if (pos < src.length) throw fail('expected "and", "or" or the end of the filter');
+    return filter;
+  } finally {
+    src = '';
+  }
+}
+
+function parseOr(): Filter {
+  let left = parseAnd();
+  while (keywordAhead('or')) {
+    pos += 2;
+    left = { kind: 'or', left, right: parseAnd() };
+  }
+  return left;
+}
+
+function parseAnd(): Filter {
+  let left = parseTerm();
+  while (keywordAhead('and')) {
+    pos += 3;
+    left = { kind: 'and', left, right: parseTerm() };
+  }
+  return left;
+}
+
+function parseTerm(): Filter {
+  skipSpace();
+  const c = src.charCodeAt(pos);
+  if (c === 0x28 /* ( */) {
+    pos++;
+    return parseGroup();
+  }
+  if (keywordAt(pos, 'not')) {
+    const save = pos;
+    pos += 3;
+    skipSpace();
+    if (src.charCodeAt(pos) === 0x28) {
+      pos++;
+      return { kind: 'not', filter: parseGroup() };
+    }
+    pos = save; // an attribute that happens to be named "not"
+  }
+  return parseAttributeExpression();
+}
+
+/** Parses what follows an opening parenthesis, up to and including its closing one. */
+function parseGroup(): Filter {
+  enter();
+  const inner = parseOr();
+  skipSpace();
+  if (src.charCodeAt(pos) !== 0x29 /* ) */) throw fail('expected ")"');
+  pos++;
+  depth--;
+  return inner;
+}
+
+function parseAttributeExpression(): Filter {
+  const path = parseAttributePath();
+  if (src.charCodeAt(pos) === 0x5b /* [ */) {
+    if (inBrackets) throw fail('value paths cannot be nested');
+    pos++;
+    enter();
+    inBrackets = true;
+    const inner = parseOr();
+    skipSpace();
+    if (src.charCodeAt(pos) !== 0x5d /* ] */) throw fail('expected "]"');
+    pos++;
+    inBrackets = false;
+    depth--;
+    if (src.charCodeAt(pos) !== 0x2e /* . */) return { kind: 'valuePath', path, filter: inner };
+    // Entra ID's `emails[type eq "work"].value eq "x"`: the same as one bracket filter.
+    pos++;
+    const sub = readName('a sub-attribute name');
+    const tail = parseOperation({ attribute: sub });
+    return { kind: 'valuePath', path, filter: { kind: 'and', left: inner, right: tail } };
+  }
+  return parseOperation(path);
+}
+
+function parseOperation(path: AttributePath): Filter {
+  skipSpace();
+  let end = pos;
+  while (isLetter(src.charCodeAt(end))) end++;
+  if (end - pos !== 2 || isNameChar(src.charCodeAt(end))) {
+    throw fail('expected an operator (eq, ne, co, sw, ew, gt, lt, ge, le or pr)');
+  }
+  const op = operatorOf(src.charCodeAt(pos) | 0x20, src.charCodeAt(pos + 1) | 0x20);
+  if (op === undefined) {
+    throw fail('expected an operator (eq, ne, co, sw, ew, gt, lt, ge, le or pr)');
+  }
+  pos = end;
+  if (op === 'pr') return { kind: 'present', path };
+  skipSpace();
+  const value = parseValue();
+  const filter: CompareFilter = { kind: 'compare', path, op, value };
+  return filter;
+}
+
+function parseValue(): FilterValue {
+  const c = src.charCodeAt(pos);
+  if (c === 0x22 /* " */) return readString();
+  if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) return readNumber();
+  if (keywordAt(pos, 'true')) return endKeyword(4, true);
+  if (keywordAt(pos, 'false')) return endKeyword(5, false);
+  if (keywordAt(pos, 'null')) return endKeyword(4, null);
+  throw fail('expected a value: a string, a number, true, false or null');
+}
+
+/** Reads a JSON string literal (RFC 8259 §7 escapes) starting at its opening quote. */
+function readString(): string {
+  const open = pos;
+  let chunk = ++pos;
+  let out = '';
+  for (;;) {
+    if (pos >= src.length) throw failAt('unterminated string', open);
+    const c = src.charCodeAt(pos);
+    if (c === 0x22) break;
+    if (c !== 0x5c /* \\ */) {
+      pos++;
+      continue;
+    }
+    out += src.slice(chunk, pos);
+    const e = src.charCodeAt(pos + 1);
+    let decoded: string;
+    switch (e) {
+      case 0x22:
+        decoded = '"';
+        break;
+      case 0x5c:
+        decoded = '\\';
+        break;
+      case 0x2f:
+        decoded = '/';
+        break;
+      case 0x62:
+        decoded = '\b';
+        break;
+      case 0x66:
+        decoded = '\f';
+        break;
+      case 0x6e:
+        decoded = '\n';
+        break;
+      case 0x72:
+        decoded = '\r';
+        break;
+      case 0x74:
+        decoded = '\t';
+        break;
+      case 0x75: {
+        let code = 0;
+        for (let i = pos + 2; i < pos + 6; i++) {
+          const h = hexValue(src.charCodeAt(i));
+          if (h < 0) throw fail('invalid \\u escape in string');
+          code = code * 16 + h;
+        }
+        decoded = String.fromCharCode(code);
+        pos += 4;
+        break;
+      }
+      default:
+        throw fail('invalid escape in string');
+    }
+    out += decoded;
+    pos += 2;
+    chunk = pos;
+  }
+  const value = chunk === open + 1 ? src.slice(chunk, pos) : out + src.slice(chunk, pos);
+  pos++;
+  return value;
+}
+
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  const l = c | 0x20;
+  if (l >= 0x61 && l <= 0x66) return l - 0x61 + 10;
+  return -1;
+}
+
+function endKeyword<T>(length: number, value: T): T {
+  pos += length;
+  return value;
+}
+
+function readNumber(): number {
+  const start = pos;
+  let i = pos;
+  if (src.charCodeAt(i) === 0x2d) i++;
+  const intStart = i;
+  while (isDigit(src.charCodeAt(i))) i++;
+  if (i === intStart || (src.charCodeAt(intStart) === 0x30 && i - intStart > 1)) {
+    throw fail('malformed number');
+  }
+  if (src.charCodeAt(i) === 0x2e /* . */) {
+    const fracStart = ++i;
+    while (isDigit(src.charCodeAt(i))) i++;
+    if (i === fracStart) throw failAt('malformed number', start);
+  }
+  if ((src.charCodeAt(i) | 0x20) === 0x65 /* e */) {
+    i++;
+    const sign = src.charCodeAt(i);
+    if (sign === 0x2b || sign === 0x2d) i++;
+    const expStart = i;
+    while (isDigit(src.charCodeAt(i))) i++;
+    if (i === expStart) throw failAt('malformed number', start);
+  }
+  if (isNameChar(src.charCodeAt(i)) || src.charCodeAt(i) === 0x2e) {
+    throw failAt('malformed number', start);
+  }
+  pos = i;
+  return Number(src.slice(start, i));
+}
+
+/**
+ * Reads `[URN ":"] name ["." subName]`. The URN is everything up to the last colon, since
+ * URNs themselves hold colons and dots (`...:enterprise:2.0:User:manager.value`).
+ */
+function parseAttributePath(): AttributePath {
+  const start = pos;
+  let end = pos;
+  let lastColon = -1;
+  for (;;) {
+    const c = src.charCodeAt(end);
+    if (end >= src.length || isDelimiter(c)) break;
+    if (c === 0x3a) lastColon = end;
+    end++;
+  }
+  if (end === start) throw fail('expected an attribute name');
+  if (lastColon < 0) {
+    pos = start;
+    return readNameAndSub(undefined, end);
+  }
+  for (let i = start; i < lastColon; i++) {
+    const c = src.charCodeAt(i);
+    if (c < 0x21 || c > 0x7e || (i === start && !isLetter(c))) {
+      throw failAt('invalid character in schema URN', i);
+    }
+  }
+  if (lastColon === start) throw failAt('expected a schema URN before ":"', start);
+  const schema = src.slice(start, lastColon);
+  pos = lastColon + 1;
+  return readNameAndSub(schema, end);
+}
+
+function readNameAndSub(schema: string | undefined, end: number): AttributePath {
+  const attribute = readName('an attribute name');
+  let subAttribute: string | undefined;
+  if (src.charCodeAt(pos) === 0x2e /* . */) {
+    pos++;
+    subAttribute = readName('a sub-attribute name');
+  }
+  if (pos !== end) throw fail('invalid character in attribute path');
+  if (schema === undefined) {
+    return subAttribute === undefined ? { attribute } : { attribute, subAttribute };
+  }
+  return subAttribute === undefined ? { schema, attribute } : { schema, attribute, subAttribute };
+}
+
+/** Reads an RFC 7644 ATTRNAME; `$` is allowed too, for `$ref`. */
+function readName(what: string): string {
+  const start = pos;
+  const first = src.charCodeAt(pos);
+  if (!isLetter(first) && first !== 0x24) throw fail(`expected ${what}`);
+  pos++;
+  while (isNameChar(src.charCodeAt(pos))) pos++;
+  return src.slice(start, pos);
+}
+
+function enter(): void {
+  if (++depth > maxDepth) throw fail(`the filter nests deeper than ${maxDepth} levels`);
+}
+
+/** Skips whitespace and returns the position it started from. */
+function skipSpace(): number {
+  const start = pos;
+  for (;;) {
+    const c = src.charCodeAt(pos);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return start;
+    pos++;
+  }
+}
+
+/** After optional spaces, tells whether the next word is `word` (`and`, `or`). */
+function keywordAhead(word: string): boolean {
+  skipSpace();
+  return keywordAt(pos, word);
+}
+
+/** Tells whether a lower-case keyword stands at `at` as a whole word, in any letter case. */
+function keywordAt(at: number, word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    if ((src.charCodeAt(at + i) | 0x20) !== word.charCodeAt(i)) return false;
+  }
+  return !isNameChar(src.charCodeAt(at + word.length));
+}
+
+function operatorOf(a: number, b: number): CompareOperator | 'pr' | undefined {
+  switch ((a << 8) | b) {
+    case 0x6571:
+      return 'eq';
+    case 0x6e65:
+      return 'ne';
+    case 0x636f:
+      return 'co';
+    case 0x7377:
+      return 'sw';
+    case 0x6577:
+      return 'ew';
+    case 0x6774:
+      return 'gt';
+    case 0x6c74:
+      return 'lt';
+    case 0x6765:
+      return 'ge';
+    case 0x6c65:
+      return 'le';
+    case 0x7072:
+      return 'pr';
+    default:
+      return undefined;
+  }
+}
+
+function isLetter(c: number): boolean {
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+function isNameChar(c: number): boolean {
+  return isLetter(c) || isDigit(c) || c === 0x2d || c === 0x5f || c === 0x24;
+}
+
+/** Characters that end an attribute path: whitespace, brackets, parentheses, quotes. */
+function isDelimiter(c: number): boolean {
+  return (
+    c === 0x20 ||
+    c === 0x09 ||
+    c === 0x0a ||
+    c === 0x0d ||
+    c === 0x28 ||
+    c === 0x29 ||
+    c === 0x5b ||
+    c === 0x5d ||
+    c === 0x22
+  );
+}
+
+function fail(message: string): ScimError {
+  return failAt(message, pos);
+}
+
+function failAt(message: string, at: number): ScimError {
+  const found = at >= src.length ? 'the end of the filter' : JSON.stringify(src.slice(at, at + 20));
+  return scimErrors.invalidFilter(
+    `Invalid filter: ${message} at character ${at + 1}, found ${found}.`,
+  );
 }

@@ -1,0 +1,118 @@
+import type { AttributeDefinition } from '../schema/types.js';
+import type { CompareOperator } from './ast.js';
+import { parseDateTime } from './parse-date-time.js';
+
+/**
+ * Builds the test of one value (never null, never an array) against a checked, non-null
+ * literal, following the attribute's type and `caseExact`. `ne` is built by the caller from
+ * `eq`, since it also concerns absent values.
+ *
+ * @see RFC 7644 §3.4.2.2
+ */
+export function compileComparison(
+  definition: AttributeDefinition,
+  op: CompareOperator,
+  literal: string | number | boolean,
+): (value: unknown) => boolean {
+  switch (definition.type) {
+    case 'boolean':
+      return (v) => v === literal;
+    case 'integer':
+    case 'decimal':
+      return numeric(op, literal as number);
+    case 'dateTime':
+      return dateTime(op, parseDateTime(literal as string));
+    default:
+      return definition.caseExact
+        ? exactString(op, literal as string)
+        : foldedString(op, literal as string);
+  }
+}
+
+function numeric(op: CompareOperator, n: number): (value: unknown) => boolean {
+  switch (op) {
+    case 'gt':
+      return (v) => typeof v === 'number' && v > n;
+    case 'ge':
+      return (v) => typeof v === 'number' && v >= n;
+    case 'lt':
+      return (v) => typeof v === 'number' && v < n;
+    case 'le':
+      return (v) => typeof v === 'number' && v <= n;
+    default:
+      return (v) => v === n;
+  }
+}
+
+function dateTime(op: CompareOperator, t: number): (value: unknown) => boolean {
+  const at = (v: unknown) => (typeof v === 'string' ? parseDateTime(v) : NaN);
+  switch (op) {
+    case 'gt':
+      return (v) => at(v) > t;
+    case 'ge':
+      return (v) => at(v) >= t;
+    case 'lt':
+      return (v) => at(v) < t;
+    case 'le':
+      return (v) => at(v) <= t;
+    default:
+      return (v) => at(v) === t;
+  }
+}
+
+function exactString(op: CompareOperator, s: string): (value: unknown) => boolean {
+  switch (op) {
+    case 'co':
+      return (v) => typeof v === 'string' && v.includes(s);
+    case 'sw':
+      return (v) => typeof v === 'string' && v.startsWith(s);
+    case 'ew':
+      return (v) => typeof v === 'string' && v.endsWith(s);
+    case 'gt':
+      return (v) => typeof v === 'string' && v > s;
+    case 'ge':
+      return (v) => typeof v === 'string' && v >= s;
+    case 'lt':
+      return (v) => typeof v === 'string' && v < s;
+    case 'le':
+      return (v) => typeof v === 'string' && v <= s;
+    default:
+      return (v) => v === s;
+  }
+}
+
+function foldedString(op: CompareOperator, raw: string): (value: unknown) => boolean {
+  const s = raw.toLowerCase();
+  switch (op) {
+    case 'co':
+      return (v) => typeof v === 'string' && v.toLowerCase().includes(s);
+    case 'sw':
+      return (v) => typeof v === 'string' && v.toLowerCase().startsWith(s);
+    case 'ew':
+      return (v) => typeof v === 'string' && v.toLowerCase().endsWith(s);
+    case 'gt':
+      return (v) => typeof v === 'string' && v.toLowerCase() > s;
+    case 'ge':
+      return (v) => typeof v === 'string' && v.toLowerCase() >= s;
+    case 'lt':
+      return (v) => typeof v === 'string' && v.toLowerCase() < s;
+    case 'le':
+      return (v) => typeof v === 'string' && v.toLowerCase() <= s;
+    // The exact spelling is the common case (IdPs send back what they stored): skip folding.
+    default:
+      return (v) => typeof v === 'string' && (v === raw || v.toLowerCase() === s);
+  }
+}
+
+/**
+ * Tells whether a value counts as present for `pr`: not null, not `""`, not an empty array,
+ * and for a complex value, some present sub-attribute.
+ *
+ * @see RFC 7644 §3.4.2.2
+ */
+export function isPresentValue(value: unknown): boolean {
+  if (value === null || value === undefined || value === '') return false;
+  if (Array.isArray(value)) return value.some(isPresentValue);
+  if (typeof value === 'object') return Object.values(value).some(isPresentValue);
+  return true;
+}

@@ -1,0 +1,142 @@
+import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
+import type { CompareFilter, Filter } from './ast.js';
+import { checkFilter } from './check-filter.js';
+import { compileComparison, isPresentValue } from './compile-comparison.js';
+import { resolveFilterPath } from './resolve-filter-path.js';
+
+/** A compiled filter: tells whether one resource matches. */
+export type FilterPredicate = (resource: Record<string, unknown>) => boolean;
+
+type Resource = Record<string, unknown>;
+type Getter = (resource: Resource) => unknown;
+type Leaf = (value: unknown) => boolean;
+
+/**
+ * Compiles a filter into a predicate over resources in their SCIM JSON form, checking it
+ * against the schemas first (see {@link checkFilter}) and resolving every attribute once, so
+ * that testing many resources costs no lookups in the schema.
+ *
+ * Values are read under their canonical names (as scimkit stores them); extension attributes
+ * under the key equal to the extension's URN. Each comparison follows the attribute's
+ * definition: `caseExact`, type (dateTimes compare as instants), and multi-valued attributes
+ * match when any value does. `pr` needs a value that is not null, not `""`, not `[]` and not
+ * a complex value without present sub-attributes; `ne` is true when the attribute is absent.
+ *
+ * @throws ScimError 400 `invalidFilter` when the filter does not fit the schemas.
+ * @see RFC 7644 §3.4.2.2
+ * @example
+ * ```ts
+ * const matches = compileFilter(parseFilter('emails[type eq "work"]'), [userSchema]);
+ * users.filter(matches);
+ * ```
+ */
+export function compileFilter(
+  filter: Filter,
+  schemas: readonly SchemaDefinition[],
+): FilterPredicate {
+  return compileNode(checkFilter(filter, schemas), schemas, undefined);
+}
+
+function compileNode(
+  filter: Filter,
+  schemas: readonly SchemaDefinition[],
+  parent: AttributeDefinition | undefined,
+): FilterPredicate {
+  switch (filter.kind) {
+    case 'and': {
+      const left = compileNode(filter.left, schemas, parent);
+      const right = compileNode(filter.right, schemas, parent);
+      return (r) => left(r) && right(r);
+    }
+    case 'or': {
+      const left = compileNode(filter.left, schemas, parent);
+      const right = compileNode(filter.right, schemas, parent);
+      return (r) => left(r) || right(r);
+    }
+    case 'not': {
+      const inner = compileNode(filter.filter, schemas, parent);
+      return (r) => !inner(r);
+    }
+    case 'valuePath': {
+      const target = resolveFilterPath(filter.path, schemas, undefined);
+      if (!target) throw new Error('unreachable: checked filter');
+      const get = getterOf(target.extension, target.attribute.name);
+      const inner = compileNode(filter.filter, schemas, target.attribute);
+      return (r) => {
+        const value = get(r);
+        if (Array.isArray(value)) {
+          for (const item of value) if (isObject(item) && inner(item)) return true;
+          return false;
+        }
+        return isObject(value) && inner(value);
+      };
+    }
+    case 'present':
+    case 'compare': {
+      const target = resolveFilterPath(filter.path, schemas, parent);
+      if (!target) throw new Error('unreachable: checked filter');
+      const get = getterOf(target.extension, target.attribute.name);
+      const sub = target.subAttribute?.name;
+      const definition = target.subAttribute ?? target.attribute;
+      if (filter.kind === 'present') return some(get, sub, isPresentValue);
+      return compileCompare(filter, definition, get, sub);
+    }
+  }
+}
+
+function compileCompare(
+  filter: CompareFilter,
+  definition: AttributeDefinition,
+  get: Getter,
+  sub: string | undefined,
+): FilterPredicate {
+  if (filter.value === null) {
+    // `eq null` asks for absence, `ne null` for presence (RFC 7644 §3.4.2.2 lists null as a
+    // comparable value but gives it no other meaning).
+    const present = some(get, sub, isPresentValue);
+    return filter.op === 'eq' ? (r) => !present(r) : present;
+  }
+  if (filter.op === 'ne') {
+    const equal = compileComparison(definition, 'eq', filter.value);
+    const anyValue = some(get, sub, () => true);
+    const anyOther = some(get, sub, (v) => !equal(v));
+    return (r) => !anyValue(r) || anyOther(r);
+  }
+  return some(get, sub, compileComparison(definition, filter.op, filter.value));
+}
+
+function getterOf(extension: string | undefined, name: string): Getter {
+  if (extension === undefined) return (r) => r[name];
+  return (r) => {
+    const values = r[extension];
+    return isObject(values) ? values[name] : undefined;
+  };
+}
+
+/**
+ * Builds a predicate that is true when some value at the path passes `leaf`: the value
+ * itself, each item of a multi-valued attribute, or the sub-attribute of each item.
+ * Null and undefined values are never passed to `leaf`.
+ */
+function some(get: Getter, sub: string | undefined, leaf: Leaf): FilterPredicate {
+  if (sub === undefined) return (r) => anyOf(get(r), leaf);
+  return (r) => {
+    const value = get(r);
+    if (Array.isArray(value)) {
+      for (const item of value) if (isObject(item) && anyOf(item[sub], leaf)) return true;
+      return false;
+    }
+    return isObject(value) && anyOf(value[sub], leaf);
+  };
+}
+
+function anyOf(value: unknown, leaf: Leaf): boolean {
+  if (value === null || value === undefined) return false;
+  if (!Array.isArray(value)) return leaf(value);
+  for (const item of value) if (item !== null && item !== undefined && leaf(item)) return true;
+  return false;
+}
+
+function isObject(value: unknown): value is Resource {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
