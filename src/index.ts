@@ -16,7 +16,10 @@
  * const response = await scim.handle({ method: 'GET', path: '/api/v1/scim/v2/Users', headers: { authorization: 'Bearer s3cret' } });
  * ```
  */
+export { createScim } from './core/create-scim.js';
 export type { ScimRequest, ScimResponse, HeaderValue } from './core/types.js';
+export { staticApiKeys, sha256Hex } from './auth/static-api-keys.js';
+export type { StaticApiKey } from './auth/static-api-keys.js';
 export type { Scim, UserLifecycle } from './core/scim.js';
 export type { ScimOptions, OutboxOptions } from './core/options.js';
 export type * from './core/events/types.js';

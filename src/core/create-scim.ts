@@ -1,0 +1,103 @@
+import type { ScimEvent } from './events/types.js';
+import { ScimConfigError, scimErrors, toScimError } from '../errors/index.js';
+import { accountSchema, enterpriseUserSchema, userSchema } from '../schema/user-schema.js';
+import { authenticate } from './auth/authenticate.js';
+import { EventHub } from './events/event-hub.js';
+import type { HandlerConfig } from './handlers/context.js';
+import { getHeader } from './http/headers.js';
+import { errorResponse } from './http/respond.js';
+import type { ScimOptions } from './options.js';
+import { OutboxDispatcher } from './outbox/outbox-dispatcher.js';
+import { matchRoute } from './routes.js';
+import type { Scim } from './scim.js';
+import type { ScimRequest, ScimResponse } from './types.js';
+import { UserService } from './users/user-service.js';
+
+const STORE_METHODS = ['create', 'get', 'replace', 'delete', 'list'] as const;
+const OUTBOX_METHODS = ['claim', 'complete', 'fail'] as const;
+
+function checkOptions(options: ScimOptions): void {
+  const missing: string[] = [];
+  for (const m of STORE_METHODS) if (typeof options.store?.[m] !== 'function') missing.push(`store.${m}()`);
+  for (const m of OUTBOX_METHODS) if (typeof options.store?.outbox?.[m] !== 'function') missing.push(`store.outbox.${m}()`);
+  if (typeof options.verifier?.verify !== 'function') missing.push('verifier.verify()');
+  if (typeof options.mailer?.sendWelcome !== 'function') missing.push('mailer.sendWelcome()');
+  if (missing.length > 0) throw new ScimConfigError(`createScim: missing ${missing.join(', ')}.`);
+  const basePath = options.basePath ?? '';
+  if (basePath !== '' && (!basePath.startsWith('/') || basePath.endsWith('/'))) {
+    throw new ScimConfigError(`createScim: basePath "${basePath}" must start with "/" and not end with one.`);
+  }
+}
+
+/**
+ * Creates a SCIM service: one `handle(request)` for every endpoint below the base path, and
+ * the host's programmatic API. Everything that can be decided once is decided here.
+ *
+ * @throws ScimConfigError when a store, verifier or mailer method is missing.
+ * @example
+ * ```ts
+ * const scim = createScim({
+ *   store: new MemoryUserStore(),
+ *   verifier: staticApiKeys([{ key: process.env.SCIM_KEY!, tenant: 'district-42' }]),
+ *   mailer: { async sendWelcome(email) { await myMailer.send(email.to, email.idempotencyKey); } },
+ *   basePath: '/api/v1/scim/v2',
+ * });
+ * http.createServer(scimNode(scim)).listen(8080);
+ * ```
+ */
+export function createScim(options: ScimOptions): Scim {
+  checkOptions(options);
+  const basePath = options.basePath ?? '';
+  const now = options.now ?? (() => new Date());
+  const reportError = (error: unknown, request?: ScimRequest) => {
+    try {
+      options.onError?.(error, request);
+    } catch {
+      // A failing error reporter must not turn into a failed request.
+    }
+  };
+  const config: HandlerConfig = {
+    schemas: [userSchema, enterpriseUserSchema, accountSchema],
+    maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    defaultPageSize: options.defaultPageSize ?? 50,
+    maxPageSize: options.maxPageSize ?? 100,
+    maxPatchOperations: 1000,
+  };
+  const events = new EventHub(reportError);
+  if (options.onEvent) events.on(options.onEvent);
+  const outbox = new OutboxDispatcher(options.store.outbox, options.mailer, options.outbox ?? {}, now, reportError);
+  const users = new UserService(options.store, events, outbox, now);
+
+  async function route(request: ScimRequest): Promise<ScimResponse> {
+    const tenant = await authenticate(getHeader(request.headers, 'authorization'), options.verifier);
+    let path = request.path;
+    if (basePath !== '') {
+      if (path === basePath || path.startsWith(`${basePath}/`)) path = path.slice(basePath.length);
+      else throw scimErrors.notFound(`No SCIM endpoint at "${request.path}".`);
+    }
+    const { handler, id } = matchRoute(request.method.toUpperCase(), path);
+    const origin = options.publicBaseUrl ?? request.baseUrl ?? '';
+    const usersUrl = `${origin.endsWith('/') ? origin.slice(0, -1) : origin}${basePath}/Users`;
+    return handler({ request, tenant, id, usersUrl, users, config });
+  }
+
+  return {
+    async handle(request) {
+      try {
+        return await route(request);
+      } catch (error) {
+        const scimError = toScimError(error);
+        if (scimError.status === 500) reportError(error, request);
+        return errorResponse(scimError);
+      }
+    },
+    users: {
+      activate: (tenant, id) => users.activate(tenant, id),
+      resendInvitation: (tenant, id) => users.resendInvitation(tenant, id),
+      get: (tenant, id) => options.store.get(tenant, id),
+    },
+    on: (listener: (event: ScimEvent) => void) => events.on(listener),
+    dispatchOutbox: () => outbox.drain(),
+    close: () => outbox.close(),
+  };
+}

@@ -1,0 +1,32 @@
+import type { ScimEvent } from './types.js';
+
+/** Delivers lifecycle events to listeners; a throwing listener never fails a request. */
+export class EventHub {
+  readonly #listeners = new Set<(event: ScimEvent) => void>();
+  readonly #onError: (error: unknown) => void;
+
+  constructor(onError: (error: unknown) => void) {
+    this.#onError = onError;
+  }
+
+  /** Adds a listener; returns the function that removes it. */
+  on(listener: (event: ScimEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Tells whether anyone listens, so callers can skip building events nobody reads. */
+  get active(): boolean {
+    return this.#listeners.size > 0;
+  }
+
+  emit(event: ScimEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.#onError(error);
+      }
+    }
+  }
+}

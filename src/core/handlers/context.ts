@@ -1,0 +1,28 @@
+import type { Tenant } from '../../contracts/api-key-verifier.js';
+import type { SchemaDefinition } from '../../schema/types.js';
+import type { ScimRequest, ScimResponse } from '../types.js';
+import type { UserService } from '../users/user-service.js';
+
+/** Settings fixed at start-up that handlers read. */
+export interface HandlerConfig {
+  readonly schemas: readonly SchemaDefinition[];
+  readonly maxBodyBytes: number;
+  readonly defaultPageSize: number;
+  readonly maxPageSize: number;
+  readonly maxPatchOperations: number;
+}
+
+/** What a handler receives for one authenticated, routed request. */
+export interface HandlerContext {
+  readonly request: ScimRequest;
+  readonly tenant: Tenant;
+  /** The `{id}` path segment, when the route has one. */
+  readonly id: string;
+  /** Absolute URL of the Users endpoint, e.g. `https://host/api/v1/scim/v2/Users`. */
+  readonly usersUrl: string;
+  readonly users: UserService;
+  readonly config: HandlerConfig;
+}
+
+/** Answers one routed request. */
+export type Handler = (context: HandlerContext) => Promise<ScimResponse>;

@@ -1,0 +1,16 @@
+import { validateUserInput } from '../../schema/validate-user.js';
+import { readJsonBody } from '../http/read-json-body.js';
+import type { Handler } from './context.js';
+import { userResponse } from './user-response.js';
+
+/**
+ * POST /Users: creates a user; 201 with `Location` and `ETag`, 409 `uniqueness` when the
+ * userName is taken in the tenant regardless of case.
+ *
+ * @see RFC 7644 §3.3
+ */
+export const createUser: Handler = async ({ request, tenant, users, config, usersUrl }) => {
+  const input = validateUserInput(readJsonBody(request, config.maxBodyBytes), config.schemas);
+  const user = await users.create(tenant.id, input.attributes);
+  return userResponse(201, user, usersUrl);
+};

@@ -1,0 +1,24 @@
+import { applyPatch } from '../../patch/index.js';
+import { checkUserName } from '../../schema/validate-user.js';
+import { getHeader } from '../http/headers.js';
+import { readJsonBody } from '../http/read-json-body.js';
+import type { Handler } from './context.js';
+import { userResponse } from './user-response.js';
+
+/**
+ * PATCH /Users/{id}: applies a PatchOp message, all operations or none; attributes not named
+ * stay as they are. A PATCH that changes nothing succeeds without a write.
+ *
+ * @see RFC 7644 §3.5.2
+ */
+export const patchUser: Handler = async ({ request, tenant, id, users, config, usersUrl }) => {
+  const body = readJsonBody(request, config.maxBodyBytes);
+  const ifMatch = getHeader(request.headers, 'if-match');
+  const user = await users.update(tenant.id, id, ifMatch, (current) => {
+    const result = applyPatch(current, body, { schemas: config.schemas, maxOperations: config.maxPatchOperations });
+    if (!result.changed) return null;
+    checkUserName(result.resource.userName);
+    return result.resource;
+  });
+  return userResponse(200, user, usersUrl);
+};

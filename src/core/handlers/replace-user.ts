@@ -1,0 +1,26 @@
+import { scimErrors } from '../../errors/index.js';
+import { validateUserInput } from '../../schema/validate-user.js';
+import { getHeader } from '../http/headers.js';
+import { readJsonBody } from '../http/read-json-body.js';
+import type { Handler } from './context.js';
+import { userResponse } from './user-response.js';
+
+/**
+ * PUT /Users/{id}: replaces the updatable profile. readWrite attributes left out are cleared
+ * (roles included), except `active`, which an omitted value leaves as it is; readOnly ones are
+ * ignored; an `id` that differs from the path is 400 `mutability`.
+ *
+ * @see RFC 7644 §3.5.1
+ */
+export const replaceUser: Handler = async ({ request, tenant, id, users, config, usersUrl }) => {
+  const input = validateUserInput(readJsonBody(request, config.maxBodyBytes), config.schemas);
+  if (input.id !== undefined && input.id !== id) {
+    throw scimErrors.mutability(`"id" is readOnly: the body says "${String(input.id)}" but the path says "${id}".`);
+  }
+  const ifMatch = getHeader(request.headers, 'if-match');
+  const user = await users.update(tenant.id, id, ifMatch, (current) => ({
+    ...input.attributes,
+    active: input.attributes.active ?? current.active,
+  }));
+  return userResponse(200, user, usersUrl);
+};

@@ -1,0 +1,61 @@
+import { scimErrors } from '../../errors/index.js';
+import type { ScimRequest } from '../types.js';
+import { getHeader } from './headers.js';
+import { isJsonMediaType } from './media-type.js';
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+// Counts UTF-8 bytes without encoding, so the check runs on any runtime (no Buffer).
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/**
+ * Reads a request's JSON body: checks the media type and the size limit, and parses text or
+ * bytes. A value a host's own body parser produced is taken as it is.
+ *
+ * @throws ScimError 415, 413, or 400 `invalidSyntax` for a missing or malformed body.
+ */
+export function readJsonBody(request: ScimRequest, maxBytes: number): unknown {
+  const contentType = getHeader(request.headers, 'content-type');
+  if (contentType !== undefined && contentType !== '' && !isJsonMediaType(contentType)) {
+    throw scimErrors.unsupportedMediaType(contentType);
+  }
+  const body = request.body;
+  let text: string;
+  if (typeof body === 'string') {
+    // A UTF-16 length under a third of the limit cannot exceed it in UTF-8 bytes.
+    if (body.length * 3 > maxBytes && utf8Length(body) > maxBytes) {
+      throw scimErrors.payloadTooLarge(maxBytes);
+    }
+    text = body;
+  } else if (body instanceof Uint8Array) {
+    if (body.byteLength > maxBytes) throw scimErrors.payloadTooLarge(maxBytes);
+    try {
+      text = decoder.decode(body);
+    } catch {
+      throw scimErrors.invalidSyntax('The request body is not valid UTF-8.');
+    }
+  } else if (body === undefined || body === null) {
+    text = '';
+  } else {
+    return body;
+  }
+  if (text.trim() === '') throw scimErrors.invalidSyntax('The request needs a JSON body.');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? error.message : 'malformed JSON';
+    throw scimErrors.invalidSyntax(`The request body is not valid JSON: ${reason}`);
+  }
+}

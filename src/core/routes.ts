@@ -1,0 +1,72 @@
+import { scimErrors } from '../errors/index.js';
+import type { Handler } from './handlers/context.js';
+import { createUser } from './handlers/create-user.js';
+import { deleteUser } from './handlers/delete-user.js';
+import { getUser } from './handlers/get-user.js';
+import { listUsers } from './handlers/list-users.js';
+import { notImplemented } from './handlers/not-implemented.js';
+import { patchUser } from './handlers/patch-user.js';
+import { replaceUser } from './handlers/replace-user.js';
+
+type MethodTable = Readonly<Partial<Record<string, Handler>>>;
+
+/** A matched route: its handler and the `{id}` segment, if any. */
+export interface RouteMatch {
+  readonly handler: Handler;
+  readonly id: string;
+}
+
+const usersCollection: MethodTable = { GET: listUsers, POST: createUser };
+const userItem: MethodTable = { GET: getUser, PUT: replaceUser, PATCH: patchUser, DELETE: deleteUser };
+const later: MethodTable = {
+  GET: notImplemented,
+  POST: notImplemented,
+  PUT: notImplemented,
+  PATCH: notImplemented,
+  DELETE: notImplemented,
+};
+
+// Endpoint names are matched without case: IdPs differ (`/users`, `/Users`).
+const topLevel: Readonly<Record<string, MethodTable>> = {
+  users: usersCollection,
+  bulk: later,
+  me: later,
+  serviceproviderconfig: { GET: notImplemented },
+  resourcetypes: { GET: notImplemented },
+  schemas: { GET: notImplemented },
+  groups: later,
+};
+
+function pick(table: MethodTable, method: string, what: string): Handler {
+  const handler = table[method];
+  if (!handler) {
+    throw scimErrors.methodNotAllowed(`${method} is not allowed on ${what}.`, Object.keys(table));
+  }
+  return handler;
+}
+
+/**
+ * Finds the handler of a request path below the base path (`/Users`, `/Users/`,
+ * `/Users/{id}`, ...).
+ *
+ * @throws ScimError 404 for an unknown route, 405 for a known route with another method.
+ */
+export function matchRoute(method: string, path: string): RouteMatch {
+  const [first, second, ...rest] = path.split('/').filter((s) => s !== '');
+  const table = first === undefined ? undefined : topLevel[first.toLowerCase()];
+  if (!table || rest.length > 0) throw scimErrors.notFound(`No SCIM endpoint at "${path}".`);
+  if (second === undefined) return { handler: pick(table, method, `/${first}`), id: '' };
+  if (table !== usersCollection) return { handler: pick(table, method, `/${first}/{id}`), id: second };
+  if (second === '.search') {
+    return { handler: pick({ POST: notImplemented }, method, '/Users/.search'), id: '' };
+  }
+  return { handler: pick(userItem, method, '/Users/{id}'), id: decodeSegment(second) };
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw scimErrors.notFound(`No SCIM endpoint at "/Users/${segment}".`);
+  }
+}

@@ -1,0 +1,227 @@
+import type { OutboxMessage } from '../../contracts/outbox.js';
+import type { ListQuery, ListResult, UserStore } from '../../contracts/user-store.js';
+import { isScimError, scimErrors } from '../../errors/index.js';
+import type { Filter } from '../../filter/ast.js';
+import type { AccountExtension, ScimUser } from '../../schema/user-resource.js';
+import { ACCOUNT_SCHEMA, ENTERPRISE_USER_SCHEMA, USER_SCHEMA } from '../../schema/user-schema.js';
+import type { EventHub } from '../events/event-hub.js';
+import { assertIfMatch } from '../http/etag.js';
+import type { OutboxDispatcher } from '../outbox/outbox-dispatcher.js';
+import { welcomeMessage } from '../outbox/welcome-message.js';
+import { accountAfterActiveChange, initialAccount } from './account-status.js';
+import { changedAttributes, jsonEqual } from './changed-attributes.js';
+import { KeyedLock } from './keyed-lock.js';
+import { newId } from './new-id.js';
+import { FIRST_VERSION, nextVersion } from './version.js';
+
+/** How many times a write without If-Match re-reads and re-applies after a version conflict. */
+const MAX_WRITE_ATTEMPTS = 8;
+const BOOKKEEPING = new Set(['meta', 'schemas', ACCOUNT_SCHEMA]);
+
+/** The attributes of a user a client controls: everything but id, meta and the account. */
+export type UserAttributes = Record<string, unknown>;
+
+/**
+ * Computes a user's next attributes from the current user, or returns `null` when nothing is
+ * to change. Throws a ScimError to refuse the change.
+ */
+export type UserTransform = (current: ScimUser) => UserAttributes | null;
+
+/**
+ * The user operations behind the SCIM endpoints and the host API: account status, welcome
+ * emails, versions, events and retries on concurrent writes live here, once.
+ */
+export class UserService {
+  readonly #store: UserStore;
+  readonly #events: EventHub;
+  readonly #outbox: OutboxDispatcher;
+  readonly #now: () => Date;
+  readonly #lock = new KeyedLock();
+
+  constructor(store: UserStore, events: EventHub, outbox: OutboxDispatcher, now: () => Date) {
+    this.#store = store;
+    this.#events = events;
+    this.#outbox = outbox;
+    this.#now = now;
+  }
+
+  /** Creates a user from validated attributes; queues the welcome email when active. */
+  async create(tenant: string, attributes: UserAttributes): Promise<ScimUser> {
+    const now = this.#now().toISOString();
+    const active = attributes.active === true;
+    const { account, invite } = initialAccount(active, now);
+    const user = assemble(newId(this.#now().getTime()), attributes, account, {
+      resourceType: 'User',
+      created: now,
+      lastModified: now,
+      version: FIRST_VERSION,
+    });
+    const outbox = invite ? [welcomeMessage(tenant, user, now)] : [];
+    await this.#store.create(tenant, user, { outbox });
+    if (this.#events.active) this.#events.emit({ type: 'user.created', tenant, at: now, user });
+    if (invite) this.#outbox.kick();
+    return user;
+  }
+
+  /** Reads a user or throws 404. */
+  async get(tenant: string, id: string): Promise<ScimUser> {
+    const user = await this.#store.get(tenant, id);
+    if (!user) throw notFound(id);
+    return user;
+  }
+
+  /** Throws 400 `invalidFilter` when the store declares it cannot answer `filter`. */
+  assertFilterSupported(filter: Filter, text: string): void {
+    const supports = this.#store.capabilities?.supportsFilter;
+    if (supports && !supports(filter)) {
+      throw scimErrors.invalidFilter(`The filter "${text}" is valid, but this server's store cannot answer it.`);
+    }
+  }
+
+  /** Lists users. */
+  list(tenant: string, query: ListQuery): Promise<ListResult> {
+    return this.#store.list(tenant, query);
+  }
+
+  /**
+   * Changes a user through `transform`, atomically against concurrent writers: with `ifMatch`
+   * a stale version answers 412; without it the change is re-read and re-applied.
+   */
+  update(tenant: string, id: string, ifMatch: string | undefined, transform: UserTransform): Promise<ScimUser> {
+    return this.#lock.run(lockKey(tenant, id), () => this.#update(tenant, id, ifMatch, transform));
+  }
+
+  async #update(tenant: string, id: string, ifMatch: string | undefined, transform: UserTransform): Promise<ScimUser> {
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.get(tenant, id);
+      assertIfMatch(ifMatch, current.meta.version);
+      const attributes = transform(current);
+      if (attributes === null) return current;
+      try {
+        return await this.#write(tenant, current, attributes);
+      } catch (error) {
+        const conflict = isScimError(error) && error.status === 412;
+        if (!conflict || ifMatch !== undefined || attempt >= MAX_WRITE_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  async #write(tenant: string, current: ScimUser, attributes: UserAttributes): Promise<ScimUser> {
+    const now = this.#now().toISOString();
+    const wasActive = current.active;
+    const isActive = attributes.active === true;
+    const { account, invite } = accountAfterActiveChange(current[ACCOUNT_SCHEMA], wasActive, isActive, now);
+    const draft = assemble(current.id, attributes, account, current.meta);
+    if (jsonEqual(withoutMeta(draft), withoutMeta(current))) return current;
+    const user = { ...draft, meta: { ...current.meta, lastModified: now, version: nextVersion(current.meta.version) } };
+    const outbox: OutboxMessage[] = invite ? [welcomeMessage(tenant, user, now)] : [];
+    const replaced = await this.#store.replace(tenant, user, { expectedVersion: current.meta.version, outbox });
+    if (!replaced) throw notFound(current.id);
+    this.#emitUpdate(tenant, now, current, user);
+    if (invite) this.#outbox.kick();
+    return user;
+  }
+
+  #emitUpdate(tenant: string, at: string, before: ScimUser, after: ScimUser): void {
+    if (!this.#events.active) return;
+    const changed = changedAttributes(before, after, BOOKKEEPING);
+    this.#events.emit({ type: 'user.updated', tenant, at, before, after, changed });
+    if (before.active && !after.active) this.#events.emit({ type: 'user.deactivated', tenant, at, user: after });
+    if (!before.active && after.active) this.#events.emit({ type: 'user.reactivated', tenant, at, user: after });
+  }
+
+  /** Deletes a user or throws 404 (or 412 for a stale If-Match). */
+  async delete(tenant: string, id: string, ifMatch: string | undefined): Promise<void> {
+    let expectedVersion: string | undefined;
+    if (ifMatch !== undefined) {
+      const current = await this.get(tenant, id);
+      assertIfMatch(ifMatch, current.meta.version);
+      expectedVersion = current.meta.version;
+    }
+    const deleted = await this.#store.delete(tenant, id, expectedVersion === undefined ? {} : { expectedVersion });
+    if (!deleted) throw notFound(id);
+    if (this.#events.active) this.#events.emit({ type: 'user.deleted', tenant, at: this.#now().toISOString(), id });
+  }
+
+  /** Moves an `Invited` user to `Activated` (first login). Returns null when there is no user. */
+  activate(tenant: string, id: string): Promise<ScimUser | null> {
+    return this.#lock.run(lockKey(tenant, id), () => this.#activate(tenant, id));
+  }
+
+  async #activate(tenant: string, id: string): Promise<ScimUser | null> {
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.#store.get(tenant, id);
+      if (!current) return null;
+      const account = current[ACCOUNT_SCHEMA];
+      if (account.status !== 'Invited') return current;
+      const now = this.#now().toISOString();
+      const user: ScimUser = {
+        ...current,
+        [ACCOUNT_SCHEMA]: { ...account, status: 'Activated', activatedAt: now },
+        meta: { ...current.meta, lastModified: now, version: nextVersion(current.meta.version) },
+      };
+      try {
+        if (!(await this.#store.replace(tenant, user, { expectedVersion: current.meta.version }))) return null;
+      } catch (error) {
+        if (isScimError(error) && error.status === 412 && attempt < MAX_WRITE_ATTEMPTS) continue;
+        throw error;
+      }
+      if (this.#events.active) this.#events.emit({ type: 'user.activated', tenant, at: now, user });
+      return user;
+    }
+  }
+
+  /** Queues the welcome email again for an `Invited` user; false when the user is not invited. */
+  resendInvitation(tenant: string, id: string): Promise<boolean> {
+    return this.#lock.run(lockKey(tenant, id), () => this.#resendInvitation(tenant, id));
+  }
+
+  async #resendInvitation(tenant: string, id: string): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.#store.get(tenant, id);
+      if (!current || current[ACCOUNT_SCHEMA].status !== 'Invited') return false;
+      const now = this.#now().toISOString();
+      // A version bump makes the outbox write conditional like any other write.
+      const user: ScimUser = { ...current, meta: { ...current.meta, version: nextVersion(current.meta.version) } };
+      try {
+        const outbox = [welcomeMessage(tenant, user, now)];
+        if (!(await this.#store.replace(tenant, user, { expectedVersion: current.meta.version, outbox }))) return false;
+      } catch (error) {
+        if (isScimError(error) && error.status === 412 && attempt < MAX_WRITE_ATTEMPTS) continue;
+        throw error;
+      }
+      this.#outbox.kick();
+      return true;
+    }
+  }
+}
+
+function lockKey(tenant: string, id: string): string {
+  return `${tenant}\u0000${id}`;
+}
+
+function notFound(id: string) {
+  return scimErrors.notFound(`User "${id}" not found.`);
+}
+
+function withoutMeta(user: ScimUser): Record<string, unknown> {
+  const { meta: _meta, ...rest } = user;
+  return rest;
+}
+
+/** Builds a stored user: schemas follow the extensions present; `active` is always a boolean. */
+function assemble(id: string, attributes: UserAttributes, account: AccountExtension, meta: ScimUser['meta']): ScimUser {
+  const { id: _id, meta: _m, schemas: _s, [ACCOUNT_SCHEMA]: _a, ...rest } = attributes;
+  const schemas = [USER_SCHEMA];
+  if (rest[ENTERPRISE_USER_SCHEMA] !== undefined) schemas.push(ENTERPRISE_USER_SCHEMA);
+  schemas.push(ACCOUNT_SCHEMA);
+  return {
+    schemas,
+    id,
+    ...rest,
+    userName: rest.userName as string,
+    active: rest.active === true,
+    [ACCOUNT_SCHEMA]: account,
+    meta,
+  } as ScimUser;
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { createScim, staticApiKeys } from '../../src/index.js';
+import { MemoryUserStore } from '../../src/stores/memory/index.js';
+import { BASE, KEY_A, setup } from './harness.js';
+
+describe('routing', () => {
+  it('GET /Users and GET /Users/ answer the same list', async () => {
+    const { request, createUser } = setup();
+    await createUser('ada@example.org');
+    const a = await request('GET', '/Users');
+    const b = await request('GET', '/Users/');
+    expect(a.status).toBe(200);
+    expect(b.body).toEqual(a.body);
+  });
+
+  it('an unknown route → 404 SCIM error', async () => {
+    const { request } = setup();
+    const reply = await request('GET', '/Widgets');
+    expect(reply.status).toBe(404);
+    expect(reply.body.schemas).toEqual(['urn:ietf:params:scim:api:messages:2.0:Error']);
+  });
+
+  it('a path outside the base path → 404', async () => {
+    const { scim } = setup();
+    const response = await scim.handle({ method: 'GET', path: '/elsewhere/Users', headers: { authorization: `Bearer ${KEY_A}` } });
+    expect(response.status).toBe(404);
+  });
+
+  it('a known route with the wrong method → 405 with Allow', async () => {
+    const { request } = setup();
+    const reply = await request('DELETE', '/Users');
+    expect(reply.status).toBe(405);
+    expect(reply.headers.allow).toBe('GET, POST');
+  });
+
+  it.each(['/Bulk', '/Me'])('%s → 501 until built', async (path) => {
+    const { request } = setup();
+    expect((await request('POST', path, { body: {} })).status).toBe(501);
+  });
+
+  it('an unexpected store fault → 500 with no internal detail, reported to onError', async () => {
+    const store = new MemoryUserStore();
+    store.list = async () => {
+      throw new Error('connection string postgres://secret@db');
+    };
+    const errors: unknown[] = [];
+    const scim = createScim({
+      store,
+      verifier: staticApiKeys([{ key: KEY_A, tenant: 't' }]),
+      mailer: { sendWelcome: async () => undefined },
+      basePath: BASE,
+      onError: (e) => errors.push(e),
+    });
+    const response = await scim.handle({ method: 'GET', path: `${BASE}/Users`, headers: { authorization: `Bearer ${KEY_A}` } });
+    expect(response.status).toBe(500);
+    expect(response.body).not.toContain('secret');
+    expect(JSON.parse(response.body ?? '')).toMatchObject({ status: '500', detail: 'An internal error occurred.' });
+    expect(errors).toHaveLength(1);
+  });
+
+  it('createScim names every missing contract method at start', () => {
+    expect(() =>
+      createScim({ store: {} as never, verifier: {} as never, mailer: {} as never }),
+    ).toThrow(/store\.create\(\).*store\.outbox\.claim\(\).*verifier\.verify\(\).*mailer\.sendWelcome\(\)/);
+  });
+});
