@@ -1,0 +1,158 @@
+import { scimErrors } from '../errors/index.js';
+import type { AttributeDefinition } from '../schema/types.js';
+import type { PatchContext } from './patch-context.js';
+
+type Json = Record<string, unknown>;
+
+/** Tells whether a value is a plain JSON object. */
+export const isObject = (v: unknown): v is Json =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * Checks a value against the type of a singular attribute (or one value of a multi-valued one)
+ * and returns it in canonical form: sub-attribute names canonical, unknown and readOnly
+ * sub-attributes dropped, dialect coercions applied. A cleared sub-attribute (explicit `null`)
+ * comes back as an own key holding `undefined`, so a merge can delete it. Returns `undefined`
+ * for "no value".
+ *
+ * @throws ScimError 400 `invalidValue` for a value of the wrong type.
+ * @see RFC 7643 §2.3, §2.5
+ */
+export function coerceOne(
+  def: AttributeDefinition,
+  value: unknown,
+  ctx: PatchContext,
+  label: string,
+): unknown {
+  if (value === null) return nullValue(ctx, label);
+  if (def.type !== 'complex') return coerceSimple(def, value, ctx, label);
+  let v = value;
+  if (typeof v === 'string' && def.multiValued && ctx.rules.jsonEncodedValues) {
+    const decoded = decodeJson(v);
+    if (decoded) v = fromEncoded(decoded);
+  }
+  if (typeof v === 'string' && ctx.rules.managerString && ctx.index.subAttribute(def, 'value'))
+    v = { value: v };
+  if (!isObject(v)) throw scimErrors.invalidValue(`${label} must be an object of sub-attributes.`);
+  if (def.multiValued && ctx.rules.jsonEncodedValues) v = unwrapEncoded(v);
+  const out: Json = {};
+  let any = false;
+  for (const key of Object.keys(v)) {
+    const sub = ctx.index.subAttribute(def, key);
+    // Sub-attributes we do not model are ignored, never rejected; readOnly ones are the
+    // server's to set (RFC 7643 §7), so a client's copy is ignored too.
+    if (!sub || sub.mutability === 'readOnly') continue;
+    const coerced = coerceOne(sub, (v as Json)[key], ctx, `${label}.${sub.name}`);
+    out[sub.name] = coerced;
+    if (coerced !== undefined) any = true;
+  }
+  return any || Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * Checks the value of a multi-valued attribute: an array (a single value is taken as a list of
+ * one) whose values are checked one by one; at most one may be `primary`. Returns `undefined`
+ * for an empty list or `null` (RFC 7643 §2.4: equivalent to unassigned).
+ *
+ * @throws ScimError 400 `invalidValue` for a wrong type or two primary values.
+ */
+export function coerceMany(
+  def: AttributeDefinition,
+  value: unknown,
+  ctx: PatchContext,
+  label: string,
+): unknown[] | undefined {
+  if (value === null) return nullValue(ctx, label) as undefined;
+  const list = Array.isArray(value) ? value : [value];
+  const out: unknown[] = [];
+  let primaries = 0;
+  for (const item of list) {
+    const one = coerceOne(def, item, ctx, `${label}[]`);
+    if (one === undefined) continue;
+    const clean = isObject(one) ? stripUndefined(one) : one;
+    if (isObject(clean) && clean.primary === true) primaries++;
+    if (!isObject(clean) || Object.keys(clean).length > 0) out.push(clean);
+  }
+  if (primaries > 1) throw scimErrors.invalidValue(`${label} may have at most one primary value.`);
+  return out.length > 0 ? out : undefined;
+}
+
+/** Removes own keys that hold `undefined` (cleared sub-attributes). */
+export function stripUndefined(o: Json): Json {
+  let clean = true;
+  for (const k in o) if (o[k] === undefined) clean = false;
+  if (clean) return o;
+  const out: Json = {};
+  for (const k in o) if (o[k] !== undefined) out[k] = o[k];
+  return out;
+}
+
+function nullValue(ctx: PatchContext, label: string): undefined {
+  if (!ctx.rules.nullClears) throw scimErrors.invalidValue(`${label} must not be null.`);
+  return undefined;
+}
+
+function coerceSimple(
+  def: AttributeDefinition,
+  value: unknown,
+  ctx: PatchContext,
+  label: string,
+): unknown {
+  if (def.multiValued && Array.isArray(value)) {
+    throw scimErrors.invalidValue(`${label} takes one value per element, not a nested list.`);
+  }
+  switch (def.type) {
+    case 'boolean':
+      if (typeof value === 'boolean') return value;
+      if (typeof value === 'string' && ctx.rules.stringBooleans) {
+        const lower = value.toLowerCase();
+        if (lower === 'true') return true;
+        if (lower === 'false') return false;
+      }
+      throw scimErrors.invalidValue(`${label} must be a boolean.`);
+    case 'integer':
+      if (Number.isInteger(value)) return value;
+      throw scimErrors.invalidValue(`${label} must be an integer.`);
+    case 'decimal':
+      if (typeof value === 'number' && Number.isFinite(value)) return value;
+      throw scimErrors.invalidValue(`${label} must be a number.`);
+    case 'dateTime':
+      if (typeof value === 'string' && DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)))
+        return value;
+      throw scimErrors.invalidValue(
+        `${label} must be an xsd:dateTime such as 2026-01-31T12:00:00Z.`,
+      );
+    default:
+      if (typeof value === 'string') return value;
+      throw scimErrors.invalidValue(`${label} must be a string.`);
+  }
+}
+
+function decodeJson(text: string): Json | undefined {
+  if (!text.startsWith('{')) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isObject(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Entra ID's AppRoleAssignmentsComplex sends `{"value": "{\"id\":…,\"value\":\"Admin\",
+ * \"displayName\":\"Admin\"}"}`: the real value is JSON inside `value`, with `displayName` for
+ * `display`.
+ */
+function unwrapEncoded(v: Json): Json {
+  const inner = typeof v.value === 'string' ? decodeJson(v.value) : undefined;
+  if (!inner || !('value' in inner)) return v;
+  return { ...v, ...fromEncoded(inner) };
+}
+
+function fromEncoded(decoded: Json): Json {
+  const { displayName, ...rest } = decoded;
+  if (displayName !== undefined && rest.display === undefined) rest.display = displayName;
+  return rest;
+}

@@ -1,0 +1,10 @@
+export { applyPatch } from './apply-patch.js';
+export { parsePatchPath } from './parse-patch-path.js';
+export { DIALECT_RULES, PATCH_OP_SCHEMA } from './types.js';
+export type {
+  DialectRuleName,
+  PatchOpName,
+  PatchOptions,
+  PatchPath,
+  PatchResult,
+} from './types.js';

@@ -1,0 +1,58 @@
+import { scimErrors } from '../errors/index.js';
+import type { SchemaDefinition } from '../schema/types.js';
+import type { Target } from './apply-to-target.js';
+import { compileElementFilter } from './match-element.js';
+import type { PatchContext } from './patch-context.js';
+import type { PatchPath } from './types.js';
+
+/** What a PATCH path names: one attribute, or a whole extension (`urn:…:enterprise:2.0:User`). */
+export type Resolved =
+  | { readonly kind: 'attribute'; readonly target: Target }
+  | { readonly kind: 'extension'; readonly schema: SchemaDefinition };
+
+/**
+ * Resolves a parsed PATCH path against the resource's schemas: names match regardless of case,
+ * a path without a URN names a core attribute, a value filter needs a multi-valued complex
+ * attribute and may only name its sub-attributes.
+ *
+ * @throws ScimError 400 `invalidPath` when the path names no attribute of the schemas.
+ * @see RFC 7644 §3.5.2, §3.10
+ */
+export function resolveTarget(path: PatchPath, ctx: PatchContext, label: string): Resolved {
+  const { index } = ctx;
+  let schema = index.core;
+  if (path.schema !== undefined) {
+    const whole = index.byUrn.get(`${path.schema}:${path.attribute}`.toLowerCase());
+    if (whole && whole !== index.core && !path.filter && path.subAttribute === undefined) {
+      return { kind: 'extension', schema: whole };
+    }
+    const found = index.byUrn.get(path.schema.toLowerCase());
+    if (!found)
+      throw scimErrors.invalidPath(`The path "${label}" names an unknown schema "${path.schema}".`);
+    schema = found;
+  }
+  const attr = index.attribute(schema, path.attribute);
+  if (!attr)
+    throw scimErrors.invalidPath(`The path "${label}" names no attribute of ${schema.name}.`);
+  let sub;
+  if (path.subAttribute !== undefined) {
+    sub = attr.type === 'complex' ? index.subAttribute(attr, path.subAttribute) : undefined;
+    if (!sub)
+      throw scimErrors.invalidPath(
+        `The path "${label}": "${attr.name}" has no sub-attribute "${path.subAttribute}".`,
+      );
+  }
+  let predicate;
+  if (path.filter) {
+    if (!attr.multiValued || attr.type !== 'complex') {
+      throw scimErrors.invalidPath(
+        `The path "${label}" filters "${attr.name}", which is not a multi-valued complex attribute.`,
+      );
+    }
+    predicate = compileElementFilter(path.filter, attr, index, ctx.rules.stringBooleans);
+  }
+  return {
+    kind: 'attribute',
+    target: { schema, attr, sub, filter: path.filter, predicate, label },
+  };
+}

@@ -1,0 +1,79 @@
+import type { Filter } from '../filter/ast.js';
+import type { SchemaDefinition } from '../schema/types.js';
+
+/** The PatchOp message schema URN. */
+export const PATCH_OP_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
+
+/** The three PATCH operations of RFC 7644 §3.5.2. */
+export type PatchOpName = 'add' | 'remove' | 'replace';
+
+/**
+ * The names of the identity-provider dialect rules: each one accepts a request shape that is not
+ * strictly RFC 7644 but that a real identity provider sends. All are on by default; a host can
+ * switch any of them off through {@link PatchOptions.rules}. `docs/patch.md` lists the IdPs.
+ */
+export type DialectRuleName =
+  /** `"op": "Replace"`, `"ADD"`: the operation name in any letter case (Entra ID). */
+  | 'opAnyCase'
+  /** `"True"` / `"False"` strings for boolean attributes and in value filters (Entra ID). */
+  | 'stringBooleans'
+  /** Path-less values whose keys are dotted paths, `{"name.givenName": "Ada"}` (Entra ID). */
+  | 'dottedKeys'
+  /** Path-less values whose keys are URN-qualified attributes, `{"urn:...:User:department": "x"}` (Entra ID). */
+  | 'urnKeys'
+  /** `remove` on a multi-valued attribute with a `value` removes just those members (Entra ID). */
+  | 'removeWithValue'
+  /** A filtered `add` / `replace` that matches nothing creates the value from the filter (Entra ID). */
+  | 'filterMissCreates'
+  /** The Enterprise `manager` given as a bare id string (Entra ID). */
+  | 'managerString'
+  /** Multi-valued `value`s sent as JSON-encoded objects, `{"value": "{\"value\":\"Admin\"}"}` (Entra ID). */
+  | 'jsonEncodedValues'
+  /** Explicit `null` values meaning "no value" rather than a type error (Entra ID, Okta). */
+  | 'nullClears';
+
+/** Every dialect rule, in the order `docs/patch.md` lists them. */
+export const DIALECT_RULES: readonly DialectRuleName[] = [
+  'opAnyCase',
+  'stringBooleans',
+  'dottedKeys',
+  'urnKeys',
+  'removeWithValue',
+  'filterMissCreates',
+  'managerString',
+  'jsonEncodedValues',
+  'nullClears',
+];
+
+/** Options of {@link applyPatch}. */
+export interface PatchOptions {
+  /** The resource's schemas: the first is the core schema, the rest are extensions. */
+  readonly schemas: readonly SchemaDefinition[];
+  /** The most operations one request may carry; more answer 400 `tooMany`. Default 1,000. */
+  readonly maxOperations?: number;
+  /** Dialect rules to switch off (`false`); every rule is on unless set to `false`. */
+  readonly rules?: Partial<Record<DialectRuleName, boolean>>;
+}
+
+/** The result of {@link applyPatch}. */
+export interface PatchResult {
+  /** The patched resource: a new object; the input is never changed. */
+  readonly resource: Record<string, unknown>;
+  /** False when the patched resource deep-equals the input (nothing to write). */
+  readonly changed: boolean;
+}
+
+/**
+ * A parsed PATCH `path`: `attrPath` or `valuePath [subAttr]`, optionally prefixed by a schema URN.
+ *
+ * @see RFC 7644 §3.5.2 (Figure 7)
+ */
+export interface PatchPath {
+  /** The schema URN the client put in front of the attribute, when it did. */
+  readonly schema?: string;
+  readonly attribute: string;
+  /** The sub-attribute: `name.givenName`, or the part after `]` in `emails[...].value`. */
+  readonly subAttribute?: string;
+  /** The value filter between the brackets, relative to one value of the attribute. */
+  readonly filter?: Filter;
+}
