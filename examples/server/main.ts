@@ -1,0 +1,41 @@
+// The runnable example service: `npm start` at the repository root.
+import { readConfig } from './config.js';
+import { startServer } from './server.js';
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const running = await startServer(config);
+  console.log(`scimkit example server listening at ${running.url}`);
+  const [first] = config.keys;
+  if (config.generatedKey && first) {
+    console.log(`\nNo SCIM_API_KEYS set: generated a development key for tenant "${first.tenant}":\n  ${first.key}\n`);
+    console.log('Try it:');
+    console.log(
+      `  curl -s -H 'Authorization: Bearer ${first.key}' -H 'Content-Type: application/scim+json' \\\n` +
+        `    -d '{"schemas":["urn:ietf:params:scim:schemas:core:2.0:User"],"userName":"ada@example.org","active":true,"name":{"givenName":"Ada","familyName":"Lovelace"}}' \\\n` +
+        `    ${running.url}/Users\n`,
+    );
+  } else {
+    console.log(`API keys configured for tenants: ${[...new Set(config.keys.map((k) => k.tenant))].join(', ')}`);
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received, shutting down`);
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
