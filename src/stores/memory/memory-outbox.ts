@@ -33,18 +33,21 @@ interface Entry {
 /**
  * Keeps the welcome-email outbox of a {@link MemoryUserStore} within one process.
  *
- * Pending messages live apart from settled ones, so a claim looks only at what may be due.
+ * Pending messages are also kept apart from settled ones, so a claim looks only at what may be
+ * due.
  *
  * @internal
  */
 export class MemoryOutbox implements OutboxStore {
+  /** Every message, in the order recorded. */
+  readonly #all = new Map<string, Entry>();
+  /** The messages not yet sent or given up, so a claim never walks the settled ones. */
   readonly #pending = new Map<string, Entry>();
-  readonly #settled = new Map<string, Entry>();
 
   /** Records messages; called in the same synchronous step as the user write. */
   record(messages: readonly OutboxMessage[]): void {
     for (const message of messages) {
-      if (this.#pending.has(message.id) || this.#settled.has(message.id)) continue;
+      if (this.#all.has(message.id)) continue;
       const entry: Entry = {
         message: cloneJson(message),
         state: 'pending',
@@ -52,6 +55,7 @@ export class MemoryOutbox implements OutboxStore {
         dueAt: -Infinity,
         leaseUntil: -Infinity,
       };
+      this.#all.set(message.id, entry);
       this.#pending.set(message.id, entry);
     }
   }
@@ -94,23 +98,14 @@ export class MemoryOutbox implements OutboxStore {
     }
   }
 
-  /** Returns a copy of every message and its delivery state, oldest first. */
+  /** Returns a copy of every message and its delivery state, in the order recorded. */
   snapshot(): MemoryOutboxEntry[] {
-    const entries = [...this.#settled.values(), ...this.#pending.values()];
-    entries.sort((a, b) =>
-      a.message.createdAt < b.message.createdAt
-        ? -1
-        : a.message.createdAt > b.message.createdAt
-          ? 1
-          : 0,
-    );
-    return entries.map(toView);
+    return [...this.#all.values()].map(toView);
   }
 
   #settle(id: string, entry: Entry): void {
     this.#pending.delete(id);
     entry.leaseUntil = -Infinity;
-    this.#settled.set(id, entry);
   }
 }
 

@@ -122,7 +122,7 @@ export class MemoryUserStore implements UserStore {
     return user ? cloneJson(user) : null;
   }
 
-  /** Returns a copy of every outbox message with its delivery state, oldest first. */
+  /** Returns a copy of every outbox message with its delivery state, in the order recorded. */
   outboxSnapshot(): MemoryOutboxEntry[] {
     return this.#outbox.snapshot();
   }

@@ -1,0 +1,24 @@
+import type { StoreConformanceCase } from '../types.js';
+import { copyCases } from './copies.js';
+import { crudCases } from './crud.js';
+import { filterCases } from './filters.js';
+import { outboxCases } from './outbox.js';
+import { pagingCases } from './paging.js';
+import { tenancyCases } from './tenancy.js';
+import { uniquenessCases } from './uniqueness.js';
+import { versionCases } from './versions.js';
+
+/**
+ * Lists every store conformance case, in the order a runner should report them. Each has a
+ * stable id (`group.what-it-checks`) that may be named in `skip`.
+ */
+export const storeConformanceCases: readonly StoreConformanceCase[] = [
+  ...crudCases,
+  ...copyCases,
+  ...uniquenessCases,
+  ...versionCases,
+  ...tenancyCases,
+  ...pagingCases,
+  ...filterCases,
+  ...outboxCases,
+];

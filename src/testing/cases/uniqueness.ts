@@ -1,0 +1,141 @@
+import { check } from '../assertions.js';
+import type { StoreConformanceCase } from '../types.js';
+
+const page = { startIndex: 1, count: 100 } as const;
+
+/** userName is unique per tenant regardless of case, on create and on replace. */
+export const uniquenessCases: readonly StoreConformanceCase[] = [
+  {
+    id: 'uniqueness.create-same-username',
+    title: 'create with a userName already taken throws uniqueness (409)',
+    async run({ store, tenant, users }) {
+      const first = users.make({ userName: 'ada@example.org' });
+      await store.create(tenant, first);
+      const second = users.make({ userName: 'ada@example.org' });
+      await check.rejects(
+        store.create(tenant, second),
+        409,
+        'uniqueness',
+        'create of a taken userName',
+      );
+      check.equal(await store.get(tenant, second.id), null, 'the rejected user');
+    },
+  },
+  {
+    id: 'uniqueness.create-ignores-case',
+    title: 'create with a taken userName in another letter case throws uniqueness (409)',
+    async run({ store, tenant, users }) {
+      const first = users.make({ userName: 'Ada.Lovelace@Example.org' });
+      await store.create(tenant, first);
+      const second = users.make({ userName: 'ada.lovelace@EXAMPLE.ORG' });
+      await check.rejects(
+        store.create(tenant, second),
+        409,
+        'uniqueness',
+        'create of a taken userName',
+      );
+      const listed = await store.list(tenant, page);
+      check.equal(listed.totalResults, 1, 'totalResults after the rejected create');
+      check.deepEqual(await store.get(tenant, first.id), first, 'the first user');
+    },
+  },
+  {
+    id: 'uniqueness.replace-to-taken-username',
+    title:
+      "replace that takes another user's userName (in any case) throws uniqueness and changes nothing",
+    async run({ store, tenant, users, read }) {
+      const ada = users.make({ userName: 'ada@example.org' });
+      const bob = users.make({ userName: 'bob@example.org' });
+      await store.create(tenant, ada);
+      await store.create(tenant, bob);
+      const renamed = users.next(bob, { userName: 'ADA@example.org' });
+      await check.rejects(
+        store.replace(tenant, renamed, { expectedVersion: bob.meta.version }),
+        409,
+        'uniqueness',
+        'rename to a taken userName',
+      );
+      check.deepEqual(await read(bob.id), bob, 'the renamed user');
+      check.deepEqual(await read(ada.id), ada, 'the holder of the userName');
+    },
+  },
+  {
+    id: 'uniqueness.replace-own-username-other-case',
+    title: "replace may change the letter case of the user's own userName",
+    async run({ store, tenant, users }) {
+      const ada = users.make({ userName: 'ada@example.org' });
+      await store.create(tenant, ada);
+      const next = users.next(ada, { userName: 'Ada@Example.org' });
+      check.equal(
+        await store.replace(tenant, next, { expectedVersion: ada.meta.version }),
+        true,
+        'replace',
+      );
+      check.deepEqual(await store.get(tenant, ada.id), next, 'get after the rename');
+      const again = users.make({ userName: 'ADA@EXAMPLE.ORG' });
+      await check.rejects(
+        store.create(tenant, again),
+        409,
+        'uniqueness',
+        'create of the renamed userName',
+      );
+    },
+  },
+  {
+    id: 'uniqueness.freed-by-rename',
+    title: 'after a rename, the old userName can be taken by a new user',
+    async run({ store, tenant, users }) {
+      const ada = users.make({ userName: 'ada@example.org' });
+      await store.create(tenant, ada);
+      await store.replace(tenant, users.next(ada, { userName: 'ada.k@example.org' }), {
+        expectedVersion: ada.meta.version,
+      });
+      const newcomer = users.make({ userName: 'Ada@example.org' });
+      await store.create(tenant, newcomer);
+      check.deepEqual(await store.get(tenant, newcomer.id), newcomer, 'the newcomer');
+    },
+  },
+  {
+    id: 'uniqueness.freed-by-delete',
+    title: 'after a delete, the userName can be taken by a new user',
+    async run({ store, tenant, users }) {
+      const ada = users.make({ userName: 'ada@example.org' });
+      await store.create(tenant, ada);
+      await store.delete(tenant, ada.id);
+      const newcomer = users.make({ userName: 'ADA@example.org' });
+      await store.create(tenant, newcomer);
+      check.deepEqual(await store.get(tenant, newcomer.id), newcomer, 'the newcomer');
+    },
+  },
+  {
+    id: 'uniqueness.per-tenant',
+    title: 'the same userName may exist once in each tenant',
+    async run({ store, tenant, otherTenant, users }) {
+      const ada = users.make({ userName: 'ada@example.org' });
+      const twin = users.make({ userName: 'Ada@example.org' });
+      await store.create(tenant, ada);
+      await store.create(otherTenant, twin);
+      check.deepEqual(await store.get(otherTenant, twin.id), twin, 'the user of the other tenant');
+    },
+  },
+  {
+    id: 'uniqueness.concurrent-creates',
+    title: 'of concurrent creates of one userName (in various cases), exactly one succeeds',
+    async run({ store, tenant, users }) {
+      const names = ['ada@example.org', 'ADA@example.org', 'Ada@Example.org', 'ada@EXAMPLE.ORG'];
+      const attempts = [...names, ...names].map((userName) => users.make({ userName }));
+      const outcomes = await Promise.allSettled(attempts.map((user) => store.create(tenant, user)));
+      check.equal(
+        outcomes.filter((o) => o.status === 'fulfilled').length,
+        1,
+        'creates that succeeded',
+      );
+      for (const outcome of outcomes) {
+        if (outcome.status === 'rejected') {
+          await check.rejects(Promise.reject(outcome.reason), 409, 'uniqueness', 'a losing create');
+        }
+      }
+      check.equal((await store.list(tenant, page)).totalResults, 1, 'totalResults');
+    },
+  },
+];

@@ -1,0 +1,30 @@
+/**
+ * The store conformance suite: the behaviour every {@link UserStore} must have, as data. Each
+ * case has a stable id, a title and a `run(ctx)` that uses its own assertions, so the suite
+ * runs under any test runner; `scimkit/testing/vitest` wraps it for vitest.
+ *
+ * @module
+ * @example
+ * ```ts
+ * import { runStoreConformance } from 'scimkit/testing';
+ *
+ * const results = await runStoreConformance(() => new MyUserStore());
+ * for (const r of results) console.log(r.status, r.id);
+ * ```
+ */
+import type { UserStore } from '../contracts/user-store.js';
+
+export { storeConformanceCases } from './cases/index.js';
+export { runStoreConformance, runStoreConformanceCase } from './run-store-conformance.js';
+export { createUserFactory } from './user-factory.js';
+export { CaseSkipped } from './assertions.js';
+export type {
+  StoreConformanceCase,
+  StoreConformanceOptions,
+  StoreConformanceResult,
+  StoreFactory,
+  StoreHarness,
+  StoreTestContext,
+  UserFactory,
+} from './types.js';
+export type { UserStore };

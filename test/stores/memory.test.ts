@@ -1,0 +1,153 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { Filter } from '../../src/filter/ast.js';
+import { MemoryUserStore } from '../../src/stores/memory/index.js';
+import { scanUsers } from '../../src/stores/memory/scan-users.js';
+import { createUserFactory, runStoreConformance } from '../../src/testing/index.js';
+import { describeStoreConformance } from '../../src/testing/vitest.js';
+
+// Wrap the one function that visits every user, to prove index lookups never reach it.
+vi.mock('../../src/stores/memory/scan-users.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/stores/memory/scan-users.js')>();
+  return { scanUsers: vi.fn(original.scanUsers) };
+});
+
+describeStoreConformance('MemoryUserStore', () => {
+  const store = new MemoryUserStore();
+  return { store, readStored: (tenant, id) => store.peek(tenant, id) };
+});
+
+const eq = (attribute: string, value: string): Filter => ({
+  kind: 'compare',
+  path: { attribute },
+  op: 'eq',
+  value,
+});
+
+async function seeded(n: number) {
+  const store = new MemoryUserStore();
+  const users = createUserFactory('t');
+  const made = Array.from({ length: n }, () => users.make());
+  for (const user of made) await store.create('t', user);
+  return { store, users, made };
+}
+
+describe('MemoryUserStore without a scan', () => {
+  it('answers userName, id and externalId equality, their and, and an unfiltered page without visiting every user', async () => {
+    const { store, made } = await seeded(500);
+    const target = made[321]!;
+    vi.mocked(scanUsers).mockClear();
+    const page = { startIndex: 1, count: 10 };
+    const found = await store.list('t', {
+      ...page,
+      filter: eq('userName', target.userName.toUpperCase()),
+    });
+    expect(found.resources.map((u) => u.id)).toEqual([target.id]);
+    await store.list('t', { ...page, filter: eq('id', target.id) });
+    await store.list('t', { ...page, filter: eq('externalId', 'none') });
+    await store.list('t', {
+      ...page,
+      filter: { kind: 'and', left: eq('userName', target.userName), right: eq('externalId', 'x') },
+    });
+    const middle = await store.list('t', { startIndex: 250, count: 5 });
+    expect(middle.resources.map((u) => u.id)).toEqual(made.slice(249, 254).map((u) => u.id));
+    expect(scanUsers).not.toHaveBeenCalled();
+  });
+
+  it('scans, in id order, only for a filter no index answers', async () => {
+    const { store, made } = await seeded(5);
+    vi.mocked(scanUsers).mockClear();
+    const result = await store.list('t', {
+      startIndex: 1,
+      count: 10,
+      filter: { kind: 'not', filter: eq('id', made[0]!.id) },
+    });
+    expect(result.totalResults).toBe(4);
+    expect(scanUsers).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('MemoryUserStore filters', () => {
+  it('declares index-only filters as supported', () => {
+    const store = new MemoryUserStore();
+    expect(store.capabilities.supportsFilter?.(eq('userName', 'a@b.c'))).toBe(true);
+    expect(
+      store.capabilities.supportsFilter?.({
+        kind: 'or',
+        left: eq('id', 'a'),
+        right: eq('externalId', 'b'),
+      }),
+    ).toBe(true);
+  });
+
+  it('finds nothing for a userName eq with a non-string value', async () => {
+    const { store } = await seeded(2);
+    const filter: Filter = {
+      kind: 'compare',
+      path: { attribute: 'userName' },
+      op: 'eq',
+      value: null,
+    };
+    expect(await store.list('t', { startIndex: 1, count: 10, filter })).toEqual({
+      totalResults: 0,
+      resources: [],
+    });
+  });
+});
+
+describe('MemoryUserStore outbox inspection', () => {
+  it('shows every message with its delivery state, as copies', async () => {
+    const store = new MemoryUserStore();
+    const users = createUserFactory('t');
+    const [ada, bob, cy] = [users.make(), users.make(), users.make()];
+    const messages = [users.message(ada), users.message(bob), users.message(cy)];
+    await store.create('t', ada, { outbox: [messages[0]!] });
+    await store.create('t', bob, { outbox: [messages[1]!] });
+    await store.create('t', cy, { outbox: [messages[2]!] });
+    const now = new Date('2030-01-01T00:00:00Z');
+    await store.outbox.claim(now, new Date('2030-01-01T00:01:00Z'), 10);
+    await store.outbox.complete(messages[0]!.id, new Date('2030-01-01T00:00:01Z'));
+    await store.outbox.fail(messages[1]!.id, 'SMTP 451', new Date('2030-01-01T00:05:00Z'));
+    await store.outbox.fail(messages[2]!.id, 'no such mailbox', undefined);
+    const snapshot = store.outboxSnapshot();
+    expect(snapshot.map((e) => [e.message.id, e.state, e.attempts])).toEqual([
+      [messages[0]!.id, 'sent', 0],
+      [messages[1]!.id, 'pending', 1],
+      [messages[2]!.id, 'failed', 1],
+    ]);
+    expect(snapshot[0]).toMatchObject({ sentAt: '2030-01-01T00:00:01.000Z' });
+    expect(snapshot[1]).toMatchObject({ dueAt: '2030-01-01T00:05:00.000Z', lastError: 'SMTP 451' });
+    expect(snapshot[2]).toMatchObject({ lastError: 'no such mailbox' });
+    (snapshot[0]!.message as { to: string }).to = 'changed@example.org';
+    expect(store.outboxSnapshot()[0]!.message.to).toBe(messages[0]!.to);
+  });
+
+  it('ignores a message id it already holds', async () => {
+    const store = new MemoryUserStore();
+    const users = createUserFactory('t');
+    const ada = users.make();
+    const message = users.message(ada);
+    await store.create('t', ada, { outbox: [message, { ...message, to: 'other@example.org' }] });
+    expect(store.outboxSnapshot().map((e) => e.message.to)).toEqual([message.to]);
+  });
+});
+
+describe('runStoreConformance', () => {
+  it('passes every applicable case on the memory store without a test runner', async () => {
+    const results = await runStoreConformance(() => new MemoryUserStore());
+    expect(results.filter((r) => r.status === 'failed')).toEqual([]);
+    // Without a back door, the case that needs one is skipped, not passed.
+    expect(results.find((r) => r.id === 'create.back-door-sees-the-user')?.status).toBe('skipped');
+  });
+
+  it('reports a broken store as failed, with the case id', async () => {
+    class ForgetfulStore extends MemoryUserStore {
+      override async get() {
+        return null;
+      }
+    }
+    const results = await runStoreConformance(() => new ForgetfulStore());
+    const failed = results.filter((r) => r.status === 'failed').map((r) => r.id);
+    expect(failed).toContain('create.get-returns-the-user');
+    expect(failed).toContain('copies.get-returns-a-copy');
+  });
+});
