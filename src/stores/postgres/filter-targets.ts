@@ -1,0 +1,92 @@
+import type { AttributePath } from '../../filter/ast.js';
+import { findAttribute, resolveAttribute } from '../../schema/resolve-attribute.js';
+import type { AttributeDefinition } from '../../schema/types.js';
+import { accountSchema, enterpriseUserSchema, userSchema } from '../../schema/user-schema.js';
+import type { JsonRef } from './sql-predicates.js';
+import { UnsupportedFilterError } from './unsupported-filter.js';
+
+const SCHEMAS = [userSchema, enterpriseUserSchema, accountSchema];
+
+/** Where a filter path's values live in the users table. */
+export type FilterTarget =
+  /** A text column: `id`, `user_name`, `external_id`. */
+  | { kind: 'column'; column: string; caseExact: boolean; nullable: boolean }
+  /** A timestamptz column with the document text it mirrors. */
+  | { kind: 'instant'; column: string; doc: JsonRef }
+  /** One value in the document. */
+  | { kind: 'json'; ref: JsonRef; def: AttributeDefinition }
+  /** A multi-valued attribute: any element matching makes the filter match. */
+  | { kind: 'multi'; array: string; attribute: AttributeDefinition; sub?: AttributeDefinition };
+
+/** Resolves filter paths in one place of the document: the user, or one complex value. */
+export type FilterScope = (path: AttributePath) => FilterTarget;
+
+/** Puts a name from scimkit's schema definitions in SQL as a literal (never client text). */
+export function keyLiteral(name: string): string {
+  if (!/^[A-Za-z0-9$:._-]+$/.test(name)) throw new UnsupportedFilterError(`Bad key ${name}`);
+  return `'${name}'`;
+}
+
+/** Builds the reference to a member of a jsonb object. */
+export function member(base: string, name: string): JsonRef {
+  const key = keyLiteral(name);
+  return { json: `${base}->${key}`, text: `${base}->>${key}` };
+}
+
+const COLUMNS: Record<string, { column: string; caseExact: boolean; nullable: boolean }> = {
+  id: { column: 'id', caseExact: true, nullable: false },
+  userName: { column: 'user_name', caseExact: false, nullable: false },
+  externalId: { column: 'external_id', caseExact: true, nullable: true },
+};
+const INSTANTS: Record<string, string> = { created: 'created', lastModified: 'last_modified' };
+
+/**
+ * Resolves paths at the top of the user. Indexed attributes map to their columns (the
+ * definitions say whether they compare case-exactly); everything else to the `doc` jsonb.
+ */
+export const userScope: FilterScope = (path) => {
+  const resolved = resolveAttribute(path, SCHEMAS);
+  if (!resolved) throw new UnsupportedFilterError(`Unknown attribute ${path.attribute}`);
+  const { attribute, subAttribute, isCore, schema } = resolved;
+  const base = isCore ? 'doc' : `(doc->${keyLiteral(schema.id)})`;
+  if (isCore && !subAttribute) {
+    const column = COLUMNS[attribute.name];
+    if (column) return { kind: 'column', ...column };
+  }
+  if (isCore && attribute.name === 'meta' && subAttribute) {
+    const column = INSTANTS[subAttribute.name];
+    if (column) {
+      return { kind: 'instant', column, doc: member(member(base, 'meta').json, subAttribute.name) };
+    }
+  }
+  if (attribute.multiValued) {
+    const array = member(base, attribute.name).json;
+    return subAttribute
+      ? { kind: 'multi', array, attribute, sub: subAttribute }
+      : { kind: 'multi', array, attribute };
+  }
+  const top = member(base, attribute.name);
+  if (!subAttribute) return { kind: 'json', ref: top, def: attribute };
+  return { kind: 'json', ref: member(top.json, subAttribute.name), def: subAttribute };
+};
+
+/** Resolves paths relative to one value of a complex attribute (inside `attr[...]`). */
+export function valueScope(base: string, parent: AttributeDefinition): FilterScope {
+  return (path) => {
+    let def =
+      path.subAttribute === undefined
+        ? findAttribute(parent.subAttributes, path.attribute)
+        : undefined;
+    // Also accept the fully qualified form `emails[emails.type eq "work"]`.
+    if (
+      !def &&
+      path.subAttribute !== undefined &&
+      path.attribute.toLowerCase() === parent.name.toLowerCase()
+    ) {
+      def = findAttribute(parent.subAttributes, path.subAttribute);
+    }
+    if (!def)
+      throw new UnsupportedFilterError(`Unknown sub-attribute ${path.attribute} of ${parent.name}`);
+    return { kind: 'json', ref: member(base, def.name), def };
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * The PostgreSQL user store: one SQL implementation of the `UserStore` contract that runs on
+ * a PostgreSQL server through `pg` and in process on PGlite. Neither driver is a dependency:
+ * the host passes its pool or database to an executor.
+ *
+ * @module scimkit/postgres
+ * @example
+ * ```ts
+ * import { PGlite } from '@electric-sql/pglite';
+ * import { PostgresUserStore, pgliteExecutor } from 'scimkit/postgres';
+ *
+ * const store = new PostgresUserStore({ executor: pgliteExecutor(new PGlite()), migrate: true });
+ * ```
+ */
+export { PostgresUserStore } from './postgres-user-store.js';
+export type { PostgresUserStoreOptions } from './postgres-user-store.js';
+export { PostgresOutboxStore } from './postgres-outbox-store.js';
+export type { QueryExecutor, Row } from './query-executor.js';
+export { pgExecutor } from './pg-executor.js';
+export { pgliteExecutor } from './pglite-executor.js';
+export { migrate } from './migrate.js';
+export type { MigrateResult } from './migrate.js';
+export { migrations } from './migrations.js';
+export type { Migration } from './migrations.js';
+export { compileFilter } from './compile-filter.js';
+export type { CompiledFilter } from './compile-filter.js';
+export { UnsupportedFilterError } from './unsupported-filter.js';
+export type { TableLocation, TableNames } from './table-names.js';

@@ -1,0 +1,81 @@
+import type { TableNames } from './table-names.js';
+
+/** One schema change, applied once and recorded in the migrations table. */
+export interface Migration {
+  /** Applied in increasing order; never reused or renumbered. */
+  readonly version: number;
+  readonly name: string;
+  /** The statements, each run on its own, in one transaction with the others. */
+  readonly statements: (t: TableNames) => readonly string[];
+}
+
+/**
+ * Lists the store's schema changes in order. A released migration is never edited: a change
+ * is a new entry with the next version.
+ */
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'users, user counts and outbox',
+    statements: (t) => [
+      // "C" collation: ids and keys compare byte-wise, as the core orders them, and LIKE
+      // prefixes can use the indexes.
+      `CREATE TABLE ${t.users} (
+        tenant text COLLATE "C" NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        user_name text COLLATE "C" NOT NULL,
+        external_id text COLLATE "C",
+        version text NOT NULL,
+        created timestamptz NOT NULL,
+        last_modified timestamptz NOT NULL,
+        doc jsonb NOT NULL,
+        PRIMARY KEY (tenant, id)
+      )`,
+      `CREATE UNIQUE INDEX "${t.prefix}users_user_name_key" ON ${t.users} (tenant, lower(user_name))`,
+      `CREATE INDEX "${t.prefix}users_external_id_idx" ON ${t.users} (tenant, external_id)`,
+      // The number of users per tenant, kept by a statement trigger, so that totalResults of
+      // an unfiltered page does not count every row.
+      `CREATE TABLE ${t.userCounts} (
+        tenant text COLLATE "C" PRIMARY KEY,
+        n bigint NOT NULL
+      )`,
+      `CREATE FUNCTION ${t.schema}."${t.prefix}count_users"() RETURNS trigger
+       LANGUAGE plpgsql AS $body$
+       BEGIN
+         IF TG_OP = 'INSERT' THEN
+           INSERT INTO ${t.userCounts} AS c (tenant, n)
+             SELECT tenant, count(*) FROM new_rows GROUP BY tenant
+             ON CONFLICT (tenant) DO UPDATE SET n = c.n + excluded.n;
+         ELSE
+           UPDATE ${t.userCounts} AS c SET n = c.n - d.k
+             FROM (SELECT tenant, count(*) AS k FROM old_rows GROUP BY tenant) AS d
+             WHERE c.tenant = d.tenant;
+         END IF;
+         RETURN NULL;
+       END
+       $body$`,
+      `CREATE TRIGGER "${t.prefix}users_count_insert" AFTER INSERT ON ${t.users}
+       REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT
+       EXECUTE FUNCTION ${t.schema}."${t.prefix}count_users"()`,
+      `CREATE TRIGGER "${t.prefix}users_count_delete" AFTER DELETE ON ${t.users}
+       REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT
+       EXECUTE FUNCTION ${t.schema}."${t.prefix}count_users"()`,
+      `CREATE TABLE ${t.outbox} (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant text COLLATE "C" NOT NULL,
+        user_id text COLLATE "C" NOT NULL,
+        kind text NOT NULL,
+        payload jsonb NOT NULL,
+        created_at timestamptz NOT NULL,
+        due_at timestamptz NOT NULL,
+        attempts integer NOT NULL DEFAULT 0,
+        lease_until timestamptz,
+        sent_at timestamptz,
+        failed_at timestamptz,
+        last_error text
+      )`,
+      `CREATE INDEX "${t.prefix}outbox_due_idx" ON ${t.outbox} (due_at)
+       WHERE sent_at IS NULL AND failed_at IS NULL`,
+    ],
+  },
+];

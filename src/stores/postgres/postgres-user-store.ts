@@ -1,0 +1,162 @@
+import type { OutboxMessage } from '../../contracts/outbox.js';
+import type {
+  DeleteOptions,
+  ListQuery,
+  ListResult,
+  ReplaceOptions,
+  StoreCapabilities,
+  UserStore,
+  WriteEffects,
+} from '../../contracts/user-store.js';
+import { scimErrors } from '../../errors/index.js';
+import type { Filter } from '../../filter/ast.js';
+import type { ScimUser } from '../../schema/user-resource.js';
+import { compileFilter } from './compile-filter.js';
+import type { MigrateResult } from './migrate.js';
+import { PostgresOutboxStore } from './postgres-outbox-store.js';
+import type { QueryExecutor } from './query-executor.js';
+import { restoreOrder } from './restore-order.js';
+import { StoreContext } from './store-context.js';
+import type { TableLocation } from './table-names.js';
+import { toStoreError } from './to-store-error.js';
+import { userStatements, type UserStatements } from './user-statements.js';
+
+/** Options of {@link PostgresUserStore}. */
+export interface PostgresUserStoreOptions extends TableLocation {
+  /** Runs the SQL: {@link pgExecutor} for a `pg` pool, {@link pgliteExecutor} for PGlite. */
+  readonly executor: QueryExecutor;
+  /**
+   * Runs {@link migrate} before the first statement. Default `false`: the host migrates at
+   * deploy time (or calls {@link PostgresUserStore.migrate} at start).
+   */
+  readonly migrate?: boolean;
+}
+
+type Doc = Record<string, unknown>;
+type Outcome = { changed: number; current: string | null };
+
+/** The columns every write sends, in statement order ($3 to $8). */
+function userColumns(user: ScimUser): unknown[] {
+  return [
+    user.userName,
+    user.externalId ?? null,
+    user.meta.version,
+    user.meta.created,
+    user.meta.lastModified,
+    JSON.stringify(user),
+  ];
+}
+
+const messages = (outbox: readonly OutboxMessage[] | undefined) =>
+  outbox && outbox.length > 0 ? JSON.stringify(outbox) : undefined;
+
+/**
+ * Keeps users in PostgreSQL (a server through `pg`, or PGlite in process). Each call is one
+ * statement: writes are conditional on the stored version, userName is unique per tenant
+ * regardless of case through a unique index, outbox messages are written in the same
+ * statement as their user, and filters run in SQL.
+ *
+ * @example
+ * ```ts
+ * import pg from 'pg';
+ * import { PostgresUserStore, pgExecutor } from 'scimkit/postgres';
+ *
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * const store = new PostgresUserStore({ executor: pgExecutor(pool), migrate: true });
+ * const scim = createScim({ store, verifier, mailer });
+ * ```
+ */
+export class PostgresUserStore implements UserStore {
+  /** Every filter the compiler can express in SQL, which is every filter on the User schemas. */
+  readonly capabilities: StoreCapabilities = {
+    supportsFilter: (filter: Filter) => {
+      try {
+        compileFilter(filter);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+  readonly outbox: PostgresOutboxStore;
+  private readonly context: StoreContext;
+  private readonly sql: UserStatements;
+
+  constructor(options: PostgresUserStoreOptions) {
+    this.context = new StoreContext(options.executor, options, options.migrate ?? false);
+    this.sql = userStatements(this.context.tables);
+    this.outbox = new PostgresOutboxStore(this.context);
+  }
+
+  /** Applies pending migrations now (for example at start, to fail fast on a bad database). */
+  migrate(): Promise<MigrateResult> {
+    return this.context.migrate();
+  }
+
+  async create(tenant: string, user: ScimUser, effects?: WriteEffects): Promise<void> {
+    const outbox = messages(effects?.outbox);
+    const params = [tenant, user.id, ...userColumns(user)];
+    try {
+      if (outbox === undefined) await this.context.query(this.sql.insert, params);
+      else await this.context.query(this.sql.insertWithOutbox, [...params, outbox]);
+    } catch (error) {
+      throw toStoreError(error, this.context.tables, user.userName);
+    }
+  }
+
+  async get(tenant: string, id: string): Promise<ScimUser | null> {
+    const rows = await this.context.query<{ doc: Doc }>(this.sql.get, [tenant, id]);
+    const row = rows[0];
+    return row ? restoreOrder(row.doc) : null;
+  }
+
+  async replace(tenant: string, user: ScimUser, options: ReplaceOptions): Promise<boolean> {
+    const outbox = messages(options.outbox);
+    const params = [tenant, user.id, ...userColumns(user), options.expectedVersion];
+    let rows: Outcome[];
+    try {
+      rows =
+        outbox === undefined
+          ? await this.context.query<Outcome>(this.sql.replace, params)
+          : await this.context.query<Outcome>(this.sql.replaceWithOutbox, [...params, outbox]);
+    } catch (error) {
+      throw toStoreError(error, this.context.tables, user.userName);
+    }
+    return settle(rows[0]);
+  }
+
+  async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
+    if (options?.expectedVersion === undefined) {
+      const rows = await this.context.query(this.sql.delete, [tenant, id]);
+      return rows.length > 0;
+    }
+    const rows = await this.context.query<Outcome>(this.sql.deleteVersioned, [
+      tenant,
+      id,
+      options.expectedVersion,
+    ]);
+    return settle(rows[0]);
+  }
+
+  async list(tenant: string, query: ListQuery): Promise<ListResult> {
+    const paging = [tenant, query.count, query.startIndex - 1];
+    let rows: { total: number; doc: Doc | null }[];
+    if (query.filter === undefined) {
+      rows = await this.context.query(this.sql.pageAll, paging);
+    } else {
+      const { sql, params } = compileFilter(query.filter, paging.length + 1);
+      const text = this.sql.pageFiltered.split('%FILTER%').join(sql);
+      rows = await this.context.query(text, [...paging, ...params]);
+    }
+    const resources: ScimUser[] = [];
+    for (const row of rows) if (row.doc !== null) resources.push(restoreOrder(row.doc));
+    return { totalResults: Number(rows[0]?.total ?? 0), resources };
+  }
+}
+
+/** Reads a conditional write's outcome: written, no such user, or a stale version. */
+function settle(outcome: Outcome | undefined): boolean {
+  if (outcome && Number(outcome.changed) > 0) return true;
+  if (!outcome || outcome.current === null) return false;
+  throw scimErrors.versionConflict();
+}

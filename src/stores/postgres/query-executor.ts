@@ -1,0 +1,25 @@
+/** One row of a query result, keyed by column name. */
+export type Row = Record<string, unknown>;
+
+/**
+ * Runs SQL for the PostgreSQL store: the whole surface the store needs from a driver, so that
+ * one store runs on `pg`, PGlite or anything else that speaks PostgreSQL.
+ *
+ * Parameters are always sent separately from the SQL text (`$1`, `$2`, ...); the store never
+ * splices a value into a statement.
+ *
+ * @example
+ * ```ts
+ * const executor: QueryExecutor = pgExecutor(new pg.Pool({ connectionString }));
+ * const rows = await executor.query('SELECT 1 AS one', []);
+ * ```
+ */
+export interface QueryExecutor {
+  /** Runs one statement with positional parameters and returns its rows. */
+  query<R = Row>(sql: string, params?: readonly unknown[]): Promise<R[]>;
+  /**
+   * Runs `fn` in one transaction on one connection: committed when it resolves, rolled back
+   * when it throws. A transaction started inside `fn` joins the outer one.
+   */
+  transaction<T>(fn: (tx: QueryExecutor) => Promise<T>): Promise<T>;
+}

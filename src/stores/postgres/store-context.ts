@@ -1,0 +1,43 @@
+import { migrate, type MigrateResult } from './migrate.js';
+import type { QueryExecutor, Row } from './query-executor.js';
+import { tableNames, type TableLocation, type TableNames } from './table-names.js';
+
+/**
+ * What the user store and its outbox share: the executor, the table names, and the gate that
+ * runs migrations once before the first statement when the host asked for it.
+ */
+export class StoreContext {
+  readonly tables: TableNames;
+  private migrated: boolean;
+  private migration: Promise<MigrateResult> | undefined;
+
+  constructor(
+    readonly executor: QueryExecutor,
+    private readonly location: TableLocation,
+    migrateOnFirstUse: boolean,
+  ) {
+    this.tables = tableNames(location);
+    this.migrated = !migrateOnFirstUse;
+  }
+
+  /** Runs the migrations (once per context, unless the first attempt failed). */
+  migrate(): Promise<MigrateResult> {
+    this.migration ??= migrate(this.executor, this.location).then(
+      (result) => {
+        this.migrated = true;
+        return result;
+      },
+      (error: unknown) => {
+        this.migration = undefined;
+        throw error;
+      },
+    );
+    return this.migration;
+  }
+
+  /** Runs one statement, after the migrations when they are still due. */
+  query<R = Row>(sql: string, params: readonly unknown[]): Promise<R[]> {
+    if (this.migrated) return this.executor.query<R>(sql, params);
+    return this.migrate().then(() => this.executor.query<R>(sql, params));
+  }
+}

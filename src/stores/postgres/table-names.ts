@@ -1,0 +1,56 @@
+import { ScimConfigError } from '../../errors/index.js';
+
+/** Where the store keeps its tables. */
+export interface TableLocation {
+  /** The PostgreSQL schema (namespace). Default `scimkit`. */
+  readonly schema?: string;
+  /** A prefix for every table name, for hosts that keep everything in one schema. Default none. */
+  readonly tablePrefix?: string;
+}
+
+/** The quoted, schema-qualified names of the store's tables, ready to put in SQL text. */
+export interface TableNames {
+  readonly schema: string;
+  readonly users: string;
+  readonly userCounts: string;
+  readonly outbox: string;
+  readonly migrations: string;
+  /** Unquoted prefix for index, function and trigger names. */
+  readonly prefix: string;
+  /** The schema name as given, unquoted (for the advisory lock key). */
+  readonly rawSchema: string;
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,39}$/;
+
+/**
+ * Resolves the store's table names. Names are checked against a strict pattern because they
+ * are the only text the store places in SQL that does not come from scimkit itself.
+ *
+ * @throws ScimConfigError when the schema or prefix is not a lower-case SQL identifier.
+ */
+export function tableNames(location: TableLocation = {}): TableNames {
+  const rawSchema = location.schema ?? 'scimkit';
+  const prefix = location.tablePrefix ?? '';
+  if (!IDENTIFIER.test(rawSchema)) {
+    throw new ScimConfigError(
+      `PostgreSQL schema "${rawSchema}" must match ${IDENTIFIER.source} (lower case, digits, _).`,
+    );
+  }
+  if (prefix !== '' && !IDENTIFIER.test(prefix)) {
+    throw new ScimConfigError(
+      `Table prefix "${prefix}" must match ${IDENTIFIER.source} (lower case, digits, _).`,
+    );
+  }
+  const schema = `"${rawSchema}"`;
+  const table = (name: string) => `${schema}."${prefix}${name}"`;
+  return {
+    schema,
+    rawSchema,
+    prefix,
+    users: table('users'),
+    userCounts: table('user_counts'),
+    outbox: table('outbox'),
+    migrations: table('migrations'),
+  };
+}

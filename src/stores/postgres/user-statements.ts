@@ -1,0 +1,66 @@
+import type { TableNames } from './table-names.js';
+
+/**
+ * The SQL text of every user statement, built once per store. Each is a single statement, so
+ * each store call is one round trip and atomic without an explicit transaction.
+ */
+export interface UserStatements {
+  readonly insert: string;
+  /** Insert plus the outbox rows ($9, a jsonb array of messages), or neither. */
+  readonly insertWithOutbox: string;
+  readonly get: string;
+  readonly replace: string;
+  /** Replace ($9: expected version) plus the outbox rows ($10), written only when the user is. */
+  readonly replaceWithOutbox: string;
+  readonly delete: string;
+  readonly deleteVersioned: string;
+  /** The page of an unfiltered list, with the tenant's count from the counter table. */
+  readonly pageAll: string;
+  /** The page of a filtered list; `%FILTER%` stands for the compiled condition. */
+  readonly pageFiltered: string;
+}
+
+/** Builds the user statements for a table location. */
+export function userStatements(t: TableNames): UserStatements {
+  const insertUser = `INSERT INTO ${t.users}
+      (tenant, id, user_name, external_id, version, created, last_modified, doc)
+      VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz, $8::jsonb)`;
+  // The outbox rows read from the user's CTE: no user row, no message.
+  const outboxFrom = (cte: string, messages: string) => `INSERT INTO ${t.outbox}
+      (id, tenant, user_id, kind, payload, created_at, due_at)
+      SELECT m->>'id', $1, m->>'userId', m->>'kind', m,
+        (m->>'createdAt')::timestamptz, (m->>'createdAt')::timestamptz
+      FROM ${cte} CROSS JOIN jsonb_array_elements(${messages}::jsonb) AS m`;
+  // `cur` reads the version in the statement's snapshot, so a failed conditional write can
+  // tell "no such user" from "stale version" without a second round trip.
+  const replaceCtes = `WITH cur AS (SELECT version FROM ${t.users} WHERE tenant = $1 AND id = $2),
+    upd AS (
+      UPDATE ${t.users} SET user_name = $3, external_id = $4, version = $5,
+        created = $6::timestamptz, last_modified = $7::timestamptz, doc = $8::jsonb
+      WHERE tenant = $1 AND id = $2 AND version = $9
+      RETURNING 1
+    )`;
+  const replaceResult = `SELECT (SELECT count(*) FROM upd)::int AS changed, (SELECT version FROM cur) AS current`;
+  const page = (where: string, total: string) => `SELECT c.total, p.doc
+    FROM (SELECT ${total} AS total) AS c
+    LEFT JOIN LATERAL (
+      SELECT id, doc FROM ${t.users} WHERE tenant = $1${where} ORDER BY id LIMIT $2 OFFSET $3
+    ) AS p ON true
+    ORDER BY p.id`;
+  return {
+    insert: insertUser,
+    insertWithOutbox: `WITH u AS (${insertUser} RETURNING 1) ${outboxFrom('u', '$9')}`,
+    get: `SELECT doc FROM ${t.users} WHERE tenant = $1 AND id = $2`,
+    replace: `${replaceCtes} ${replaceResult}`,
+    replaceWithOutbox: `${replaceCtes}, ob AS (${outboxFrom('upd', '$10')}) ${replaceResult}`,
+    delete: `DELETE FROM ${t.users} WHERE tenant = $1 AND id = $2 RETURNING 1`,
+    deleteVersioned: `WITH cur AS (SELECT version FROM ${t.users} WHERE tenant = $1 AND id = $2),
+      del AS (DELETE FROM ${t.users} WHERE tenant = $1 AND id = $2 AND version = $3 RETURNING 1)
+      SELECT (SELECT count(*) FROM del)::int AS changed, (SELECT version FROM cur) AS current`,
+    pageAll: page('', `COALESCE((SELECT n FROM ${t.userCounts} WHERE tenant = $1), 0)::int`),
+    pageFiltered: page(
+      ' AND %FILTER%',
+      `(SELECT count(*) FROM ${t.users} WHERE tenant = $1 AND %FILTER%)::int`,
+    ),
+  };
+}
