@@ -7,7 +7,7 @@ import { describeStoreConformance } from '../../src/testing/vitest.js';
 
 // Wrap the one function that visits every user, to prove index lookups never reach it.
 vi.mock('../../src/stores/memory/scan-users.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/stores/memory/scan-users.js')>();
+  const original = await importOriginal<{ scanUsers: typeof scanUsers }>();
   return { scanUsers: vi.fn(original.scanUsers) };
 });
 
