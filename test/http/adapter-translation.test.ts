@@ -47,6 +47,11 @@ describe.each(targets)('$name adapter translates requests and responses exactly'
     expect(await echo('/Users/a%20b%2Fc')).toMatchObject({ path: `${MOUNT}/Users/a%20b%2Fc` });
   });
 
+  it('routes the mount point itself to the core', async () => {
+    expect(await echo('')).toMatchObject({ path: MOUNT });
+    expect(await echo('/')).toMatchObject({ path: `${MOUNT}/` });
+  });
+
   it.each(['POST', 'PUT', 'PATCH', 'DELETE'])('passes a %s body as raw bytes', async (method) => {
     const text =
       '{"schemas":["urn:ietf:params:scim:schemas:core:2.0:User"],"userName":"zoë@example.org"}';

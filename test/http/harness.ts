@@ -94,7 +94,8 @@ export const targets: readonly Target[] = [
   {
     name: 'fastify 5',
     start: async (scim, options) => {
-      const app = Fastify();
+      // Closing must not wait for keep-alive sockets still uploading an oversized body.
+      const app = Fastify({ forceCloseConnections: true });
       await app.register(scimFastify(scim, options), { prefix: MOUNT });
       await app.listen({ port: 0, host: '127.0.0.1' });
       return running(app.server, () => app.close());
