@@ -115,7 +115,14 @@ function multi(
     const touched: unknown[] = [];
     for (const v of coerceMany(attr, value, ctx, t.label) ?? []) {
       const i = out.findIndex((el) => sameValue(ctx, attr, el, v));
-      const merged = i >= 0 && isObject(v) ? { ...(out[i] as Json), ...v } : v;
+      // The same member again merges into the one there, which keeps its own spelling of `value`.
+      const existing = out[i];
+      const merged =
+        i >= 0 && isObject(v) && isObject(existing)
+          ? { ...existing, ...v, ...('value' in existing ? { value: existing.value } : {}) }
+          : i >= 0
+            ? existing
+            : v;
       if (i >= 0) out[i] = merged;
       else out.push(merged);
       touched.push(merged);

@@ -1,17 +1,32 @@
-import { scimErrors } from '../errors/index.js';
-import type { CompareFilter, Filter, FilterValue } from '../filter/ast.js';
-import type { AttributeDefinition } from '../schema/types.js';
+import { isScimError, scimErrors } from '../errors/index.js';
+import { compileFilter } from '../filter/index.js';
+import type { Filter, FilterValue } from '../filter/ast.js';
+import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
 import type { SchemaIndex } from './schema-index.js';
 
 /** Tells whether one value of a multi-valued attribute matches a value filter. */
 export type ElementPredicate = (element: unknown) => boolean;
 
+const pseudoSchemas = new WeakMap<AttributeDefinition, readonly SchemaDefinition[]>();
+
+/** A schema whose attributes are the sub-attributes of `parent`, so filters run on its values. */
+function valuesSchema(parent: AttributeDefinition): readonly SchemaDefinition[] {
+  let schemas = pseudoSchemas.get(parent);
+  if (!schemas) {
+    const attributes = parent.subAttributes ?? [];
+    schemas = [{ id: `${parent.name}[]`, name: parent.name, description: '', attributes }];
+    pseudoSchemas.set(parent, schemas);
+  }
+  return schemas;
+}
+
 /**
  * Compiles the filter of a value-filter path (`emails[type eq "work"]`) into a predicate over
- * one value of the multi-valued attribute, resolving every name against its sub-attributes
- * once, so a request with many values pays for resolution once.
+ * one value of the multi-valued attribute, with the shared filter evaluator (so `caseExact`,
+ * dateTimes and `pr` behave as in list filters), every name resolved once.
  *
- * @throws ScimError 400 `invalidPath` when the filter names something the attribute lacks.
+ * @throws ScimError 400 `invalidPath` when the filter names something the attribute lacks or
+ *   compares a value of the wrong type.
  * @see RFC 7644 §3.4.2.2, §3.5.2
  */
 export function compileElementFilter(
@@ -20,31 +35,44 @@ export function compileElementFilter(
   index: SchemaIndex,
   stringBooleans: boolean,
 ): ElementPredicate {
+  const normalised = stringBooleans ? booleanLiterals(filter, parent, index) : filter;
+  let predicate: (value: Record<string, unknown>) => boolean;
+  try {
+    predicate = compileFilter(normalised, valuesSchema(parent));
+  } catch (error) {
+    if (!isScimError(error)) throw error;
+    throw scimErrors.invalidPath(
+      `The value filter of "${parent.name}" is not valid: ${error.detail}`,
+    );
+  }
+  return (element) =>
+    typeof element === 'object' &&
+    element !== null &&
+    !Array.isArray(element) &&
+    predicate(element as Record<string, unknown>);
+}
+
+/** Rewrites `primary eq "True"` (Entra ID) into `primary eq true` for boolean sub-attributes. */
+function booleanLiterals(filter: Filter, parent: AttributeDefinition, index: SchemaIndex): Filter {
   switch (filter.kind) {
-    case 'and': {
-      const l = compileElementFilter(filter.left, parent, index, stringBooleans);
-      const r = compileElementFilter(filter.right, parent, index, stringBooleans);
-      return (e) => l(e) && r(e);
+    case 'and':
+    case 'or':
+      return {
+        ...filter,
+        left: booleanLiterals(filter.left, parent, index),
+        right: booleanLiterals(filter.right, parent, index),
+      };
+    case 'not':
+      return { ...filter, filter: booleanLiterals(filter.filter, parent, index) };
+    case 'compare': {
+      if (typeof filter.value !== 'string' || filter.path.subAttribute !== undefined) return filter;
+      const sub = index.subAttribute(parent, filter.path.attribute);
+      if (!sub) return filter;
+      const value = filterLiteral(filter.value, sub, true);
+      return value === filter.value ? filter : { ...filter, value };
     }
-    case 'or': {
-      const l = compileElementFilter(filter.left, parent, index, stringBooleans);
-      const r = compileElementFilter(filter.right, parent, index, stringBooleans);
-      return (e) => l(e) || r(e);
-    }
-    case 'not': {
-      const inner = compileElementFilter(filter.filter, parent, index, stringBooleans);
-      return (e) => !inner(e);
-    }
-    case 'present': {
-      const name = subAttributeOf(filter.path, parent, index).name;
-      return (e) => isPresent(field(e, name));
-    }
-    case 'compare':
-      return compileCompare(filter, subAttributeOf(filter.path, parent, index), stringBooleans);
     default:
-      throw scimErrors.invalidPath(
-        `A value filter of "${parent.name}" cannot hold another value filter.`,
-      );
+      return filter;
   }
 }
 
@@ -64,19 +92,6 @@ export function subAttributeOf(
   return sub;
 }
 
-function field(element: unknown, name: string): unknown {
-  return typeof element === 'object' && element !== null
-    ? (element as Record<string, unknown>)[name]
-    : undefined;
-}
-
-function isPresent(v: unknown): boolean {
-  if (v === undefined || v === null || v === '') return false;
-  if (Array.isArray(v)) return v.length > 0;
-  if (typeof v === 'object') return Object.keys(v).length > 0;
-  return true;
-}
-
 /** Turns the filter literal into the attribute's type where the dialect allows it. */
 export function filterLiteral(
   value: FilterValue,
@@ -89,48 +104,6 @@ export function filterLiteral(
     if (lower === 'false') return false;
   }
   return value;
-}
-
-function compileCompare(
-  f: CompareFilter,
-  sub: AttributeDefinition,
-  stringBooleans: boolean,
-): ElementPredicate {
-  const name = sub.name;
-  const literal = filterLiteral(f.value, sub, stringBooleans);
-  const fold = (s: string) => (sub.caseExact ? s : s.toLowerCase());
-  const isDate = sub.type === 'dateTime';
-  const want =
-    typeof literal === 'string' ? (isDate ? Date.parse(literal) : fold(literal)) : literal;
-  const op = f.op;
-  return (element) => {
-    const raw = field(element, name);
-    if (raw === undefined || raw === null)
-      return op === 'ne' ? true : literal === null && op === 'eq';
-    let have: unknown = raw;
-    if (typeof raw === 'string') have = isDate ? Date.parse(raw) : fold(raw);
-    switch (op) {
-      case 'eq':
-        return have === want;
-      case 'ne':
-        return have !== want;
-      case 'co':
-        return typeof have === 'string' && typeof want === 'string' && have.includes(want);
-      case 'sw':
-        return typeof have === 'string' && typeof want === 'string' && have.startsWith(want);
-      case 'ew':
-        return typeof have === 'string' && typeof want === 'string' && have.endsWith(want);
-      default:
-        return ordered(op, have, want);
-    }
-  };
-}
-
-function ordered(op: 'gt' | 'ge' | 'lt' | 'le', a: unknown, b: unknown): boolean {
-  if (typeof a !== typeof b || (typeof a !== 'string' && typeof a !== 'number')) return false;
-  const x = a as string | number;
-  const y = b as string | number;
-  return op === 'gt' ? x > y : op === 'ge' ? x >= y : op === 'lt' ? x < y : x <= y;
 }
 
 /**

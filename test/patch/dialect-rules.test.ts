@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { applyPatch, type DialectRuleName } from '../../src/patch/index.js';
+import {
+  ENTERPRISE_USER_SCHEMA,
+  failure,
+  message,
+  patch,
+  SCHEMAS,
+  storedUser,
+} from './fixtures.js';
+
+/** Applies a recorded IdP request with one dialect rule switched off. */
+function without(
+  rule: DialectRuleName,
+  resource: Record<string, unknown>,
+  ...operations: unknown[]
+) {
+  return applyPatch(resource, message(...operations), {
+    schemas: SCHEMAS,
+    rules: { [rule]: false },
+  });
+}
+
+// Each case is the request body an identity provider really sends (see docs/patch.md for the
+// sources), first accepted with the rule on, then refused or ignored with the rule off.
+describe('dialect rules', () => {
+  it('opAnyCase: Entra ID sends "Replace" / "Add" / "Remove"', () => {
+    const op = { op: 'Replace', path: 'active', value: false };
+    expect(patch(storedUser(), op).resource.active).toBe(false);
+    expect(patch(storedUser(), { op: 'ADD', path: 'title', value: 'x' }).resource.title).toBe('x');
+    expect(failure(() => without('opAnyCase', storedUser(), op)).scimType).toBe('invalidSyntax');
+  });
+
+  it('stringBooleans: Entra ID deactivates with {"op":"Replace","path":"active","value":"False"}', () => {
+    const op = { op: 'Replace', path: 'active', value: 'False' };
+    expect(patch(storedUser(), op).resource.active).toBe(false);
+    expect(
+      patch({ ...storedUser(), active: false }, { ...op, value: 'true' }).resource.active,
+    ).toBe(true);
+    expect(failure(() => without('stringBooleans', storedUser(), op)).scimType).toBe(
+      'invalidValue',
+    );
+  });
+
+  it('stringBooleans: in sub-attributes and in value filters (roles[primary eq "True"].value)', () => {
+    const user = { ...storedUser(), roles: [{ value: 'reader', primary: true }] };
+    const { resource } = patch(user, {
+      op: 'Replace',
+      path: 'roles[primary eq "True"].value',
+      value: 'Admin',
+    });
+    expect(resource.roles).toEqual([{ value: 'Admin', primary: true }]);
+    const added = patch(storedUser(), {
+      op: 'add',
+      path: 'emails',
+      value: [{ value: 'x@y.z', primary: 'True' }],
+    }).resource;
+    expect((added.emails as unknown[]).at(-1)).toEqual({ value: 'x@y.z', primary: true });
+  });
+
+  it('dottedKeys: Entra ID sends path-less values with "name.givenName" keys', () => {
+    const op = {
+      op: 'replace',
+      value: { 'name.givenName': 'Josie', 'name.familyName': 'Russell', active: false },
+    };
+    const { resource } = patch(storedUser(), op);
+    expect(resource.name).toEqual({ givenName: 'Josie', familyName: 'Russell' });
+    const off = without('dottedKeys', storedUser(), op).resource;
+    expect(off.name).toEqual(storedUser().name);
+    expect(Object.keys(off)).not.toContain('name.givenName');
+    expect(off.active).toBe(false);
+  });
+
+  it('urnKeys: Entra ID sends path-less values keyed by URN-qualified attributes', () => {
+    const op = {
+      op: 'Add',
+      value: {
+        [`${ENTERPRISE_USER_SCHEMA}:department`]: 'Sales',
+        [`${ENTERPRISE_USER_SCHEMA}:manager.value`]: 'm-1',
+      },
+    };
+    const { resource } = patch(storedUser(), op);
+    expect(resource[ENTERPRISE_USER_SCHEMA]).toEqual({
+      department: 'Sales',
+      manager: { value: 'm-1' },
+    });
+    expect(resource.schemas).toContain(ENTERPRISE_USER_SCHEMA);
+    expect(without('urnKeys', storedUser(), op).changed).toBe(false);
+  });
+
+  it('removeWithValue: Entra ID removes one member with {"op":"Remove","path":"roles","value":[{"value":…}]}', () => {
+    const user = {
+      ...storedUser(),
+      roles: [{ value: 'reader' }, { value: 'writer', type: 'app' }],
+    };
+    const op = { op: 'Remove', path: 'roles', value: [{ $ref: null, value: 'writer' }] };
+    expect(patch(user, op).resource.roles).toEqual([{ value: 'reader' }]);
+    expect(failure(() => without('removeWithValue', user, op)).scimType).toBe('invalidSyntax');
+  });
+
+  it('filterMissCreates: Entra ID sets phoneNumbers[type eq "work"].value on a user with none', () => {
+    const op = { op: 'Add', path: 'phoneNumbers[type eq "work"].value', value: '+1 555 0100' };
+    expect(patch(storedUser(), op).resource.phoneNumbers).toEqual([
+      { type: 'work', value: '+1 555 0100' },
+    ]);
+    const replace = {
+      op: 'Replace',
+      path: 'emails[type eq "other" and primary eq false].value',
+      value: 'o@x.org',
+    };
+    expect((patch(storedUser(), replace).resource.emails as unknown[]).at(-1)).toEqual({
+      type: 'other',
+      primary: false,
+      value: 'o@x.org',
+    });
+    expect(failure(() => without('filterMissCreates', storedUser(), op)).scimType).toBe('noTarget');
+  });
+
+  it('managerString: Entra ID sends the manager as a bare id', () => {
+    const op = {
+      op: 'Add',
+      path: `${ENTERPRISE_USER_SCHEMA}:manager`,
+      value: '2c2f6fb8-254f-492e-b7fe-c09c5a61c8a2',
+    };
+    expect(patch(storedUser(), op).resource[ENTERPRISE_USER_SCHEMA]).toEqual({
+      manager: { value: '2c2f6fb8-254f-492e-b7fe-c09c5a61c8a2' },
+    });
+    expect(failure(() => without('managerString', storedUser(), op)).scimType).toBe('invalidValue');
+  });
+
+  it('jsonEncodedValues: Entra ID AppRoleAssignmentsComplex sends roles as JSON strings', () => {
+    const op = {
+      op: 'Add',
+      path: 'roles',
+      value: [
+        {
+          value:
+            '{"id":"827f0d2e-be15-4d8f-a8e3-f8697239c112","value":"DocumentMgmt-Admin","displayName":"DocumentMgmt Admin"}',
+        },
+      ],
+    };
+    expect(patch(storedUser(), op).resource.roles).toEqual([
+      { value: 'reader' },
+      { value: 'DocumentMgmt-Admin', display: 'DocumentMgmt Admin' },
+    ]);
+    const raw = (
+      without('jsonEncodedValues', storedUser(), op).resource.roles as { value: string }[]
+    ).at(-1);
+    expect(raw?.value).toMatch(/^\{/);
+  });
+
+  it('nullClears: explicit null means no value', () => {
+    const { resource } = patch(
+      storedUser(),
+      { op: 'replace', path: 'displayName', value: null },
+      { op: 'replace', value: { name: { familyName: null } } },
+    );
+    expect(resource).not.toHaveProperty('displayName');
+    expect(resource.name).toEqual({ givenName: 'Ada' });
+    const error = failure(() =>
+      without('nullClears', storedUser(), { op: 'replace', path: 'displayName', value: null }),
+    );
+    expect(error.scimType).toBe('invalidValue');
+  });
+});
