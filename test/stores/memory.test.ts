@@ -67,16 +67,56 @@ describe('MemoryUserStore without a scan', () => {
 });
 
 describe('MemoryUserStore filters', () => {
-  it('declares index-only filters as supported', () => {
+  it('declares every filter supported', () => {
+    expect(new MemoryUserStore().capabilities.supportsFilter).toBeUndefined();
+  });
+
+  it('narrows an and with one indexed side by the index, then checks the other side', async () => {
+    const { store, made } = await seeded(50);
+    const target = made[7]!;
+    vi.mocked(scanUsers).mockClear();
+    const active = {
+      kind: 'compare',
+      path: { attribute: 'active' },
+      op: 'eq',
+      value: false,
+    } as const;
+    const filter: Filter = { kind: 'and', left: active, right: eq('userName', target.userName) };
+    const found = await store.list('t', { startIndex: 1, count: 10, filter });
+    expect(found.resources.map((u) => u.id)).toEqual([target.id]);
+    const none = await store.list('t', {
+      startIndex: 1,
+      count: 10,
+      filter: { ...filter, left: { ...active, value: true } },
+    });
+    expect(none.totalResults).toBe(0);
+    expect(scanUsers).not.toHaveBeenCalled();
+  });
+
+  it('evaluates other filters with the filter engine, following the schema', async () => {
     const store = new MemoryUserStore();
-    expect(store.capabilities.supportsFilter?.(eq('userName', 'a@b.c'))).toBe(true);
-    expect(
-      store.capabilities.supportsFilter?.({
-        kind: 'or',
-        left: eq('id', 'a'),
-        right: eq('externalId', 'b'),
-      }),
-    ).toBe(true);
+    const users = createUserFactory('t');
+    const ada = users.make({
+      name: { givenName: 'Ada', familyName: 'Lovelace' },
+      emails: [{ value: 'a@x.org', type: 'home' }],
+    });
+    const bob = users.make({ name: { givenName: 'Bob', familyName: 'Lovelock' } });
+    await store.create('t', ada);
+    await store.create('t', bob);
+    const co: Filter = {
+      kind: 'compare',
+      path: { attribute: 'name', subAttribute: 'familyName' },
+      op: 'sw',
+      value: 'LOVEL',
+    };
+    expect((await store.list('t', { startIndex: 1, count: 10, filter: co })).totalResults).toBe(2);
+    const home: Filter = {
+      kind: 'valuePath',
+      path: { attribute: 'emails' },
+      filter: { kind: 'compare', path: { attribute: 'type' }, op: 'eq', value: 'home' },
+    };
+    const found = await store.list('t', { startIndex: 1, count: 10, filter: home });
+    expect(found.resources.map((u) => u.id)).toEqual([ada.id]);
   });
 
   it('finds nothing for a userName eq with a non-string value', async () => {

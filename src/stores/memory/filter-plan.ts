@@ -6,9 +6,6 @@ import { userNameKey, type TenantUsers } from './tenant-users.js';
 /** The attributes the memory store keeps an index on. */
 type IndexedAttribute = 'id' | 'userName' | 'externalId';
 
-/** Evaluates a filter against one user (the filter engine's `matchesFilter`). */
-export type FilterEvaluator = (filter: Filter, user: ScimUser) => boolean;
-
 interface IndexedEquality {
   readonly attribute: IndexedAttribute;
   readonly value: FilterValue;
@@ -51,7 +48,7 @@ export function isIndexOnly(filter: Filter): boolean {
 
 /**
  * Returns the ids an index narrows `filter` to, or `undefined` when only a scan can answer it.
- * The ids are candidates: each is still checked with {@link matches}.
+ * The ids are candidates: each is still checked against the whole filter.
  *
  * @internal
  */
@@ -81,28 +78,24 @@ export function candidateIds(users: TenantUsers, filter: Filter): Set<string> | 
 }
 
 /**
- * Tells whether `user` matches `filter`, answering indexed equalities itself and handing every
- * other leaf to `evaluate`.
+ * Tells whether `user` matches a filter made only of indexed equalities (see
+ * {@link isIndexOnly}), with the same rules as the filter engine: userName ignores case, id
+ * and externalId are caseExact.
  *
  * @internal
  */
-export function matches(
-  user: ScimUser,
-  filter: Filter,
-  evaluate: FilterEvaluator | undefined,
-): boolean {
+export function matchesIndexed(user: ScimUser, filter: Filter): boolean {
   switch (filter.kind) {
     case 'and':
-      return matches(user, filter.left, evaluate) && matches(user, filter.right, evaluate);
+      return matchesIndexed(user, filter.left) && matchesIndexed(user, filter.right);
     case 'or':
-      return matches(user, filter.left, evaluate) || matches(user, filter.right, evaluate);
+      return matchesIndexed(user, filter.left) || matchesIndexed(user, filter.right);
     case 'not':
-      return !matches(user, filter.filter, evaluate);
+      return !matchesIndexed(user, filter.filter);
     default: {
       const equality = indexedEquality(filter);
-      if (equality) return equalsIndexed(user, equality);
-      if (!evaluate) throw new Error(`MemoryUserStore cannot evaluate the ${filter.kind} filter.`);
-      return evaluate(filter, user);
+      if (!equality) throw new Error(`Not an indexed equality: ${filter.kind}.`);
+      return equalsIndexed(user, equality);
     }
   }
 }

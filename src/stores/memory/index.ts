@@ -11,4 +11,5 @@
  * ```
  */
 export { MemoryUserStore } from './memory-user-store.js';
+export type { MemoryUserStoreOptions } from './memory-user-store.js';
 export type { MemoryOutboxEntry, MemoryOutboxState } from './memory-outbox.js';

@@ -7,16 +7,32 @@ import type {
   UserStore,
   WriteEffects,
 } from '../../contracts/user-store.js';
-import type { Filter } from '../../filter/ast.js';
 import { scimErrors } from '../../errors/index.js';
+import type { Filter } from '../../filter/ast.js';
+import { compileFilter } from '../../filter/index.js';
+import type { SchemaDefinition } from '../../schema/types.js';
 import type { ScimUser } from '../../schema/user-resource.js';
+import { accountSchema, enterpriseUserSchema, userSchema } from '../../schema/user-schema.js';
 import { cloneJson } from './clone-json.js';
-import { candidateIds, isIndexOnly, matches, type FilterEvaluator } from './filter-plan.js';
+import { candidateIds, isIndexOnly, matchesIndexed } from './filter-plan.js';
 import { MemoryOutbox, type MemoryOutboxEntry } from './memory-outbox.js';
 import { scanUsers } from './scan-users.js';
 import { TenantUsers } from './tenant-users.js';
 
-const evaluate: FilterEvaluator | undefined = undefined;
+/** Options of {@link MemoryUserStore}. */
+export interface MemoryUserStoreOptions {
+  /**
+   * The schemas filters are evaluated against (case-exactness, types, sub-attributes).
+   * Default: the core User, the Enterprise User extension and the account extension.
+   */
+  readonly schemas?: readonly SchemaDefinition[];
+}
+
+const DEFAULT_SCHEMAS: readonly SchemaDefinition[] = [
+  userSchema,
+  enterpriseUserSchema,
+  accountSchema,
+];
 
 /**
  * Keeps users in memory, indexed per tenant: id, lower-cased userName, externalId, and the
@@ -40,14 +56,21 @@ const evaluate: FilterEvaluator | undefined = undefined;
 export class MemoryUserStore implements UserStore {
   readonly #tenants = new Map<string, TenantUsers>();
   readonly #outbox = new MemoryOutbox();
+  readonly #schemas: readonly SchemaDefinition[];
 
   /** The welcome-email outbox, written in the same step as the users. */
   readonly outbox = this.#outbox;
 
-  /** What the store answers itself: every filter the indexes or the filter engine can answer. */
-  readonly capabilities: StoreCapabilities = {
-    supportsFilter: (filter: Filter) => evaluate !== undefined || isIndexOnly(filter),
-  };
+  /**
+   * What the store answers itself: every filter. Indexed equalities (`id`, `userName`,
+   * `externalId` eq, alone or combined) are lookups; any other filter is evaluated by the
+   * filter engine over the tenant's users in id order.
+   */
+  readonly capabilities: StoreCapabilities = {};
+
+  constructor(options: MemoryUserStoreOptions = {}) {
+    this.#schemas = options.schemas ?? DEFAULT_SCHEMAS;
+  }
 
   async create(tenant: string, user: ScimUser, effects?: WriteEffects): Promise<void> {
     const users = this.#tenant(tenant);
@@ -99,7 +122,7 @@ export class MemoryUserStore implements UserStore {
         .map((id) => cloneJson(users.byId.get(id) as ScimUser));
       return { totalResults: users.order.size, resources: page };
     }
-    const test = (user: ScimUser) => matches(user, filter, evaluate);
+    const test = this.#predicate(filter);
     const candidates = candidateIds(users, filter);
     const found = candidates
       ? [...candidates]
@@ -125,6 +148,11 @@ export class MemoryUserStore implements UserStore {
   /** Returns a copy of every outbox message with its delivery state, in the order recorded. */
   outboxSnapshot(): MemoryOutboxEntry[] {
     return this.#outbox.snapshot();
+  }
+
+  #predicate(filter: Filter): (user: ScimUser) => boolean {
+    if (isIndexOnly(filter)) return (user) => matchesIndexed(user, filter);
+    return compileFilter(filter, this.#schemas);
   }
 
   #tenant(tenant: string): TenantUsers {
