@@ -143,18 +143,24 @@ function multi(
     const empty = sub ? (change as Json)[sub.name] === undefined : change === undefined;
     if (empty) return nonEmpty(list);
     const created = stripUndefined({ ...pinned(ctx, t), ...(isObject(change) ? change : {}) });
+    if (t.predicate && !t.predicate(created)) {
+      throw scimErrors.noTarget(
+        `The filter of "${t.label}" matches nothing, and the value given would not match it.`,
+      );
+    }
     return nonEmpty(exclusivePrimary([...list, created], [created], t.label));
   }
+  // replace with a filter and no sub-attribute replaces the matching values whole; what the
+  // filter pins (`type eq "work"`) stays unless the value says otherwise, so the same path
+  // still finds the value and a repeated replace changes nothing.
+  const pins = t.filter
+    ? equalitiesOf(t.filter, t.attr, ctx.index, ctx.rules.stringBooleans)
+    : undefined;
+  const whole = isObject(change) ? stripUndefined({ ...pins, ...change }) : undefined;
   const touched: unknown[] = [];
   const out = list.flatMap((el) => {
     if (!match(el)) return [el];
-    // replace with a filter and no sub-attribute replaces the matching values whole.
-    const next =
-      op === 'replace' && !sub
-        ? isObject(change)
-          ? stripUndefined(change)
-          : undefined
-        : merge(el, change);
+    const next = op === 'replace' && !sub ? whole && { ...whole } : merge(el, change);
     if (next === undefined || Object.keys(next).length === 0) return [];
     touched.push(next);
     return [next];
