@@ -1,0 +1,9 @@
+// The ten-line harness: run scimkit's store conformance suite against your store.
+// In your project: import { describeStoreConformance } from 'scimkit/testing/vitest';
+import { describeStoreConformance } from '../../src/testing/vitest.js';
+import { ArrayUserStore } from './array-user-store.js';
+
+// The factory gives every case a fresh, empty store. A store with a database can return
+// { store, readStored: (tenant, id) => ..., close: () => ... } to expose a back door to the
+// rows and release connections.
+describeStoreConformance('ArrayUserStore', () => new ArrayUserStore());
