@@ -1,4 +1,4 @@
-import type { Filter } from '../filter/ast.js';
+import type { AttributePath, Filter } from '../filter/ast.js';
 import type { ScimUser } from '../schema/user-resource.js';
 import type { OutboxMessage, OutboxStore } from './outbox.js';
 
@@ -34,6 +34,14 @@ export interface ListQuery {
   readonly startIndex: number;
   /** Largest number of users to return; between 0 and the core's maximum. */
   readonly count: number;
+  /**
+   * Sort by this attribute (canonical names, checked against the schema) instead of by id;
+   * ties are broken by id so paging stays stable. Users without a value sort last in
+   * ascending order. Only sent when `capabilities.supportsSort` allows it.
+   */
+  readonly sortBy?: AttributePath;
+  /** Direction of `sortBy`. Default ascending. */
+  readonly sortOrder?: SortOrder;
 }
 
 /** One page of users and the number of users matching the query in all. */
@@ -49,6 +57,11 @@ export interface StoreCapabilities {
    * precise 400 `invalidFilter` rather than a wrong result. Omitted: every filter.
    */
   readonly supportsFilter?: (filter: Filter) => boolean;
+  /**
+   * Tells whether the store can sort by this attribute. When it cannot (or this is omitted),
+   * a `sortBy` request answers 400 `invalidValue` rather than an unsorted page.
+   */
+  readonly supportsSort?: (path: AttributePath) => boolean;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Handler } from './handlers/context.js';
 import { createUser } from './handlers/create-user.js';
 import { deleteUser } from './handlers/delete-user.js';
 import { getUser } from './handlers/get-user.js';
-import { listUsers } from './handlers/list-users.js';
+import { listUsers, searchUsers } from './handlers/list-users.js';
 import { notImplemented } from './handlers/not-implemented.js';
 import { patchUser } from './handlers/patch-user.js';
 import { replaceUser } from './handlers/replace-user.js';
@@ -58,7 +58,7 @@ export function matchRoute(method: string, path: string): RouteMatch {
   if (second === undefined) return { handler: pick(table, method, `/${first}`), id: '' };
   if (table !== usersCollection) return { handler: pick(table, method, `/${first}/{id}`), id: second };
   if (second === '.search') {
-    return { handler: pick({ POST: notImplemented }, method, '/Users/.search'), id: '' };
+    return { handler: pick({ POST: searchUsers }, method, '/Users/.search'), id: '' };
   }
   return { handler: pick(userItem, method, '/Users/{id}'), id: decodeSegment(second) };
 }

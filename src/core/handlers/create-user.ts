@@ -9,8 +9,9 @@ import { userResponse } from './user-response.js';
  *
  * @see RFC 7644 §3.3
  */
-export const createUser: Handler = async ({ request, tenant, users, config, usersUrl }) => {
+export const createUser: Handler = async (context) => {
+  const { request, tenant, users, config } = context;
   const input = validateUserInput(readJsonBody(request, config.maxBodyBytes), config.schemas);
   const user = await users.create(tenant.id, input.attributes);
-  return userResponse(201, user, usersUrl);
+  return userResponse(201, user, context);
 };

@@ -9,11 +9,12 @@ import { userResponse } from './user-response.js';
  *
  * @see RFC 7644 §3.4.1, §3.14
  */
-export const getUser: Handler = async ({ request, tenant, id, users, usersUrl }) => {
+export const getUser: Handler = async (context) => {
+  const { request, tenant, id, users } = context;
   const user = await users.get(tenant.id, id);
   const ifNoneMatch = getHeader(request.headers, 'if-none-match');
   if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, user.meta.version)) {
     return emptyResponse(304, { etag: user.meta.version });
   }
-  return userResponse(200, user, usersUrl);
+  return userResponse(200, user, context);
 };

@@ -1,36 +1,95 @@
+import type { SortOrder } from '../../contracts/user-store.js';
 import { scimErrors } from '../../errors/index.js';
+import { splitAttributeList } from '../../schema/project-resource.js';
 import type { HandlerConfig } from './context.js';
 
-/** The paging and filter parameters of a list request, validated. */
+/** The parameters of a list or search request, validated. */
 export interface ListParams {
   readonly startIndex: number;
   readonly count: number;
   readonly filter: string | undefined;
+  readonly sortBy: string | undefined;
+  readonly sortOrder: SortOrder;
+  readonly attributes: readonly string[];
+  readonly excludedAttributes: readonly string[];
 }
+
+/** The schema URN of a SearchRequest body. */
+export const SEARCH_REQUEST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
 
 const INTEGER = /^[+-]?\d+$/;
 
-function integerParam(name: string, raw: string | null): number | undefined {
-  if (raw === null) return undefined;
-  const text = raw.trim();
-  if (!INTEGER.test(text)) throw scimErrors.invalidValue(`"${name}" must be an integer; got "${raw}".`);
+function integerParam(name: string, raw: unknown): number | undefined {
+  if (raw === null || raw === undefined) return undefined;
+  if (typeof raw === 'number' && Number.isInteger(raw)) return raw;
+  const text = typeof raw === 'string' ? raw.trim() : '';
+  if (!INTEGER.test(text)) throw scimErrors.invalidValue(`"${name}" must be an integer; got ${JSON.stringify(raw)}.`);
   return Number(text);
 }
 
-/**
- * Reads `startIndex` (default 1, below 1 read as 1), `count` (default 50, above the maximum
- * lowered to it, negative read as 0) and `filter`.
- *
- * @throws ScimError 400 `invalidValue` for a non-integer `startIndex` or `count`.
- * @see RFC 7644 §3.4.2.4
- */
-export function readListParams(params: URLSearchParams, config: HandlerConfig): ListParams {
-  const startIndex = integerParam('startIndex', params.get('startIndex'));
-  const count = integerParam('count', params.get('count'));
-  const filter = params.get('filter');
+function sortOrderParam(raw: unknown): SortOrder {
+  if (raw === null || raw === undefined) return 'ascending';
+  if (typeof raw === 'string') {
+    const lower = raw.trim().toLowerCase();
+    if (lower === 'ascending' || lower === 'descending') return lower;
+  }
+  throw scimErrors.invalidValue(`"sortOrder" must be "ascending" or "descending"; got ${JSON.stringify(raw)}.`);
+}
+
+function optionalText(name: string, raw: unknown): string | undefined {
+  if (raw === null || raw === undefined) return undefined;
+  if (typeof raw !== 'string') throw scimErrors.invalidValue(`"${name}" must be a string.`);
+  return raw.trim() === '' ? undefined : raw;
+}
+
+function attributeList(name: string, raw: unknown): string[] {
+  if (raw === null || raw === undefined) return [];
+  if (typeof raw === 'string') return splitAttributeList(raw);
+  if (Array.isArray(raw) && raw.every((s) => typeof s === 'string')) return raw.flatMap((s: string) => splitAttributeList(s));
+  throw scimErrors.invalidValue(`"${name}" must be a list of attribute names.`);
+}
+
+function toListParams(get: (name: string) => unknown, config: HandlerConfig): ListParams {
+  const startIndex = integerParam('startIndex', get('startIndex'));
+  const count = integerParam('count', get('count'));
   return {
     startIndex: startIndex === undefined || startIndex < 1 ? 1 : Math.min(startIndex, Number.MAX_SAFE_INTEGER),
     count: count === undefined ? config.defaultPageSize : Math.max(0, Math.min(count, config.maxPageSize)),
-    filter: filter === null || filter.trim() === '' ? undefined : filter,
+    filter: optionalText('filter', get('filter')),
+    sortBy: optionalText('sortBy', get('sortBy')),
+    sortOrder: sortOrderParam(get('sortOrder')),
+    attributes: attributeList('attributes', get('attributes')),
+    excludedAttributes: attributeList('excludedAttributes', get('excludedAttributes')),
   };
+}
+
+/**
+ * Reads the query parameters of GET /Users: `startIndex` (default 1, below 1 read as 1),
+ * `count` (default 50, above the maximum lowered to it, negative read as 0), `filter`,
+ * `sortBy`, `sortOrder`, `attributes`, `excludedAttributes`.
+ *
+ * @throws ScimError 400 `invalidValue` for a non-integer `startIndex` or `count` or a bad `sortOrder`.
+ * @see RFC 7644 §3.4.2
+ */
+export function readListParams(params: URLSearchParams, config: HandlerConfig): ListParams {
+  return toListParams((name) => params.get(name), config);
+}
+
+/**
+ * Reads a POST /Users/.search SearchRequest body into the same parameters as the GET form.
+ *
+ * @throws ScimError 400 `invalidSyntax` for a body that is not a SearchRequest.
+ * @see RFC 7644 §3.4.3
+ */
+export function readSearchRequest(body: unknown, config: HandlerConfig): ListParams {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw scimErrors.invalidSyntax('A SearchRequest body must be a JSON object.');
+  }
+  const request = body as Record<string, unknown>;
+  const schemas = request.schemas;
+  if (!Array.isArray(schemas) || !schemas.some((s) => typeof s === 'string' && s.toLowerCase() === SEARCH_REQUEST_SCHEMA.toLowerCase())) {
+    throw scimErrors.invalidSyntax(`"schemas" must contain "${SEARCH_REQUEST_SCHEMA}".`);
+  }
+  const lower = new Map(Object.keys(request).map((k) => [k.toLowerCase(), request[k]]));
+  return toListParams((name) => lower.get(name.toLowerCase()), config);
 }

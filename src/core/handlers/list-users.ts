@@ -1,34 +1,57 @@
 import type { ListQuery } from '../../contracts/user-store.js';
 import { checkFilter, parseFilter } from '../../filter/index.js';
+import { compileProjection } from '../../schema/project-resource.js';
 import { queryParams } from '../http/query-params.js';
+import { readJsonBody } from '../http/read-json-body.js';
 import { jsonResponse } from '../http/respond.js';
-import type { Handler } from './context.js';
-import { readListParams } from './list-params.js';
+import type { ScimResponse } from '../types.js';
+import type { Handler, HandlerContext } from './context.js';
+import { readListParams, readSearchRequest, type ListParams } from './list-params.js';
+import { checkSortBy } from './sort-by.js';
 import { withLocation } from './user-response.js';
 
 /** The schema URN of a list response. */
 export const LIST_RESPONSE_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
 
-/**
- * GET /Users and /Users/: one page of the tenant's users ordered by id, optionally filtered.
- * `Resources` is always present; `totalResults` counts every match.
- *
- * @see RFC 7644 §3.4.2
- */
-export const listUsers: Handler = async ({ request, tenant, users, config, usersUrl }) => {
-  const params = readListParams(queryParams(request.query), config);
+async function answerList(context: HandlerContext, params: ListParams): Promise<ScimResponse> {
+  const { tenant, users, config, usersUrl } = context;
+  const project = compileProjection(params, config.schemas);
   let query: ListQuery = { startIndex: params.startIndex, count: params.count };
   if (params.filter !== undefined) {
     const filter = checkFilter(parseFilter(params.filter), config.schemas);
     users.assertFilterSupported(filter, params.filter);
     query = { ...query, filter };
   }
+  if (params.sortBy !== undefined) {
+    const sortBy = checkSortBy(params.sortBy, config.schemas);
+    users.assertSortSupported(sortBy, params.sortBy);
+    query = { ...query, sortBy, sortOrder: params.sortOrder };
+  }
   const page = await users.list(tenant.id, query);
+  const resources = page.resources.map((user) => withLocation(user, usersUrl));
   return jsonResponse(200, {
     schemas: [LIST_RESPONSE_SCHEMA],
     totalResults: page.totalResults,
-    itemsPerPage: page.resources.length,
+    itemsPerPage: resources.length,
     startIndex: params.startIndex,
-    Resources: page.resources.map((user) => withLocation(user, usersUrl)),
+    Resources: project ? resources.map(project) : resources,
   });
-};
+}
+
+/**
+ * GET /Users and /Users/: one page of the tenant's users ordered by id (or `sortBy`),
+ * optionally filtered and projected. `Resources` is always present; `totalResults` counts
+ * every match.
+ *
+ * @see RFC 7644 §3.4.2
+ */
+export const listUsers: Handler = (context) =>
+  answerList(context, readListParams(queryParams(context.request.query), context.config));
+
+/**
+ * POST /Users/.search: the same query as GET /Users, from a SearchRequest body.
+ *
+ * @see RFC 7644 §3.4.3
+ */
+export const searchUsers: Handler = (context) =>
+  answerList(context, readSearchRequest(readJsonBody(context.request, context.config.maxBodyBytes), context.config));

@@ -11,7 +11,8 @@ import { userResponse } from './user-response.js';
  *
  * @see RFC 7644 §3.5.2
  */
-export const patchUser: Handler = async ({ request, tenant, id, users, config, usersUrl }) => {
+export const patchUser: Handler = async (context) => {
+  const { request, tenant, id, users, config } = context;
   const body = readJsonBody(request, config.maxBodyBytes);
   const ifMatch = getHeader(request.headers, 'if-match');
   const user = await users.update(tenant.id, id, ifMatch, (current) => {
@@ -20,5 +21,5 @@ export const patchUser: Handler = async ({ request, tenant, id, users, config, u
     checkUserName(result.resource.userName);
     return result.resource;
   });
-  return userResponse(200, user, usersUrl);
+  return userResponse(200, user, context);
 };

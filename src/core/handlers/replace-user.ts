@@ -12,7 +12,8 @@ import { userResponse } from './user-response.js';
  *
  * @see RFC 7644 §3.5.1
  */
-export const replaceUser: Handler = async ({ request, tenant, id, users, config, usersUrl }) => {
+export const replaceUser: Handler = async (context) => {
+  const { request, tenant, id, users, config } = context;
   const input = validateUserInput(readJsonBody(request, config.maxBodyBytes), config.schemas);
   if (input.id !== undefined && input.id !== id) {
     throw scimErrors.mutability(`"id" is readOnly: the body says "${String(input.id)}" but the path says "${id}".`);
@@ -22,5 +23,5 @@ export const replaceUser: Handler = async ({ request, tenant, id, users, config,
     ...input.attributes,
     active: input.attributes.active ?? current.active,
   }));
-  return userResponse(200, user, usersUrl);
+  return userResponse(200, user, context);
 };

@@ -1,16 +1,37 @@
 import type { ScimUser } from '../../schema/user-resource.js';
 import { jsonResponse } from '../http/respond.js';
+import { compileProjection, splitAttributeList, type Projector } from '../../schema/project-resource.js';
+import { queryParams } from '../http/query-params.js';
 import type { ScimResponse } from '../types.js';
+import type { HandlerContext } from './context.js';
 
 /** Adds the request-dependent `meta.location` to a stored user. */
 export function withLocation(user: ScimUser, usersUrl: string): ScimUser {
   return { ...user, meta: { ...user.meta, location: `${usersUrl}/${user.id}` } };
 }
 
-/** Answers with one user, its `ETag` and, for a creation, its `Location`. */
-export function userResponse(status: 200 | 201, user: ScimUser, usersUrl: string): ScimResponse {
-  const output = withLocation(user, usersUrl);
+/**
+ * Answers with one user, its `ETag` and, for a creation, its `Location`, shaped by the
+ * request's `attributes` / `excludedAttributes`.
+ *
+ * @see RFC 7644 §3.9
+ */
+export function userResponse(status: 200 | 201, user: ScimUser, context: HandlerContext): ScimResponse {
+  const output = withLocation(user, context.usersUrl);
   const headers: Record<string, string> = { etag: user.meta.version };
   if (status === 201) headers.location = output.meta.location ?? '';
-  return jsonResponse(status, output, headers);
+  const project = projectionOf(context);
+  return jsonResponse(status, project ? project(output) : output, headers);
+}
+
+function projectionOf({ request, config }: HandlerContext): Projector | undefined {
+  if (request.query === undefined || request.query === '') return undefined;
+  const params = queryParams(request.query);
+  return compileProjection(
+    {
+      attributes: splitAttributeList(params.get('attributes')),
+      excludedAttributes: splitAttributeList(params.get('excludedAttributes')),
+    },
+    config.schemas,
+  );
 }

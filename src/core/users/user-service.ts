@@ -1,7 +1,7 @@
 import type { OutboxMessage } from '../../contracts/outbox.js';
 import type { ListQuery, ListResult, UserStore } from '../../contracts/user-store.js';
 import { isScimError, scimErrors } from '../../errors/index.js';
-import type { Filter } from '../../filter/ast.js';
+import type { AttributePath, Filter } from '../../filter/ast.js';
 import type { AccountExtension, ScimUser } from '../../schema/user-resource.js';
 import { ACCOUNT_SCHEMA, ENTERPRISE_USER_SCHEMA, USER_SCHEMA } from '../../schema/user-schema.js';
 import type { EventHub } from '../events/event-hub.js';
@@ -75,6 +75,14 @@ export class UserService {
     const supports = this.#store.capabilities?.supportsFilter;
     if (supports && !supports(filter)) {
       throw scimErrors.invalidFilter(`The filter "${text}" is valid, but this server's store cannot answer it.`);
+    }
+  }
+
+  /** Throws 400 `invalidValue` when the store declares it cannot sort by `path`. */
+  assertSortSupported(path: AttributePath, text: string): void {
+    const supports = this.#store.capabilities?.supportsSort;
+    if (!supports || !supports(path)) {
+      throw scimErrors.invalidValue(`"sortBy": this server's store cannot sort by "${text}".`);
     }
   }
 

@@ -1,0 +1,45 @@
+import type { AttributePath } from '../../filter/ast.js';
+import { scimErrors } from '../../errors/index.js';
+import { resolveFilterPath } from '../../filter/index.js';
+import type { SchemaDefinition } from '../../schema/types.js';
+
+/**
+ * Checks a `sortBy` attribute path against the schemas and returns it with canonical names.
+ * A complex attribute sorts by its `value` sub-attribute; a multi-valued one by its primary
+ * (else first) value, as RFC 7644 §3.4.2.3 says.
+ *
+ * @throws ScimError 400 `invalidValue` for an attribute that does not exist or cannot be sorted.
+ */
+export function checkSortBy(text: string, schemas: readonly SchemaDefinition[]): AttributePath {
+  const path = parsePathText(text.trim());
+  const target = path && resolveFilterPath(path, schemas);
+  if (!path || !target) throw scimErrors.invalidValue(`"sortBy": "${text}" is not an attribute of the User.`);
+  let sub = target.subAttribute;
+  if (!sub && target.attribute.type === 'complex') {
+    sub = target.attribute.subAttributes?.find((s) => s.name === 'value');
+    if (!sub) throw scimErrors.invalidValue(`"sortBy": "${text}" is a complex attribute; name one of its sub-attributes.`);
+  }
+  const canonical: { schema?: string; attribute: string; subAttribute?: string } = { attribute: target.attribute.name };
+  if (target.extension !== undefined) canonical.schema = target.extension;
+  if (sub) canonical.subAttribute = sub.name;
+  return canonical;
+}
+
+// `urn:...:User:manager.value`, `name.familyName`, `userName`.
+function parsePathText(text: string): AttributePath | undefined {
+  let schema: string | undefined;
+  let rest = text;
+  if (text.toLowerCase().startsWith('urn:')) {
+    const colon = text.lastIndexOf(':');
+    schema = text.slice(0, colon);
+    rest = text.slice(colon + 1);
+  }
+  const [attribute, subAttribute, extra] = rest.split('.');
+  if (!attribute || extra !== undefined || !/^[A-Za-z$][\w$-]*$/.test(attribute)) return undefined;
+  if (subAttribute !== undefined && !/^[A-Za-z$][\w$-]*$/.test(subAttribute)) return undefined;
+  return {
+    ...(schema === undefined ? {} : { schema }),
+    attribute,
+    ...(subAttribute === undefined ? {} : { subAttribute }),
+  };
+}
