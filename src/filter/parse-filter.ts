@@ -1,5 +1,6 @@
 import { scimErrors } from '../errors/index.js';
 import type { ScimError } from '../errors/index.js';
+import { DELIMITER, DIGIT, LETTER, NAME, SPACE, charClass } from './char-class.js';
 import type { AttributePath, CompareFilter, CompareOperator, Filter, FilterValue } from './ast.js';
 
 /** Limits of {@link parseFilter}. */
@@ -139,7 +140,7 @@ function parseOperation(path: AttributePath): Filter {
   skipSpace();
   let end = pos;
   while (isLetter(src.charCodeAt(end))) end++;
-  if (end - pos !== 2 || isNameChar(src.charCodeAt(end))) {
+  if (end - pos !== 2 || isName(src.charCodeAt(end))) {
     throw fail('expected an operator (eq, ne, co, sw, ew, gt, lt, ge, le or pr)');
   }
   const op = operatorOf(src.charCodeAt(pos) | 0x20, src.charCodeAt(pos + 1) | 0x20);
@@ -262,7 +263,7 @@ function readNumber(): number {
     while (isDigit(src.charCodeAt(i))) i++;
     if (i === expStart) throw failAt('malformed number', start);
   }
-  if (isNameChar(src.charCodeAt(i)) || src.charCodeAt(i) === 0x2e) {
+  if (isName(src.charCodeAt(i)) || src.charCodeAt(i) === 0x2e) {
     throw failAt('malformed number', start);
   }
   pos = i;
@@ -275,22 +276,35 @@ function readNumber(): number {
  */
 function parseAttributePath(): AttributePath {
   const start = pos;
+  // The common case, a name with no URN, in one pass; anything else takes the general road.
+  if (charClass(src.charCodeAt(pos)) & LETTER) {
+    let i = pos + 1;
+    while (charClass(src.charCodeAt(i)) & NAME) i++;
+    let dot = -1;
+    if (src.charCodeAt(i) === 0x2e && charClass(src.charCodeAt(i + 1)) & LETTER) {
+      dot = i;
+      i += 2;
+      while (charClass(src.charCodeAt(i)) & NAME) i++;
+    }
+    if (i >= src.length || charClass(src.charCodeAt(i)) & DELIMITER) {
+      pos = i;
+      if (dot < 0) return { attribute: src.slice(start, i) };
+      return { attribute: src.slice(start, dot), subAttribute: src.slice(dot + 1, i) };
+    }
+  }
   let end = pos;
   let lastColon = -1;
   for (;;) {
     const c = src.charCodeAt(end);
-    if (end >= src.length || isDelimiter(c)) break;
+    if (end >= src.length || charClass(c) & DELIMITER) break;
     if (c === 0x3a) lastColon = end;
     end++;
   }
   if (end === start) throw fail('expected an attribute name');
-  if (lastColon < 0) {
-    pos = start;
-    return readNameAndSub(undefined, end);
-  }
+  if (lastColon < 0) return readNameAndSub(undefined, end);
   for (let i = start; i < lastColon; i++) {
     const c = src.charCodeAt(i);
-    if (c < 0x21 || c > 0x7e || (i === start && !isLetter(c))) {
+    if (c < 0x21 || c > 0x7e || (i === start && !(charClass(c) & LETTER))) {
       throw failAt('invalid character in schema URN', i);
     }
   }
@@ -318,9 +332,9 @@ function readNameAndSub(schema: string | undefined, end: number): AttributePath 
 function readName(what: string): string {
   const start = pos;
   const first = src.charCodeAt(pos);
-  if (!isLetter(first) && first !== 0x24) throw fail(`expected ${what}`);
+  if (!(charClass(first) & LETTER) && first !== 0x24) throw fail(`expected ${what}`);
   pos++;
-  while (isNameChar(src.charCodeAt(pos))) pos++;
+  while (charClass(src.charCodeAt(pos)) & NAME) pos++;
   return src.slice(start, pos);
 }
 
@@ -331,11 +345,8 @@ function enter(): void {
 /** Skips whitespace and returns the position it started from. */
 function skipSpace(): number {
   const start = pos;
-  for (;;) {
-    const c = src.charCodeAt(pos);
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return start;
-    pos++;
-  }
+  while (charClass(src.charCodeAt(pos)) & SPACE) pos++;
+  return start;
 }
 
 /** After optional spaces, tells whether the next word is `word` (`and`, `or`). */
@@ -349,7 +360,7 @@ function keywordAt(at: number, word: string): boolean {
   for (let i = 0; i < word.length; i++) {
     if ((src.charCodeAt(at + i) | 0x20) !== word.charCodeAt(i)) return false;
   }
-  return !isNameChar(src.charCodeAt(at + word.length));
+  return !isName(src.charCodeAt(at + word.length));
 }
 
 function operatorOf(a: number, b: number): CompareOperator | 'pr' | undefined {
@@ -379,33 +390,6 @@ function operatorOf(a: number, b: number): CompareOperator | 'pr' | undefined {
   }
 }
 
-function isLetter(c: number): boolean {
-  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
-}
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
-
-function isNameChar(c: number): boolean {
-  return isLetter(c) || isDigit(c) || c === 0x2d || c === 0x5f || c === 0x24;
-}
-
-/** Characters that end an attribute path: whitespace, brackets, parentheses, quotes. */
-function isDelimiter(c: number): boolean {
-  return (
-    c === 0x20 ||
-    c === 0x09 ||
-    c === 0x0a ||
-    c === 0x0d ||
-    c === 0x28 ||
-    c === 0x29 ||
-    c === 0x5b ||
-    c === 0x5d ||
-    c === 0x22
-  );
-}
-
 function fail(message: string): ScimError {
   return failAt(message, pos);
 }
@@ -415,4 +399,16 @@ function failAt(message: string, at: number): ScimError {
   return scimErrors.invalidFilter(
     `Invalid filter: ${message} at character ${at + 1}, found ${found}.`,
   );
+}
+
+function isLetter(c: number): boolean {
+  return (charClass(c) & LETTER) !== 0;
+}
+
+function isDigit(c: number): boolean {
+  return (charClass(c) & DIGIT) !== 0;
+}
+
+function isName(c: number): boolean {
+  return (charClass(c) & NAME) !== 0;
 }
