@@ -26,6 +26,8 @@ let pos = 0;
 let depth = 0;
 let maxDepth = DEFAULT_MAX_FILTER_DEPTH;
 let inBrackets = false;
+/** Position of the next backslash at or after the current string literal; -1: none left. */
+let nextBackslash = 0;
 
 /**
  * Parses a filter expression into a {@link Filter}: the full grammar of RFC 7644 §3.4.2.2,
@@ -53,6 +55,7 @@ export function parseFilter(text: string, options?: ParseFilterOptions): Filter 
   depth = 0;
   maxDepth = options?.maxDepth ?? DEFAULT_MAX_FILTER_DEPTH;
   inBrackets = false;
+  nextBackslash = 0;
   try {
     skipSpace();
     if (pos >= src.length) throw fail('the filter is empty');
@@ -168,6 +171,14 @@ function parseValue(): FilterValue {
 /** Reads a JSON string literal (RFC 8259 §7 escapes) starting at its opening quote. */
 function readString(): string {
   const open = pos;
+  // Most literals hold no escape: find both ends with the engine's own search.
+  const close = src.indexOf('"', open + 1);
+  if (close < 0) throw failAt('unterminated string', open);
+  if (nextBackslash >= 0 && nextBackslash <= open) nextBackslash = src.indexOf('\\', open + 1);
+  if (nextBackslash < 0 || nextBackslash > close) {
+    pos = close + 1;
+    return src.slice(open + 1, close);
+  }
   let chunk = ++pos;
   let out = '';
   for (;;) {
