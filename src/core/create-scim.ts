@@ -62,6 +62,7 @@ export function createScim(options: ScimOptions): Scim {
     defaultPageSize: options.defaultPageSize ?? 50,
     maxPageSize: options.maxPageSize ?? 100,
     maxPatchOperations: 1000,
+    sortSupported: typeof options.store.capabilities?.supportsSort === 'function',
   };
   const events = new EventHub(reportError);
   if (options.onEvent) events.on(options.onEvent);

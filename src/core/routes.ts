@@ -2,6 +2,7 @@ import { scimErrors } from '../errors/index.js';
 import type { Handler } from './handlers/context.js';
 import { createUser } from './handlers/create-user.js';
 import { deleteUser } from './handlers/delete-user.js';
+import { resourceTypes, schemas, serviceProviderConfig } from './handlers/discovery.js';
 import { getUser } from './handlers/get-user.js';
 import { listUsers, searchUsers } from './handlers/list-users.js';
 import { notImplemented } from './handlers/not-implemented.js';
@@ -31,9 +32,9 @@ const topLevel: Readonly<Record<string, MethodTable>> = {
   users: usersCollection,
   bulk: later,
   me: later,
-  serviceproviderconfig: { GET: notImplemented },
-  resourcetypes: { GET: notImplemented },
-  schemas: { GET: notImplemented },
+  serviceproviderconfig: { GET: serviceProviderConfig },
+  resourcetypes: { GET: resourceTypes },
+  schemas: { GET: schemas },
   groups: later,
 };
 
@@ -56,7 +57,10 @@ export function matchRoute(method: string, path: string): RouteMatch {
   const table = first === undefined ? undefined : topLevel[first.toLowerCase()];
   if (!table || rest.length > 0) throw scimErrors.notFound(`No SCIM endpoint at "${path}".`);
   if (second === undefined) return { handler: pick(table, method, `/${first}`), id: '' };
-  if (table !== usersCollection) return { handler: pick(table, method, `/${first}/{id}`), id: second };
+  if (table !== usersCollection) {
+    if (table === topLevel.serviceproviderconfig) throw scimErrors.notFound(`No SCIM endpoint at "${path}".`);
+    return { handler: pick(table, method, `/${first}/{id}`), id: decodeSegment(second) };
+  }
   if (second === '.search') {
     return { handler: pick({ POST: searchUsers }, method, '/Users/.search'), id: '' };
   }
@@ -67,6 +71,6 @@ function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    throw scimErrors.notFound(`No SCIM endpoint at "/Users/${segment}".`);
+    throw scimErrors.notFound(`The path segment "${segment}" is not valid percent-encoding.`);
   }
 }

@@ -10,6 +10,8 @@ export interface HandlerConfig {
   readonly defaultPageSize: number;
   readonly maxPageSize: number;
   readonly maxPatchOperations: number;
+  /** Whether the store sorts (it declares `capabilities.supportsSort`). */
+  readonly sortSupported: boolean;
 }
 
 /** What a handler receives for one authenticated, routed request. */

@@ -1,0 +1,87 @@
+import { scimErrors } from '../../errors/index.js';
+import { toSchemaResource } from '../../schema/to-schema-resource.js';
+import { jsonResponse } from '../http/respond.js';
+import type { Handler, HandlerContext } from './context.js';
+import { LIST_RESPONSE_SCHEMA } from './list-users.js';
+
+const SPC_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig';
+const RESOURCE_TYPE_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ResourceType';
+
+function baseUrl(context: HandlerContext): string {
+  return context.usersUrl.slice(0, -'/Users'.length);
+}
+
+/**
+ * GET /ServiceProviderConfig: what this server really supports, from the same settings the
+ * handlers use (a test compares each claim with behaviour).
+ *
+ * @see RFC 7643 §5; RFC 7644 §4
+ */
+export const serviceProviderConfig: Handler = async (context) => {
+  const { config } = context;
+  return jsonResponse(200, {
+    schemas: [SPC_SCHEMA],
+    documentationUri: 'https://github.com/scimkit/scimkit#readme',
+    patch: { supported: true },
+    bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
+    filter: { supported: true, maxResults: config.maxPageSize },
+    changePassword: { supported: false },
+    sort: { supported: config.sortSupported },
+    etag: { supported: true },
+    authenticationSchemes: [
+      {
+        type: 'oauthbearertoken',
+        name: 'Bearer token',
+        description: 'An API key sent as "Authorization: Bearer <key>".',
+        specUri: 'https://www.rfc-editor.org/rfc/rfc6750',
+        primary: true,
+      },
+    ],
+    meta: { resourceType: 'ServiceProviderConfig', location: `${baseUrl(context)}/ServiceProviderConfig` },
+  });
+};
+
+function userResourceType(context: HandlerContext) {
+  const [core, ...extensions] = context.config.schemas;
+  return {
+    schemas: [RESOURCE_TYPE_SCHEMA],
+    id: 'User',
+    name: 'User',
+    endpoint: '/Users',
+    description: 'User Account',
+    schema: core?.id,
+    schemaExtensions: extensions.map((e) => ({ schema: e.id, required: false })),
+    meta: { resourceType: 'ResourceType', location: `${baseUrl(context)}/ResourceTypes/User` },
+  };
+}
+
+function listOf(resources: unknown[]) {
+  return { schemas: [LIST_RESPONSE_SCHEMA], totalResults: resources.length, itemsPerPage: resources.length, startIndex: 1, Resources: resources };
+}
+
+/**
+ * GET /ResourceTypes and /ResourceTypes/User.
+ *
+ * @see RFC 7643 §6; RFC 7644 §4
+ */
+export const resourceTypes: Handler = async (context) => {
+  const type = userResourceType(context);
+  if (context.id === '') return jsonResponse(200, listOf([type]));
+  if (context.id !== 'User') throw scimErrors.notFound(`No resource type "${context.id}".`);
+  return jsonResponse(200, type);
+};
+
+/**
+ * GET /Schemas and /Schemas/{urn}: the definitions that drive validation, PATCH, filters and
+ * projection, rendered as RFC 7643 §7 Schema resources.
+ *
+ * @see RFC 7643 §7; RFC 7644 §4
+ */
+export const schemas: Handler = async (context) => {
+  const render = (s: (typeof context.config.schemas)[number]) =>
+    toSchemaResource(s, `${baseUrl(context)}/Schemas/${s.id}`);
+  if (context.id === '') return jsonResponse(200, listOf(context.config.schemas.map(render)));
+  const schema = context.config.schemas.find((s) => s.id.toLowerCase() === context.id.toLowerCase());
+  if (!schema) throw scimErrors.notFound(`No schema "${context.id}".`);
+  return jsonResponse(200, render(schema));
+};
