@@ -10,7 +10,7 @@ import { stringifyAttributePath } from './stringify-filter.js';
  * Checks a filter against a resource's schemas and returns it in canonical form, before any
  * store sees it. The first schema is the core schema, the rest are extensions.
  *
- * - Every attribute must exist; an operator must fit the attribute's type (`gt`/`lt`/`ge`/`le`
+ * - Every attribute must exist and be one that is returned (never `password`); an operator must fit the attribute's type (`gt`/`lt`/`ge`/`le`
  *   never on booleans or binaries; `co`/`sw`/`ew` only on strings and references); the value
  *   must have the attribute's type (a number for integers and decimals, a dateTime string for
  *   dateTimes); `null` only with `eq` / `ne`.
@@ -88,8 +88,16 @@ function resolve(
   parent: AttributeDefinition | undefined,
 ): FilterTarget {
   const target = resolveFilterPath(path, schemas, parent);
-  if (target) return target;
   const name = stringifyAttributePath(path);
+  if (target) {
+    const leaf = target.subAttribute ?? target.attribute;
+    // A filter on a value never returned (password) would let a client guess it one query at a
+    // time; RFC 7643 §7 `returned: never` values stay out of every answer, filters included.
+    if (leaf.returned === 'never' || target.attribute.returned === 'never') {
+      throw invalid(`"${name}" is never returned and cannot be filtered on`);
+    }
+    return target;
+  }
   throw invalid(
     parent === undefined
       ? `the attribute "${name}" is not defined`

@@ -97,6 +97,8 @@ describe('checkFilter: refuses what does not fit the schema with 400 invalidFilt
     ['meta.lastModified lt "2011-13-45"', 'is not one'],
     ['title gt null', '"gt" cannot compare "title" with null'],
     ['title co null', 'with null'],
+    ['password eq "hunter2"', '"password" is never returned and cannot be filtered on'],
+    ['PASSWORD pr', 'never returned'],
   ];
   it.each(bad)('%s', (text, detail) => {
     expect(detailOf(text)).toContain(detail);
