@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { Filter } from '../../src/filter/ast.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { scanUsers } from '../../src/stores/memory/scan-users.js';
+import { SortedIds } from '../../src/stores/memory/sorted-ids.js';
 import { createUserFactory, runStoreConformance } from '../../src/testing/index.js';
 import { describeStoreConformance } from '../../src/testing/vitest.js';
 
@@ -189,5 +191,40 @@ describe('runStoreConformance', () => {
     const failed = results.filter((r) => r.status === 'failed').map((r) => r.id);
     expect(failed).toContain('create.get-returns-the-user');
     expect(failed).toContain('copies.get-returns-a-copy');
+  });
+});
+
+describe('SortedIds (the id order behind pages)', () => {
+  it('pages like a sorted array through any sequence of inserts and removals', () => {
+    const op = fc.record({
+      insert: fc.boolean(),
+      id: fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd', '0', '1'), maxLength: 4 }),
+    });
+    const page = fc.record({ offset: fc.nat(60), count: fc.nat(30) });
+    fc.assert(
+      fc.property(
+        fc.array(op, { maxLength: 200 }),
+        fc.array(page, { maxLength: 5 }),
+        (ops, pages) => {
+          const ids = new SortedIds(4); // tiny blocks, so splits and merges happen
+          const model = new Set<string>();
+          for (const { insert, id } of ops) {
+            if (insert && !model.has(id)) {
+              ids.insert(id);
+              model.add(id);
+            } else if (!insert) {
+              ids.remove(id);
+              model.delete(id);
+            }
+          }
+          const sorted = [...model].sort();
+          expect(ids.size).toBe(sorted.length);
+          expect([...ids.values()]).toEqual(sorted);
+          for (const { offset, count } of pages)
+            expect(ids.slice(offset, count)).toEqual(sorted.slice(offset, offset + count));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
