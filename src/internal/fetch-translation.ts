@@ -1,15 +1,9 @@
 import type { ScimRequest, ScimResponse } from '../core/types.js';
 import { buildScimRequest } from './build-scim-request.js';
-import { readWebBody } from './read-web-body.js';
 
-/** Turns a Web `Request` into a {@link ScimRequest}, reading at most `cap` body bytes. */
-export async function fromFetchRequest(
-  request: Request,
-  cap: number,
-  context: unknown,
-): Promise<ScimRequest> {
+/** Turns a Web `Request` and its body, read by the caller, into a {@link ScimRequest}. */
+export function fromFetchRequest(request: Request, body: unknown, context: unknown): ScimRequest {
   const url = new URL(request.url);
-  const body = await readWebBody(request.body, cap);
   const headers = Object.fromEntries(request.headers);
   return buildScimRequest(
     request.method,

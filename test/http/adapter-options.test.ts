@@ -1,10 +1,14 @@
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
 import express from 'express';
 import express4 from 'express4';
 import Fastify from 'fastify';
+import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scimExpress } from '../../src/adapters/express/index.js';
 import { scimFastify } from '../../src/adapters/fastify/index.js';
+import { scimHono } from '../../src/adapters/hono/index.js';
 import { type Echo, echoScim } from './echo-scim.js';
 import { MOUNT, type RunningServer, targets } from './harness.js';
 
@@ -90,5 +94,31 @@ describe('fastify adapter scope', () => {
     expect((await post(`${origin}${MOUNT}/Users`, '{"a":1}', 'application/json')).bodyText).toBe(
       '{"a":1}',
     );
+  });
+});
+
+describe('hono adapter behind a middleware that read the body', () => {
+  let origin: string;
+  let close: () => void;
+  beforeAll(async () => {
+    const app = new Hono();
+    app.use(async (c, next) => {
+      if (c.req.method === 'POST') await c.req.json();
+      await next();
+    });
+    app.all(`${MOUNT}/*`, scimHono(echoScim()));
+    const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    close = () => {
+      server.close();
+      server.closeAllConnections();
+    };
+  });
+  afterAll(() => close());
+
+  it("takes the body from Hono's cache", async () => {
+    const seen = await post(`${origin}${MOUNT}/Users`, '{"userName": "ada@example.org"}');
+    expect(seen).toMatchObject({ bodyText: '{"userName": "ada@example.org"}' });
   });
 });

@@ -7,6 +7,7 @@
 import type { Scim } from '../../index.js';
 import { type AdapterOptions, bodyReadCap } from '../../internal/adapter-options.js';
 import { fromFetchRequest, toFetchResponse } from '../../internal/fetch-translation.js';
+import { readWebBody } from '../../internal/read-web-body.js';
 
 export type { AdapterOptions } from '../../internal/adapter-options.js';
 
@@ -33,7 +34,10 @@ export function scimFetch(
 ): (request: Request) => Promise<Response> {
   const cap = bodyReadCap(options);
   return async (request) => {
-    const scimRequest = await fromFetchRequest(request, cap, options?.context?.(request));
-    return toFetchResponse(await scim.handle(scimRequest));
+    const body = await readWebBody(request.body, cap);
+    const response = await scim.handle(
+      fromFetchRequest(request, body, options?.context?.(request)),
+    );
+    return toFetchResponse(response);
   };
 }

@@ -7,12 +7,14 @@ import type { Context } from 'hono';
 import type { Scim } from '../../index.js';
 import { type AdapterOptions, bodyReadCap } from '../../internal/adapter-options.js';
 import { fromFetchRequest, toFetchResponse } from '../../internal/fetch-translation.js';
+import { readWebBody } from '../../internal/read-web-body.js';
 
 export type { AdapterOptions } from '../../internal/adapter-options.js';
 
 /**
  * Creates a Hono handler that answers every request below its route with `scim`. Mount it on
- * every method with a trailing wildcard; it works on every runtime Hono runs on.
+ * every method with a trailing wildcard; it works on every runtime Hono runs on. A body that a
+ * middleware before it already read (`c.req.json()`) is taken from Hono's body cache.
  *
  * @param scim - the service from `createScim`, with `basePath` equal to the mount path.
  * @param options - a `context` function (it receives Hono's `Context`, so `c.env` and
@@ -33,7 +35,10 @@ export function scimHono(
 ): (c: Context) => Promise<Response> {
   const cap = bodyReadCap(options);
   return async (c) => {
-    const scimRequest = await fromFetchRequest(c.req.raw, cap, options?.context?.(c));
-    return toFetchResponse(await scim.handle(scimRequest));
+    const raw = c.req.raw;
+    // When a middleware already read the body (a validator, a logger), Hono keeps it cached.
+    const body = raw.bodyUsed ? await c.req.text() : await readWebBody(raw.body, cap);
+    const response = await scim.handle(fromFetchRequest(raw, body, options?.context?.(c)));
+    return toFetchResponse(response);
   };
 }
