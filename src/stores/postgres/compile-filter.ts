@@ -10,6 +10,7 @@ import {
 import { SqlParams } from './sql-params.js';
 import {
   compareText,
+  jsonAssigned,
   jsonPresent,
   orderingOperator,
   toInstant,
@@ -92,7 +93,7 @@ class FilterCompiler {
       case 'json':
         return jsonPresent(target.ref);
       case 'multi':
-        if (!target.sub) return `COALESCE(jsonb_array_length(${asArray(target.array)}) > 0, false)`;
+        if (!target.sub) return jsonPresent({ json: target.array, text: '' });
         return this.anyElement(target.array, (v) => jsonPresent(this.elementValue(v, target).ref));
     }
   }
@@ -104,7 +105,16 @@ class FilterCompiler {
       if (op === 'ne') return this.present(target);
       return 'FALSE';
     }
-    if (op === 'ne') return `(NOT ${this.compare(target, 'eq', value)})`;
+    if (op === 'ne') {
+      if (target.kind !== 'multi') return `(NOT ${this.compare(target, 'eq', value)})`;
+      // As the evaluator: true unless the attribute has values and every one equals the literal.
+      const assigned = (v: string) => jsonAssigned(this.elementValue(v, target).ref);
+      const equal = (v: string) => {
+        const { ref, def } = this.elementValue(v, target);
+        return this.scalar(ref, def, 'eq', value);
+      };
+      return `(NOT ${this.anyElement(target.array, assigned)} OR ${this.anyElement(target.array, (v) => `${assigned(v)} AND NOT ${equal(v)}`)})`;
+    }
     switch (target.kind) {
       case 'column': {
         if (typeof value !== 'string') return 'FALSE';

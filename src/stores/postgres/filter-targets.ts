@@ -1,4 +1,5 @@
 import type { AttributePath } from '../../filter/ast.js';
+import { SCHEMAS_ATTRIBUTE } from '../../filter/resolve-filter-path.js';
 import { findAttribute, resolveAttribute } from '../../schema/resolve-attribute.js';
 import type { AttributeDefinition } from '../../schema/types.js';
 import { accountSchema, enterpriseUserSchema, userSchema } from '../../schema/user-schema.js';
@@ -45,6 +46,13 @@ const INSTANTS: Record<string, string> = { created: 'created', lastModified: 'la
  * definitions say whether they compare case-exactly); everything else to the `doc` jsonb.
  */
 export const userScope: FilterScope = (path) => {
+  if (
+    path.schema === undefined &&
+    path.attribute.toLowerCase() === 'schemas' &&
+    !path.subAttribute
+  ) {
+    return { kind: 'multi', array: "doc->'schemas'", attribute: SCHEMAS_ATTRIBUTE };
+  }
   const resolved = resolveAttribute(path, SCHEMAS);
   if (!resolved) throw new UnsupportedFilterError(`Unknown attribute ${path.attribute}`);
   const { attribute, subAttribute, isCore, schema } = resolved;

@@ -1,4 +1,5 @@
 import type { CompareOperator } from '../../filter/ast.js';
+import { parseDateTime } from '../../filter/parse-date-time.js';
 import { escapeLike, type SqlParams } from './sql-params.js';
 
 /** The operators that order values. */
@@ -46,13 +47,27 @@ export function compareText(
   }
 }
 
-/** Tells whether a jsonb value is present in the sense of `pr`: not null, "", [] or {}. */
+// A value is present when some scalar in it is a number, a boolean or a non-empty string: the
+// evaluator's rule for null, "", [] and complex values without present sub-attributes.
+const PRESENT_PATH = `'strict $.** ? (@.type() == "number" || @.type() == "boolean" || (@.type() == "string" && @ != ""))'`;
+
+/**
+ * Tells whether a jsonb value is present in the sense of `pr`: not null, not `""`, not `[]`,
+ * and for a complex value, some present sub-attribute.
+ *
+ * @see RFC 7644 §3.4.2.2
+ */
 export function jsonPresent(ref: JsonRef): string {
-  return `COALESCE(${ref.json} NOT IN ('null'::jsonb, '""'::jsonb, '[]'::jsonb, '{}'::jsonb), false)`;
+  return `COALESCE(jsonb_path_exists(${ref.json}, ${PRESENT_PATH}), false)`;
+}
+
+/** Tells whether a jsonb value is there at all (not missing, not JSON null). */
+export function jsonAssigned(ref: JsonRef): string {
+  return `COALESCE(jsonb_typeof(${ref.json}) <> 'null', false)`;
 }
 
 /** Normalises a dateTime filter value to ISO 8601, or `undefined` when it is not one. */
 export function toInstant(value: string): string | undefined {
-  const ms = Date.parse(value);
+  const ms = parseDateTime(value);
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
 }

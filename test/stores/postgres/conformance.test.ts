@@ -50,7 +50,7 @@ function conformanceOn(
 
 describe('conformance on PGlite', () => {
   conformanceOn('PostgresUserStore (PGlite)', async () => {
-    const db = new PGlite();
+    const db = await PGlite.create();
     return { executor: pgliteExecutor(db), close: () => db.close() };
   });
 });

@@ -31,7 +31,8 @@ const freshSchema = () => `scimkit_test_${randomBytes(6).toString('hex')}`;
 
 /** Opens an in-memory PGlite database. */
 export async function openPglite(): Promise<Backend> {
-  const db = new PGlite();
+  // Starting the WebAssembly module takes seconds: do it in the hook, not in the first test.
+  const db = await PGlite.create();
   const executor = pgliteExecutor(db);
   const schema = freshSchema();
   return {

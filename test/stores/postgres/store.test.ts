@@ -26,6 +26,7 @@ describe.each(backends)('PostgresUserStore on $name', ({ open }) => {
   beforeAll(async () => {
     backend = await open();
     store = backend.newStore();
+    await store.migrate();
   });
   afterAll(() => backend?.close());
 

@@ -1,0 +1,72 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { CompareOperator, Filter } from '../../../src/filter/ast.js';
+import { compileFilter } from '../../../src/stores/postgres/index.js';
+
+const compare = (
+  attribute: string,
+  op: CompareOperator,
+  value: string,
+  subAttribute?: string,
+): Filter => ({
+  kind: 'compare',
+  path: subAttribute ? { attribute, subAttribute } : { attribute },
+  op,
+  value,
+});
+
+describe('compileFilter', () => {
+  it('compiles userName eq to the expression its unique index covers', () => {
+    expect(compileFilter(compare('userName', 'eq', 'a@b.c'), 4)).toEqual({
+      sql: 'lower(user_name) = lower($4)',
+      params: ['a@b.c'],
+    });
+  });
+
+  it('escapes LIKE wildcards in the parameter, not in the SQL', () => {
+    const { sql, params } = compileFilter(compare('externalId', 'co', '50%_\\'));
+    expect(sql).toBe('(external_id LIKE $1 AND external_id IS NOT NULL)');
+    expect(params).toEqual(['%50\\%\\_\\\\%']);
+  });
+
+  it('rejects attributes no schema defines, and comparisons on complex attributes', () => {
+    expect(() => compileFilter(compare('shoeSize', 'eq', '9'))).toThrow(/Unknown attribute/);
+    expect(() => compileFilter(compare('name', 'eq', 'x'))).toThrow(/complex/);
+  });
+
+  it('never puts a value in the SQL text: the text depends only on the filter shape', () => {
+    const op = fc.constantFrom<CompareOperator>(
+      'eq',
+      'ne',
+      'co',
+      'sw',
+      'ew',
+      'gt',
+      'lt',
+      'ge',
+      'le',
+    );
+    const path = fc.constantFrom(
+      ['userName'],
+      ['externalId'],
+      ['id'],
+      ['displayName'],
+      ['name', 'givenName'],
+      ['emails', 'value'],
+      ['emails'],
+    );
+    const value = fc.string({
+      unit: fc.constantFrom("'", '"', '\\', '%', '_', '$', ';', '-', 'x', ')', 'Ω'),
+    });
+    fc.assert(
+      fc.property(path, op, value, value, ([attribute = '', sub], operator, v1, v2) => {
+        const a = compileFilter({ kind: 'not', filter: compare(attribute, operator, v1, sub) });
+        const b = compileFilter({ kind: 'not', filter: compare(attribute, operator, v2, sub) });
+        expect(a.sql).toBe(b.sql);
+        expect(a.sql).not.toMatch(/[\\;%]/);
+        expect(a.params.length).toBe(b.params.length);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
