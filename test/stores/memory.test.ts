@@ -196,14 +196,15 @@ describe('runStoreConformance', () => {
 
 describe('SortedIds (the id order behind pages)', () => {
   it('pages like a sorted array through any sequence of inserts and removals', () => {
+    // Three inserts for each removal, so the set grows past many blocks.
     const op = fc.record({
-      insert: fc.boolean(),
+      insert: fc.nat(3).map((n) => n > 0),
       id: fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd', '0', '1'), maxLength: 4 }),
     });
     const page = fc.record({ offset: fc.nat(60), count: fc.nat(30) });
     fc.assert(
       fc.property(
-        fc.array(op, { maxLength: 200 }),
+        fc.array(op, { minLength: 20, maxLength: 300 }),
         fc.array(page, { maxLength: 5 }),
         (ops, pages) => {
           const ids = new SortedIds(4); // tiny blocks, so splits and merges happen
