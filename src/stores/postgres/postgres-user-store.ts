@@ -68,7 +68,7 @@ const messages = (outbox: readonly OutboxMessage[] | undefined) =>
  */
 export class PostgresUserStore implements UserStore {
   /** Every filter the compiler can express in SQL, which is every filter on the User schemas. */
-  readonly capabilities: StoreCapabilities = {
+  readonly capabilities: Required<StoreCapabilities> = {
     supportsFilter: (filter: Filter) => {
       try {
         compileFilter(filter);
