@@ -10,7 +10,12 @@
  * Run: `node --import tsx bench/patch/patch.bench.ts`
  */
 import os from 'node:os';
-import { patchBodyValidation, scimPatch, type ScimPatchOperation, type ScimResource } from 'scim-patch';
+import {
+  patchBodyValidation,
+  scimPatch,
+  type ScimPatchOperation,
+  type ScimResource,
+} from 'scim-patch';
 import { Bench } from 'tinybench';
 import { applyPatch } from '../../src/patch/index.js';
 import { accountSchema, enterpriseUserSchema, userSchema } from '../../src/schema/user-schema.js';
@@ -20,11 +25,20 @@ const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 
 /** A stored user of realistic size: every attribute an IdP typically provisions. */
 const user = {
-  schemas: ['urn:ietf:params:scim:schemas:core:2.0:User', 'urn:scimkit:params:scim:schemas:extension:account:2.0:User', 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User'],
+  schemas: [
+    'urn:ietf:params:scim:schemas:core:2.0:User',
+    'urn:scimkit:params:scim:schemas:extension:account:2.0:User',
+    'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User',
+  ],
   id: '0192f1c4-aaaa-7000-8000-000000000001',
   externalId: '5e1c3b1d-8f2a-4c4e-9d6b-2a7f1e0c9b11',
   userName: 'bjensen@example.com',
-  name: { formatted: 'Ms. Barbara J Jensen III', familyName: 'Jensen', givenName: 'Barbara', middleName: 'Jane' },
+  name: {
+    formatted: 'Ms. Barbara J Jensen III',
+    familyName: 'Jensen',
+    givenName: 'Barbara',
+    middleName: 'Jane',
+  },
   displayName: 'Babs Jensen',
   title: 'Tour Guide',
   active: true,
@@ -34,9 +48,17 @@ const user = {
   ],
   phoneNumbers: [{ value: '555-555-5555', type: 'work' }],
   roles: [{ value: 'reader' }, { value: 'editor' }],
-  'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { employeeNumber: '701984', department: 'Tour Operations' },
+  'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': {
+    employeeNumber: '701984',
+    department: 'Tour Operations',
+  },
   'urn:scimkit:params:scim:schemas:extension:account:2.0:User': { status: 'Activated' },
-  meta: { resourceType: 'User', created: '2026-01-01T00:00:00Z', lastModified: '2026-01-01T00:00:00Z', version: 'W/"3"' },
+  meta: {
+    resourceType: 'User',
+    created: '2026-01-01T00:00:00Z',
+    lastModified: '2026-01-01T00:00:00Z',
+    version: 'W/"3"',
+  },
 };
 
 const SHAPES: Record<string, ScimPatchOperation[]> = {
@@ -46,7 +68,14 @@ const SHAPES: Record<string, ScimPatchOperation[]> = {
     { op: 'add', path: 'emails[type eq "other"].value', value: 'bj@other.example' },
   ],
   'path-less replace of an object': [
-    { op: 'replace', value: { active: false, displayName: 'B. Jensen', name: { givenName: 'Babs', familyName: 'Jensen' } } },
+    {
+      op: 'replace',
+      value: {
+        active: false,
+        displayName: 'B. Jensen',
+        name: { givenName: 'Babs', familyName: 'Jensen' },
+      },
+    },
   ],
 };
 
@@ -56,17 +85,24 @@ const results: { name: string; ours: string; theirs: string }[] = [];
 for (const [label, operations] of Object.entries(SHAPES)) {
   const body = { schemas: [PATCH_OP], Operations: operations };
   const ours = applyPatch(user, body, options).resource;
-  const theirs = scimPatch(user as unknown as ScimResource, operations, { mutateDocument: false, treatMissingAsAdd: true });
+  const theirs = scimPatch(user as unknown as ScimResource, operations, {
+    mutateDocument: false,
+    treatMissingAsAdd: true,
+  });
   const same = JSON.stringify(ours) === JSON.stringify(theirs);
   console.log(`${label}: results ${same ? 'identical' : 'differ'}`);
-  if (!same) console.log('  scimkit:   ', JSON.stringify(ours), '\n  scim-patch:', JSON.stringify(theirs));
+  if (!same)
+    console.log('  scimkit:   ', JSON.stringify(ours), '\n  scim-patch:', JSON.stringify(theirs));
 
   const a = `${label} · scimkit`;
   const b = `${label} · scim-patch`;
   bench.add(a, () => applyPatch(user, body, options));
   bench.add(b, () => {
     patchBodyValidation(body as Parameters<typeof patchBodyValidation>[0]);
-    return scimPatch(user as unknown as ScimResource, operations, { mutateDocument: false, treatMissingAsAdd: true });
+    return scimPatch(user as unknown as ScimResource, operations, {
+      mutateDocument: false,
+      treatMissingAsAdd: true,
+    });
   });
   results.push({ name: label, ours: a, theirs: b });
 }
@@ -81,7 +117,9 @@ const median = (name: string): number => {
 };
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
-console.log(`\n${new Date().toISOString().slice(0, 10)} · ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}) · Node ${process.version}\n`);
+console.log(
+  `\n${new Date().toISOString().slice(0, 10)} · ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}) · Node ${process.version}\n`,
+);
 console.log('| shape | scimkit ops/s (median) | scim-patch ops/s (median) | ratio |');
 console.log('|---|---:|---:|---:|');
 for (const r of results) {

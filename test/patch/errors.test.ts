@@ -77,8 +77,8 @@ describe('bad requests get a precise error and change nothing', () => {
       'invalidValue',
     ],
     [
-      'a bad dateTime',
-      message({ op: 'add', path: `${ACCOUNT_SCHEMA}:invitedAt`, value: 'yesterday' }),
+      'a readOnly account attribute (invitedAt)',
+      message({ op: 'add', path: `${ACCOUNT_SCHEMA}:invitedAt`, value: '2026-01-01T00:00:00Z' }),
       'mutability',
     ],
     ['add without a value', message({ op: 'add', path: 'title' }), 'invalidValue'],
