@@ -37,3 +37,4 @@ export {
   accountSchema,
 } from './schema/user-schema.js';
 export type { AccountStatus } from './schema/user-schema.js';
+export { defineAttribute } from './schema/define-attribute.js';

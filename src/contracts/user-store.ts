@@ -1,4 +1,5 @@
 import type { AttributePath, Filter } from '../filter/ast.js';
+import type { SchemaDefinition } from '../schema/types.js';
 import type { ScimUser } from '../schema/user-resource.js';
 import type { OutboxMessage, OutboxStore } from './outbox.js';
 
@@ -42,6 +43,12 @@ export interface ListQuery {
   readonly sortBy?: AttributePath;
   /** Direction of `sortBy`. Default ascending. */
   readonly sortOrder?: SortOrder;
+  /**
+   * The User's schemas (core first, then extensions, the host's included), for evaluating a
+   * filter or sort with each attribute's definition (case-exactness, types). Always set by
+   * the core.
+   */
+  readonly schemas?: readonly SchemaDefinition[];
 }
 
 /** One page of users and the number of users matching the query in all. */

@@ -2,6 +2,7 @@ import type { ScimEvent } from './events/types.js';
 import { ScimConfigError, scimErrors, toScimError } from '../errors/index.js';
 import { accountSchema, enterpriseUserSchema, userSchema } from '../schema/user-schema.js';
 import { authenticate } from './auth/authenticate.js';
+import { checkExtensions } from './check-extensions.js';
 import { EventHub } from './events/event-hub.js';
 import type { HandlerConfig } from './handlers/context.js';
 import { getHeader } from './http/headers.js';
@@ -56,18 +57,22 @@ export function createScim(options: ScimOptions): Scim {
       // A failing error reporter must not turn into a failed request.
     }
   };
+  const extensions = options.extensions ?? [];
+  checkExtensions([userSchema, enterpriseUserSchema, accountSchema], extensions);
   const config: HandlerConfig = {
-    schemas: [userSchema, enterpriseUserSchema, accountSchema],
+    schemas: [userSchema, enterpriseUserSchema, ...extensions, accountSchema],
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     defaultPageSize: options.defaultPageSize ?? 50,
     maxPageSize: options.maxPageSize ?? 100,
     maxPatchOperations: 1000,
     sortSupported: typeof options.store.capabilities?.supportsSort === 'function',
+    onPassword: options.onPassword,
+    reportError,
   };
   const events = new EventHub(reportError);
   if (options.onEvent) events.on(options.onEvent);
   const outbox = new OutboxDispatcher(options.store.outbox, options.mailer, options.outbox ?? {}, now, reportError);
-  const users = new UserService(options.store, events, outbox, now);
+  const users = new UserService(options.store, events, outbox, now, config.schemas);
 
   async function route(request: ScimRequest): Promise<ScimResponse> {
     const tenant = await authenticate(getHeader(request.headers, 'authorization'), options.verifier);

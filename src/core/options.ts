@@ -1,6 +1,7 @@
 import type { ApiKeyVerifier } from '../contracts/api-key-verifier.js';
 import type { Mailer } from '../contracts/mailer.js';
 import type { UserStore } from '../contracts/user-store.js';
+import type { SchemaDefinition } from '../schema/types.js';
 import type { ScimEvent } from './events/types.js';
 import type { ScimRequest } from './types.js';
 
@@ -54,6 +55,17 @@ export interface ScimOptions {
   readonly defaultPageSize?: number;
   /** Largest page size; a larger `count` is lowered to it. Default 100. */
   readonly maxPageSize?: number;
+  /**
+   * Extra schema extensions of the User, such as a district's `studentNumber`: validated,
+   * stored, filterable, patchable, projected and advertised at `/Schemas` like the built-in
+   * ones. Each must have a unique `urn:` id.
+   */
+  readonly extensions?: readonly SchemaDefinition[];
+  /**
+   * Receives the writeOnly `password` a client sends (POST, PUT or PATCH), after the user was
+   * written. scimkit never stores or returns it. Without this hook a password is dropped.
+   */
+  readonly onPassword?: (tenant: string, userId: string, password: string) => void | Promise<void>;
   /** Retries of the welcome-email outbox. */
   readonly outbox?: OutboxOptions;
   /** Receives every lifecycle event, for audit logs. */

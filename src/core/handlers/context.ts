@@ -12,6 +12,10 @@ export interface HandlerConfig {
   readonly maxPatchOperations: number;
   /** Whether the store sorts (it declares `capabilities.supportsSort`). */
   readonly sortSupported: boolean;
+  /** The host's password hook, if any. */
+  readonly onPassword: ((tenant: string, userId: string, password: string) => void | Promise<void>) | undefined;
+  /** Reports a fault that must not fail the request. */
+  readonly reportError: (error: unknown) => void;
 }
 
 /** What a handler receives for one authenticated, routed request. */

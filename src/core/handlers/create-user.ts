@@ -1,6 +1,7 @@
 import { validateUserInput } from '../../schema/validate-user.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import type { Handler } from './context.js';
+import { deliverPassword } from './password.js';
 import { userResponse } from './user-response.js';
 
 /**
@@ -13,5 +14,6 @@ export const createUser: Handler = async (context) => {
   const { request, tenant, users, config } = context;
   const input = validateUserInput(readJsonBody(request, config.maxBodyBytes), config.schemas);
   const user = await users.create(tenant.id, input.attributes);
+  await deliverPassword(context, user.id, input.password);
   return userResponse(201, user, context);
 };

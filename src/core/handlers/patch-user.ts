@@ -3,6 +3,7 @@ import { checkUserName } from '../../schema/validate-user.js';
 import { getHeader } from '../http/headers.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import type { Handler } from './context.js';
+import { deliverPassword, passwordInPatch } from './password.js';
 import { userResponse } from './user-response.js';
 
 /**
@@ -21,5 +22,6 @@ export const patchUser: Handler = async (context) => {
     checkUserName(result.resource.userName);
     return result.resource;
   });
+  await deliverPassword(context, user.id, passwordInPatch(body));
   return userResponse(200, user, context);
 };

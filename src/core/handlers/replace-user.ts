@@ -3,6 +3,7 @@ import { validateUserInput } from '../../schema/validate-user.js';
 import { getHeader } from '../http/headers.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import type { Handler } from './context.js';
+import { deliverPassword } from './password.js';
 import { userResponse } from './user-response.js';
 
 /**
@@ -23,5 +24,6 @@ export const replaceUser: Handler = async (context) => {
     ...input.attributes,
     active: input.attributes.active ?? current.active,
   }));
+  await deliverPassword(context, user.id, input.password);
   return userResponse(200, user, context);
 };

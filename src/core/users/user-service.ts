@@ -3,7 +3,8 @@ import type { ListQuery, ListResult, UserStore } from '../../contracts/user-stor
 import { isScimError, scimErrors } from '../../errors/index.js';
 import type { AttributePath, Filter } from '../../filter/ast.js';
 import type { AccountExtension, ScimUser } from '../../schema/user-resource.js';
-import { ACCOUNT_SCHEMA, ENTERPRISE_USER_SCHEMA, USER_SCHEMA } from '../../schema/user-schema.js';
+import type { SchemaDefinition } from '../../schema/types.js';
+import { ACCOUNT_SCHEMA, USER_SCHEMA } from '../../schema/user-schema.js';
 import type { EventHub } from '../events/event-hub.js';
 import { assertIfMatch } from '../http/etag.js';
 import type { OutboxDispatcher } from '../outbox/outbox-dispatcher.js';
@@ -38,7 +39,12 @@ export class UserService {
   readonly #now: () => Date;
   readonly #lock = new KeyedLock();
 
-  constructor(store: UserStore, events: EventHub, outbox: OutboxDispatcher, now: () => Date) {
+  readonly #schemas: readonly SchemaDefinition[];
+  readonly #extensionIds: readonly string[];
+
+  constructor(store: UserStore, events: EventHub, outbox: OutboxDispatcher, now: () => Date, schemas: readonly SchemaDefinition[]) {
+    this.#schemas = schemas;
+    this.#extensionIds = schemas.slice(1).map((s) => s.id).filter((id) => id !== ACCOUNT_SCHEMA);
     this.#store = store;
     this.#events = events;
     this.#outbox = outbox;
@@ -50,7 +56,7 @@ export class UserService {
     const now = this.#now().toISOString();
     const active = attributes.active === true;
     const { account, invite } = initialAccount(active, now);
-    const user = assemble(newId(this.#now().getTime()), attributes, account, {
+    const user = this.#assemble(newId(this.#now().getTime()), attributes, account, {
       resourceType: 'User',
       created: now,
       lastModified: now,
@@ -88,7 +94,7 @@ export class UserService {
 
   /** Lists users. */
   list(tenant: string, query: ListQuery): Promise<ListResult> {
-    return this.#store.list(tenant, query);
+    return this.#store.list(tenant, { ...query, schemas: this.#schemas });
   }
 
   /**
@@ -119,7 +125,7 @@ export class UserService {
     const wasActive = current.active;
     const isActive = attributes.active === true;
     const { account, invite } = accountAfterActiveChange(current[ACCOUNT_SCHEMA], wasActive, isActive, now);
-    const draft = assemble(current.id, attributes, account, current.meta);
+    const draft = this.#assemble(current.id, attributes, account, current.meta);
     if (jsonEqual(withoutMeta(draft), withoutMeta(current))) return current;
     const user = { ...draft, meta: { ...current.meta, lastModified: now, version: nextVersion(current.meta.version) } };
     const outbox: OutboxMessage[] = invite ? [welcomeMessage(tenant, user, now)] : [];
@@ -136,6 +142,23 @@ export class UserService {
     this.#events.emit({ type: 'user.updated', tenant, at, before, after, changed });
     if (before.active && !after.active) this.#events.emit({ type: 'user.deactivated', tenant, at, user: after });
     if (!before.active && after.active) this.#events.emit({ type: 'user.reactivated', tenant, at, user: after });
+  }
+
+  /** Builds a stored user: `schemas` lists the extensions present; `active` is always a boolean. */
+  #assemble(id: string, attributes: UserAttributes, account: AccountExtension, meta: ScimUser['meta']): ScimUser {
+    const { id: _id, meta: _m, schemas: _s, [ACCOUNT_SCHEMA]: _a, ...rest } = attributes;
+    const schemas = [USER_SCHEMA];
+    for (const urn of this.#extensionIds) if (rest[urn] !== undefined) schemas.push(urn);
+    schemas.push(ACCOUNT_SCHEMA);
+    return {
+      schemas,
+      id,
+      ...rest,
+      userName: rest.userName as string,
+      active: rest.active === true,
+      [ACCOUNT_SCHEMA]: account,
+      meta,
+    } as ScimUser;
   }
 
   /** Deletes a user or throws 404 (or 412 for a stale If-Match). */
@@ -217,19 +240,3 @@ function withoutMeta(user: ScimUser): Record<string, unknown> {
   return rest;
 }
 
-/** Builds a stored user: schemas follow the extensions present; `active` is always a boolean. */
-function assemble(id: string, attributes: UserAttributes, account: AccountExtension, meta: ScimUser['meta']): ScimUser {
-  const { id: _id, meta: _m, schemas: _s, [ACCOUNT_SCHEMA]: _a, ...rest } = attributes;
-  const schemas = [USER_SCHEMA];
-  if (rest[ENTERPRISE_USER_SCHEMA] !== undefined) schemas.push(ENTERPRISE_USER_SCHEMA);
-  schemas.push(ACCOUNT_SCHEMA);
-  return {
-    schemas,
-    id,
-    ...rest,
-    userName: rest.userName as string,
-    active: rest.active === true,
-    [ACCOUNT_SCHEMA]: account,
-    meta,
-  } as ScimUser;
-}

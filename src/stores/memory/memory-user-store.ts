@@ -122,7 +122,7 @@ export class MemoryUserStore implements UserStore {
         .map((id) => cloneJson(users.byId.get(id) as ScimUser));
       return { totalResults: users.order.size, resources: page };
     }
-    const test = this.#predicate(filter);
+    const test = this.#predicate(filter, query.schemas ?? this.#schemas);
     const candidates = candidateIds(users, filter);
     const found = candidates
       ? [...candidates]
@@ -150,9 +150,9 @@ export class MemoryUserStore implements UserStore {
     return this.#outbox.snapshot();
   }
 
-  #predicate(filter: Filter): (user: ScimUser) => boolean {
+  #predicate(filter: Filter, schemas: readonly SchemaDefinition[]): (user: ScimUser) => boolean {
     if (isIndexOnly(filter)) return (user) => matchesIndexed(user, filter);
-    return compileFilter(filter, this.#schemas);
+    return compileFilter(filter, schemas);
   }
 
   #tenant(tenant: string): TenantUsers {
