@@ -26,6 +26,16 @@ export type * from './core/events/types.js';
 export type * from './contracts/index.js';
 export * from './errors/index.js';
 export type * from './filter/ast.js';
+export {
+  parseFilter,
+  stringifyFilter,
+  checkFilter,
+  compileFilter,
+  matchesFilter,
+  DEFAULT_MAX_FILTER_LENGTH,
+  DEFAULT_MAX_FILTER_DEPTH,
+} from './filter/index.js';
+export type { ParseFilterOptions, FilterPredicate } from './filter/index.js';
 export type * from './schema/types.js';
 export type * from './schema/user-resource.js';
 export {
