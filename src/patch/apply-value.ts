@@ -1,0 +1,116 @@
+import { isScimError, scimErrors } from '../errors/index.js';
+import type { SchemaDefinition } from '../schema/types.js';
+import { applyToTarget, type Target } from './apply-to-target.js';
+import { isObject } from './coerce-value.js';
+import { deepEqual } from './deep-equal.js';
+import type { Draft } from './draft.js';
+import { parsePatchPath } from './parse-patch-path.js';
+import type { PatchContext } from './patch-context.js';
+import { resolveTarget, type Resolved } from './resolve-target.js';
+import type { PatchOpName } from './types.js';
+
+type Json = Record<string, unknown>;
+
+/**
+ * Applies one operation to what its path resolved to: an attribute, or a whole extension
+ * (`remove` clears it, `add`/`replace` apply its object like a path-less value).
+ */
+export function applyResolved(
+  draft: Draft,
+  ctx: PatchContext,
+  op: PatchOpName,
+  to: Resolved,
+  value: unknown,
+  hasValue: boolean,
+): void {
+  if (to.kind === 'attribute') {
+    applyToTarget(draft, ctx, op, to.target, value, hasValue);
+  } else if (op === 'remove' || value === null) {
+    if (op !== 'remove' && !ctx.rules.nullClears)
+      throw scimErrors.invalidValue(`"${to.schema.id}" must not be null.`);
+    for (const attr of to.schema.attributes) {
+      if (draft.peek(to.schema)?.[attr.name] !== undefined) {
+        applyToTarget(
+          draft,
+          ctx,
+          'remove',
+          { schema: to.schema, attr, label: `${to.schema.id}:${attr.name}` },
+          undefined,
+          false,
+        );
+      }
+    }
+  } else {
+    if (!isObject(value))
+      throw scimErrors.invalidValue(`"${to.schema.id}" must be an object of attributes.`);
+    applyObject(draft, ctx, op, to.schema, value);
+  }
+}
+
+/**
+ * Applies a path-less value: each key names an attribute of `schema` (any case), an extension
+ * URN holding an object, or (by dialect rule) a dotted or URN-qualified path. Keys that name
+ * nothing we model are ignored, never rejected.
+ */
+export function applyObject(
+  draft: Draft,
+  ctx: PatchContext,
+  op: PatchOpName,
+  schema: SchemaDefinition,
+  value: Json,
+): void {
+  const { index } = ctx;
+  for (const key of Object.keys(value)) {
+    const v = value[key];
+    if (schema === index.core) {
+      const ext = index.byUrn.get(key.toLowerCase());
+      if (ext) {
+        if (ext === index.core) {
+          if (isObject(v)) applyObject(draft, ctx, op, ext, v);
+        } else applyResolved(draft, ctx, op, { kind: 'extension', schema: ext }, v, true);
+        continue;
+      }
+    }
+    const qualified = key.length > 4 && key.slice(0, 4).toLowerCase() === 'urn:';
+    const dotted = !qualified && key.includes('.');
+    let to: Resolved | undefined;
+    if (qualified || dotted) {
+      if (qualified ? !ctx.rules.urnKeys : !ctx.rules.dottedKeys) continue;
+      to = tryResolve(schema === index.core ? key : `${schema.id}:${key}`, ctx);
+    } else {
+      const attr = index.attribute(schema, key);
+      if (attr) to = { kind: 'attribute', target: { schema, attr, label: key } };
+    }
+    if (!to) continue;
+    if (to.kind === 'attribute' && isReadOnly(to.target)) {
+      // Restating a readOnly attribute's current value (IdPs echo `id`) changes nothing.
+      if (sameState(current(draft, to.target), v)) continue;
+    }
+    applyResolved(draft, ctx, op, to, v, true);
+  }
+}
+
+function tryResolve(path: string, ctx: PatchContext): Resolved | undefined {
+  try {
+    const parsed = parsePatchPath(path);
+    return parsed.filter ? undefined : resolveTarget(parsed, ctx, path);
+  } catch (error) {
+    if (isScimError(error) && error.scimType === 'invalidPath') return undefined;
+    throw error;
+  }
+}
+
+function isReadOnly(t: Target): boolean {
+  return t.attr.mutability === 'readOnly' || t.sub?.mutability === 'readOnly';
+}
+
+function current(draft: Draft, t: Target): unknown {
+  const v = draft.peek(t.schema)?.[t.attr.name];
+  return t.sub && isObject(v) ? v[t.sub.name] : v;
+}
+
+/** Compares two values as states: `null`, `[]` and absent all mean unassigned (RFC 7643 §2.5). */
+function sameState(a: unknown, b: unknown): boolean {
+  const norm = (v: unknown) => (v === null || (Array.isArray(v) && v.length === 0) ? undefined : v);
+  return deepEqual(norm(a), norm(b));
+}

@@ -1,0 +1,49 @@
+import { scimErrors } from '../errors/index.js';
+import { isObject } from './coerce-value.js';
+import { PATCH_OP_SCHEMA } from './types.js';
+
+type Json = Record<string, unknown>;
+
+/** Reads a member of a message object, matching its name regardless of case (RFC 7643 §2.1). */
+export function member(o: Json, name: string): unknown {
+  if (name in o) return o[name];
+  const lower = name.toLowerCase();
+  for (const k of Object.keys(o)) if (k.toLowerCase() === lower) return o[k];
+  return undefined;
+}
+
+/** Tells whether a message object has a member, matching its name regardless of case. */
+export function hasMember(o: Json, name: string): boolean {
+  if (name in o) return true;
+  return Object.keys(o).some((k) => k.toLowerCase() === name);
+}
+
+/**
+ * Checks a PatchOp message and returns its operations.
+ *
+ * @throws ScimError 400 `invalidSyntax` for a message that is not a PatchOp, `tooMany` beyond
+ *   `max` operations.
+ * @see RFC 7644 §3.5.2
+ */
+export function readMessage(body: unknown, max: number): unknown[] {
+  if (!isObject(body))
+    throw scimErrors.invalidSyntax('The PATCH body must be a PatchOp message object.');
+  const schemas = member(body, 'schemas');
+  const lower = PATCH_OP_SCHEMA.toLowerCase();
+  if (
+    !Array.isArray(schemas) ||
+    !schemas.some((s) => typeof s === 'string' && s.toLowerCase() === lower)
+  ) {
+    throw scimErrors.invalidSyntax(`"schemas" must contain "${PATCH_OP_SCHEMA}".`);
+  }
+  const operations = member(body, 'Operations');
+  if (!Array.isArray(operations) || operations.length === 0) {
+    throw scimErrors.invalidSyntax('"Operations" must be an array of one or more operations.');
+  }
+  if (operations.length > max) {
+    throw scimErrors.tooMany(
+      `A PATCH may carry at most ${max} operations; this one has ${operations.length}.`,
+    );
+  }
+  return operations;
+}
