@@ -18,6 +18,8 @@ export type { ParseFilterOptions } from './parse-filter.js';
 export { stringifyFilter, stringifyAttributePath } from './stringify-filter.js';
 export { checkFilter } from './check-filter.js';
 export { compileFilter } from './compile-filter.js';
+export { compileSort } from './compile-sort.js';
+export type { ResourceComparator } from './compile-sort.js';
 export type { FilterPredicate } from './compile-filter.js';
 export { matchesFilter } from './matches-filter.js';
 export { isPresentValue } from './compile-comparison.js';

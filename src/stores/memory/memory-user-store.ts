@@ -7,9 +7,10 @@ import type {
   UserStore,
   WriteEffects,
 } from '../../contracts/user-store.js';
+import type { OutboxStore } from '../../contracts/outbox.js';
 import { scimErrors } from '../../errors/index.js';
 import type { Filter } from '../../filter/ast.js';
-import { compileFilter } from '../../filter/index.js';
+import { compileFilter, compileSort } from '../../filter/index.js';
 import type { SchemaDefinition } from '../../schema/types.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import { accountSchema, enterpriseUserSchema, userSchema } from '../../schema/user-schema.js';
@@ -59,14 +60,14 @@ export class MemoryUserStore implements UserStore {
   readonly #schemas: readonly SchemaDefinition[];
 
   /** The welcome-email outbox, written in the same step as the users. */
-  readonly outbox = this.#outbox;
+  readonly outbox: OutboxStore = this.#outbox;
 
   /**
    * What the store answers itself: every filter. Indexed equalities (`id`, `userName`,
    * `externalId` eq, alone or combined) are lookups; any other filter is evaluated by the
    * filter engine over the tenant's users in id order.
    */
-  readonly capabilities: StoreCapabilities = {};
+  readonly capabilities: StoreCapabilities = { supportsSort: () => true };
 
   constructor(options: MemoryUserStoreOptions = {}) {
     this.#schemas = options.schemas ?? DEFAULT_SCHEMAS;
@@ -115,14 +116,26 @@ export class MemoryUserStore implements UserStore {
     if (!users) return { totalResults: 0, resources: [] };
     const offset = Math.max(0, query.startIndex - 1);
     const count = Math.max(0, query.count);
-    const { filter } = query;
+    const { filter, sortBy } = query;
+    const schemas = query.schemas ?? this.#schemas;
+    if (sortBy) {
+      // Sorting by an arbitrary attribute has no index: it orders every match (O(n log n)).
+      const test = filter ? this.#predicate(filter, schemas) : () => true;
+      const found = scanUsers(users, test).sort(
+        compileSort(sortBy, query.sortOrder ?? 'ascending', schemas),
+      );
+      return {
+        totalResults: found.length,
+        resources: found.slice(offset, offset + count).map(cloneJson),
+      };
+    }
     if (!filter) {
       const page = users.order
         .slice(offset, count)
         .map((id) => cloneJson(users.byId.get(id) as ScimUser));
       return { totalResults: users.order.size, resources: page };
     }
-    const test = this.#predicate(filter, query.schemas ?? this.#schemas);
+    const test = this.#predicate(filter, schemas);
     const candidates = candidateIds(users, filter);
     const found = candidates
       ? [...candidates]
