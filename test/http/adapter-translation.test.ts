@@ -98,6 +98,24 @@ describe.each(targets)('$name adapter translates requests and responses exactly'
     expect(seen).toMatchObject({ bodyKind: 'bytes', bodyText: '{}' });
   });
 
+  it('reads a chunked body sent without a content-length', async () => {
+    const parts = ['{"userName":', '"chunked@example.org"}'];
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const part of parts) controller.enqueue(new TextEncoder().encode(part));
+        controller.close();
+      },
+    });
+    const seen = await echo('/Users', {
+      method: 'POST',
+      headers: { 'content-type': 'application/scim+json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(seen.headers['transfer-encoding']).toBe('chunked');
+    expect(seen.bodyText).toBe(parts.join(''));
+  });
+
   it('reports an empty body as no body', async () => {
     const seen = await echo('/Users/42', {
       method: 'DELETE',
