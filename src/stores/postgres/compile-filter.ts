@@ -1,6 +1,7 @@
 import type { CompareOperator, Filter, FilterValue } from '../../filter/ast.js';
-import type { AttributeDefinition } from '../../schema/types.js';
+import type { AttributeDefinition, SchemaDefinition } from '../../schema/types.js';
 import {
+  DEFAULT_SCHEMAS,
   member,
   userScope,
   valueScope,
@@ -9,6 +10,7 @@ import {
 } from './filter-targets.js';
 import { SqlParams } from './sql-params.js';
 import {
+  asArray,
   compareText,
   jsonAssigned,
   jsonPresent,
@@ -26,10 +28,6 @@ export interface CompiledFilter {
 }
 
 type PositiveOp = Exclude<CompareOperator, 'ne'>;
-
-/** Makes a JSON array expression safe for `jsonb_array_elements`, which rejects non-arrays. */
-const asArray = (json: string) =>
-  `CASE WHEN jsonb_typeof(${json}) = 'array' THEN ${json} ELSE '[]'::jsonb END`;
 
 class FilterCompiler {
   private aliases = 0;
@@ -181,7 +179,8 @@ class FilterCompiler {
  * Compiles a filter to a parameterised SQL condition on the users table: `id`, `userName`
  * and `externalId` on their indexed columns (`userName` as `lower(user_name) = lower($n)`),
  * `meta.created` and `meta.lastModified` on timestamp columns, everything else on the stored
- * document, case-insensitively where the schema says `caseExact: false`. Values only ever
+ * document, case-insensitively where the schema says `caseExact: false`. Paths resolve in
+ * `schemas` (core first, then extensions; default the User, Enterprise and account schemas). Values only ever
  * travel as parameters, numbered from `firstParam`.
  *
  * @throws UnsupportedFilterError for a path the User schemas do not define, or a comparison
@@ -193,8 +192,12 @@ class FilterCompiler {
  * await executor.query(`SELECT doc FROM users WHERE tenant = $1 AND ${sql}`, [tenant, ...params]);
  * ```
  */
-export function compileFilter(filter: Filter, firstParam = 1): CompiledFilter {
+export function compileFilter(
+  filter: Filter,
+  firstParam = 1,
+  schemas: readonly SchemaDefinition[] = DEFAULT_SCHEMAS,
+): CompiledFilter {
   const params = new SqlParams(firstParam);
-  const sql = new FilterCompiler(params).compile(filter, userScope);
+  const sql = new FilterCompiler(params).compile(filter, userScope(schemas));
   return { sql, params: params.values };
 }

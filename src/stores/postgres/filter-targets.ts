@@ -1,12 +1,17 @@
 import type { AttributePath } from '../../filter/ast.js';
 import { SCHEMAS_ATTRIBUTE } from '../../filter/resolve-filter-path.js';
 import { findAttribute, resolveAttribute } from '../../schema/resolve-attribute.js';
-import type { AttributeDefinition } from '../../schema/types.js';
+import type { AttributeDefinition, SchemaDefinition } from '../../schema/types.js';
 import { accountSchema, enterpriseUserSchema, userSchema } from '../../schema/user-schema.js';
 import type { JsonRef } from './sql-predicates.js';
 import { UnsupportedFilterError } from './unsupported-filter.js';
 
-const SCHEMAS = [userSchema, enterpriseUserSchema, accountSchema];
+/** The schemas the compiler resolves paths in when the query names none. */
+export const DEFAULT_SCHEMAS: readonly SchemaDefinition[] = [
+  userSchema,
+  enterpriseUserSchema,
+  accountSchema,
+];
 
 /** Where a filter path's values live in the users table. */
 export type FilterTarget =
@@ -45,38 +50,46 @@ const INSTANTS: Record<string, string> = { created: 'created', lastModified: 'la
  * Resolves paths at the top of the user. Indexed attributes map to their columns (the
  * definitions say whether they compare case-exactly); everything else to the `doc` jsonb.
  */
-export const userScope: FilterScope = (path) => {
-  if (
-    path.schema === undefined &&
-    path.attribute.toLowerCase() === 'schemas' &&
-    !path.subAttribute
-  ) {
-    return { kind: 'multi', array: "doc->'schemas'", attribute: SCHEMAS_ATTRIBUTE };
-  }
-  const resolved = resolveAttribute(path, SCHEMAS);
-  if (!resolved) throw new UnsupportedFilterError(`Unknown attribute ${path.attribute}`);
-  const { attribute, subAttribute, isCore, schema } = resolved;
-  const base = isCore ? 'doc' : `(doc->${keyLiteral(schema.id)})`;
-  if (isCore && !subAttribute) {
-    const column = COLUMNS[attribute.name];
-    if (column) return { kind: 'column', ...column };
-  }
-  if (isCore && attribute.name === 'meta' && subAttribute) {
-    const column = INSTANTS[subAttribute.name];
-    if (column) {
-      return { kind: 'instant', column, doc: member(member(base, 'meta').json, subAttribute.name) };
+export const userScope =
+  (schemas: readonly SchemaDefinition[] = DEFAULT_SCHEMAS): FilterScope =>
+  (path) => {
+    if (
+      path.schema === undefined &&
+      path.attribute.toLowerCase() === 'schemas' &&
+      !path.subAttribute
+    ) {
+      return { kind: 'multi', array: "doc->'schemas'", attribute: SCHEMAS_ATTRIBUTE };
     }
-  }
-  if (attribute.multiValued) {
-    const array = member(base, attribute.name).json;
-    return subAttribute
-      ? { kind: 'multi', array, attribute, sub: subAttribute }
-      : { kind: 'multi', array, attribute };
-  }
-  const top = member(base, attribute.name);
-  if (!subAttribute) return { kind: 'json', ref: top, def: attribute };
-  return { kind: 'json', ref: member(top.json, subAttribute.name), def: subAttribute };
-};
+    const resolved = resolveAttribute(path, schemas);
+    if (!resolved) {
+      throw new UnsupportedFilterError(`Unknown attribute ${path.attribute}`, 'unknown-attribute');
+    }
+    const { attribute, subAttribute, isCore, schema } = resolved;
+    const base = isCore ? 'doc' : `(doc->${keyLiteral(schema.id)})`;
+    if (isCore && !subAttribute) {
+      const column = COLUMNS[attribute.name];
+      if (column) return { kind: 'column', ...column };
+    }
+    if (isCore && attribute.name === 'meta' && subAttribute) {
+      const column = INSTANTS[subAttribute.name];
+      if (column) {
+        return {
+          kind: 'instant',
+          column,
+          doc: member(member(base, 'meta').json, subAttribute.name),
+        };
+      }
+    }
+    if (attribute.multiValued) {
+      const array = member(base, attribute.name).json;
+      return subAttribute
+        ? { kind: 'multi', array, attribute, sub: subAttribute }
+        : { kind: 'multi', array, attribute };
+    }
+    const top = member(base, attribute.name);
+    if (!subAttribute) return { kind: 'json', ref: top, def: attribute };
+    return { kind: 'json', ref: member(top.json, subAttribute.name), def: subAttribute };
+  };
 
 /** Resolves paths relative to one value of a complex attribute (inside `attr[...]`). */
 export function valueScope(base: string, parent: AttributeDefinition): FilterScope {

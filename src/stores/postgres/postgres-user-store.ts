@@ -9,9 +9,10 @@ import type {
   WriteEffects,
 } from '../../contracts/user-store.js';
 import { scimErrors } from '../../errors/index.js';
-import type { Filter } from '../../filter/ast.js';
+import type { AttributePath, Filter } from '../../filter/ast.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import { compileFilter } from './compile-filter.js';
+import { DEFAULT_SCHEMAS } from './filter-targets.js';
 import type { MigrateResult } from './migrate.js';
 import { PostgresOutboxStore } from './postgres-outbox-store.js';
 import type { QueryExecutor } from './query-executor.js';
@@ -19,7 +20,9 @@ import { restoreOrder } from './restore-order.js';
 import { StoreContext } from './store-context.js';
 import type { TableLocation } from './table-names.js';
 import { toStoreError } from './to-store-error.js';
-import { userStatements, type UserStatements } from './user-statements.js';
+import { sortKey } from './sort-key.js';
+import { UnsupportedFilterError } from './unsupported-filter.js';
+import { pageStatement, userStatements, type UserStatements } from './user-statements.js';
 
 /** Options of {@link PostgresUserStore}. */
 export interface PostgresUserStoreOptions extends TableLocation {
@@ -67,16 +70,14 @@ const messages = (outbox: readonly OutboxMessage[] | undefined) =>
  * ```
  */
 export class PostgresUserStore implements UserStore {
-  /** Every filter the compiler can express in SQL, which is every filter on the User schemas. */
+  /**
+   * Every filter and sort the compilers can express in SQL: every path of the User schemas
+   * (and of the host's extensions, resolved with the query's schemas), no comparison on a
+   * complex value.
+   */
   readonly capabilities: Required<StoreCapabilities> = {
-    supportsFilter: (filter: Filter) => {
-      try {
-        compileFilter(filter);
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    supportsFilter: (filter: Filter) => compiles(() => compileFilter(filter)),
+    supportsSort: (path: AttributePath) => compiles(() => sortKey(path)),
   };
   readonly outbox: PostgresOutboxStore;
   private readonly context: StoreContext;
@@ -139,15 +140,19 @@ export class PostgresUserStore implements UserStore {
   }
 
   async list(tenant: string, query: ListQuery): Promise<ListResult> {
-    const paging = [tenant, query.count, query.startIndex - 1];
-    let rows: { total: number; doc: Doc | null }[];
-    if (query.filter === undefined) {
-      rows = await this.context.query(this.sql.pageAll, paging);
-    } else {
-      const { sql, params } = compileFilter(query.filter, paging.length + 1);
-      const text = this.sql.pageFiltered.split('%FILTER%').join(sql);
-      rows = await this.context.query(text, [...paging, ...params]);
+    const schemas = query.schemas ?? DEFAULT_SCHEMAS;
+    const params: unknown[] = [tenant, query.count, query.startIndex - 1];
+    let text = this.sql.pageAll;
+    if (query.filter !== undefined || query.sortBy !== undefined) {
+      const filter = query.filter && compileFilter(query.filter, params.length + 1, schemas);
+      if (filter) params.push(...filter.params);
+      const sort = query.sortBy && {
+        key: sortKey(query.sortBy, schemas),
+        descending: query.sortOrder === 'descending',
+      };
+      text = pageStatement(this.context.tables, filter?.sql, sort);
     }
+    const rows = await this.context.query<{ total: number; doc: Doc | null }>(text, params);
     const resources: ScimUser[] = [];
     for (const row of rows) if (row.doc !== null) resources.push(restoreOrder(row.doc));
     return { totalResults: Number(rows[0]?.total ?? 0), resources };
@@ -159,4 +164,17 @@ function settle(outcome: Outcome | undefined): boolean {
   if (outcome && Number(outcome.changed) > 0) return true;
   if (!outcome || outcome.current === null) return false;
   throw scimErrors.versionConflict();
+}
+
+/**
+ * Tells whether a compiler accepts the input. A path unknown to the default schemas counts as
+ * supported: the core checked it against the host's schemas, which `list` receives.
+ */
+function compiles(compile: () => unknown): boolean {
+  try {
+    compile();
+    return true;
+  } catch (error) {
+    return error instanceof UnsupportedFilterError && error.reason === 'unknown-attribute';
+  }
 }

@@ -71,3 +71,7 @@ export function toInstant(value: string): string | undefined {
   const ms = parseDateTime(value);
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
 }
+
+/** Makes a JSON array expression safe for `jsonb_array_elements`, which rejects non-arrays. */
+export const asArray = (json: string): string =>
+  `CASE WHEN jsonb_typeof(${json}) = 'array' THEN ${json} ELSE '[]'::jsonb END`;

@@ -14,10 +14,8 @@ export interface UserStatements {
   readonly replaceWithOutbox: string;
   readonly delete: string;
   readonly deleteVersioned: string;
-  /** The page of an unfiltered list, with the tenant's count from the counter table. */
+  /** The page of an unfiltered list by id, with the tenant's count from the counter table. */
   readonly pageAll: string;
-  /** The page of a filtered list; `%FILTER%` stands for the compiled condition. */
-  readonly pageFiltered: string;
 }
 
 /** Builds the user statements for a table location. */
@@ -41,12 +39,6 @@ export function userStatements(t: TableNames): UserStatements {
       RETURNING 1
     )`;
   const replaceResult = `SELECT (SELECT count(*) FROM upd)::int AS changed, (SELECT version FROM cur) AS current`;
-  const page = (where: string, total: string) => `SELECT c.total, p.doc
-    FROM (SELECT ${total} AS total) AS c
-    LEFT JOIN LATERAL (
-      SELECT id, doc FROM ${t.users} WHERE tenant = $1${where} ORDER BY id LIMIT $2 OFFSET $3
-    ) AS p ON true
-    ORDER BY p.id`;
   return {
     insert: insertUser,
     insertWithOutbox: `WITH u AS (${insertUser} RETURNING 1) ${outboxFrom('u', '$9')}`,
@@ -57,10 +49,41 @@ export function userStatements(t: TableNames): UserStatements {
     deleteVersioned: `WITH cur AS (SELECT version FROM ${t.users} WHERE tenant = $1 AND id = $2),
       del AS (DELETE FROM ${t.users} WHERE tenant = $1 AND id = $2 AND version = $3 RETURNING 1)
       SELECT (SELECT count(*) FROM del)::int AS changed, (SELECT version FROM cur) AS current`,
-    pageAll: page('', `COALESCE((SELECT n FROM ${t.userCounts} WHERE tenant = $1), 0)::int`),
-    pageFiltered: page(
-      ' AND %FILTER%',
-      `(SELECT count(*) FROM ${t.users} WHERE tenant = $1 AND %FILTER%)::int`,
-    ),
+    pageAll: pageStatement(t, undefined, undefined),
   };
+}
+
+/** How a page is ordered when not by id. */
+export interface PageSort {
+  /** The SQL expression to order by (see `sortKey`). */
+  readonly key: string;
+  readonly descending: boolean;
+}
+
+/**
+ * Builds the statement of one page and its total: `$1` tenant, `$2` count, `$3` offset, then
+ * the filter's parameters. An unfiltered total comes from the counter table, so its cost does
+ * not grow with the number of users; a page past the end still returns one row with the total.
+ */
+export function pageStatement(
+  t: TableNames,
+  where: string | undefined,
+  sort: PageSort | undefined,
+): string {
+  const total =
+    where === undefined
+      ? `COALESCE((SELECT n FROM ${t.userCounts} WHERE tenant = $1), 0)::int`
+      : `(SELECT count(*) FROM ${t.users} WHERE tenant = $1 AND ${where})::int`;
+  const dir = sort?.descending ? 'DESC' : 'ASC';
+  // Absent values last when ascending; descending is the exact reverse. Ties go by id.
+  const nulls = sort?.descending ? 'FIRST' : 'LAST';
+  const order = (p: string) => (sort ? `${p}k ${dir} NULLS ${nulls}, ${p}id ${dir}` : `${p}id`);
+  return `SELECT c.total, p.doc
+    FROM (SELECT ${total} AS total) AS c
+    LEFT JOIN LATERAL (
+      SELECT id, doc${sort ? `, ${sort.key} AS k` : ''} FROM ${t.users}
+      WHERE tenant = $1${where === undefined ? '' : ` AND ${where}`}
+      ORDER BY ${order('')} LIMIT $2 OFFSET $3
+    ) AS p ON true
+    ORDER BY ${order('p.')}`;
 }

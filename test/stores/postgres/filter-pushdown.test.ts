@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Filter } from '../../../src/filter/ast.js';
 import { checkFilter, matchesFilter, parseFilter } from '../../../src/filter/index.js';
+import { defineAttribute } from '../../../src/schema/define-attribute.js';
 import type { ScimUser } from '../../../src/schema/user-resource.js';
 import {
   ENTERPRISE_USER_SCHEMA,
@@ -168,6 +169,72 @@ describe.each(backends)('filter pushdown on $name', ({ open }) => {
     const filter = checkFilter(parseFilter(text), SCHEMAS);
     expect(store.capabilities.supportsFilter(filter)).toBe(true);
     expect(await found(filter)).toEqual(expected(users, filter));
+  });
+
+  it.each([
+    ['userName', 'ascending', ['a01', 'b02', 'c03', 'd04']],
+    ['userName', 'descending', ['d04', 'c03', 'b02', 'a01']],
+    ['name.givenName', 'ascending', ['a01', 'b02', 'd04', 'c03']],
+    ['name.givenName', 'descending', ['c03', 'd04', 'b02', 'a01']],
+    ['name.familyName', 'ascending', ['a01', 'b02', 'c03', 'd04']],
+    ['active', 'ascending', ['b02', 'd04', 'a01', 'c03']],
+    ['emails.value', 'descending', ['d04', 'c03', 'b02', 'a01']],
+    ['externalId', 'ascending', ['a01', 'b02', 'c03', 'd04']],
+  ] as const)(
+    'sorts by %s %s: absent values last, descending the exact reverse',
+    async (sortBy, sortOrder, ids) => {
+      const [attribute = sortBy, subAttribute] = sortBy.split('.');
+      const path = subAttribute ? { attribute, subAttribute } : { attribute };
+      expect(store.capabilities.supportsSort(path)).toBe(true);
+      const page = await store.list(T, { startIndex: 1, count: 10, sortBy: path, sortOrder });
+      expect(page.resources.map((u) => u.id)).toEqual(ids);
+      const second = await store.list(T, { startIndex: 2, count: 2, sortBy: path, sortOrder });
+      expect(second).toMatchObject({ totalResults: 4 });
+      expect(second.resources.map((u) => u.id)).toEqual(ids.slice(1, 3));
+    },
+  );
+
+  it('sorts and filters together, and by the primary value of a multi-valued attribute', async () => {
+    const filter = checkFilter(parseFilter('emails pr'), SCHEMAS);
+    const page = await store.list(T, {
+      startIndex: 1,
+      count: 10,
+      filter,
+      sortBy: { attribute: 'emails', subAttribute: 'type' },
+    });
+    // a01's primary email is of type work, so it sorts with b02's work address, by id.
+    expect(page).toMatchObject({ totalResults: 2 });
+    expect(page.resources.map((u) => u.id)).toEqual(['a01', 'b02']);
+  });
+
+  it("filters and sorts on the host's own extension with the query's schemas", async () => {
+    const urn = 'urn:example:params:scim:schemas:extension:badge:2.0:User';
+    const extension = {
+      id: urn,
+      name: 'Badge',
+      description: 'A host extension',
+      attributes: [defineAttribute('badge', 'string')],
+    };
+    const schemas = [...SCHEMAS, extension];
+    const tenant = 'host-extension';
+    await store.create(tenant, makeUser({ id: 'x1', [urn]: { badge: 'B-7' } }));
+    await store.create(tenant, makeUser({ id: 'x2', [urn]: { badge: 'a-1' } }));
+    const filter: Filter = {
+      kind: 'compare',
+      path: { schema: urn, attribute: 'badge' },
+      op: 'sw',
+      value: 'b-',
+    };
+    expect(store.capabilities.supportsFilter(filter)).toBe(true);
+    const found = await store.list(tenant, { startIndex: 1, count: 10, filter, schemas });
+    expect(found.resources.map((u) => u.id)).toEqual(['x1']);
+    const sorted = await store.list(tenant, {
+      startIndex: 1,
+      count: 10,
+      schemas,
+      sortBy: { schema: urn, attribute: 'badge' },
+    });
+    expect(sorted.resources.map((u) => u.id)).toEqual(['x2', 'x1']);
   });
 
   it('matches stored strings with quotes, backslashes and LIKE wildcards exactly', async () => {

@@ -1,0 +1,63 @@
+import type { AttributePath } from '../../filter/ast.js';
+import type { AttributeDefinition, SchemaDefinition } from '../../schema/types.js';
+import { DEFAULT_SCHEMAS, member, userScope } from './filter-targets.js';
+import { asArray, type JsonRef } from './sql-predicates.js';
+import { UnsupportedFilterError } from './unsupported-filter.js';
+
+/** A typed SQL value of one jsonb value, NULL when absent or empty, so absent sorts last. */
+function typedValue(ref: JsonRef, def: AttributeDefinition): string {
+  const when = (type: string, sql: string) =>
+    `CASE WHEN jsonb_typeof(${ref.json}) = '${type}' THEN ${sql} END`;
+  switch (def.type) {
+    case 'complex':
+      throw new UnsupportedFilterError(`${def.name} is complex: sort by one of its sub-attributes`);
+    case 'boolean':
+      return when('boolean', `(${ref.text})::boolean`);
+    case 'integer':
+    case 'decimal':
+      return when('number', `(${ref.text})::numeric`);
+    case 'dateTime':
+      return when('string', `(${ref.text})::timestamptz`);
+    default: {
+      const text = `NULLIF(${ref.text}, '')`;
+      return def.caseExact ? `${text} COLLATE "C"` : `lower(${text}) COLLATE "C"`;
+    }
+  }
+}
+
+/**
+ * Builds the SQL expression a `sortBy` path orders by: the indexed column for `id`,
+ * `userName` (case-insensitively), `externalId` and the `meta` timestamps; a typed value of the
+ * document otherwise; for a multi-valued attribute the primary value, else the first.
+ *
+ * @throws UnsupportedFilterError for a path the schemas do not define, or a complex value.
+ * @see RFC 7644 §3.4.2.3
+ */
+export function sortKey(
+  path: AttributePath,
+  schemas: readonly SchemaDefinition[] = DEFAULT_SCHEMAS,
+): string {
+  const target = userScope(schemas)(path);
+  switch (target.kind) {
+    case 'column':
+      return target.caseExact ? target.column : `lower(${target.column})`;
+    case 'instant':
+      return target.column;
+    case 'json':
+      return typedValue(target.ref, target.def);
+    case 'multi': {
+      const { attribute, sub } = target;
+      const def =
+        sub ??
+        (attribute.type === 'complex'
+          ? attribute.subAttributes?.find((s) => s.name === 'value')
+          : attribute);
+      if (!def) throw new UnsupportedFilterError(`${attribute.name} has no value to sort by`);
+      const ref: JsonRef =
+        def === attribute ? { json: 's.v', text: `s.v #>> '{}'` } : member('s.v', def.name);
+      return `(SELECT ${typedValue(ref, def)}
+        FROM jsonb_array_elements(${asArray(target.array)}) WITH ORDINALITY AS s(v, n)
+        ORDER BY COALESCE(s.v->'primary' = 'true'::jsonb, false) DESC, s.n LIMIT 1)`;
+    }
+  }
+}
