@@ -64,6 +64,15 @@ describe.each(targets)('SCIM contract over HTTP on $name', (target) => {
     expectScimJson(reply);
   });
 
+  it('answers a retried POST of the same userName, in any case, with 409 uniqueness', async () => {
+    await client.createUser(email('twice'));
+    const reply = await client.send('POST', '/Users', {
+      body: { schemas: [USER_SCHEMA], userName: email('TWICE').toUpperCase() },
+    });
+    expectScimError(reply, 409, 'uniqueness');
+    expect(await client.countByUserName(email('twice'))).toBe(1);
+  });
+
   it('GET /Users and GET /Users/ both list, and a userName filter finds the user', async () => {
     await client.createUser(email('listed'));
     for (const path of ['/Users', '/Users/']) {
