@@ -1,5 +1,5 @@
 /**
- * The store conformance suite: the behaviour every {@link UserStore} must have, as data. Each
+ * The store conformance suite: the behaviour every `UserStore` must have, as data. Each
  * case has a stable id, a title and a `run(ctx)` that uses its own assertions, so the suite
  * runs under any test runner; `scimkit/testing/vitest` wraps it for vitest.
  *
@@ -12,8 +12,6 @@
  * for (const r of results) console.log(r.status, r.id);
  * ```
  */
-import type { UserStore } from '../contracts/user-store.js';
-
 export { storeConformanceCases } from './cases/index.js';
 export { runStoreConformance, runStoreConformanceCase } from './run-store-conformance.js';
 export { createUserFactory } from './user-factory.js';
@@ -27,4 +25,3 @@ export type {
   StoreTestContext,
   UserFactory,
 } from './types.js';
-export type { UserStore };
