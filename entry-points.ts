@@ -10,4 +10,9 @@ export const entryPoints = [
   { subpath: './fetch', src: 'src/adapters/fetch/index.ts', out: 'adapters/fetch/index' },
   { subpath: './node', src: 'src/adapters/node/index.ts', out: 'adapters/node/index' },
   { subpath: './memory', src: 'src/stores/memory/index.ts', out: 'stores/memory/index' },
+  { subpath: './postgres', src: 'src/stores/postgres/index.ts', out: 'stores/postgres/index' },
+  { subpath: './testing', src: 'src/testing/index.ts', out: 'testing/index' },
+  { subpath: './testing/vitest', src: 'src/testing/vitest.ts', out: 'testing/vitest' },
+  { subpath: './patch', src: 'src/patch/index.ts', out: 'patch/index' },
+  { subpath: './filter', src: 'src/filter/index.ts', out: 'filter/index' },
 ] as const;
