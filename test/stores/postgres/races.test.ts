@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isScimError } from '../../../src/errors/index.js';
+import { PostgresUserStore, migrate } from '../../../src/stores/postgres/index.js';
+import { databaseUrl, makeUser, openServer, type Backend } from './harness.js';
+
+const T = 'races';
+
+/** Settles every promise and sorts the outcomes into successes and SCIM errors. */
+async function outcomes(promises: Promise<unknown>[]) {
+  const settled = await Promise.allSettled(promises);
+  const ok = settled.filter((s) => s.status === 'fulfilled');
+  const errors = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
+  return { ok, errors };
+}
+
+// Races need real concurrent connections, which PGlite (one connection, in process) does not
+// have: these run only when SCIMKIT_TEST_DATABASE_URL points at a PostgreSQL server.
+describe.skipIf(!databaseUrl)('PostgresUserStore races on a PostgreSQL server', () => {
+  let backend: Backend;
+  let a: PostgresUserStore;
+  let b: PostgresUserStore;
+
+  beforeAll(async () => {
+    backend = await openServer(databaseUrl ?? '');
+    // Two stores on two pools, as two processes behind a load balancer would have.
+    a = new PostgresUserStore({
+      executor: backend.executor,
+      schema: backend.schema,
+      migrate: true,
+    });
+    b = new PostgresUserStore({ executor: backend.other, schema: backend.schema, migrate: true });
+    // Both migrate at once: the advisory lock lets one apply, the other find nothing to do.
+    const [ra, rb] = await Promise.all([a.migrate(), b.migrate()]);
+    expect([...ra.applied, ...rb.applied]).toEqual([1]);
+  });
+  afterAll(() => backend?.close());
+
+  it('lets exactly one of concurrent creates of one userName in different case succeed', async () => {
+    for (let round = 0; round < 10; round++) {
+      const name = `race${round}@example.org`;
+      const spellings = [
+        name,
+        name.toUpperCase(),
+        `Race${round}@Example.org`,
+        `rACE${round}@example.ORG`,
+      ];
+      const { ok, errors } = await outcomes(
+        spellings.map((userName, i) => (i % 2 ? b : a).create(T, makeUser({ userName }))),
+      );
+      expect(ok).toHaveLength(1);
+      expect(errors).toHaveLength(3);
+      for (const e of errors)
+        expect(isScimError(e) && e.status === 409 && e.scimType === 'uniqueness').toBe(true);
+    }
+    expect((await a.list(T, { startIndex: 1, count: 100 })).totalResults).toBe(10);
+  });
+
+  it('lets exactly one of concurrent replaces at one version succeed; the others see 412', async () => {
+    const user = makeUser();
+    await a.create(T, user);
+    const writers = Array.from({ length: 6 }, (_, i) => {
+      const next = {
+        ...user,
+        displayName: `writer ${i}`,
+        meta: { ...user.meta, version: `W/"2-${i}"` },
+      };
+      return (i % 2 ? b : a).replace(T, next, { expectedVersion: user.meta.version });
+    });
+    const { ok, errors } = await outcomes(writers);
+    expect(ok).toHaveLength(1);
+    for (const e of errors) expect(isScimError(e) && e.status === 412).toBe(true);
+    const stored = await b.get(T, user.id);
+    expect(stored?.displayName).toBe(`writer ${stored?.meta.version.slice(5, 6)}`);
+  });
+
+  it('never hands one outbox message to two concurrent claimers', async () => {
+    const total = 60;
+    for (let i = 0; i < total; i++) {
+      const user = makeUser();
+      const message = {
+        id: `race-msg-${i}`,
+        kind: 'welcome' as const,
+        tenant: T,
+        userId: user.id,
+        to: user.userName,
+        createdAt: '2025-01-01T00:00:00.000Z',
+      };
+      await a.create(T, user, { outbox: [message] });
+    }
+    const now = new Date('2030-01-01T00:00:00Z');
+    const lease = new Date('2030-01-01T00:05:00Z');
+    const seen: string[] = [];
+    // Four claimers on two pools, each taking small batches until nothing is left.
+    await Promise.all(
+      [a, b, a, b].map(async (store) => {
+        for (;;) {
+          const batch = await store.outbox.claim(now, lease, 3);
+          if (batch.length === 0) return;
+          seen.push(...batch.map((m) => m.id));
+        }
+      }),
+    );
+    expect(seen).toHaveLength(total);
+    expect(new Set(seen).size).toBe(total);
+  });
+
+  it('migrates a fresh schema from many connections at once without error', async () => {
+    const schema = `${backend.schema}_m`;
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          migrate(i % 2 ? backend.other : backend.executor, { schema }),
+        ),
+      );
+      expect(results.flatMap((r) => r.applied)).toEqual([1]);
+      expect(results.every((r) => r.version === 1)).toBe(true);
+    } finally {
+      await backend.executor.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    }
+  });
+});
