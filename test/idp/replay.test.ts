@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { createScim, staticApiKeys, type WelcomeEmail } from '../../src/index.js';
+import { MemoryUserStore } from '../../src/stores/memory/index.js';
+import { loadFixtures, mismatches, substitute, type Fixture, type FixtureStep } from './replay-support.js';
+
+// Replays recorded identity-provider conversations (STYLE.md lesson 8): every JSON file under
+// fixtures/ is one test, so adding a fixture adds a test. See docs/idp.md for what each covers.
+
+const BASE = '/api/v1/scim/v2';
+const ORIGIN = 'https://scim.example.org';
+const TOKEN = 'idp-replay-token';
+const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+const DOCS = fileURLToPath(new URL('../../docs/idp.md', import.meta.url));
+
+/**
+ * Fixtures that assert what the IdP needs but scimkit does not answer yet. Each entry names the
+ * gap; when the gap is closed the fixture passes, `it.fails` turns red, and the entry must go.
+ */
+const KNOWN_GAPS: Readonly<Record<string, string>> = {};
+
+function service() {
+  const sent: WelcomeEmail[] = [];
+  const scim = createScim({
+    store: new MemoryUserStore(),
+    verifier: staticApiKeys([{ key: TOKEN, tenant: 'district-42' }]),
+    mailer: {
+      async sendWelcome(email) {
+        sent.push(email);
+      },
+    },
+    basePath: BASE,
+  });
+  return { scim, sent };
+}
+
+function requestOf(step: FixtureStep, scope: Record<string, unknown>) {
+  const request = substitute(step.request, scope) as FixtureStep['request'];
+  const [path = '', inline = ''] = request.path.split(/\?(.*)/s);
+  const query = new URLSearchParams(inline);
+  for (const [k, v] of Object.entries(request.query ?? {})) query.append(k, v);
+  const headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` };
+  for (const [k, v] of Object.entries(request.headers ?? {})) headers[k.toLowerCase()] = v;
+  let body: string | undefined = request.rawBody;
+  if (request.body !== undefined) body = JSON.stringify(request.body);
+  if (body !== undefined) headers['content-type'] ??= 'application/scim+json';
+  return { method: request.method, path: `${BASE}${path}`, query: query.toString(), headers, body, baseUrl: ORIGIN };
+}
+
+async function replay(fixture: Fixture): Promise<void> {
+  const { scim, sent } = service();
+  const scope: Record<string, unknown> = { $origin: ORIGIN, $base: BASE };
+  try {
+    for (const [index, step] of fixture.steps.entries()) {
+      const label = `step ${index + 1} "${step.name}"`;
+      const request = requestOf(step, scope);
+      const response = await scim.handle(request);
+      const body: unknown = response.body === undefined ? undefined : JSON.parse(response.body);
+      const exchange = `${request.method} ${request.path}${request.query ? `?${request.query}` : ''} → ${response.status} ${response.body ?? ''}`;
+      // Saved first, so a step can check its own Location against the id it returned.
+      for (const [name, what] of Object.entries(step.save ?? {})) {
+        scope[name] = what === 'headers' ? response.headers : body;
+      }
+      expect(response.status, `${label}: ${exchange}`).toBe(step.expect.status);
+      if (step.expect.body !== undefined) {
+        expect(mismatches(body, substitute(step.expect.body, scope)), `${label}: ${exchange}`).toEqual([]);
+      }
+      if (step.expect.headers) {
+        const wanted = substitute(step.expect.headers, scope) as Record<string, string>;
+        for (const [name, value] of Object.entries(wanted)) {
+          const actual = response.headers[name.toLowerCase()];
+          if (value === '$present') expect(actual, `${label}: header ${name}`).toBeDefined();
+          else if (value === '$absent') expect(actual, `${label}: header ${name}`).toBeUndefined();
+          else expect(actual, `${label}: header ${name}`).toBe(value);
+        }
+      }
+    }
+    if (fixture.expectEmails !== undefined) {
+      await scim.dispatchOutbox();
+      expect(sent.map((m) => m.to), 'welcome emails delivered').toHaveLength(fixture.expectEmails);
+    }
+  } finally {
+    await scim.close();
+  }
+}
+
+const fixtures = loadFixtures(FIXTURES);
+
+describe('recorded IdP conversations', () => {
+  for (const { file, fixture } of fixtures) {
+    const gap = KNOWN_GAPS[file];
+    if (gap === undefined) it(`${file}: ${fixture.description}`, () => replay(fixture));
+    else it.fails(`${file} [known gap: ${gap}]`, () => replay(fixture));
+  }
+});
+
+describe('the fixture set', () => {
+  it('covers every IdP scimkit documents, each with its sources, and docs/idp.md names every file', () => {
+    const docs = readFileSync(DOCS, 'utf8');
+    const idps = new Set(fixtures.map((f) => f.file.split('/')[0]));
+    expect([...idps].sort()).toEqual(['entra-id', 'google', 'jumpcloud', 'okta', 'onelogin']);
+    for (const { file, fixture } of fixtures) {
+      expect(fixture.sources.length, `${file} names its sources`).toBeGreaterThan(0);
+      expect(fixture.steps.length, `${file} has steps`).toBeGreaterThan(0);
+      expect(docs, `docs/idp.md mentions ${file}`).toContain(`test/idp/fixtures/${file}`);
+    }
+  });
+
+  it('lists as known gaps only fixtures that exist', () => {
+    const files = new Set(fixtures.map((f) => f.file));
+    expect(Object.keys(KNOWN_GAPS).filter((f) => !files.has(f))).toEqual([]);
+  });
+});
