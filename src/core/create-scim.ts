@@ -74,16 +74,27 @@ export function createScim(options: ScimOptions): Scim {
   const outbox = new OutboxDispatcher(options.store.outbox, options.mailer, options.outbox ?? {}, now, reportError);
   const users = new UserService(options.store, events, outbox, now, config.schemas);
 
+  const basePrefix = `${basePath}/`;
+  // A server sees one origin, or a few: build its Users URL once, not on every request.
+  let lastOrigin: string | undefined;
+  let lastUsersUrl = '';
+  const usersUrlOf = (origin: string): string => {
+    if (origin !== lastOrigin) {
+      lastUsersUrl = `${origin.endsWith('/') ? origin.slice(0, -1) : origin}${basePath}/Users`;
+      lastOrigin = origin;
+    }
+    return lastUsersUrl;
+  };
+
   async function route(request: ScimRequest): Promise<ScimResponse> {
     const tenant = await authenticate(getHeader(request.headers, 'authorization'), options.verifier);
     let path = request.path;
     if (basePath !== '') {
-      if (path === basePath || path.startsWith(`${basePath}/`)) path = path.slice(basePath.length);
+      if (path === basePath || path.startsWith(basePrefix)) path = path.slice(basePath.length);
       else throw scimErrors.notFound(`No SCIM endpoint at "${request.path}".`);
     }
     const { handler, id } = matchRoute(request.method.toUpperCase(), path);
-    const origin = options.publicBaseUrl ?? request.baseUrl ?? '';
-    const usersUrl = `${origin.endsWith('/') ? origin.slice(0, -1) : origin}${basePath}/Users`;
+    const usersUrl = usersUrlOf(options.publicBaseUrl ?? request.baseUrl ?? '');
     return handler({ request, tenant, id, usersUrl, users, config });
   }
 

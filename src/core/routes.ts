@@ -53,9 +53,9 @@ function pick(table: MethodTable, method: string, what: string): Handler {
  * @throws ScimError 404 for an unknown route, 405 for a known route with another method.
  */
 export function matchRoute(method: string, path: string): RouteMatch {
-  const [first, second, ...rest] = path.split('/').filter((s) => s !== '');
+  const [first, second, third] = leadingSegments(path);
   const table = first === undefined ? undefined : topLevel[first.toLowerCase()];
-  if (!table || rest.length > 0) throw scimErrors.notFound(`No SCIM endpoint at "${path}".`);
+  if (!table || third !== undefined) throw scimErrors.notFound(`No SCIM endpoint at "${path}".`);
   if (second === undefined) return { handler: pick(table, method, `/${first}`), id: '' };
   if (table !== usersCollection) {
     if (table === topLevel.serviceproviderconfig) throw scimErrors.notFound(`No SCIM endpoint at "${path}".`);
@@ -65,6 +65,19 @@ export function matchRoute(method: string, path: string): RouteMatch {
     return { handler: pick({ POST: searchUsers }, method, '/Users/.search'), id: '' };
   }
   return { handler: pick(userItem, method, '/Users/{id}'), id: decodeSegment(second) };
+}
+
+// The first three non-empty segments, as `path.split('/').filter(...)` would give them, without
+// building arrays for every segment of every request: a third one only means "too deep".
+function leadingSegments(path: string): string[] {
+  const segments: string[] = [];
+  for (let start = 0; start <= path.length && segments.length < 3;) {
+    let end = path.indexOf('/', start);
+    if (end === -1) end = path.length;
+    if (end > start) segments.push(path.slice(start, end));
+    start = end + 1;
+  }
+  return segments;
 }
 
 function decodeSegment(segment: string): string {

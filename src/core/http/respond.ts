@@ -8,11 +8,9 @@ export function jsonResponse(
   value: unknown,
   headers?: Readonly<Record<string, string>>,
 ): ScimResponse {
-  return {
-    status,
-    headers: headers ? { 'content-type': RESPONSE_CONTENT_TYPE, ...headers } : { 'content-type': RESPONSE_CONTENT_TYPE },
-    body: JSON.stringify(value),
-  };
+  const all: Record<string, string> = { 'content-type': RESPONSE_CONTENT_TYPE };
+  if (headers) for (const name in headers) all[name] = headers[name] as string;
+  return { status, headers: all, body: JSON.stringify(value) };
 }
 
 /** Builds a response with no body (204, 304). */

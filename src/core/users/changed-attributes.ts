@@ -29,3 +29,23 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   return true;
 }
+
+/**
+ * Compares two objects structurally as {@link jsonEqual} does, leaving out one top-level key,
+ * without copying either of them.
+ */
+export function jsonEqualExcept(
+  a: Readonly<Record<string, unknown>>,
+  b: Readonly<Record<string, unknown>>,
+  ignored: string,
+): boolean {
+  let counted = 0;
+  for (const key of Object.keys(a)) {
+    if (key === ignored) continue;
+    if (!Object.hasOwn(b, key) || !jsonEqual(a[key], b[key])) return false;
+    counted++;
+  }
+  let others = 0;
+  for (const key of Object.keys(b)) if (key !== ignored) others++;
+  return counted === others;
+}

@@ -2,26 +2,41 @@
 // compare as plain strings in creation order.
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const RANDOM_CHARS = 16;
+// Random bytes are drawn a pool at a time: one system call per 256 ids instead of one per id.
+const POOL_SIZE = RANDOM_CHARS * 256;
 
+const pool = new Uint8Array(POOL_SIZE);
+let poolAt = POOL_SIZE;
 let lastTime = -1;
-let lastRandom: number[] = [];
+let lastTimeChars = '';
+const lastRandom = new Uint8Array(RANDOM_CHARS);
 
-function randomChars(): number[] {
-  const bytes = crypto.getRandomValues(new Uint8Array(RANDOM_CHARS));
-  return Array.from(bytes, (b) => b & 31);
+function refreshRandom(): void {
+  if (poolAt === POOL_SIZE) {
+    crypto.getRandomValues(pool);
+    poolAt = 0;
+  }
+  for (let i = 0; i < RANDOM_CHARS; i++) lastRandom[i] = (pool[poolAt++] as number) & 31;
 }
 
 // Adds one to the random part, so ids made within the same millisecond still increase.
-function increment(chars: number[]): number[] {
-  const next = chars.slice();
-  for (let i = next.length - 1; i >= 0; i--) {
-    if ((next[i] ?? 0) < 31) {
-      next[i] = (next[i] ?? 0) + 1;
-      return next;
+function increment(): void {
+  for (let i = RANDOM_CHARS - 1; i >= 0; i--) {
+    if ((lastRandom[i] as number) < 31) {
+      lastRandom[i] = (lastRandom[i] as number) + 1;
+      return;
     }
-    next[i] = 0;
+    lastRandom[i] = 0;
   }
-  return next;
+}
+
+function timeChars(t: number): string {
+  let time = '';
+  for (let i = 0; i < 10; i++) {
+    time = ALPHABET[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  return time;
 }
 
 /**
@@ -31,18 +46,13 @@ function increment(chars: number[]): number[] {
  */
 export function newId(now: number = Date.now()): string {
   if (now <= lastTime) {
-    lastRandom = increment(lastRandom);
+    increment();
   } else {
     lastTime = now;
-    lastRandom = randomChars();
-  }
-  let time = '';
-  let t = lastTime;
-  for (let i = 0; i < 10; i++) {
-    time = ALPHABET[t % 32] + time;
-    t = Math.floor(t / 32);
+    lastTimeChars = timeChars(now);
+    refreshRandom();
   }
   let random = '';
-  for (const c of lastRandom) random += ALPHABET[c];
-  return time + random;
+  for (let i = 0; i < RANDOM_CHARS; i++) random += ALPHABET[lastRandom[i] as number];
+  return lastTimeChars + random;
 }

@@ -10,7 +10,7 @@ import { assertIfMatch } from '../http/etag.js';
 import type { OutboxDispatcher } from '../outbox/outbox-dispatcher.js';
 import { welcomeMessage } from '../outbox/welcome-message.js';
 import { accountAfterActiveChange, initialAccount } from './account-status.js';
-import { changedAttributes, jsonEqual } from './changed-attributes.js';
+import { changedAttributes, jsonEqualExcept } from './changed-attributes.js';
 import { KeyedLock } from './keyed-lock.js';
 import { newId } from './new-id.js';
 import { FIRST_VERSION, nextVersion } from './version.js';
@@ -53,10 +53,11 @@ export class UserService {
 
   /** Creates a user from validated attributes; queues the welcome email when active. */
   async create(tenant: string, attributes: UserAttributes): Promise<ScimUser> {
-    const now = this.#now().toISOString();
+    const date = this.#now();
+    const now = date.toISOString();
     const active = attributes.active === true;
     const { account, invite } = initialAccount(active, now);
-    const user = this.#assemble(newId(this.#now().getTime()), attributes, account, {
+    const user = this.#assemble(newId(date.getTime()), attributes, account, {
       resourceType: 'User',
       created: now,
       lastModified: now,
@@ -126,7 +127,7 @@ export class UserService {
     const isActive = attributes.active === true;
     const { account, invite } = accountAfterActiveChange(current[ACCOUNT_SCHEMA], wasActive, isActive, now);
     const draft = this.#assemble(current.id, attributes, account, current.meta);
-    if (jsonEqual(withoutMeta(draft), withoutMeta(current))) return current;
+    if (jsonEqualExcept(draft, current, 'meta')) return current;
     const user = { ...draft, meta: { ...current.meta, lastModified: now, version: nextVersion(current.meta.version) } };
     const outbox: OutboxMessage[] = invite ? [welcomeMessage(tenant, user, now)] : [];
     const replaced = await this.#store.replace(tenant, user, { expectedVersion: current.meta.version, outbox });
@@ -233,10 +234,5 @@ function lockKey(tenant: string, id: string): string {
 
 function notFound(id: string) {
   return scimErrors.notFound(`User "${id}" not found.`);
-}
-
-function withoutMeta(user: ScimUser): Record<string, unknown> {
-  const { meta: _meta, ...rest } = user;
-  return rest;
 }
 
