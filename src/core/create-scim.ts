@@ -64,7 +64,8 @@ export function createScim(options: ScimOptions): Scim {
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     defaultPageSize: options.defaultPageSize ?? 50,
     maxPageSize: options.maxPageSize ?? 100,
-    maxPatchOperations: 1000,
+    maxPatchOperations: options.maxPatchOperations ?? 1000,
+    patchRules: options.patchRules ?? {},
     sortSupported: typeof options.store.capabilities?.supportsSort === 'function',
     onPassword: options.onPassword,
     reportError,
@@ -108,6 +109,7 @@ export function createScim(options: ScimOptions): Scim {
         return errorResponse(scimError);
       }
     },
+    maxBodyBytes: config.maxBodyBytes,
     users: {
       activate: (tenant, id) => users.activate(tenant, id),
       resendInvitation: (tenant, id) => users.resendInvitation(tenant, id),

@@ -1,6 +1,7 @@
 import type { ApiKeyVerifier } from '../contracts/api-key-verifier.js';
 import type { Mailer } from '../contracts/mailer.js';
 import type { UserStore } from '../contracts/user-store.js';
+import type { DialectRuleName } from '../patch/index.js';
 import type { SchemaDefinition } from '../schema/types.js';
 import type { ScimEvent } from './events/types.js';
 import type { ScimRequest } from './types.js';
@@ -66,6 +67,13 @@ export interface ScimOptions {
    * written. scimkit never stores or returns it. Without this hook a password is dropped.
    */
   readonly onPassword?: (tenant: string, userId: string, password: string) => void | Promise<void>;
+  /**
+   * Switches PATCH dialect rules (normalisations of what real IdPs send) on or off; all are on
+   * by default. See docs/patch.md for each rule and the IdP that needs it.
+   */
+  readonly patchRules?: Partial<Record<DialectRuleName, boolean>>;
+  /** Largest number of operations in one PATCH; more answer 400 `tooMany`. Default 1,000. */
+  readonly maxPatchOperations?: number;
   /** Retries of the welcome-email outbox. */
   readonly outbox?: OutboxOptions;
   /** Receives every lifecycle event, for audit logs. */

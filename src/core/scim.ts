@@ -26,6 +26,8 @@ export interface UserLifecycle {
 export interface Scim {
   /** Answers one SCIM request. Never rejects: every failure becomes a SCIM error response. */
   handle(request: ScimRequest): Promise<ScimResponse>;
+  /** The largest request body accepted, in bytes; adapters read no further than this. */
+  readonly maxBodyBytes: number;
   /** The account lifecycle API for the host application. */
   readonly users: UserLifecycle;
   /** Subscribes to lifecycle events; returns the function that unsubscribes. */

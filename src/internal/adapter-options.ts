@@ -11,19 +11,20 @@ export interface AdapterOptions<Req> {
    */
   readonly context?: (request: Req) => unknown;
   /**
-   * Largest request body, in bytes, the adapter reads before it stops; set it to the same value
-   * as `createScim`'s `maxBodyBytes`. Default 1 MiB.
+   * Largest request body, in bytes, the adapter reads before it stops. Default: the service's
+   * own limit (`createScim`'s `maxBodyBytes`, 1 MiB unless set), so the two always agree.
    */
   readonly maxBodyBytes?: number;
 }
-
-const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * Returns how many body bytes an adapter reads at most: one past the limit, so that the core,
  * which owns the size check, sees an oversized body and answers 413 without the adapter having
  * buffered all of it.
  */
-export function bodyReadCap(options: AdapterOptions<never> | undefined): number {
-  return (options?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) + 1;
+export function bodyReadCap(
+  scim: { readonly maxBodyBytes: number },
+  options: AdapterOptions<never> | undefined,
+): number {
+  return (options?.maxBodyBytes ?? scim.maxBodyBytes) + 1;
 }

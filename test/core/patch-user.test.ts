@@ -124,3 +124,25 @@ describe('PATCH /Users/{id}', () => {
     expect(final.body.roles).toHaveLength(20);
   });
 });
+
+describe('PATCH options of createScim', () => {
+  it('maxPatchOperations caps a request: 400 tooMany, nothing changes', async () => {
+    const { request, createUser } = setup({ maxPatchOperations: 2 });
+    const user = await createUser('ada@example.org');
+    const ops = Array.from({ length: 3 }, (_, i) => ({ op: 'replace', path: 'displayName', value: `n${i}` }));
+    const reply = await request('PATCH', `/Users/${user.id}`, { body: patchBody(...ops) });
+    expect(reply.status).toBe(400);
+    expect(reply.body.scimType).toBe('tooMany');
+    expect((await request('GET', `/Users/${user.id}`)).body).toEqual(user);
+  });
+
+  it('patchRules switches a dialect rule off', async () => {
+    const strict = setup({ patchRules: { stringBooleans: false } });
+    const lenient = setup();
+    const body = patchBody({ op: 'replace', path: 'active', value: 'False' });
+    const a = await strict.createUser('ada@example.org', { active: true });
+    const b = await lenient.createUser('ada@example.org', { active: true });
+    expect((await strict.request('PATCH', `/Users/${a.id}`, { body })).status).toBe(400);
+    expect((await lenient.request('PATCH', `/Users/${b.id}`, { body })).body.active).toBe(false);
+  });
+});

@@ -43,6 +43,18 @@ describe.each(targets)('$name adapter honours maxBodyBytes', (target) => {
   });
 });
 
+describe.each(targets)('$name adapter follows the service limit by default', (target) => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await target.start({ ...echoScim(), maxBodyBytes: 2 * MiB });
+  });
+  afterAll(() => server.close());
+
+  it('reads a 1.5 MiB body whole when createScim allows 2 MiB', async () => {
+    expect((await post(`${server.url}/Users`, 'x'.repeat(1.5 * MiB))).bodyBytes).toBe(1.5 * MiB);
+  });
+});
+
 describe.each([
   ['express 5', express],
   ['express 4', express4],

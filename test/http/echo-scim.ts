@@ -49,6 +49,7 @@ function describeBody(
  */
 export function echoScim(): Scim {
   return {
+    maxBodyBytes: 1024 * 1024,
     async handle(request: ScimRequest): Promise<ScimResponse> {
       const respond = request.headers['x-respond'];
       if (typeof respond === 'string') return JSON.parse(respond) as ScimResponse;

@@ -33,7 +33,7 @@ export function scimExpress(
   scim: Scim,
   options?: AdapterOptions<Request>,
 ): (req: Request, res: Response, next: NextFunction) => void {
-  const cap = bodyReadCap(options);
+  const cap = bodyReadCap(scim, options);
   return (req, res, next) => {
     const read = req.readableEnded ? Promise.resolve<unknown>(req.body) : readNodeBody(req, cap);
     read

@@ -32,7 +32,7 @@ export function scimFastify(
   scim: Scim,
   options?: AdapterOptions<FastifyRequest>,
 ): FastifyPluginAsync {
-  const cap = bodyReadCap(options);
+  const cap = bodyReadCap(scim, options);
   const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const baseUrl = `${request.protocol}://${request.host}`;
     const context = options?.context?.(request);

@@ -32,7 +32,7 @@ export function scimFetch(
   scim: Scim,
   options?: AdapterOptions<Request>,
 ): (request: Request) => Promise<Response> {
-  const cap = bodyReadCap(options);
+  const cap = bodyReadCap(scim, options);
   return async (request) => {
     const body = await readWebBody(request.body, cap);
     const response = await scim.handle(

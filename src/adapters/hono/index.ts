@@ -33,7 +33,7 @@ export function scimHono(
   scim: Scim,
   options?: AdapterOptions<Context>,
 ): (c: Context) => Promise<Response> {
-  const cap = bodyReadCap(options);
+  const cap = bodyReadCap(scim, options);
   return async (c) => {
     const raw = c.req.raw;
     // When a middleware already read the body (a validator, a logger), Hono keeps it cached.

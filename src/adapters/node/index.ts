@@ -31,7 +31,7 @@ export function scimNode(
   scim: Scim,
   options?: AdapterOptions<IncomingMessage>,
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const cap = bodyReadCap(options);
+  const cap = bodyReadCap(scim, options);
   return (req, res) => {
     readNodeBody(req, cap)
       .then((body) => {

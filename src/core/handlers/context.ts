@@ -1,4 +1,5 @@
 import type { Tenant } from '../../contracts/api-key-verifier.js';
+import type { DialectRuleName } from '../../patch/index.js';
 import type { SchemaDefinition } from '../../schema/types.js';
 import type { ScimRequest, ScimResponse } from '../types.js';
 import type { UserService } from '../users/user-service.js';
@@ -10,6 +11,7 @@ export interface HandlerConfig {
   readonly defaultPageSize: number;
   readonly maxPageSize: number;
   readonly maxPatchOperations: number;
+  readonly patchRules: Partial<Record<DialectRuleName, boolean>>;
   /** Whether the store sorts (it declares `capabilities.supportsSort`). */
   readonly sortSupported: boolean;
   /** The host's password hook, if any. */

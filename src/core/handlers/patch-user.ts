@@ -17,7 +17,11 @@ export const patchUser: Handler = async (context) => {
   const body = readJsonBody(request, config.maxBodyBytes);
   const ifMatch = getHeader(request.headers, 'if-match');
   const user = await users.update(tenant.id, id, ifMatch, (current) => {
-    const result = applyPatch(current, body, { schemas: config.schemas, maxOperations: config.maxPatchOperations });
+    const result = applyPatch(current, body, {
+      schemas: config.schemas,
+      maxOperations: config.maxPatchOperations,
+      rules: config.patchRules,
+    });
     if (!result.changed) return null;
     checkUserName(result.resource.userName);
     return result.resource;
