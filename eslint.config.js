@@ -9,8 +9,14 @@ export default tseslint.config(
   {
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-syntax': ['error', { selector: 'TSEnumDeclaration', message: 'Use a string-literal union.' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TSEnumDeclaration', message: 'Use a string-literal union.' },
+      ],
     },
   },
   {
@@ -23,7 +29,8 @@ export default tseslint.config(
           patterns: [
             {
               group: ['../../*', '!../../index.js', '!../../internal', '!../../internal/*'],
-              message: 'Adapters import only the public entry (../../index.js) and ../../internal/.',
+              message:
+                'Adapters import only the public entry (../../index.js) and ../../internal/.',
             },
           ],
         },
@@ -41,7 +48,8 @@ export default tseslint.config(
           patterns: [
             {
               group: ['../core/*', '../stores/*', '../adapters/*', '../testing/*', 'node:*'],
-              message: 'schema/, filter/ and patch/ are pure leaves: no core, stores, adapters or I/O.',
+              message:
+                'schema/, filter/ and patch/ are pure leaves: no core, stores, adapters or I/O.',
             },
           ],
         },

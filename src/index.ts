@@ -37,7 +37,13 @@ export {
 } from './filter/index.js';
 export type { ParseFilterOptions, FilterPredicate } from './filter/index.js';
 export { applyPatch, parsePatchPath, DIALECT_RULES, PATCH_OP_SCHEMA } from './patch/index.js';
-export type { DialectRuleName, PatchOpName, PatchOptions, PatchPath, PatchResult } from './patch/index.js';
+export type {
+  DialectRuleName,
+  PatchOpName,
+  PatchOptions,
+  PatchPath,
+  PatchResult,
+} from './patch/index.js';
 export type * from './schema/types.js';
 export type * from './schema/user-resource.js';
 export {

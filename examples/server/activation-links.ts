@@ -14,7 +14,9 @@ export class ActivationLinks {
   }
 
   #sign(tenant: string, userId: string): string {
-    return createHmac('sha256', this.#secret).update(`${tenant}\u0000${userId}`).digest('base64url');
+    return createHmac('sha256', this.#secret)
+      .update(`${tenant}\u0000${userId}`)
+      .digest('base64url');
   }
 
   /** Builds the link for one user. */
@@ -31,6 +33,8 @@ export class ActivationLinks {
     if (!tenant || !userId || !token) return undefined;
     const expected = Buffer.from(this.#sign(tenant, userId));
     const given = Buffer.from(token);
-    return expected.length === given.length && timingSafeEqual(expected, given) ? { tenant, userId } : undefined;
+    return expected.length === given.length && timingSafeEqual(expected, given)
+      ? { tenant, userId }
+      : undefined;
   }
 }

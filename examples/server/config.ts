@@ -40,10 +40,13 @@ export function parseApiKeys(text: string): KeyEntry[] {
 /** Reads the server's configuration from environment variables. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT: "${env.PORT}" is not a port number.`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT: "${env.PORT}" is not a port number.`);
   const configured = env.SCIM_API_KEYS?.trim() ? parseApiKeys(env.SCIM_API_KEYS) : [];
   const generatedKey = configured.length === 0;
-  const keys = generatedKey ? [{ key: `dev-${randomBytes(18).toString('base64url')}`, tenant: 'dev' }] : configured;
+  const keys = generatedKey
+    ? [{ key: `dev-${randomBytes(18).toString('base64url')}`, tenant: 'dev' }]
+    : configured;
   return {
     host: env.HOST ?? '127.0.0.1',
     port,

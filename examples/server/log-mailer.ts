@@ -16,7 +16,11 @@ export interface MailLogLine {
  * A development Mailer: prints each welcome email to the log and, when a file is given, appends
  * it as one JSON line for scripts and tests. Swap in your email provider in production.
  */
-export function logMailer(links: ActivationLinks, file: string | undefined, print: (text: string) => void): Mailer {
+export function logMailer(
+  links: ActivationLinks,
+  file: string | undefined,
+  print: (text: string) => void,
+): Mailer {
   return {
     async sendWelcome(email: WelcomeEmail) {
       const activationLink = links.linkFor(email.tenant, email.userId);
@@ -30,7 +34,9 @@ export function logMailer(links: ActivationLinks, file: string | undefined, prin
         userId: email.userId,
       };
       if (file) await appendFile(file, `${JSON.stringify(line)}\n`);
-      print(`[mail] to=${email.to} key=${email.idempotencyKey}\n  ${greeting} your account is ready. Activate it: ${activationLink}`);
+      print(
+        `[mail] to=${email.to} key=${email.idempotencyKey}\n  ${greeting} your account is ready. Activate it: ${activationLink}`,
+      );
     },
   };
 }

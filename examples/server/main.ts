@@ -8,7 +8,9 @@ async function main(): Promise<void> {
   console.log(`scimkit example server listening at ${running.url}`);
   const [first] = config.keys;
   if (config.generatedKey && first) {
-    console.log(`\nNo SCIM_API_KEYS set: generated a development key for tenant "${first.tenant}":\n  ${first.key}\n`);
+    console.log(
+      `\nNo SCIM_API_KEYS set: generated a development key for tenant "${first.tenant}":\n  ${first.key}\n`,
+    );
     console.log('Try it:');
     console.log(
       `  curl -s -H 'Authorization: Bearer ${first.key}' -H 'Content-Type: application/scim+json' \\\n` +
@@ -16,7 +18,9 @@ async function main(): Promise<void> {
         `    ${running.url}/Users\n`,
     );
   } else {
-    console.log(`API keys configured for tenants: ${[...new Set(config.keys.map((k) => k.tenant))].join(', ')}`);
+    console.log(
+      `API keys configured for tenants: ${[...new Set(config.keys.map((k) => k.tenant))].join(', ')}`,
+    );
   }
   let stopping = false;
   const stop = (signal: string) => {

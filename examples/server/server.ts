@@ -28,7 +28,10 @@ export interface StartOptions {
  * Starts the example service: SCIM on `node:http` at {@link BASE_PATH}, plus the activation
  * page the welcome emails link to, which marks the person's account `Activated`.
  */
-export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
+export async function startServer(
+  config: ServerConfig,
+  options: StartOptions = {},
+): Promise<RunningServer> {
   const print = options.print ?? ((text: string) => console.log(text));
   const store = options.store ?? new MemoryUserStore();
   const server = createServer();
@@ -42,13 +45,15 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     mailer: logMailer(links, config.mailLog, print),
     basePath: BASE_PATH,
     outbox: { pollIntervalMs: 5000 },
-    onError: (error) => print(`[error] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    onError: (error) =>
+      print(`[error] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
   const scimListener = scimNode(scim);
 
   server.on('request', (req, res) => {
     const url = new URL(req.url ?? '/', origin);
-    if (url.pathname === BASE_PATH || url.pathname.startsWith(`${BASE_PATH}/`)) return scimListener(req, res);
+    if (url.pathname === BASE_PATH || url.pathname.startsWith(`${BASE_PATH}/`))
+      return scimListener(req, res);
     if (url.pathname === '/activate' && req.method === 'GET') {
       const target = links.verify(url.searchParams);
       const done = (status: number, text: string) => {
@@ -56,13 +61,22 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       };
       if (!target) return done(400, 'This activation link is not valid.');
       scim.users.activate(target.tenant, target.userId).then(
-        (user) => done(user ? 200 : 404, user ? `Account ${user.userName} is now ${String(user['urn:scimkit:params:scim:schemas:extension:account:2.0:User'].status)}.` : 'No such account.'),
+        (user) =>
+          done(
+            user ? 200 : 404,
+            user
+              ? `Account ${user.userName} is now ${String(user['urn:scimkit:params:scim:schemas:extension:account:2.0:User'].status)}.`
+              : 'No such account.',
+          ),
         () => done(500, 'Activation failed; try again.'),
       );
       return;
     }
-    if (url.pathname === '/healthz') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
-    res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found. The SCIM service is at ${BASE_PATH}\n`);
+    if (url.pathname === '/healthz')
+      return void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+    res
+      .writeHead(404, { 'content-type': 'text/plain' })
+      .end(`Not found. The SCIM service is at ${BASE_PATH}\n`);
   });
 
   return {

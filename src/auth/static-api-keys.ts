@@ -45,19 +45,25 @@ export function staticApiKeys(keys: readonly StaticApiKey[]): ApiKeyVerifier {
     if ('sha256' in k && !HEX_DIGEST.test(k.sha256)) {
       throw new ScimConfigError(`staticApiKeys: "${k.sha256}" is not a hex SHA-256 digest.`);
     }
-    if ('key' in k && k.key.length === 0) throw new ScimConfigError('staticApiKeys: an API key is empty.');
+    if ('key' in k && k.key.length === 0)
+      throw new ScimConfigError('staticApiKeys: an API key is empty.');
   }
   const entries = Promise.all(
     keys.map(async (k) => ({
       digest: hexToBytes('sha256' in k ? k.sha256.toLowerCase() : await sha256Hex(k.key)),
-      tenant: (k.profile === undefined ? { id: k.tenant } : { id: k.tenant, profile: k.profile }) as Tenant,
+      tenant: (k.profile === undefined
+        ? { id: k.tenant }
+        : { id: k.tenant, profile: k.profile }) as Tenant,
     })),
   );
   return {
     async verify(token) {
-      const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)));
+      const digest = new Uint8Array(
+        await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)),
+      );
       let found: Tenant | null = null;
-      for (const entry of await entries) if (constantTimeEqual(entry.digest, digest)) found = entry.tenant;
+      for (const entry of await entries)
+        if (constantTimeEqual(entry.digest, digest)) found = entry.tenant;
       return found;
     },
   };

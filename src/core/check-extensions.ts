@@ -3,15 +3,24 @@ import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
 
 const NAME = /^[A-Za-z$][\w$-]*$/;
 
-function checkAttributes(where: string, attributes: readonly AttributeDefinition[], depth: number): void {
+function checkAttributes(
+  where: string,
+  attributes: readonly AttributeDefinition[],
+  depth: number,
+): void {
   const seen = new Set<string>();
   for (const a of attributes) {
-    if (!NAME.test(a.name)) throw new ScimConfigError(`${where}: "${a.name}" is not a valid attribute name.`);
+    if (!NAME.test(a.name))
+      throw new ScimConfigError(`${where}: "${a.name}" is not a valid attribute name.`);
     const lower = a.name.toLowerCase();
-    if (seen.has(lower)) throw new ScimConfigError(`${where}: attribute "${a.name}" is defined twice.`);
+    if (seen.has(lower))
+      throw new ScimConfigError(`${where}: attribute "${a.name}" is defined twice.`);
     seen.add(lower);
     if (a.type === 'complex') {
-      if (depth > 0) throw new ScimConfigError(`${where}.${a.name}: complex attributes cannot nest (RFC 7643 §2.3.8).`);
+      if (depth > 0)
+        throw new ScimConfigError(
+          `${where}.${a.name}: complex attributes cannot nest (RFC 7643 §2.3.8).`,
+        );
       checkAttributes(`${where}.${a.name}`, a.subAttributes ?? [], depth + 1);
     }
   }
@@ -23,11 +32,16 @@ function checkAttributes(where: string, attributes: readonly AttributeDefinition
  *
  * @throws ScimConfigError naming the first problem.
  */
-export function checkExtensions(builtIn: readonly SchemaDefinition[], extensions: readonly SchemaDefinition[]): void {
+export function checkExtensions(
+  builtIn: readonly SchemaDefinition[],
+  extensions: readonly SchemaDefinition[],
+): void {
   const ids = new Set(builtIn.map((s) => s.id.toLowerCase()));
   for (const extension of extensions) {
     if (!extension.id.toLowerCase().startsWith('urn:')) {
-      throw new ScimConfigError(`createScim: extension id "${extension.id}" must be a URN (urn:...).`);
+      throw new ScimConfigError(
+        `createScim: extension id "${extension.id}" must be a URN (urn:...).`,
+      );
     }
     if (ids.has(extension.id.toLowerCase())) {
       throw new ScimConfigError(`createScim: schema "${extension.id}" is defined twice.`);

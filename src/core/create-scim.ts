@@ -19,14 +19,18 @@ const OUTBOX_METHODS = ['claim', 'complete', 'fail'] as const;
 
 function checkOptions(options: ScimOptions): void {
   const missing: string[] = [];
-  for (const m of STORE_METHODS) if (typeof options.store?.[m] !== 'function') missing.push(`store.${m}()`);
-  for (const m of OUTBOX_METHODS) if (typeof options.store?.outbox?.[m] !== 'function') missing.push(`store.outbox.${m}()`);
+  for (const m of STORE_METHODS)
+    if (typeof options.store?.[m] !== 'function') missing.push(`store.${m}()`);
+  for (const m of OUTBOX_METHODS)
+    if (typeof options.store?.outbox?.[m] !== 'function') missing.push(`store.outbox.${m}()`);
   if (typeof options.verifier?.verify !== 'function') missing.push('verifier.verify()');
   if (typeof options.mailer?.sendWelcome !== 'function') missing.push('mailer.sendWelcome()');
   if (missing.length > 0) throw new ScimConfigError(`createScim: missing ${missing.join(', ')}.`);
   const basePath = options.basePath ?? '';
   if (basePath !== '' && (!basePath.startsWith('/') || basePath.endsWith('/'))) {
-    throw new ScimConfigError(`createScim: basePath "${basePath}" must start with "/" and not end with one.`);
+    throw new ScimConfigError(
+      `createScim: basePath "${basePath}" must start with "/" and not end with one.`,
+    );
   }
 }
 
@@ -72,7 +76,13 @@ export function createScim(options: ScimOptions): Scim {
   };
   const events = new EventHub(reportError);
   if (options.onEvent) events.on(options.onEvent);
-  const outbox = new OutboxDispatcher(options.store.outbox, options.mailer, options.outbox ?? {}, now, reportError);
+  const outbox = new OutboxDispatcher(
+    options.store.outbox,
+    options.mailer,
+    options.outbox ?? {},
+    now,
+    reportError,
+  );
   const users = new UserService(options.store, events, outbox, now, config.schemas);
 
   const basePrefix = `${basePath}/`;
@@ -88,7 +98,10 @@ export function createScim(options: ScimOptions): Scim {
   };
 
   async function route(request: ScimRequest): Promise<ScimResponse> {
-    const tenant = await authenticate(getHeader(request.headers, 'authorization'), options.verifier);
+    const tenant = await authenticate(
+      getHeader(request.headers, 'authorization'),
+      options.verifier,
+    );
     let path = request.path;
     if (basePath !== '') {
       if (path === basePath || path.startsWith(basePrefix)) path = path.slice(basePath.length);

@@ -18,7 +18,12 @@ export interface RouteMatch {
 }
 
 const usersCollection: MethodTable = { GET: listUsers, POST: createUser };
-const userItem: MethodTable = { GET: getUser, PUT: replaceUser, PATCH: patchUser, DELETE: deleteUser };
+const userItem: MethodTable = {
+  GET: getUser,
+  PUT: replaceUser,
+  PATCH: patchUser,
+  DELETE: deleteUser,
+};
 const later: MethodTable = {
   GET: notImplemented,
   POST: notImplemented,
@@ -58,7 +63,8 @@ export function matchRoute(method: string, path: string): RouteMatch {
   if (!table || third !== undefined) throw scimErrors.notFound(`No SCIM endpoint at "${path}".`);
   if (second === undefined) return { handler: pick(table, method, `/${first}`), id: '' };
   if (table !== usersCollection) {
-    if (table === topLevel.serviceproviderconfig) throw scimErrors.notFound(`No SCIM endpoint at "${path}".`);
+    if (table === topLevel.serviceproviderconfig)
+      throw scimErrors.notFound(`No SCIM endpoint at "${path}".`);
     return { handler: pick(table, method, `/${first}/{id}`), id: decodeSegment(second) };
   }
   if (second === '.search') {

@@ -52,8 +52,7 @@ export const scimErrors = {
   /** 501: an RFC 7644 endpoint this server does not implement. */
   notImplemented: (detail: string) => new ScimError(501, detail),
   /** 500: an unexpected fault; the detail never carries internals. */
-  internal: (cause?: unknown) =>
-    new ScimError(500, 'An internal error occurred.', { cause }),
+  internal: (cause?: unknown) => new ScimError(500, 'An internal error occurred.', { cause }),
 } as const;
 
 /**

@@ -69,7 +69,11 @@ export class ScimError extends Error {
 
   /** Serialises the error to the RFC 7644 §3.12 body. */
   toJSON(): ScimErrorBody {
-    const body: ScimErrorBody = { schemas: [ERROR_SCHEMA], status: String(this.status), detail: this.detail };
+    const body: ScimErrorBody = {
+      schemas: [ERROR_SCHEMA],
+      status: String(this.status),
+      detail: this.detail,
+    };
     if (this.scimType !== undefined) body.scimType = this.scimType;
     return body;
   }
@@ -77,5 +81,9 @@ export class ScimError extends Error {
 
 /** Tells whether a value is a {@link ScimError}, from this or any other copy of scimkit. */
 export function isScimError(value: unknown): value is ScimError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<symbol, unknown>)[BRAND] === true
+  );
 }

@@ -24,7 +24,11 @@ function pickValue(value: unknown): unknown {
  *
  * @see RFC 7644 §3.4.2.3
  */
-export function compileSort(path: AttributePath, order: SortOrder, schemas: readonly SchemaDefinition[]): ResourceComparator {
+export function compileSort(
+  path: AttributePath,
+  order: SortOrder,
+  schemas: readonly SchemaDefinition[],
+): ResourceComparator {
   const target = resolveFilterPath(path, schemas);
   const leaf = target?.subAttribute ?? target?.attribute;
   const container = target?.extension;

@@ -21,7 +21,7 @@ function addPick(target: Map<string, Pick>, name: string, sub: string | undefine
   const current = target.get(name);
   if (current === true) return;
   if (sub === undefined) target.set(name, true);
-  else (current ?? target.set(name, new Set()).get(name) as Set<string>).add(sub);
+  else (current ?? (target.set(name, new Set()).get(name) as Set<string>)).add(sub);
 }
 
 // Splits `urn:...:User:name.givenName`, `name.givenName` or a bare extension URN, and records
@@ -65,7 +65,12 @@ function keepAlways(value: unknown, definition: AttributeDefinition): unknown {
   return definition.returned === 'never' ? undefined : value;
 }
 
-function pickSubs(value: unknown, subs: Set<string>, definition: AttributeDefinition, include: boolean): unknown {
+function pickSubs(
+  value: unknown,
+  subs: Set<string>,
+  definition: AttributeDefinition,
+  include: boolean,
+): unknown {
   const one = (v: unknown) => {
     if (typeof v !== 'object' || v === null) return v;
     const out: Json = {};
@@ -97,7 +102,8 @@ function projectAttributes(
     let kept: unknown;
     if (definition.returned === 'always') kept = value;
     else if (definition.returned === 'never') kept = undefined;
-    else if (pick === undefined) kept = include || definition.returned === 'request' ? undefined : value;
+    else if (pick === undefined)
+      kept = include || definition.returned === 'request' ? undefined : value;
     else if (pick === true) kept = include ? keepAlways(value, definition) : undefined;
     else kept = pickSubs(value, pick, definition, include);
     if (kept !== undefined) out[key] = kept;
@@ -113,7 +119,10 @@ function projectAttributes(
  * @throws ScimError 400 `invalidValue` when both lists are given.
  * @see RFC 7644 §3.4.2.5, §3.9; RFC 7643 §7 (`returned`)
  */
-export function compileProjection(projection: Projection, schemas: readonly SchemaDefinition[]): Projector | undefined {
+export function compileProjection(
+  projection: Projection,
+  schemas: readonly SchemaDefinition[],
+): Projector | undefined {
   const attributes = projection.attributes ?? [];
   const excluded = projection.excludedAttributes ?? [];
   if (attributes.length > 0 && excluded.length > 0) {
@@ -126,16 +135,31 @@ export function compileProjection(projection: Projection, schemas: readonly Sche
   const [core, ...extensions] = schemas;
   if (!core) return undefined;
   return (resource) => {
-    const body = projectAttributes(resource, core.attributes, selection as Map<string, Pick>, include);
-    const out: Json = resource.schemas === undefined ? body : { schemas: resource.schemas, ...body };
+    const body = projectAttributes(
+      resource,
+      core.attributes,
+      selection as Map<string, Pick>,
+      include,
+    );
+    const out: Json =
+      resource.schemas === undefined ? body : { schemas: resource.schemas, ...body };
     for (const extension of extensions) {
       delete out[extension.id];
       const values = resource[extension.id];
       if (typeof values !== 'object' || values === null) continue;
       const pick = selection.get(extension.id);
       let projected: Json | undefined;
-      if (pick === true) projected = include ? projectAttributes(values as Json, extension.attributes, undefined, false) : undefined;
-      else projected = projectAttributes(values as Json, extension.attributes, pick instanceof Map ? pick : undefined, include);
+      if (pick === true)
+        projected = include
+          ? projectAttributes(values as Json, extension.attributes, undefined, false)
+          : undefined;
+      else
+        projected = projectAttributes(
+          values as Json,
+          extension.attributes,
+          pick instanceof Map ? pick : undefined,
+          include,
+        );
       if (projected && Object.keys(projected).length > 0) out[extension.id] = projected;
     }
     return out;
@@ -144,5 +168,10 @@ export function compileProjection(projection: Projection, schemas: readonly Sche
 
 /** Splits a comma-separated `attributes` query parameter. */
 export function splitAttributeList(text: string | null | undefined): string[] {
-  return text ? text.split(',').map((s) => s.trim()).filter((s) => s !== '') : [];
+  return text
+    ? text
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '')
+    : [];
 }

@@ -31,7 +31,10 @@ function attributeResource(a: AttributeDefinition): Record<string, unknown> {
  *
  * @see RFC 7643 §7, §8.7.1
  */
-export function toSchemaResource(schema: SchemaDefinition, location: string): Record<string, unknown> {
+export function toSchemaResource(
+  schema: SchemaDefinition,
+  location: string,
+): Record<string, unknown> {
   return {
     schemas: [SCHEMA_SCHEMA],
     id: schema.id,

@@ -15,15 +15,24 @@ describe('authentication', () => {
     expect(reply.body.schemas).toEqual(['urn:ietf:params:scim:api:messages:2.0:Error']);
   });
 
-  it.each(['Basic abc', 'Bearer', 'Bearer a b', 'key-tenant-a'])('malformed header "%s" → 401', async (value) => {
-    const { request } = setup();
-    const reply = await request('GET', '/Users', { key: null, headers: { authorization: value } });
-    expect(reply.status).toBe(401);
-  });
+  it.each(['Basic abc', 'Bearer', 'Bearer a b', 'key-tenant-a'])(
+    'malformed header "%s" → 401',
+    async (value) => {
+      const { request } = setup();
+      const reply = await request('GET', '/Users', {
+        key: null,
+        headers: { authorization: value },
+      });
+      expect(reply.status).toBe(401);
+    },
+  );
 
   it('an unauthenticated write changes nothing', async () => {
     const { request, allUsers } = setup();
-    const reply = await request('POST', '/Users', { key: 'wrong', body: { schemas: [USER_SCHEMA], userName: 'a@example.org' } });
+    const reply = await request('POST', '/Users', {
+      key: 'wrong',
+      body: { schemas: [USER_SCHEMA], userName: 'a@example.org' },
+    });
     expect(reply.status).toBe(401);
     expect(await allUsers()).toEqual([]);
   });
@@ -34,9 +43,17 @@ describe('authentication', () => {
       verifier: staticApiKeys([{ sha256: await sha256Hex('hashed-key'), tenant: 't' }]),
       mailer: { sendWelcome: async () => undefined },
     });
-    const ok = await scim.handle({ method: 'GET', path: '/Users', headers: { Authorization: 'bearer hashed-key' } });
+    const ok = await scim.handle({
+      method: 'GET',
+      path: '/Users',
+      headers: { Authorization: 'bearer hashed-key' },
+    });
     expect(ok.status).toBe(200);
-    const bad = await scim.handle({ method: 'GET', path: '/Users', headers: { authorization: 'Bearer hashed-kez' } });
+    const bad = await scim.handle({
+      method: 'GET',
+      path: '/Users',
+      headers: { authorization: 'Bearer hashed-kez' },
+    });
     expect(bad.status).toBe(401);
   });
 
@@ -51,14 +68,30 @@ describe('tenancy: a second tenant sees none of the first tenant’s users', () 
     const user = await createUser('ada@example.org', { active: true });
     const asB = { key: KEY_B };
     expect((await request('GET', `/Users/${user.id}`, asB)).status).toBe(404);
-    expect((await allUsers(KEY_B))).toEqual([]);
-    const filtered = await request('GET', '/Users', { ...asB, query: 'filter=userName%20eq%20%22ada%40example.org%22' });
+    expect(await allUsers(KEY_B)).toEqual([]);
+    const filtered = await request('GET', '/Users', {
+      ...asB,
+      query: 'filter=userName%20eq%20%22ada%40example.org%22',
+    });
     expect(filtered.body).toMatchObject({ totalResults: 0, Resources: [] });
-    expect((await request('PUT', `/Users/${user.id}`, { ...asB, body: { schemas: [USER_SCHEMA], userName: 'eve@example.org' } })).status).toBe(404);
-    expect((await request('PATCH', `/Users/${user.id}`, { ...asB, body: patchBody({ op: 'replace', path: 'active', value: false }) })).status).toBe(404);
+    expect(
+      (
+        await request('PUT', `/Users/${user.id}`, {
+          ...asB,
+          body: { schemas: [USER_SCHEMA], userName: 'eve@example.org' },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await request('PATCH', `/Users/${user.id}`, {
+          ...asB,
+          body: patchBody({ op: 'replace', path: 'active', value: false }),
+        })
+      ).status,
+    ).toBe(404);
     expect((await request('DELETE', `/Users/${user.id}`, asB)).status).toBe(404);
     const after = await request('GET', `/Users/${user.id}`);
     expect(after.body).toEqual(user);
   });
 });
-

@@ -5,7 +5,12 @@ describe('POST /Users', () => {
   it('creates a user: 201, generated id, Location and ETag headers, SCIM media type', async () => {
     const { request } = setup();
     const reply = await request('POST', '/Users', {
-      body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', active: true, name: { givenName: 'Ada', familyName: 'Lovelace' } },
+      body: {
+        schemas: [USER_SCHEMA],
+        userName: 'ada@example.org',
+        active: true,
+        name: { givenName: 'Ada', familyName: 'Lovelace' },
+      },
     });
     expect(reply.status).toBe(201);
     expect(reply.headers['content-type']).toMatch(/^application\/scim\+json/);
@@ -13,7 +18,11 @@ describe('POST /Users', () => {
     expect(reply.body.userName).toBe('ada@example.org');
     expect(reply.body.name).toEqual({ givenName: 'Ada', familyName: 'Lovelace' });
     expect(reply.body.schemas).toContain(USER_SCHEMA);
-    expect(reply.body.meta).toMatchObject({ resourceType: 'User', version: 'W/"1"', location: `${ORIGIN}${BASE}/Users/${reply.body.id}` });
+    expect(reply.body.meta).toMatchObject({
+      resourceType: 'User',
+      version: 'W/"1"',
+      location: `${ORIGIN}${BASE}/Users/${reply.body.id}`,
+    });
     expect(reply.headers.location).toBe(reply.body.meta.location);
     expect(reply.headers.etag).toBe('W/"1"');
     const read = await request('GET', `/Users/${reply.body.id}`);
@@ -22,11 +31,17 @@ describe('POST /Users', () => {
 
   it('active true: status Invited and exactly one welcome email to the userName', async () => {
     const { request, scim, sent } = setup();
-    const reply = await request('POST', '/Users', { body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', active: true } });
+    const reply = await request('POST', '/Users', {
+      body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', active: true },
+    });
     expect(reply.body[ACCOUNT].status).toBe('Invited');
     await scim.dispatchOutbox();
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ to: 'ada@example.org', userId: reply.body.id, tenant: 'tenant-a' });
+    expect(sent[0]).toMatchObject({
+      to: 'ada@example.org',
+      userId: reply.body.id,
+      tenant: 'tenant-a',
+    });
     expect(sent[0]?.idempotencyKey).toBeTruthy();
   });
 
@@ -35,7 +50,9 @@ describe('POST /Users', () => {
     ['omitted', {}],
   ])('active %s: status Pending, active false, no email', async (_label, extra) => {
     const { request, scim, sent } = setup();
-    const reply = await request('POST', '/Users', { body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', ...extra } });
+    const reply = await request('POST', '/Users', {
+      body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', ...extra },
+    });
     expect(reply.body.active).toBe(false);
     expect(reply.body[ACCOUNT].status).toBe('Pending');
     await scim.dispatchOutbox();
@@ -45,7 +62,9 @@ describe('POST /Users', () => {
   it('retried POST of an existing userName, in any case: 409 uniqueness, no second user', async () => {
     const { request, createUser, allUsers } = setup();
     await createUser('ada@example.org');
-    const reply = await request('POST', '/Users', { body: { schemas: [USER_SCHEMA], userName: 'ADA@Example.org' } });
+    const reply = await request('POST', '/Users', {
+      body: { schemas: [USER_SCHEMA], userName: 'ADA@Example.org' },
+    });
     expect(reply.status).toBe(409);
     expect(reply.body).toMatchObject({ scimType: 'uniqueness', status: '409' });
     expect(await allUsers()).toHaveLength(1);
@@ -90,7 +109,13 @@ describe('POST /Users', () => {
   it('treats null and empty arrays as no value, and "True" strings as booleans', async () => {
     const { request } = setup();
     const reply = await request('POST', '/Users', {
-      body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', displayName: null, emails: [], active: 'True' },
+      body: {
+        schemas: [USER_SCHEMA],
+        userName: 'ada@example.org',
+        displayName: null,
+        emails: [],
+        active: 'True',
+      },
     });
     expect(reply.status).toBe(201);
     expect(reply.body).not.toHaveProperty('displayName');
@@ -100,7 +125,9 @@ describe('POST /Users', () => {
 
   it('never returns or stores the password', async () => {
     const { request, store } = setup();
-    const reply = await request('POST', '/Users', { body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', password: 'hunter2' } });
+    const reply = await request('POST', '/Users', {
+      body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', password: 'hunter2' },
+    });
     expect(reply.status).toBe(201);
     expect(JSON.stringify(reply.body)).not.toContain('hunter2');
     expect(JSON.stringify(store.peek('tenant-a', reply.body.id))).not.toContain('hunter2');
@@ -110,15 +137,52 @@ describe('POST /Users', () => {
     const cases: Array<[string, unknown, number, string | undefined]> = [
       ['missing userName', { schemas: [USER_SCHEMA] }, 400, 'invalidValue'],
       ['userName not an email', { schemas: [USER_SCHEMA], userName: 'ada' }, 400, 'invalidValue'],
-      ['userName too long', { schemas: [USER_SCHEMA], userName: `${'a'.repeat(250)}@example.org` }, 400, 'invalidValue'],
+      [
+        'userName too long',
+        { schemas: [USER_SCHEMA], userName: `${'a'.repeat(250)}@example.org` },
+        400,
+        'invalidValue',
+      ],
       ['userName not a string', { schemas: [USER_SCHEMA], userName: 42 }, 400, 'invalidValue'],
-      ['wrong type in name', { schemas: [USER_SCHEMA], userName: 'a@example.org', name: { givenName: 7 } }, 400, 'invalidValue'],
-      ['active not a boolean', { schemas: [USER_SCHEMA], userName: 'a@example.org', active: 'yes' }, 400, 'invalidValue'],
-      ['unknown schema urn', { schemas: [USER_SCHEMA, 'urn:example:nope'], userName: 'a@example.org' }, 400, 'invalidValue'],
-      ['schemas without the User urn', { schemas: [], userName: 'a@example.org' }, 400, 'invalidSyntax'],
+      [
+        'wrong type in name',
+        { schemas: [USER_SCHEMA], userName: 'a@example.org', name: { givenName: 7 } },
+        400,
+        'invalidValue',
+      ],
+      [
+        'active not a boolean',
+        { schemas: [USER_SCHEMA], userName: 'a@example.org', active: 'yes' },
+        400,
+        'invalidValue',
+      ],
+      [
+        'unknown schema urn',
+        { schemas: [USER_SCHEMA, 'urn:example:nope'], userName: 'a@example.org' },
+        400,
+        'invalidValue',
+      ],
+      [
+        'schemas without the User urn',
+        { schemas: [], userName: 'a@example.org' },
+        400,
+        'invalidSyntax',
+      ],
       ['schemas missing', { userName: 'a@example.org' }, 400, 'invalidSyntax'],
       ['a JSON array body', [], 400, 'invalidSyntax'],
-      ['two primary emails', { schemas: [USER_SCHEMA], userName: 'a@example.org', emails: [{ value: 'a@x.org', primary: true }, { value: 'b@x.org', primary: true }] }, 400, 'invalidValue'],
+      [
+        'two primary emails',
+        {
+          schemas: [USER_SCHEMA],
+          userName: 'a@example.org',
+          emails: [
+            { value: 'a@x.org', primary: true },
+            { value: 'b@x.org', primary: true },
+          ],
+        },
+        400,
+        'invalidValue',
+      ],
     ];
     it.each(cases)('%s → %i %s', async (_label, body, status, scimType) => {
       const { request, allUsers } = setup();
@@ -160,7 +224,11 @@ describe('POST /Users', () => {
     it('a body over the limit → 413', async () => {
       const { request, allUsers } = setup();
       const reply = await request('POST', '/Users', {
-        body: JSON.stringify({ schemas: [USER_SCHEMA], userName: 'a@example.org', displayName: 'x'.repeat(1024 * 1024) }),
+        body: JSON.stringify({
+          schemas: [USER_SCHEMA],
+          userName: 'a@example.org',
+          displayName: 'x'.repeat(1024 * 1024),
+        }),
       });
       expect(reply.status).toBe(413);
       expect(await allUsers()).toEqual([]);

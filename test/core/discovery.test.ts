@@ -6,30 +6,43 @@ describe('discovery tells the truth', () => {
   it('every ServiceProviderConfig claim matches what the server does', async () => {
     const { request, createUser } = setup();
     const spc = (await request('GET', '/ServiceProviderConfig')).body;
-    expect(spc.meta).toEqual({ resourceType: 'ServiceProviderConfig', location: `${ORIGIN}${BASE}/ServiceProviderConfig` });
+    expect(spc.meta).toEqual({
+      resourceType: 'ServiceProviderConfig',
+      location: `${ORIGIN}${BASE}/ServiceProviderConfig`,
+    });
     const user = await createUser('ada@example.org');
 
     // patch
-    const patched = await request('PATCH', `/Users/${user.id}`, { body: patchBody({ op: 'replace', path: 'displayName', value: 'A' }) });
+    const patched = await request('PATCH', `/Users/${user.id}`, {
+      body: patchBody({ op: 'replace', path: 'displayName', value: 'A' }),
+    });
     expect(spc.patch.supported).toBe(patched.status === 200);
     // bulk
     expect(spc.bulk.supported).toBe((await request('POST', '/Bulk', { body: {} })).status !== 501);
     // filter and its maxResults
     for (let i = 0; i < 3; i++) await createUser(`u${i}@example.org`);
-    const filtered = await request('GET', '/Users', { query: `filter=${encodeURIComponent('userName eq "ada@example.org"')}` });
+    const filtered = await request('GET', '/Users', {
+      query: `filter=${encodeURIComponent('userName eq "ada@example.org"')}`,
+    });
     expect(spc.filter.supported).toBe(filtered.body.totalResults === 1);
     expect(spc.filter.maxResults).toBe(100);
     // sort
-    const sorted = await request('GET', '/Users', { query: 'sortBy=userName&sortOrder=descending' });
+    const sorted = await request('GET', '/Users', {
+      query: 'sortBy=userName&sortOrder=descending',
+    });
     expect(spc.sort.supported).toBe(sorted.status === 200);
     // etag
     const read = await request('GET', `/Users/${user.id}`);
-    const notModified = await request('GET', `/Users/${user.id}`, { headers: { 'if-none-match': read.headers.etag ?? '' } });
+    const notModified = await request('GET', `/Users/${user.id}`, {
+      headers: { 'if-none-match': read.headers.etag ?? '' },
+    });
     expect(spc.etag.supported).toBe(read.headers.etag !== undefined && notModified.status === 304);
     // changePassword: not supported, and a password is never kept
     expect(spc.changePassword.supported).toBe(false);
     // authentication
-    expect(spc.authenticationSchemes).toEqual([expect.objectContaining({ type: 'oauthbearertoken', primary: true })]);
+    expect(spc.authenticationSchemes).toEqual([
+      expect.objectContaining({ type: 'oauthbearertoken', primary: true }),
+    ]);
     expect((await request('GET', '/ServiceProviderConfig', { key: null })).status).toBe(401);
   });
 
@@ -54,12 +67,25 @@ describe('discovery tells the truth', () => {
   it('/Schemas serves the definitions that validate requests', async () => {
     const { request } = setup();
     const list = (await request('GET', '/Schemas')).body;
-    expect(list.Resources.map((s: { id: string }) => s.id)).toEqual([USER_SCHEMA, ENTERPRISE_USER_SCHEMA, ACCOUNT]);
+    expect(list.Resources.map((s: { id: string }) => s.id)).toEqual([
+      USER_SCHEMA,
+      ENTERPRISE_USER_SCHEMA,
+      ACCOUNT,
+    ]);
     const user = (await request('GET', `/Schemas/${USER_SCHEMA}`)).body;
     const names = user.attributes.map((a: { name: string }) => a.name);
-    expect(names).toEqual(userSchema.attributes.map((a) => a.name).filter((n) => !['id', 'externalId', 'meta'].includes(n)));
+    expect(names).toEqual(
+      userSchema.attributes
+        .map((a) => a.name)
+        .filter((n) => !['id', 'externalId', 'meta'].includes(n)),
+    );
     const userName = user.attributes.find((a: { name: string }) => a.name === 'userName');
-    expect(userName).toMatchObject({ type: 'string', required: true, uniqueness: 'server', caseExact: false });
+    expect(userName).toMatchObject({
+      type: 'string',
+      required: true,
+      uniqueness: 'server',
+      caseExact: false,
+    });
     const password = user.attributes.find((a: { name: string }) => a.name === 'password');
     expect(password).toMatchObject({ mutability: 'writeOnly', returned: 'never' });
     const account = (await request('GET', `/Schemas/${ACCOUNT}`)).body;

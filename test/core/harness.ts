@@ -1,4 +1,11 @@
-import { createScim, staticApiKeys, type Scim, type ScimOptions, type ScimResponse, type WelcomeEmail } from '../../src/index.js';
+import {
+  createScim,
+  staticApiKeys,
+  type Scim,
+  type ScimOptions,
+  type ScimResponse,
+  type WelcomeEmail,
+} from '../../src/index.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 
 export const BASE = '/api/v1/scim/v2';
@@ -70,7 +77,12 @@ export function setup(overrides: Partial<ScimOptions> = {}) {
 
   async function createUser(userName: string, extra: Record<string, unknown> = {}, key?: string) {
     const reply = await request('POST', '/Users', {
-      body: { schemas: [USER_SCHEMA], userName, name: { givenName: 'Ada', familyName: 'Lovelace' }, ...extra },
+      body: {
+        schemas: [USER_SCHEMA],
+        userName,
+        name: { givenName: 'Ada', familyName: 'Lovelace' },
+        ...extra,
+      },
       ...(key === undefined ? {} : { key }),
     });
     if (reply.status !== 201) throw new Error(`create failed: ${JSON.stringify(reply.body)}`);

@@ -10,7 +10,10 @@ describe('account status and the welcome email', () => {
     const { scim, createUser, request } = setup();
     const user = await createUser('ada@example.org', { active: true });
     const activated = await scim.users.activate('tenant-a', user.id);
-    expect(activated?.[ACCOUNT]).toMatchObject({ status: 'Activated', activatedAt: expect.any(String) });
+    expect(activated?.[ACCOUNT]).toMatchObject({
+      status: 'Activated',
+      activatedAt: expect.any(String),
+    });
     const again = await scim.users.activate('tenant-a', user.id);
     expect(again?.meta.version).toBe(activated?.meta.version);
     expect((await request('GET', `/Users/${user.id}`)).body[ACCOUNT].status).toBe('Activated');
@@ -28,8 +31,12 @@ describe('account status and the welcome email', () => {
     const { scim, createUser, request } = setup();
     const user = await createUser('ada@example.org', { active: true });
     await scim.users.activate('tenant-a', user.id);
-    expect((await request('PATCH', `/Users/${user.id}`, { body: deactivate })).body[ACCOUNT].status).toBe('Deactivated');
-    expect((await request('PATCH', `/Users/${user.id}`, { body: reactivate })).body[ACCOUNT].status).toBe('Activated');
+    expect(
+      (await request('PATCH', `/Users/${user.id}`, { body: deactivate })).body[ACCOUNT].status,
+    ).toBe('Deactivated');
+    expect(
+      (await request('PATCH', `/Users/${user.id}`, { body: reactivate })).body[ACCOUNT].status,
+    ).toBe('Activated');
   });
 
   it('reactivation returns to Invited without a second email when the person never logged in', async () => {
@@ -47,7 +54,9 @@ describe('account status and the welcome email', () => {
     const user = await createUser('ada@example.org');
     await scim.dispatchOutbox();
     expect(sent).toHaveLength(0);
-    const on = await request('PUT', `/Users/${user.id}`, { body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', active: true } });
+    const on = await request('PUT', `/Users/${user.id}`, {
+      body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', active: true },
+    });
     expect(on.body[ACCOUNT].status).toBe('Invited');
     await request('PATCH', `/Users/${user.id}`, { body: deactivate });
     await request('PATCH', `/Users/${user.id}`, { body: reactivate });
@@ -80,7 +89,9 @@ describe('account status and the welcome email', () => {
       outbox: { retryBaseMs: 1, retryMaxMs: 5 },
       onError: () => undefined,
     });
-    const reply = await request('POST', '/Users', { body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', active: true } });
+    const reply = await request('POST', '/Users', {
+      body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', active: true },
+    });
     expect(reply.status).toBe(201);
     await expect.poll(() => delivered.length, { timeout: 2000 }).toBe(1);
     expect(calls).toBe(4);

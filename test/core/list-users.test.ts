@@ -7,7 +7,8 @@ describe('GET /Users', () => {
   const ctx = setup();
   const ids: string[] = [];
   beforeAll(async () => {
-    for (let i = 1; i <= 120; i++) ids.push((await ctx.createUser(`user${String(i).padStart(3, '0')}@example.org`)).id);
+    for (let i = 1; i <= 120; i++)
+      ids.push((await ctx.createUser(`user${String(i).padStart(3, '0')}@example.org`)).id);
   });
   const list = (query: string) => ctx.request('GET', '/Users', { query });
   const pageIds = (body: { Resources: Array<{ id: string }> }) => body.Resources.map((u) => u.id);
@@ -19,7 +20,12 @@ describe('GET /Users', () => {
   it('defaults to startIndex 1 and 50 records, with the ListResponse envelope', async () => {
     const reply = await list('');
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ schemas: [LIST], totalResults: 120, itemsPerPage: 50, startIndex: 1 });
+    expect(reply.body).toMatchObject({
+      schemas: [LIST],
+      totalResults: 120,
+      itemsPerPage: 50,
+      startIndex: 1,
+    });
     expect(pageIds(reply.body)).toEqual(ids.slice(0, 50));
   });
 
@@ -51,14 +57,22 @@ describe('GET /Users', () => {
 
   it('a page past the end is empty with the right total', async () => {
     const reply = await list('startIndex=500');
-    expect(reply.body).toMatchObject({ totalResults: 120, itemsPerPage: 0, startIndex: 500, Resources: [] });
+    expect(reply.body).toMatchObject({
+      totalResults: 120,
+      itemsPerPage: 0,
+      startIndex: 500,
+      Resources: [],
+    });
   });
 
-  it.each(['startIndex=abc', 'count=1.5', 'count=', 'startIndex=1e3'])('%s → 400 invalidValue', async (query) => {
-    const reply = await list(query);
-    expect(reply.status).toBe(400);
-    expect(reply.body.scimType).toBe('invalidValue');
-  });
+  it.each(['startIndex=abc', 'count=1.5', 'count=', 'startIndex=1e3'])(
+    '%s → 400 invalidValue',
+    async (query) => {
+      const reply = await list(query);
+      expect(reply.status).toBe(400);
+      expect(reply.body.scimType).toBe('invalidValue');
+    },
+  );
 
   it('filters by userName eq, without regard to case', async () => {
     const reply = await list(`filter=${encodeURIComponent('userName eq "USER007@Example.ORG"')}`);
@@ -67,7 +81,9 @@ describe('GET /Users', () => {
   });
 
   it('a filter value that is not an email (an IdP probe with a GUID) finds nothing, 200', async () => {
-    const reply = await list(`filter=${encodeURIComponent('userName eq "3f2504e0-4f89-11d3-9a0c-0305e82c3301"')}`);
+    const reply = await list(
+      `filter=${encodeURIComponent('userName eq "3f2504e0-4f89-11d3-9a0c-0305e82c3301"')}`,
+    );
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ totalResults: 0, itemsPerPage: 0, Resources: [] });
   });
@@ -89,6 +105,11 @@ describe('GET /Users', () => {
 
   it('an empty tenant gets Resources: []', async () => {
     const reply = await ctx.request('GET', '/Users', { key: 'key-tenant-b' });
-    expect(reply.body).toMatchObject({ totalResults: 0, itemsPerPage: 0, startIndex: 1, Resources: [] });
+    expect(reply.body).toMatchObject({
+      totalResults: 0,
+      itemsPerPage: 0,
+      startIndex: 1,
+      Resources: [],
+    });
   });
 });

@@ -5,7 +5,9 @@ describe('PATCH /Users/{id}', () => {
   it('replace active false deactivates: 200, the whole user, status Deactivated', async () => {
     const { request, createUser } = setup();
     const user = await createUser('ada@example.org', { active: true });
-    const reply = await request('PATCH', `/Users/${user.id}`, { body: patchBody({ op: 'replace', path: 'active', value: false }) });
+    const reply = await request('PATCH', `/Users/${user.id}`, {
+      body: patchBody({ op: 'replace', path: 'active', value: false }),
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.active).toBe(false);
     expect(reply.body[ACCOUNT].status).toBe('Deactivated');
@@ -15,8 +17,13 @@ describe('PATCH /Users/{id}', () => {
 
   it('leaves attributes not named unchanged, roles included', async () => {
     const { request, createUser } = setup();
-    const user = await createUser('ada@example.org', { roles: [{ value: 'teacher' }], displayName: 'Ada' });
-    const reply = await request('PATCH', `/Users/${user.id}`, { body: patchBody({ op: 'replace', path: 'name.givenName', value: 'Augusta' }) });
+    const user = await createUser('ada@example.org', {
+      roles: [{ value: 'teacher' }],
+      displayName: 'Ada',
+    });
+    const reply = await request('PATCH', `/Users/${user.id}`, {
+      body: patchBody({ op: 'replace', path: 'name.givenName', value: 'Augusta' }),
+    });
     expect(reply.body.name).toEqual({ givenName: 'Augusta', familyName: 'Lovelace' });
     expect(reply.body.roles).toEqual([{ value: 'teacher' }]);
     expect(reply.body.displayName).toBe('Ada');
@@ -25,16 +32,22 @@ describe('PATCH /Users/{id}', () => {
   it('updates roles separately with add and remove', async () => {
     const { request, createUser } = setup();
     const user = await createUser('ada@example.org');
-    const added = await request('PATCH', `/Users/${user.id}`, { body: patchBody({ op: 'add', path: 'roles', value: [{ value: 'teacher' }] }) });
+    const added = await request('PATCH', `/Users/${user.id}`, {
+      body: patchBody({ op: 'add', path: 'roles', value: [{ value: 'teacher' }] }),
+    });
     expect(added.body.roles).toEqual([{ value: 'teacher' }]);
-    const removed = await request('PATCH', `/Users/${user.id}`, { body: patchBody({ op: 'remove', path: 'roles' }) });
+    const removed = await request('PATCH', `/Users/${user.id}`, {
+      body: patchBody({ op: 'remove', path: 'roles' }),
+    });
     expect(removed.body).not.toHaveProperty('roles');
   });
 
   it('accepts a path-less replace with an object value', async () => {
     const { request, createUser } = setup();
     const user = await createUser('ada@example.org', { active: true });
-    const reply = await request('PATCH', `/Users/${user.id}`, { body: patchBody({ op: 'Replace', value: { active: false, displayName: 'A' } }) });
+    const reply = await request('PATCH', `/Users/${user.id}`, {
+      body: patchBody({ op: 'Replace', value: { active: false, displayName: 'A' } }),
+    });
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ active: false, displayName: 'A' });
   });
@@ -42,7 +55,9 @@ describe('PATCH /Users/{id}', () => {
   it('a PATCH that changes nothing succeeds without a new version', async () => {
     const { request, createUser } = setup();
     const user = await createUser('ada@example.org', { active: true });
-    const reply = await request('PATCH', `/Users/${user.id}`, { body: patchBody({ op: 'replace', path: 'active', value: true }) });
+    const reply = await request('PATCH', `/Users/${user.id}`, {
+      body: patchBody({ op: 'replace', path: 'active', value: true }),
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.meta.version).toBe(user.meta.version);
   });
@@ -51,7 +66,10 @@ describe('PATCH /Users/{id}', () => {
     const { request, createUser } = setup();
     const user = await createUser('ada@example.org', { active: true });
     const reply = await request('PATCH', `/Users/${user.id}`, {
-      body: patchBody({ op: 'replace', path: 'active', value: false }, { op: 'replace', path: 'noSuchAttribute.x', value: 1 }),
+      body: patchBody(
+        { op: 'replace', path: 'active', value: false },
+        { op: 'replace', path: 'noSuchAttribute.x', value: 1 },
+      ),
     });
     expect(reply.status).toBe(400);
     expect((await request('GET', `/Users/${user.id}`)).body).toEqual(user);
@@ -72,7 +90,9 @@ describe('PATCH /Users/{id}', () => {
     const { request, createUser } = setup();
     const ada = await createUser('ada@example.org');
     await createUser('grace@example.org');
-    const reply = await request('PATCH', `/Users/${ada.id}`, { body: patchBody({ op: 'replace', path: 'userName', value: 'GRACE@example.org' }) });
+    const reply = await request('PATCH', `/Users/${ada.id}`, {
+      body: patchBody({ op: 'replace', path: 'userName', value: 'GRACE@example.org' }),
+    });
     expect(reply.status).toBe(409);
     expect((await request('GET', `/Users/${ada.id}`)).body).toEqual(ada);
   });
@@ -80,14 +100,19 @@ describe('PATCH /Users/{id}', () => {
   it('a userName changed to a non-email → 400 invalidValue', async () => {
     const { request, createUser } = setup();
     const ada = await createUser('ada@example.org');
-    const reply = await request('PATCH', `/Users/${ada.id}`, { body: patchBody({ op: 'replace', path: 'userName', value: 'ada' }) });
+    const reply = await request('PATCH', `/Users/${ada.id}`, {
+      body: patchBody({ op: 'replace', path: 'userName', value: 'ada' }),
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.scimType).toBe('invalidValue');
     expect((await request('GET', `/Users/${ada.id}`)).body).toEqual(ada);
   });
 
   it.each([
-    ['no PatchOp schema', { schemas: [], Operations: [{ op: 'replace', path: 'active', value: false }] }],
+    [
+      'no PatchOp schema',
+      { schemas: [], Operations: [{ op: 'replace', path: 'active', value: false }] },
+    ],
     ['no Operations', { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'] }],
     ['an unknown op', patchBody({ op: 'merge', path: 'active', value: false })],
     ['a wrong value type', patchBody({ op: 'replace', path: 'active', value: 'maybe' })],
@@ -102,7 +127,13 @@ describe('PATCH /Users/{id}', () => {
 
   it('an unknown id → 404; a stale If-Match → 412', async () => {
     const { request, createUser } = setup();
-    expect((await request('PATCH', '/Users/missing', { body: patchBody({ op: 'replace', path: 'active', value: false }) })).status).toBe(404);
+    expect(
+      (
+        await request('PATCH', '/Users/missing', {
+          body: patchBody({ op: 'replace', path: 'active', value: false }),
+        })
+      ).status,
+    ).toBe(404);
     const user = await createUser('ada@example.org');
     const stale = await request('PATCH', `/Users/${user.id}`, {
       body: patchBody({ op: 'replace', path: 'active', value: true }),
@@ -116,7 +147,9 @@ describe('PATCH /Users/{id}', () => {
     const user = await createUser('ada@example.org');
     const replies = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        request('PATCH', `/Users/${user.id}`, { body: patchBody({ op: 'add', path: 'roles', value: [{ value: `role-${i}` }] }) }),
+        request('PATCH', `/Users/${user.id}`, {
+          body: patchBody({ op: 'add', path: 'roles', value: [{ value: `role-${i}` }] }),
+        }),
       ),
     );
     expect(replies.every((r) => r.status === 200)).toBe(true);
@@ -129,7 +162,11 @@ describe('PATCH options of createScim', () => {
   it('maxPatchOperations caps a request: 400 tooMany, nothing changes', async () => {
     const { request, createUser } = setup({ maxPatchOperations: 2 });
     const user = await createUser('ada@example.org');
-    const ops = Array.from({ length: 3 }, (_, i) => ({ op: 'replace', path: 'displayName', value: `n${i}` }));
+    const ops = Array.from({ length: 3 }, (_, i) => ({
+      op: 'replace',
+      path: 'displayName',
+      value: `n${i}`,
+    }));
     const reply = await request('PATCH', `/Users/${user.id}`, { body: patchBody(...ops) });
     expect(reply.status).toBe(400);
     expect(reply.body.scimType).toBe('tooMany');

@@ -18,7 +18,9 @@ describe('attributes and excludedAttributes', () => {
   });
 
   it('attributes returns only those, plus id, userName and schemas (returned: always)', async () => {
-    const reply = await ctx.request('GET', `/Users/${id}`, { query: 'attributes=displayName,name.givenName' });
+    const reply = await ctx.request('GET', `/Users/${id}`, {
+      query: 'attributes=displayName,name.givenName',
+    });
     expect(reply.body).toEqual({
       schemas: expect.any(Array),
       id,
@@ -29,14 +31,18 @@ describe('attributes and excludedAttributes', () => {
   });
 
   it('attributes reaches extension attributes by URN', async () => {
-    const reply = await ctx.request('GET', `/Users/${id}`, { query: `attributes=${ENTERPRISE}:employeeNumber,emails.value` });
+    const reply = await ctx.request('GET', `/Users/${id}`, {
+      query: `attributes=${ENTERPRISE}:employeeNumber,emails.value`,
+    });
     expect(reply.body[ENTERPRISE]).toEqual({ employeeNumber: '42' });
     expect(reply.body.emails).toEqual([{ value: 'ada@example.org' }]);
     expect(reply.body.displayName).toBeUndefined();
   });
 
   it('excludedAttributes removes those but never id or userName', async () => {
-    const reply = await ctx.request('GET', `/Users/${id}`, { query: `excludedAttributes=emails,meta,id,userName,${ENTERPRISE}` });
+    const reply = await ctx.request('GET', `/Users/${id}`, {
+      query: `excludedAttributes=emails,meta,id,userName,${ENTERPRISE}`,
+    });
     expect(reply.body.emails).toBeUndefined();
     expect(reply.body.meta).toBeUndefined();
     expect(reply.body[ENTERPRISE]).toBeUndefined();
@@ -48,16 +54,25 @@ describe('attributes and excludedAttributes', () => {
 
   it('applies to list pages and to PATCH responses', async () => {
     const list = await ctx.request('GET', '/Users', { query: 'attributes=userName' });
-    expect(list.body.Resources).toEqual([{ schemas: expect.any(Array), id, userName: 'ada@example.org' }]);
+    expect(list.body.Resources).toEqual([
+      { schemas: expect.any(Array), id, userName: 'ada@example.org' },
+    ]);
     const patched = await ctx.request('PATCH', `/Users/${id}`, {
       query: 'attributes=displayName',
       body: patchBody({ op: 'replace', path: 'displayName', value: 'Countess' }),
     });
-    expect(patched.body).toEqual({ schemas: expect.any(Array), id, userName: 'ada@example.org', displayName: 'Countess' });
+    expect(patched.body).toEqual({
+      schemas: expect.any(Array),
+      id,
+      userName: 'ada@example.org',
+      displayName: 'Countess',
+    });
   });
 
   it('both at once → 400 invalidValue', async () => {
-    const reply = await ctx.request('GET', `/Users/${id}`, { query: 'attributes=displayName&excludedAttributes=emails' });
+    const reply = await ctx.request('GET', `/Users/${id}`, {
+      query: 'attributes=displayName&excludedAttributes=emails',
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.scimType).toBe('invalidValue');
   });
@@ -70,9 +85,17 @@ describe('POST /Users/.search', () => {
   });
 
   it('gives the same results as the GET form', async () => {
-    const get = await ctx.request('GET', '/Users', { query: `filter=${encodeURIComponent('userName eq "GRACE@example.org"')}&attributes=userName` });
+    const get = await ctx.request('GET', '/Users', {
+      query: `filter=${encodeURIComponent('userName eq "GRACE@example.org"')}&attributes=userName`,
+    });
     const post = await ctx.request('POST', '/Users/.search', {
-      body: { schemas: [SEARCH], filter: 'userName eq "GRACE@example.org"', attributes: ['userName'], startIndex: 1, count: 10 },
+      body: {
+        schemas: [SEARCH],
+        filter: 'userName eq "GRACE@example.org"',
+        attributes: ['userName'],
+        startIndex: 1,
+        count: 10,
+      },
     });
     expect(post.status).toBe(200);
     expect(post.body).toEqual(get.body);
@@ -80,7 +103,9 @@ describe('POST /Users/.search', () => {
   });
 
   it('pages like the GET form', async () => {
-    const post = await ctx.request('POST', '/Users/.search', { body: { schemas: [SEARCH], startIndex: 2, count: 1 } });
+    const post = await ctx.request('POST', '/Users/.search', {
+      body: { schemas: [SEARCH], startIndex: 2, count: 1 },
+    });
     const get = await ctx.request('GET', '/Users', { query: 'startIndex=2&count=1' });
     expect(post.body).toEqual(get.body);
   });

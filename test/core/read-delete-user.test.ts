@@ -11,16 +11,23 @@ describe('GET /Users/{id} and DELETE /Users/{id}', () => {
     expect(reply.body).toEqual(user);
     const missing = await request('GET', '/Users/no-such-id');
     expect(missing.status).toBe(404);
-    expect(missing.body).toMatchObject({ status: '404', schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'] });
+    expect(missing.body).toMatchObject({
+      status: '404',
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+    });
   });
 
   it('GET with If-None-Match of the current version → 304 without body', async () => {
     const { request, createUser } = setup();
     const user = await createUser('ada@example.org');
-    const reply = await request('GET', `/Users/${user.id}`, { headers: { 'if-none-match': user.meta.version } });
+    const reply = await request('GET', `/Users/${user.id}`, {
+      headers: { 'if-none-match': user.meta.version },
+    });
     expect(reply.status).toBe(304);
     expect(reply.body).toBeUndefined();
-    const stale = await request('GET', `/Users/${user.id}`, { headers: { 'if-none-match': 'W/"0"' } });
+    const stale = await request('GET', `/Users/${user.id}`, {
+      headers: { 'if-none-match': 'W/"0"' },
+    });
     expect(stale.status).toBe(200);
   });
 
@@ -38,7 +45,9 @@ describe('GET /Users/{id} and DELETE /Users/{id}', () => {
   it('DELETE with a stale If-Match → 412 and the user stays', async () => {
     const { request, createUser } = setup();
     const user = await createUser('ada@example.org');
-    const reply = await request('DELETE', `/Users/${user.id}`, { headers: { 'if-match': 'W/"7"' } });
+    const reply = await request('DELETE', `/Users/${user.id}`, {
+      headers: { 'if-match': 'W/"7"' },
+    });
     expect(reply.status).toBe(412);
     expect((await request('GET', `/Users/${user.id}`)).status).toBe(200);
   });

@@ -4,7 +4,10 @@ import { ACCOUNT, USER_SCHEMA, setup } from './harness.js';
 describe('PUT /Users/{id}', () => {
   it('replaces the updatable profile: omitted readWrite attributes are cleared, roles included', async () => {
     const { request, createUser } = setup();
-    const user = await createUser('ada@example.org', { displayName: 'Ada', roles: [{ value: 'teacher' }] });
+    const user = await createUser('ada@example.org', {
+      displayName: 'Ada',
+      roles: [{ value: 'teacher' }],
+    });
     const reply = await request('PUT', `/Users/${user.id}`, {
       body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', name: { givenName: 'Augusta' } },
     });
@@ -21,10 +24,14 @@ describe('PUT /Users/{id}', () => {
   it('leaves active as it is when omitted, and applies it when given', async () => {
     const { request, createUser } = setup();
     const user = await createUser('ada@example.org', { active: true });
-    const kept = await request('PUT', `/Users/${user.id}`, { body: { schemas: [USER_SCHEMA], userName: 'ada@example.org' } });
+    const kept = await request('PUT', `/Users/${user.id}`, {
+      body: { schemas: [USER_SCHEMA], userName: 'ada@example.org' },
+    });
     expect(kept.body.active).toBe(true);
     expect(kept.body[ACCOUNT].status).toBe('Invited');
-    const off = await request('PUT', `/Users/${user.id}`, { body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', active: false } });
+    const off = await request('PUT', `/Users/${user.id}`, {
+      body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', active: false },
+    });
     expect(off.body.active).toBe(false);
     expect(off.body[ACCOUNT].status).toBe('Deactivated');
   });
@@ -33,7 +40,12 @@ describe('PUT /Users/{id}', () => {
     const { request, createUser } = setup();
     const user = await createUser('ada@example.org');
     const reply = await request('PUT', `/Users/${user.id}`, {
-      body: { ...user, displayName: 'Ada L', meta: { version: 'W/"40"' }, [ACCOUNT]: { status: 'Activated' } },
+      body: {
+        ...user,
+        displayName: 'Ada L',
+        meta: { version: 'W/"40"' },
+        [ACCOUNT]: { status: 'Activated' },
+      },
     });
     expect(reply.status).toBe(200);
     expect(reply.body.displayName).toBe('Ada L');
@@ -53,9 +65,13 @@ describe('PUT /Users/{id}', () => {
     const { request, createUser } = setup();
     const ada = await createUser('ada@example.org');
     await createUser('grace@example.org');
-    const renamed = await request('PUT', `/Users/${ada.id}`, { body: { schemas: [USER_SCHEMA], userName: 'ADA.L@example.org' } });
+    const renamed = await request('PUT', `/Users/${ada.id}`, {
+      body: { schemas: [USER_SCHEMA], userName: 'ADA.L@example.org' },
+    });
     expect(renamed.body.userName).toBe('ADA.L@example.org');
-    const clash = await request('PUT', `/Users/${ada.id}`, { body: { schemas: [USER_SCHEMA], userName: 'Grace@example.org' } });
+    const clash = await request('PUT', `/Users/${ada.id}`, {
+      body: { schemas: [USER_SCHEMA], userName: 'Grace@example.org' },
+    });
     expect(clash.status).toBe(409);
     expect(clash.body.scimType).toBe('uniqueness');
     expect((await request('GET', `/Users/${ada.id}`)).body).toEqual(renamed.body);
@@ -69,7 +85,9 @@ describe('PUT /Users/{id}', () => {
     ])('%s → %i %s', async (_label, patch, status, scimType) => {
       const { request, createUser } = setup();
       const user = await createUser('ada@example.org');
-      const reply = await request('PUT', `/Users/${user.id}`, { body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', ...patch } });
+      const reply = await request('PUT', `/Users/${user.id}`, {
+        body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', ...patch },
+      });
       expect(reply.status).toBe(status);
       expect(reply.body.scimType).toBe(scimType);
       expect((await request('GET', `/Users/${user.id}`)).body).toEqual(user);
@@ -77,7 +95,9 @@ describe('PUT /Users/{id}', () => {
 
     it('an unknown id → 404', async () => {
       const { request } = setup();
-      const reply = await request('PUT', '/Users/missing', { body: { schemas: [USER_SCHEMA], userName: 'ada@example.org' } });
+      const reply = await request('PUT', '/Users/missing', {
+        body: { schemas: [USER_SCHEMA], userName: 'ada@example.org' },
+      });
       expect(reply.status).toBe(404);
     });
 

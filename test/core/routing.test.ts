@@ -22,7 +22,11 @@ describe('routing', () => {
 
   it('a path outside the base path → 404', async () => {
     const { scim } = setup();
-    const response = await scim.handle({ method: 'GET', path: '/elsewhere/Users', headers: { authorization: `Bearer ${KEY_A}` } });
+    const response = await scim.handle({
+      method: 'GET',
+      path: '/elsewhere/Users',
+      headers: { authorization: `Bearer ${KEY_A}` },
+    });
     expect(response.status).toBe(404);
   });
 
@@ -51,16 +55,25 @@ describe('routing', () => {
       basePath: BASE,
       onError: (e) => errors.push(e),
     });
-    const response = await scim.handle({ method: 'GET', path: `${BASE}/Users`, headers: { authorization: `Bearer ${KEY_A}` } });
+    const response = await scim.handle({
+      method: 'GET',
+      path: `${BASE}/Users`,
+      headers: { authorization: `Bearer ${KEY_A}` },
+    });
     expect(response.status).toBe(500);
     expect(response.body).not.toContain('secret');
-    expect(JSON.parse(response.body ?? '')).toMatchObject({ status: '500', detail: 'An internal error occurred.' });
+    expect(JSON.parse(response.body ?? '')).toMatchObject({
+      status: '500',
+      detail: 'An internal error occurred.',
+    });
     expect(errors).toHaveLength(1);
   });
 
   it('createScim names every missing contract method at start', () => {
     expect(() =>
       createScim({ store: {} as never, verifier: {} as never, mailer: {} as never }),
-    ).toThrow(/store\.create\(\).*store\.outbox\.claim\(\).*verifier\.verify\(\).*mailer\.sendWelcome\(\)/);
+    ).toThrow(
+      /store\.create\(\).*store\.outbox\.claim\(\).*verifier\.verify\(\).*mailer\.sendWelcome\(\)/,
+    );
   });
 });

@@ -35,7 +35,14 @@ describe('example server', () => {
 
   beforeAll(async () => {
     running = await startServer(
-      { host: '127.0.0.1', port: 0, keys: [{ key: 'k1', tenant: 't1' }], generatedKey: false, mailLog, activationSecret: 'secret' },
+      {
+        host: '127.0.0.1',
+        port: 0,
+        keys: [{ key: 'k1', tenant: 't1' }],
+        generatedKey: false,
+        mailLog,
+        activationSecret: 'secret',
+      },
       { print: () => undefined },
     );
   });
@@ -49,7 +56,9 @@ describe('example server', () => {
     });
     expect(created.status).toBe(201);
     const user = (await created.json()) as { id: string };
-    await expect.poll(() => readFileSync(mailLog, 'utf8').trim().split('\n').length, { timeout: 3000 }).toBe(1);
+    await expect
+      .poll(() => readFileSync(mailLog, 'utf8').trim().split('\n').length, { timeout: 3000 })
+      .toBe(1);
     const line = JSON.parse(readFileSync(mailLog, 'utf8').trim()) as MailLogLine;
     expect(line).toMatchObject({ to: 'ada@example.org', userId: user.id, tenant: 't1' });
     expect(line.idempotencyKey).toBeTruthy();
@@ -58,15 +67,22 @@ describe('example server', () => {
     expect(forged.status).toBe(400);
     const activated = await fetch(line.activationLink);
     expect(activated.status).toBe(200);
-    const read = (await (await fetch(`${running.url}/Users/${user.id}`, { headers: auth })).json()) as Record<string, { status: string }>;
+    const read = (await (
+      await fetch(`${running.url}/Users/${user.id}`, { headers: auth })
+    ).json()) as Record<string, { status: string }>;
     expect(read[ACCOUNT]?.status).toBe('Activated');
 
     const patched = await fetch(`${running.url}/Users/${user.id}`, {
       method: 'PATCH',
       headers: auth,
-      body: JSON.stringify({ schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', path: 'active', value: false }] }),
+      body: JSON.stringify({
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'replace', path: 'active', value: false }],
+      }),
     });
-    expect(((await patched.json()) as Record<string, { status: string }>)[ACCOUNT]?.status).toBe('Deactivated');
+    expect(((await patched.json()) as Record<string, { status: string }>)[ACCOUNT]?.status).toBe(
+      'Deactivated',
+    );
   });
 
   it('answers 404 outside the SCIM base path', async () => {
@@ -86,7 +102,9 @@ describe('npm start', () => {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     await expect.poll(() => output, { timeout: 15_000 }).toContain('curl');
     expect(output).toMatch(/Bearer dev-/);
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => resolve(code)),
+    );
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   });

@@ -7,7 +7,9 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
   sideEffects: boolean;
   type: string;
 };
-const typedoc = JSON.parse(readFileSync(new URL('../../typedoc.json', import.meta.url), 'utf8')) as { entryPoints: string[] };
+const typedoc = JSON.parse(
+  readFileSync(new URL('../../typedoc.json', import.meta.url), 'utf8'),
+) as { entryPoints: string[] };
 
 describe('the package manifest', () => {
   it('is ESM-only and free of side effects', () => {
@@ -19,7 +21,10 @@ describe('the package manifest', () => {
     const subpaths = Object.keys(pkg.exports).filter((k) => k !== './package.json');
     expect(subpaths.sort()).toEqual(entryPoints.map((e) => e.subpath).sort());
     for (const entry of entryPoints) {
-      expect(pkg.exports[entry.subpath]).toEqual({ types: `./dist/${entry.out}.d.ts`, import: `./dist/${entry.out}.js` });
+      expect(pkg.exports[entry.subpath]).toEqual({
+        types: `./dist/${entry.out}.d.ts`,
+        import: `./dist/${entry.out}.js`,
+      });
     }
   });
 

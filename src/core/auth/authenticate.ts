@@ -13,9 +13,11 @@ export async function authenticate(
   authorization: string | undefined,
   verifier: ApiKeyVerifier,
 ): Promise<Tenant> {
-  if (authorization === undefined) throw scimErrors.unauthorized('The authorization header is missing.');
+  if (authorization === undefined)
+    throw scimErrors.unauthorized('The authorization header is missing.');
   const match = BEARER.exec(authorization);
-  if (!match?.[1]) throw scimErrors.unauthorized('The authorization header must be "Bearer <API key>".');
+  if (!match?.[1])
+    throw scimErrors.unauthorized('The authorization header must be "Bearer <API key>".');
   const tenant = await verifier.verify(match[1]);
   if (!tenant) throw scimErrors.unauthorized('The API key is not valid.');
   return tenant;

@@ -15,7 +15,8 @@ export interface HandlerConfig {
   /** Whether the store sorts (it declares `capabilities.supportsSort`). */
   readonly sortSupported: boolean;
   /** The host's password hook, if any. */
-  readonly onPassword: ((tenant: string, userId: string, password: string) => void | Promise<void>) | undefined;
+  readonly onPassword:
+    ((tenant: string, userId: string, password: string) => void | Promise<void>) | undefined;
   /** Reports a fault that must not fail the request. */
   readonly reportError: (error: unknown) => void;
 }

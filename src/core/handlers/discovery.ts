@@ -37,7 +37,10 @@ export const serviceProviderConfig: Handler = async (context) => {
         primary: true,
       },
     ],
-    meta: { resourceType: 'ServiceProviderConfig', location: `${baseUrl(context)}/ServiceProviderConfig` },
+    meta: {
+      resourceType: 'ServiceProviderConfig',
+      location: `${baseUrl(context)}/ServiceProviderConfig`,
+    },
   });
 };
 
@@ -56,7 +59,13 @@ function userResourceType(context: HandlerContext) {
 }
 
 function listOf(resources: unknown[]) {
-  return { schemas: [LIST_RESPONSE_SCHEMA], totalResults: resources.length, itemsPerPage: resources.length, startIndex: 1, Resources: resources };
+  return {
+    schemas: [LIST_RESPONSE_SCHEMA],
+    totalResults: resources.length,
+    itemsPerPage: resources.length,
+    startIndex: 1,
+    Resources: resources,
+  };
 }
 
 /**
@@ -81,7 +90,9 @@ export const schemas: Handler = async (context) => {
   const render = (s: (typeof context.config.schemas)[number]) =>
     toSchemaResource(s, `${baseUrl(context)}/Schemas/${s.id}`);
   if (context.id === '') return jsonResponse(200, listOf(context.config.schemas.map(render)));
-  const schema = context.config.schemas.find((s) => s.id.toLowerCase() === context.id.toLowerCase());
+  const schema = context.config.schemas.find(
+    (s) => s.id.toLowerCase() === context.id.toLowerCase(),
+  );
   if (!schema) throw scimErrors.notFound(`No schema "${context.id}".`);
   return jsonResponse(200, render(schema));
 };

@@ -23,7 +23,8 @@ function integerParam(name: string, raw: unknown): number | undefined {
   if (raw === null || raw === undefined) return undefined;
   if (typeof raw === 'number' && Number.isInteger(raw)) return raw;
   const text = typeof raw === 'string' ? raw.trim() : '';
-  if (!INTEGER.test(text)) throw scimErrors.invalidValue(`"${name}" must be an integer; got ${JSON.stringify(raw)}.`);
+  if (!INTEGER.test(text))
+    throw scimErrors.invalidValue(`"${name}" must be an integer; got ${JSON.stringify(raw)}.`);
   return Number(text);
 }
 
@@ -33,7 +34,9 @@ function sortOrderParam(raw: unknown): SortOrder {
     const lower = raw.trim().toLowerCase();
     if (lower === 'ascending' || lower === 'descending') return lower;
   }
-  throw scimErrors.invalidValue(`"sortOrder" must be "ascending" or "descending"; got ${JSON.stringify(raw)}.`);
+  throw scimErrors.invalidValue(
+    `"sortOrder" must be "ascending" or "descending"; got ${JSON.stringify(raw)}.`,
+  );
 }
 
 function optionalText(name: string, raw: unknown): string | undefined {
@@ -45,7 +48,8 @@ function optionalText(name: string, raw: unknown): string | undefined {
 function attributeList(name: string, raw: unknown): string[] {
   if (raw === null || raw === undefined) return [];
   if (typeof raw === 'string') return splitAttributeList(raw);
-  if (Array.isArray(raw) && raw.every((s) => typeof s === 'string')) return raw.flatMap((s: string) => splitAttributeList(s));
+  if (Array.isArray(raw) && raw.every((s) => typeof s === 'string'))
+    return raw.flatMap((s: string) => splitAttributeList(s));
   throw scimErrors.invalidValue(`"${name}" must be a list of attribute names.`);
 }
 
@@ -53,8 +57,14 @@ function toListParams(get: (name: string) => unknown, config: HandlerConfig): Li
   const startIndex = integerParam('startIndex', get('startIndex'));
   const count = integerParam('count', get('count'));
   return {
-    startIndex: startIndex === undefined || startIndex < 1 ? 1 : Math.min(startIndex, Number.MAX_SAFE_INTEGER),
-    count: count === undefined ? config.defaultPageSize : Math.max(0, Math.min(count, config.maxPageSize)),
+    startIndex:
+      startIndex === undefined || startIndex < 1
+        ? 1
+        : Math.min(startIndex, Number.MAX_SAFE_INTEGER),
+    count:
+      count === undefined
+        ? config.defaultPageSize
+        : Math.max(0, Math.min(count, config.maxPageSize)),
     filter: optionalText('filter', get('filter')),
     sortBy: optionalText('sortBy', get('sortBy')),
     sortOrder: sortOrderParam(get('sortOrder')),
@@ -87,7 +97,12 @@ export function readSearchRequest(body: unknown, config: HandlerConfig): ListPar
   }
   const request = body as Record<string, unknown>;
   const schemas = request.schemas;
-  if (!Array.isArray(schemas) || !schemas.some((s) => typeof s === 'string' && s.toLowerCase() === SEARCH_REQUEST_SCHEMA.toLowerCase())) {
+  if (
+    !Array.isArray(schemas) ||
+    !schemas.some(
+      (s) => typeof s === 'string' && s.toLowerCase() === SEARCH_REQUEST_SCHEMA.toLowerCase(),
+    )
+  ) {
     throw scimErrors.invalidSyntax(`"schemas" must contain "${SEARCH_REQUEST_SCHEMA}".`);
   }
   const lower = new Map(Object.keys(request).map((k) => [k.toLowerCase(), request[k]]));

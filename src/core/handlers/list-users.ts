@@ -54,4 +54,7 @@ export const listUsers: Handler = (context) =>
  * @see RFC 7644 §3.4.3
  */
 export const searchUsers: Handler = (context) =>
-  answerList(context, readSearchRequest(readJsonBody(context.request, context.config.maxBodyBytes), context.config));
+  answerList(
+    context,
+    readSearchRequest(readJsonBody(context.request, context.config.maxBodyBytes), context.config),
+  );

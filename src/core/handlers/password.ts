@@ -4,7 +4,11 @@ import type { HandlerContext } from './context.js';
  * Hands a client's writeOnly `password` to the host's `onPassword` hook after the write. A
  * failing hook is reported to `onError`; the SCIM request has already succeeded.
  */
-export async function deliverPassword(context: HandlerContext, userId: string, password: string | undefined): Promise<void> {
+export async function deliverPassword(
+  context: HandlerContext,
+  userId: string,
+  password: string | undefined,
+): Promise<void> {
   const hook = context.config.onPassword;
   if (password === undefined || !hook) return;
   try {
@@ -22,11 +26,13 @@ export function passwordInPatch(body: unknown): string | undefined {
   for (const operation of operations as Array<Record<string, unknown> | null>) {
     const op = typeof operation?.op === 'string' ? operation.op.toLowerCase() : '';
     if (op !== 'add' && op !== 'replace') continue;
-    const path = typeof operation?.path === 'string' ? operation.path.trim().toLowerCase() : undefined;
+    const path =
+      typeof operation?.path === 'string' ? operation.path.trim().toLowerCase() : undefined;
     const value = operation?.value;
     if (path === 'password' && typeof value === 'string') found = value;
     if (path === undefined && typeof value === 'object' && value !== null) {
-      for (const [key, v] of Object.entries(value)) if (key.toLowerCase() === 'password' && typeof v === 'string') found = v;
+      for (const [key, v] of Object.entries(value))
+        if (key.toLowerCase() === 'password' && typeof v === 'string') found = v;
     }
   }
   return found;

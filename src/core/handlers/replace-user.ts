@@ -17,7 +17,9 @@ export const replaceUser: Handler = async (context) => {
   const { request, tenant, id, users, config } = context;
   const input = validateUserInput(readJsonBody(request, config.maxBodyBytes), config.schemas);
   if (input.id !== undefined && input.id !== id) {
-    throw scimErrors.mutability(`"id" is readOnly: the body says "${String(input.id)}" but the path says "${id}".`);
+    throw scimErrors.mutability(
+      `"id" is readOnly: the body says "${String(input.id)}" but the path says "${id}".`,
+    );
   }
   const ifMatch = getHeader(request.headers, 'if-match');
   const user = await users.update(tenant.id, id, ifMatch, (current) => ({

@@ -13,13 +13,19 @@ import type { SchemaDefinition } from '../../schema/types.js';
 export function checkSortBy(text: string, schemas: readonly SchemaDefinition[]): AttributePath {
   const path = parsePathText(text.trim());
   const target = path && resolveFilterPath(path, schemas);
-  if (!path || !target) throw scimErrors.invalidValue(`"sortBy": "${text}" is not an attribute of the User.`);
+  if (!path || !target)
+    throw scimErrors.invalidValue(`"sortBy": "${text}" is not an attribute of the User.`);
   let sub = target.subAttribute;
   if (!sub && target.attribute.type === 'complex') {
     sub = target.attribute.subAttributes?.find((s) => s.name === 'value');
-    if (!sub) throw scimErrors.invalidValue(`"sortBy": "${text}" is a complex attribute; name one of its sub-attributes.`);
+    if (!sub)
+      throw scimErrors.invalidValue(
+        `"sortBy": "${text}" is a complex attribute; name one of its sub-attributes.`,
+      );
   }
-  const canonical: { schema?: string; attribute: string; subAttribute?: string } = { attribute: target.attribute.name };
+  const canonical: { schema?: string; attribute: string; subAttribute?: string } = {
+    attribute: target.attribute.name,
+  };
   if (target.extension !== undefined) canonical.schema = target.extension;
   if (sub) canonical.subAttribute = sub.name;
   return canonical;

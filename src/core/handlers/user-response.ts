@@ -1,6 +1,10 @@
 import type { ScimUser } from '../../schema/user-resource.js';
 import { jsonResponse } from '../http/respond.js';
-import { compileProjection, splitAttributeList, type Projector } from '../../schema/project-resource.js';
+import {
+  compileProjection,
+  splitAttributeList,
+  type Projector,
+} from '../../schema/project-resource.js';
 import { queryParams } from '../http/query-params.js';
 import type { ScimResponse } from '../types.js';
 import type { HandlerContext } from './context.js';
@@ -16,7 +20,11 @@ export function withLocation(user: ScimUser, usersUrl: string): ScimUser {
  *
  * @see RFC 7644 §3.9
  */
-export function userResponse(status: 200 | 201, user: ScimUser, context: HandlerContext): ScimResponse {
+export function userResponse(
+  status: 200 | 201,
+  user: ScimUser,
+  context: HandlerContext,
+): ScimResponse {
   const output = withLocation(user, context.usersUrl);
   const headers: Record<string, string> = { etag: user.meta.version };
   if (status === 201) headers.location = output.meta.location ?? '';

@@ -22,6 +22,8 @@ export function etagMatches(header: string, version: string): boolean {
  */
 export function assertIfMatch(ifMatch: string | undefined, version: string): void {
   if (ifMatch !== undefined && !etagMatches(ifMatch, version)) {
-    throw scimErrors.versionConflict(`If-Match ${ifMatch} does not match the current version ${version}.`);
+    throw scimErrors.versionConflict(
+      `If-Match ${ifMatch} does not match the current version ${version}.`,
+    );
   }
 }

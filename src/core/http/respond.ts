@@ -14,7 +14,10 @@ export function jsonResponse(
 }
 
 /** Builds a response with no body (204, 304). */
-export function emptyResponse(status: number, headers: Readonly<Record<string, string>> = {}): ScimResponse {
+export function emptyResponse(
+  status: number,
+  headers: Readonly<Record<string, string>> = {},
+): ScimResponse {
   return { status, headers, body: undefined };
 }
 

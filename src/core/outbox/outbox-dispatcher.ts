@@ -23,7 +23,13 @@ export class OutboxDispatcher {
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   #poll: ReturnType<typeof setInterval> | undefined;
 
-  constructor(store: OutboxStore, mailer: Mailer, options: OutboxOptions, now: () => Date, onError: (error: unknown) => void) {
+  constructor(
+    store: OutboxStore,
+    mailer: Mailer,
+    options: OutboxOptions,
+    now: () => Date,
+    onError: (error: unknown) => void,
+  ) {
     this.#store = store;
     this.#mailer = mailer;
     this.#now = now;

@@ -29,7 +29,9 @@ export function accountAfterActiveChange(
 ): AccountTransition {
   if (wasActive === isActive) return { account, invite: false };
   if (!isActive) return { account: { ...account, status: 'Deactivated' }, invite: false };
-  if (account.activatedAt !== undefined) return { account: { ...account, status: 'Activated' }, invite: false };
-  if (account.invitedAt !== undefined) return { account: { ...account, status: 'Invited' }, invite: false };
+  if (account.activatedAt !== undefined)
+    return { account: { ...account, status: 'Activated' }, invite: false };
+  if (account.invitedAt !== undefined)
+    return { account: { ...account, status: 'Invited' }, invite: false };
   return { account: { ...account, status: 'Invited', invitedAt: now }, invite: true };
 }

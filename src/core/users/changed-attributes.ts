@@ -25,7 +25,11 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   const ak = Object.keys(a);
   if (ak.length !== Object.keys(b).length) return false;
   for (const k of ak) {
-    if (!Object.hasOwn(b, k) || !jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+    if (
+      !Object.hasOwn(b, k) ||
+      !jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])
+    )
+      return false;
   }
   return true;
 }

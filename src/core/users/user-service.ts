@@ -42,9 +42,18 @@ export class UserService {
   readonly #schemas: readonly SchemaDefinition[];
   readonly #extensionIds: readonly string[];
 
-  constructor(store: UserStore, events: EventHub, outbox: OutboxDispatcher, now: () => Date, schemas: readonly SchemaDefinition[]) {
+  constructor(
+    store: UserStore,
+    events: EventHub,
+    outbox: OutboxDispatcher,
+    now: () => Date,
+    schemas: readonly SchemaDefinition[],
+  ) {
     this.#schemas = schemas;
-    this.#extensionIds = schemas.slice(1).map((s) => s.id).filter((id) => id !== ACCOUNT_SCHEMA);
+    this.#extensionIds = schemas
+      .slice(1)
+      .map((s) => s.id)
+      .filter((id) => id !== ACCOUNT_SCHEMA);
     this.#store = store;
     this.#events = events;
     this.#outbox = outbox;
@@ -81,7 +90,9 @@ export class UserService {
   assertFilterSupported(filter: Filter, text: string): void {
     const supports = this.#store.capabilities?.supportsFilter;
     if (supports && !supports(filter)) {
-      throw scimErrors.invalidFilter(`The filter "${text}" is valid, but this server's store cannot answer it.`);
+      throw scimErrors.invalidFilter(
+        `The filter "${text}" is valid, but this server's store cannot answer it.`,
+      );
     }
   }
 
@@ -102,11 +113,21 @@ export class UserService {
    * Changes a user through `transform`, atomically against concurrent writers: with `ifMatch`
    * a stale version answers 412; without it the change is re-read and re-applied.
    */
-  update(tenant: string, id: string, ifMatch: string | undefined, transform: UserTransform): Promise<ScimUser> {
+  update(
+    tenant: string,
+    id: string,
+    ifMatch: string | undefined,
+    transform: UserTransform,
+  ): Promise<ScimUser> {
     return this.#lock.run(lockKey(tenant, id), () => this.#update(tenant, id, ifMatch, transform));
   }
 
-  async #update(tenant: string, id: string, ifMatch: string | undefined, transform: UserTransform): Promise<ScimUser> {
+  async #update(
+    tenant: string,
+    id: string,
+    ifMatch: string | undefined,
+    transform: UserTransform,
+  ): Promise<ScimUser> {
     for (let attempt = 1; ; attempt++) {
       const current = await this.get(tenant, id);
       assertIfMatch(ifMatch, current.meta.version);
@@ -125,12 +146,23 @@ export class UserService {
     const now = this.#now().toISOString();
     const wasActive = current.active;
     const isActive = attributes.active === true;
-    const { account, invite } = accountAfterActiveChange(current[ACCOUNT_SCHEMA], wasActive, isActive, now);
+    const { account, invite } = accountAfterActiveChange(
+      current[ACCOUNT_SCHEMA],
+      wasActive,
+      isActive,
+      now,
+    );
     const draft = this.#assemble(current.id, attributes, account, current.meta);
     if (jsonEqualExcept(draft, current, 'meta')) return current;
-    const user = { ...draft, meta: { ...current.meta, lastModified: now, version: nextVersion(current.meta.version) } };
+    const user = {
+      ...draft,
+      meta: { ...current.meta, lastModified: now, version: nextVersion(current.meta.version) },
+    };
     const outbox: OutboxMessage[] = invite ? [welcomeMessage(tenant, user, now)] : [];
-    const replaced = await this.#store.replace(tenant, user, { expectedVersion: current.meta.version, outbox });
+    const replaced = await this.#store.replace(tenant, user, {
+      expectedVersion: current.meta.version,
+      outbox,
+    });
     if (!replaced) throw notFound(current.id);
     this.#emitUpdate(tenant, now, current, user);
     if (invite) this.#outbox.kick();
@@ -141,12 +173,19 @@ export class UserService {
     if (!this.#events.active) return;
     const changed = changedAttributes(before, after, BOOKKEEPING);
     this.#events.emit({ type: 'user.updated', tenant, at, before, after, changed });
-    if (before.active && !after.active) this.#events.emit({ type: 'user.deactivated', tenant, at, user: after });
-    if (!before.active && after.active) this.#events.emit({ type: 'user.reactivated', tenant, at, user: after });
+    if (before.active && !after.active)
+      this.#events.emit({ type: 'user.deactivated', tenant, at, user: after });
+    if (!before.active && after.active)
+      this.#events.emit({ type: 'user.reactivated', tenant, at, user: after });
   }
 
   /** Builds a stored user: `schemas` lists the extensions present; `active` is always a boolean. */
-  #assemble(id: string, attributes: UserAttributes, account: AccountExtension, meta: ScimUser['meta']): ScimUser {
+  #assemble(
+    id: string,
+    attributes: UserAttributes,
+    account: AccountExtension,
+    meta: ScimUser['meta'],
+  ): ScimUser {
     const { id: _id, meta: _m, schemas: _s, [ACCOUNT_SCHEMA]: _a, ...rest } = attributes;
     const schemas = [USER_SCHEMA];
     for (const urn of this.#extensionIds) if (rest[urn] !== undefined) schemas.push(urn);
@@ -170,9 +209,14 @@ export class UserService {
       assertIfMatch(ifMatch, current.meta.version);
       expectedVersion = current.meta.version;
     }
-    const deleted = await this.#store.delete(tenant, id, expectedVersion === undefined ? {} : { expectedVersion });
+    const deleted = await this.#store.delete(
+      tenant,
+      id,
+      expectedVersion === undefined ? {} : { expectedVersion },
+    );
     if (!deleted) throw notFound(id);
-    if (this.#events.active) this.#events.emit({ type: 'user.deleted', tenant, at: this.#now().toISOString(), id });
+    if (this.#events.active)
+      this.#events.emit({ type: 'user.deleted', tenant, at: this.#now().toISOString(), id });
   }
 
   /** Moves an `Invited` user to `Activated` (first login). Returns null when there is no user. */
@@ -193,7 +237,8 @@ export class UserService {
         meta: { ...current.meta, lastModified: now, version: nextVersion(current.meta.version) },
       };
       try {
-        if (!(await this.#store.replace(tenant, user, { expectedVersion: current.meta.version }))) return null;
+        if (!(await this.#store.replace(tenant, user, { expectedVersion: current.meta.version })))
+          return null;
       } catch (error) {
         if (isScimError(error) && error.status === 412 && attempt < MAX_WRITE_ATTEMPTS) continue;
         throw error;
@@ -214,10 +259,19 @@ export class UserService {
       if (!current || current[ACCOUNT_SCHEMA].status !== 'Invited') return false;
       const now = this.#now().toISOString();
       // A version bump makes the outbox write conditional like any other write.
-      const user: ScimUser = { ...current, meta: { ...current.meta, version: nextVersion(current.meta.version) } };
+      const user: ScimUser = {
+        ...current,
+        meta: { ...current.meta, version: nextVersion(current.meta.version) },
+      };
       try {
         const outbox = [welcomeMessage(tenant, user, now)];
-        if (!(await this.#store.replace(tenant, user, { expectedVersion: current.meta.version, outbox }))) return false;
+        if (
+          !(await this.#store.replace(tenant, user, {
+            expectedVersion: current.meta.version,
+            outbox,
+          }))
+        )
+          return false;
       } catch (error) {
         if (isScimError(error) && error.status === 412 && attempt < MAX_WRITE_ATTEMPTS) continue;
         throw error;
@@ -235,4 +289,3 @@ function lockKey(tenant: string, id: string): string {
 function notFound(id: string) {
   return scimErrors.notFound(`User "${id}" not found.`);
 }
-
