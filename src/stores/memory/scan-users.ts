@@ -6,13 +6,21 @@ import type { TenantUsers } from './tenant-users.js';
  * place the memory store visits all users; index lookups and unfiltered pages never reach it
  * (a test spies on it to prove so).
  *
+ * It walks the id → user map in insertion order, several times faster than looking up each id
+ * of the id order, and sorts only the matches, and only when creation order was not id order.
+ *
  * @internal
  */
 export function scanUsers(users: TenantUsers, predicate: (user: ScimUser) => boolean): ScimUser[] {
   const found: ScimUser[] = [];
-  for (const id of users.order.values()) {
-    const user = users.byId.get(id);
-    if (user && predicate(user)) found.push(user);
+  let ordered = true;
+  let lastId = '';
+  for (const user of users.byId.values()) {
+    if (!predicate(user)) continue;
+    if (user.id < lastId) ordered = false;
+    lastId = user.id;
+    found.push(user);
   }
+  if (!ordered) found.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return found;
 }

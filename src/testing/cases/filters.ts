@@ -60,7 +60,8 @@ const indexedCases: StoreConformanceCase[] = [
         ctx.users.make({ externalId: 'AbC-1' }),
         ctx.users.make({ externalId: 'AbC-1' }),
       ];
-      await createAll(ctx, [ctx.users.make({ externalId: 'abc-1' }), ...holders, ctx.users.make()]);
+      const others = [ctx.users.make({ externalId: 'abc-1' }), ctx.users.make()];
+      await createAll(ctx, [...holders].reverse().concat(others));
       await expectMatches(ctx, eq('externalId', 'AbC-1'), holders, 'externalId eq');
       await expectMatches(ctx, eq('externalId', 'ABC-1'), [], 'externalId eq in another case');
       const page = await idsMatching(ctx.store, ctx.tenant, eq('externalId', 'AbC-1'), {
@@ -156,7 +157,8 @@ function optional(
           emails: [{ value: 'alan@home.example', type: 'home' }],
         }),
       ];
-      await createAll(ctx, all);
+      // Created in reverse id order: results must still come ordered by id.
+      await createAll(ctx, [...all].reverse());
       await expectMatches(ctx, filter, pick(all), id);
     },
   };
