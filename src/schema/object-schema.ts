@@ -1,0 +1,74 @@
+import * as v from 'valibot';
+
+/** A compiled valibot schema for one attribute value; `undefined` out means "no value". */
+export type ValueSchema = v.GenericSchema<unknown, unknown>;
+
+/** One key an object schema accepts: its canonical name and the schema of its value. */
+export interface ObjectEntry {
+  readonly name: string;
+  readonly schema: ValueSchema;
+  /** RFC 7643 §7 `required`: the object must hold a value for it. */
+  readonly required?: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (x: unknown): x is Json =>
+  typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/**
+ * Builds the valibot schema of a JSON object of attributes: keys match their entry regardless
+ * of letter case and come out canonical; keys no entry names (unknown or readOnly attributes)
+ * and `null` values are dropped, never rejected; required entries must hold a value. With
+ * `emptyIsNoValue`, an object left with no values becomes `undefined`.
+ *
+ * @see RFC 7643 §2.1 (case-insensitive names), §2.5 (null is unassigned), §7 (readOnly)
+ */
+export function objectSchema(
+  entries: readonly ObjectEntry[],
+  emptyIsNoValue: boolean,
+): ValueSchema {
+  const byLowerName = new Map(entries.map((e) => [e.name.toLowerCase(), e.name]));
+  const shape: Record<string, v.OptionalSchema<ValueSchema, undefined>> = {};
+  for (const e of entries) shape[e.name] = v.optional(e.schema);
+  const required = entries.filter((e) => e.required).map((e) => e.name);
+
+  const canonicalize = (input: Json): Json => {
+    const out: Json = {};
+    for (const key in input) {
+      const value = input[key];
+      if (value === null || value === undefined) continue;
+      const name = byLowerName.get(key.toLowerCase());
+      if (name !== undefined) out[name] = value;
+    }
+    return out;
+  };
+  const compact = (values: Json): Json | undefined => {
+    const out: Json = {};
+    let any = false;
+    for (const key in values) {
+      if (values[key] === undefined) continue;
+      out[key] = values[key];
+      any = true;
+    }
+    return any || !emptyIsNoValue ? out : undefined;
+  };
+
+  return v.pipe(
+    v.custom<Json>(isObject, 'must be an object'),
+    v.transform(canonicalize),
+    v.object(shape),
+    v.transform(compact),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!dataset.typed || dataset.value === undefined) return;
+      const values = dataset.value;
+      for (const name of required) {
+        if (values[name] !== undefined) continue;
+        addIssue({
+          message: 'is required',
+          path: [{ type: 'object', origin: 'value', input: values, key: name, value: undefined }],
+        });
+      }
+    }),
+  ) as ValueSchema;
+}
