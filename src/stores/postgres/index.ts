@@ -15,7 +15,7 @@
 export { PostgresUserStore } from './postgres-user-store.js';
 export type { PostgresUserStoreOptions } from './postgres-user-store.js';
 export { PostgresOutboxStore } from './postgres-outbox-store.js';
-export type { QueryExecutor, Row } from './query-executor.js';
+export type { QueryExecutor, QueryOptions, Row } from './query-executor.js';
 export { pgExecutor } from './pg-executor.js';
 export { pgliteExecutor } from './pglite-executor.js';
 export { migrate } from './migrate.js';

@@ -1,13 +1,31 @@
 import type { Pool, PoolClient } from 'pg';
-import type { QueryExecutor, Row } from './query-executor.js';
+import type { QueryExecutor, QueryOptions, Row } from './query-executor.js';
 
 /** The part of a `pg` client the executor uses. */
 type Queryable = Pick<PoolClient, 'query'>;
 
+/** Most distinct statements prepared in this process; others run unprepared. */
+const MAX_PREPARED = 512;
+
+/**
+ * Statement names by SQL text, shared by every executor in the process: pg keeps prepared
+ * statements per connection, and two executors may share a pool, so one text has one name.
+ */
+const names = new Map<string, string>();
+
 function executorOn(client: Queryable, transaction: QueryExecutor['transaction']): QueryExecutor {
   return {
-    async query<R = Row>(sql: string, params: readonly unknown[] = []) {
-      const result = await client.query(sql, params as unknown[]);
+    async query<R = Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
+      let name = options?.prepare ? names.get(sql) : undefined;
+      if (options?.prepare && name === undefined && names.size < MAX_PREPARED) {
+        name = `scimkit_${names.size + 1}`;
+        names.set(sql, name);
+      }
+      // A named statement is parsed once per connection; pg then sends only Bind/Execute.
+      const result =
+        name === undefined
+          ? await client.query(sql, params as unknown[])
+          : await client.query({ name, text: sql, values: params as unknown[] });
       return result.rows as R[];
     },
     transaction,
@@ -17,6 +35,9 @@ function executorOn(client: Queryable, transaction: QueryExecutor['transaction']
 /**
  * Wraps a `pg` pool as a {@link QueryExecutor}. Statements outside a transaction take any
  * pooled connection; a transaction holds one connection from `BEGIN` to `COMMIT`.
+ *
+ * Statements the store marks as repeated are prepared once per connection (named statements,
+ * at most 512 per process), which saves PostgreSQL parsing and planning them on every call.
  *
  * `pg` is not a dependency of scimkit: the host creates the pool and owns its lifetime.
  *
@@ -52,5 +73,5 @@ export function pgExecutor(pool: Pick<Pool, 'query' | 'connect'>): QueryExecutor
       client.release(broken instanceof Error ? broken : undefined);
     }
   };
-  return executorOn(pool, transaction);
+  return executorOn(pool as Queryable, transaction);
 }

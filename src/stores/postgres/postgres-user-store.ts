@@ -152,7 +152,14 @@ export class PostgresUserStore implements UserStore {
       };
       text = pageStatement(this.context.tables, filter?.sql, sort);
     }
-    const rows = await this.context.query<{ total: number; doc: Doc | null }>(text, params);
+    // LIKE patterns deserve a plan for their actual value (a prefix can use an index), and
+    // free-form filter shapes must not fill the connection's statement cache.
+    const prepare = text === this.sql.pageAll || isIndexedEquality(query);
+    const rows = await this.context.query<{ total: number; doc: Doc | null }>(
+      text,
+      params,
+      prepare,
+    );
     const resources: ScimUser[] = [];
     for (const row of rows) if (row.doc !== null) resources.push(restoreOrder(row.doc));
     return { totalResults: Number(rows[0]?.total ?? 0), resources };
@@ -177,4 +184,17 @@ function compiles(compile: () => unknown): boolean {
   } catch (error) {
     return error instanceof UnsupportedFilterError && error.reason === 'unknown-attribute';
   }
+}
+
+/** Tells whether a list query is the common IdP lookup: one equality on an indexed column. */
+function isIndexedEquality(query: ListQuery): boolean {
+  const f = query.filter;
+  return (
+    query.sortBy === undefined &&
+    f?.kind === 'compare' &&
+    f.op === 'eq' &&
+    f.path.schema === undefined &&
+    f.path.subAttribute === undefined &&
+    ['userName', 'externalId', 'id'].includes(f.path.attribute)
+  );
 }

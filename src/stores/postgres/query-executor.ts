@@ -1,6 +1,15 @@
 /** One row of a query result, keyed by column name. */
 export type Row = Record<string, unknown>;
 
+/** Hints for one statement; a driver may ignore them. */
+export interface QueryOptions {
+  /**
+   * The statement's text is one the caller runs again and again with other parameters: a
+   * driver may prepare it once per connection instead of parsing and planning it each time.
+   */
+  readonly prepare?: boolean;
+}
+
 /**
  * Runs SQL for the PostgreSQL store: the whole surface the store needs from a driver, so that
  * one store runs on `pg`, PGlite or anything else that speaks PostgreSQL.
@@ -16,7 +25,7 @@ export type Row = Record<string, unknown>;
  */
 export interface QueryExecutor {
   /** Runs one statement with positional parameters and returns its rows. */
-  query<R = Row>(sql: string, params?: readonly unknown[]): Promise<R[]>;
+  query<R = Row>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<R[]>;
   /**
    * Runs `fn` in one transaction on one connection: committed when it resolves, rolled back
    * when it throws. A transaction started inside `fn` joins the outer one.

@@ -1,5 +1,7 @@
 import { migrate, type MigrateResult } from './migrate.js';
-import type { QueryExecutor, Row } from './query-executor.js';
+import type { QueryExecutor, QueryOptions, Row } from './query-executor.js';
+
+const PREPARE: QueryOptions = { prepare: true };
 import { tableNames, type TableLocation, type TableNames } from './table-names.js';
 
 /**
@@ -35,9 +37,13 @@ export class StoreContext {
     return this.migration;
   }
 
-  /** Runs one statement, after the migrations when they are still due. */
-  query<R = Row>(sql: string, params: readonly unknown[]): Promise<R[]> {
-    if (this.migrated) return this.executor.query<R>(sql, params);
-    return this.migrate().then(() => this.executor.query<R>(sql, params));
+  /**
+   * Runs one statement, after the migrations when they are still due. `prepare` (default on)
+   * marks a statement whose text repeats, so the driver may prepare it once per connection.
+   */
+  query<R = Row>(sql: string, params: readonly unknown[], prepare = true): Promise<R[]> {
+    const options = prepare ? PREPARE : undefined;
+    if (this.migrated) return this.executor.query<R>(sql, params, options);
+    return this.migrate().then(() => this.executor.query<R>(sql, params, options));
   }
 }

@@ -1,0 +1,206 @@
+/**
+ * Benchmarks the PostgreSQL store on a real server against the raw `pg` driver doing the
+ * equivalent single statement, in the same run, on the same connection, interleaved (store,
+ * raw, store, raw, ...) so that load on the machine hits both alike. Then shows that a page and
+ * a userName lookup cost the same with 10,000 and 1,000,000 users in the tenant.
+ *
+ * Run: `SCIMKIT_BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test \
+ *   node --import tsx bench/postgres/postgres.bench.ts [--large 1000000]`
+ */
+import os from 'node:os';
+import pg from 'pg';
+import type { Filter } from '../../src/filter/ast.js';
+import type { ScimUser } from '../../src/schema/user-resource.js';
+import { PostgresUserStore, migrate, pgExecutor } from '../../src/stores/postgres/index.js';
+import { createUserFactory } from '../../src/testing/index.js';
+import { bulkLoad } from './bulk-load.js';
+import { compareInterleaved, median, timeEach } from './measure.js';
+
+const url = process.env['SCIMKIT_BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+const largeArg = process.argv.indexOf('--large');
+const LARGE = largeArg > 0 ? Number(process.argv[largeArg + 1]) : 1_000_000;
+const SMALL = 10_000;
+const ROUNDS = Number(process.env['SCIMKIT_BENCH_ROUNDS'] ?? 1500);
+const T = 'bench';
+
+const userNameEq = (value: string): Filter => ({
+  kind: 'compare',
+  path: { attribute: 'userName' },
+  op: 'eq',
+  value,
+});
+const fmt = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
+
+async function storeVsRaw(pool: pg.Pool) {
+  const schema = `scimkit_bench_${process.pid}`;
+  const executor = pgExecutor(pool);
+  await migrate(executor, { schema });
+  const store = new PostgresUserStore({ executor, schema });
+  const users = createUserFactory(T);
+  const t = `"${schema}".users`;
+  const seedStore: ScimUser[] = [];
+  const seedRaw: ScimUser[] = [];
+  for (let i = 0; i < 1000; i++) {
+    const u = users.make();
+    await store.create(T, u);
+    seedStore.push(u);
+    const r = users.make();
+    await store.create(T, r);
+    seedRaw.push(r);
+  }
+  const cols = (u: ScimUser) => [
+    T,
+    u.id,
+    u.userName,
+    u.externalId ?? null,
+    u.meta.version,
+    u.meta.created,
+    u.meta.lastModified,
+    JSON.stringify(u),
+  ];
+  let k = 0;
+  const pick = (list: ScimUser[]) => list[k++ % list.length] as ScimUser;
+  const rows: { op: string; store: number; raw: number }[] = [];
+  const run = async (
+    op: string,
+    storeOp: (i: number) => Promise<unknown>,
+    rawOp: (i: number) => Promise<unknown>,
+  ) => {
+    const { a, b } = await compareInterleaved(storeOp, rawOp, ROUNDS, 20_000);
+    rows.push({ op, store: median(a), raw: median(b) });
+  };
+
+  await run(
+    'create',
+    () => store.create(T, users.make()),
+    () =>
+      pool.query(
+        `INSERT INTO ${t} (tenant, id, user_name, external_id, version, created, last_modified, doc)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        cols(users.make()),
+      ),
+  );
+  await run(
+    'get by id',
+    () => store.get(T, pick(seedStore).id),
+    () => pool.query(`SELECT doc FROM ${t} WHERE tenant = $1 AND id = $2`, [T, pick(seedRaw).id]),
+  );
+  await run(
+    'filter userName eq',
+    () =>
+      store.list(T, {
+        startIndex: 1,
+        count: 100,
+        filter: userNameEq(pick(seedStore).userName.toUpperCase()),
+      }),
+    () =>
+      pool.query(
+        `SELECT doc FROM ${t} WHERE tenant = $1 AND lower(user_name) = lower($2) ORDER BY id LIMIT 100`,
+        [T, pick(seedRaw).userName.toUpperCase()],
+      ),
+  );
+  // PATCH's write: a replace conditional on the version, as the core issues it.
+  const live = new Map<string, ScimUser>();
+  const bump = (u: ScimUser) => {
+    const current = live.get(u.id) ?? u;
+    const next = users.next(current, { displayName: `n${k}` });
+    live.set(u.id, next);
+    return { next, expected: current.meta.version };
+  };
+  await run(
+    'replace (PATCH write)',
+    async () => {
+      const { next, expected } = bump(pick(seedStore));
+      if (!(await store.replace(T, next, { expectedVersion: expected }))) throw new Error('lost');
+    },
+    async () => {
+      const { next, expected } = bump(pick(seedRaw));
+      const [, id, userName, externalId, version, created, modified, doc] = cols(next);
+      const r = await pool.query(
+        `UPDATE ${t} SET user_name = $3, external_id = $4, version = $5, created = $6, last_modified = $7, doc = $8
+         WHERE tenant = $1 AND id = $2 AND version = $9`,
+        [T, id, userName, externalId, version, created, modified, doc, expected],
+      );
+      if (r.rowCount !== 1) throw new Error('lost');
+    },
+  );
+  await run(
+    'page of 100 (startIndex 1)',
+    () => store.list(T, { startIndex: 1, count: 100 }),
+    () => pool.query(`SELECT doc FROM ${t} WHERE tenant = $1 ORDER BY id LIMIT 100`, [T]),
+  );
+  await pool.query(`DROP SCHEMA "${schema}" CASCADE`);
+  return rows;
+}
+
+async function atScale(pool: pg.Pool, size: number) {
+  const schema = `scimkit_bench_${size}`;
+  const executor = pgExecutor(pool);
+  await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await migrate(executor, { schema });
+  const loadMs = await bulkLoad(pool, schema, T, size);
+  const store = new PostgresUserStore({ executor, schema });
+  const names = Array.from(
+    { length: 500 },
+    (_, i) => `user${Math.floor(((i + 0.5) * size) / 500)}@example.org`,
+  );
+  let i = 0;
+  const lookup = await timeEach(
+    async () => {
+      const page = await store.list(T, {
+        startIndex: 1,
+        count: 100,
+        filter: userNameEq(names[i++ % names.length]!.toUpperCase()),
+      });
+      if (page.totalResults !== 1) throw new Error('userName lookup missed');
+    },
+    ROUNDS,
+    15_000,
+  );
+  const page = await timeEach(
+    async () => {
+      const result = await store.list(T, { startIndex: 1, count: 100 });
+      if (result.resources.length !== 100 || result.totalResults !== size)
+        throw new Error('bad page');
+    },
+    ROUNDS,
+    15_000,
+  );
+  const deep = await timeEach(
+    () => store.list(T, { startIndex: 10_001 - 100, count: 100 }),
+    300,
+    15_000,
+  );
+  await pool.query(`DROP SCHEMA "${schema}" CASCADE`);
+  return { size, loadMs, lookup: median(lookup), page: median(page), deep: median(deep) };
+}
+
+async function main() {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  const {
+    rows: [server],
+  } = await pool.query<{ version: string }>('SELECT version()');
+  console.log(`# PostgreSQL store benchmark, ${new Date().toISOString()}`);
+  console.log(
+    `node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), ${server?.version.split(' on ')[0]}`,
+  );
+  console.log(`one connection, ${ROUNDS} interleaved rounds per operation (at most 20 s)\n`);
+  console.log('| operation | store median | raw pg median | store / raw |');
+  console.log('|---|---|---|---|');
+  for (const r of await storeVsRaw(pool)) {
+    console.log(`| ${r.op} | ${fmt(r.store)} | ${fmt(r.raw)} | ${(r.store / r.raw).toFixed(2)}x |`);
+  }
+  console.log(
+    '\n| users in tenant | bulk load | userName eq lookup | page of 100 (startIndex 1) | page at startIndex 9,901 |',
+  );
+  console.log('|---|---|---|---|---|');
+  for (const size of [SMALL, LARGE]) {
+    const r = await atScale(pool, size);
+    console.log(
+      `| ${size.toLocaleString('en')} | ${(r.loadMs / 1000).toFixed(1)} s | ${fmt(r.lookup)} | ${fmt(r.page)} | ${fmt(r.deep)} |`,
+    );
+  }
+  await pool.end();
+}
+
+await main();
