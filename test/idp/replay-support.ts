@@ -97,7 +97,9 @@ export function mismatches(actual: unknown, expected: unknown, at = '$'): string
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) return [`${at}: expected an array, got ${JSON.stringify(actual)}`];
     if (actual.length !== expected.length) {
-      return [`${at}: expected ${expected.length} elements, got ${actual.length}: ${JSON.stringify(actual)}`];
+      return [
+        `${at}: expected ${expected.length} elements, got ${actual.length}: ${JSON.stringify(actual)}`,
+      ];
     }
     return expected.flatMap((e, i) => mismatches(actual[i], e, `${at}[${i}]`));
   }
@@ -108,11 +110,16 @@ export function mismatches(actual: unknown, expected: unknown, at = '$'): string
     const record = actual as Record<string, unknown>;
     return Object.entries(expected).flatMap(([key, e]) => {
       const path = `${at}.${key}`;
-      if (e === '$absent') return key in record ? [`${path}: expected absent, got ${JSON.stringify(record[key])}`] : [];
+      if (e === '$absent')
+        return key in record
+          ? [`${path}: expected absent, got ${JSON.stringify(record[key])}`]
+          : [];
       if (!(key in record)) return [`${path}: missing (expected ${JSON.stringify(e)})`];
       if (e === '$present') return [];
       return mismatches(record[key], e, path);
     });
   }
-  return Object.is(actual, expected) ? [] : [`${at}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
+  return Object.is(actual, expected)
+    ? []
+    : [`${at}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
 }

@@ -3,7 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createScim, staticApiKeys, type WelcomeEmail } from '../../src/index.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
-import { loadFixtures, mismatches, substitute, type Fixture, type FixtureStep } from './replay-support.js';
+import {
+  loadFixtures,
+  mismatches,
+  substitute,
+  type Fixture,
+  type FixtureStep,
+} from './replay-support.js';
 
 // Replays recorded identity-provider conversations (STYLE.md lesson 8): every JSON file under
 // fixtures/ is one test, so adding a fixture adds a test. See docs/idp.md for what each covers.
@@ -48,7 +54,14 @@ function requestOf(step: FixtureStep, scope: Record<string, unknown>) {
   let body: string | undefined = request.rawBody;
   if (request.body !== undefined) body = JSON.stringify(request.body);
   if (body !== undefined) headers['content-type'] ??= 'application/scim+json';
-  return { method: request.method, path: `${BASE}${path}`, query: query.toString(), headers, body, baseUrl: ORIGIN };
+  return {
+    method: request.method,
+    path: `${BASE}${path}`,
+    query: query.toString(),
+    headers,
+    body,
+    baseUrl: ORIGIN,
+  };
 }
 
 async function replay(fixture: Fixture): Promise<void> {
@@ -67,7 +80,8 @@ async function replay(fixture: Fixture): Promise<void> {
       }
       expect(response.status, `${label}: ${exchange}`).toBe(step.expect.status);
       if (step.expect.body !== undefined) {
-        expect(mismatches(body, substitute(step.expect.body, scope)), `${label}: ${exchange}`).toEqual([]);
+        const differences = mismatches(body, substitute(step.expect.body, scope));
+        expect(differences.join('\n'), `${label}: ${exchange}`).toBe('');
       }
       if (step.expect.headers) {
         const wanted = substitute(step.expect.headers, scope) as Record<string, string>;
@@ -81,7 +95,10 @@ async function replay(fixture: Fixture): Promise<void> {
     }
     if (fixture.expectEmails !== undefined) {
       await scim.dispatchOutbox();
-      expect(sent.map((m) => m.to), 'welcome emails delivered').toHaveLength(fixture.expectEmails);
+      expect(
+        sent.map((m) => m.to),
+        'welcome emails delivered',
+      ).toHaveLength(fixture.expectEmails);
     }
   } finally {
     await scim.close();
