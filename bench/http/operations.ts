@@ -2,9 +2,18 @@
 // the same requests to either server; only the target's URL and preloaded users differ.
 import type { RequestSpec } from 'autocannon';
 
+/**
+ * The servers the benchmark can start: the hand-written baseline, the example server, and a
+ * diagnostic scimkit server with a `node:crypto` API-key verifier (see RESULTS.md).
+ */
+export const SERVER_NAMES = ['baseline', 'scimkit', 'scimkit-nodecrypto'] as const;
+
+/** One of {@link SERVER_NAMES}. */
+export type ServerName = (typeof SERVER_NAMES)[number];
+
 /** A server under test, with the users preloaded into it. */
 export interface Target {
-  readonly name: 'scimkit' | 'baseline';
+  readonly name: ServerName;
   /** Absolute URL of the SCIM base, e.g. `http://127.0.0.1:1234/api/v1/scim/v2`. */
   readonly url: string;
   readonly ids: readonly string[];

@@ -8,8 +8,14 @@ import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
-import { OPERATIONS, newUserBody, type Target } from './operations.js';
-import { writeResults, type Row } from './results.js';
+import {
+  OPERATIONS,
+  SERVER_NAMES,
+  newUserBody,
+  type ServerName,
+  type Target,
+} from './operations.js';
+import { summary, writeResults, type Row } from './results.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -19,6 +25,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '1' },
     users: { type: 'string', default: '1000' },
     ops: { type: 'string' },
+    // Add scimkit-nodecrypto for the diagnostic variant described in RESULTS.md.
     servers: { type: 'string', default: 'baseline,scimkit' },
     profile: { type: 'string' },
     'no-write': { type: 'boolean', default: false },
@@ -31,7 +38,7 @@ const warmup = Number(args.warmup);
 const preloadCount = Number(args.users);
 const serverNames = (args.servers ?? '')
   .split(',')
-  .filter((s): s is Target['name'] => s === 'scimkit' || s === 'baseline');
+  .filter((s): s is ServerName => (SERVER_NAMES as readonly string[]).includes(s));
 const operations = OPERATIONS.filter(
   (op) => !args.ops || args.ops.split(',').some((o) => op.name.includes(o.trim())),
 );
@@ -47,7 +54,7 @@ interface Child {
   readonly url: string;
 }
 
-function startChild(name: Target['name']): Promise<Child> {
+function startChild(name: ServerName): Promise<Child> {
   const execArgv = ['--import', 'tsx'];
   if (args.profile && name === 'scimkit')
     execArgv.push('--cpu-prof', `--cpu-prof-dir=${args.profile}`);
@@ -66,7 +73,7 @@ function startChild(name: Target['name']): Promise<Child> {
   });
 }
 
-async function preload(name: Target['name'], url: string): Promise<Target> {
+async function preload(name: ServerName, url: string): Promise<Target> {
   const ids: string[] = [];
   const userNames: string[] = [];
   for (let start = 0; start < preloadCount; start += connections) {
@@ -92,7 +99,7 @@ async function preload(name: Target['name'], url: string): Promise<Target> {
   return { name, url, ids, userNames };
 }
 
-function cpuMicros(name: Target['name']): Promise<number> {
+function cpuMicros(name: ServerName): Promise<number> {
   const child = children.get(name)?.process;
   if (!child) return Promise.reject(new Error(`no ${name} server`));
   return new Promise((resolve) => {
@@ -148,7 +155,7 @@ const median = (xs: readonly number[]): number => {
     : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 };
 
-const children = new Map<Target['name'], Child>();
+const children = new Map<ServerName, Child>();
 try {
   const targets: Target[] = [];
   for (const name of serverNames) {
@@ -176,34 +183,22 @@ try {
       }
     }
   }
-  const pick = (name: string, server: Target['name'], field: keyof Sample) =>
-    (samples.get(`${name}\u0000${server}`) ?? []).map((sample) => sample[field]);
+  const pick = (name: string, field: keyof Sample) =>
+    Object.fromEntries(
+      serverNames.map((server) => [
+        server,
+        (samples.get(`${name}\u0000${server}`) ?? []).map((sample) => sample[field]),
+      ]),
+    );
   const rows: Row[] = operations.map((op) => ({
     operation: op.name,
-    baseline: pick(op.name, 'baseline', 'rps'),
-    scimkit: pick(op.name, 'scimkit', 'rps'),
-    baselineCpu: pick(op.name, 'baseline', 'cpu'),
-    scimkitCpu: pick(op.name, 'scimkit', 'cpu'),
+    rps: pick(op.name, 'rps'),
+    cpu: pick(op.name, 'cpu'),
   }));
-  console.log(
-    '\noperation           req/s: hand-written   scimkit  ratio   CPU µs/req: hand-written  scimkit  ratio',
-  );
-  const m = (xs: readonly number[]) => (xs.length ? median(xs) : NaN);
-  for (const row of rows) {
-    const [b, s, bc, sc] = [m(row.baseline), m(row.scimkit), m(row.baselineCpu), m(row.scimkitCpu)];
-    console.log(
-      `${row.operation.padEnd(18)} ${b.toFixed(0).padStart(20)} ${s.toFixed(0).padStart(9)} ${((s / b) * 100).toFixed(1).padStart(5)}%` +
-        ` ${bc.toFixed(0).padStart(24)} ${sc.toFixed(0).padStart(8)} ${((bc / sc) * 100).toFixed(1).padStart(5)}%`,
-    );
-  }
+  console.log(`\n${summary(rows, median)}`);
   if (!args['no-write']) {
-    const file = await writeResults(rows, {
-      seconds,
-      rounds,
-      connections,
-      users: preloadCount,
-      median,
-    });
+    const settings = { seconds, rounds, connections, users: preloadCount };
+    const file = await writeResults(rows, settings, median);
     console.log(`\nwrote ${file}`);
   }
 } finally {

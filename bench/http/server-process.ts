@@ -1,16 +1,19 @@
 // Child process of the HTTP benchmark: starts one server (`scimkit` = the example server on a
-// MemoryUserStore, or `baseline` = the hand-written one) on 127.0.0.1, port 0, reports its URL
-// to the parent over IPC and runs until the parent says stop or goes away.
+// MemoryUserStore, `baseline` = the hand-written one, `scimkit-nodecrypto` = the diagnostic
+// variant) on 127.0.0.1, port 0, reports its URL to the parent over IPC and runs until the
+// parent says stop or goes away.
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { startServer } from '../../examples/server/server.js';
 import { BASE_PATH } from '../../examples/server/server.js';
 import { startBaseline } from './baseline-server.js';
+import { startNodeCryptoServer } from './nodecrypto-server.js';
 
 const kind = process.argv[2];
 const token = process.env.BENCH_TOKEN ?? 'bench-token';
 
 async function start(): Promise<{ url: string; close(): Promise<void> }> {
   if (kind === 'baseline') return startBaseline(token, BASE_PATH);
+  if (kind === 'scimkit-nodecrypto') return startNodeCryptoServer(token, BASE_PATH);
   if (kind === 'scimkit') {
     return startServer(
       {
