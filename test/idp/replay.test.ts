@@ -47,8 +47,9 @@ function service() {
 function requestOf(step: FixtureStep, scope: Record<string, unknown>) {
   const request = substitute(step.request, scope) as FixtureStep['request'];
   const [path = '', inline = ''] = request.path.split(/\?(.*)/s);
-  const query = new URLSearchParams(inline);
-  for (const [k, v] of Object.entries(request.query ?? {})) query.append(k, v);
+  // The inline query is sent byte for byte, as recorded; `query` parameters are encoded here.
+  const extra = new URLSearchParams(request.query ?? {}).toString();
+  const query = [inline, extra].filter(Boolean).join('&');
   const headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` };
   for (const [k, v] of Object.entries(request.headers ?? {})) headers[k.toLowerCase()] = v;
   let body: string | undefined = request.rawBody;
@@ -57,7 +58,7 @@ function requestOf(step: FixtureStep, scope: Record<string, unknown>) {
   return {
     method: request.method,
     path: `${BASE}${path}`,
-    query: query.toString(),
+    query,
     headers,
     body,
     baseUrl: ORIGIN,
@@ -130,5 +131,19 @@ describe('the fixture set', () => {
   it('lists as known gaps only fixtures that exist', () => {
     const files = new Set(fixtures.map((f) => f.file));
     expect(Object.keys(KNOWN_GAPS).filter((f) => !files.has(f))).toEqual([]);
+  });
+
+  it('matches partially, so a fixture fails when scimkit answers otherwise', () => {
+    const user = { id: 'u1', active: false, emails: [{ value: 'a@example.org', type: 'work' }] };
+    expect(
+      mismatches(user, { active: false, emails: [{ type: 'work' }], password: '$absent' }),
+    ).toEqual([]);
+    expect(mismatches(user, { active: true })).toEqual(['$.active: expected true, got false']);
+    expect(mismatches(user, { emails: [] })).toHaveLength(1);
+    expect(mismatches(user, { id: '$absent', name: '$present' })).toHaveLength(2);
+    expect(substitute({ path: '/Users/{{u.id}}', n: '{{u.n}}' }, { u: { id: 'x', n: 3 } })).toEqual(
+      { path: '/Users/x', n: 3 },
+    );
+    expect(() => substitute('{{missing.id}}', {})).toThrow('unknown reference');
   });
 });
