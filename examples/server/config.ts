@@ -1,9 +1,25 @@
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import type { OutboxOptions } from '../../src/index.js';
 
 /** One API key and the tenant it acts for. */
 export interface KeyEntry {
   readonly key: string;
   readonly tenant: string;
+}
+
+/** Where the example server keeps its users. */
+export type StoreConfig =
+  | { readonly kind: 'memory' }
+  | { readonly kind: 'pglite'; readonly dataDir: string }
+  | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string };
+
+/** Development switches that make the log mailer misbehave, for tests of the outbox. */
+export interface MailTestAids {
+  /** Fail the first this many delivery attempts of each email (counted per process). */
+  readonly failFirst: number;
+  /** Wait this long before each delivery, leaving a window to kill the process in. */
+  readonly delayMs: number;
 }
 
 /** Everything the example server reads from its environment. */
@@ -14,8 +30,19 @@ export interface ServerConfig {
   /** True when no SCIM_API_KEYS was set and a development key was generated. */
   readonly generatedKey: boolean;
   readonly mailLog: string | undefined;
-  readonly activationSecret: string;
+  /** Signs activation links; when undefined, {@link startServer} finds or makes one. */
+  readonly activationSecret?: string | undefined;
+  /** Default: the memory store (so tests may pass a bare config). */
+  readonly store?: StoreConfig;
+  readonly outbox?: OutboxOptions;
+  readonly mailTestAids?: MailTestAids;
 }
+
+/** The data folder used when SCIMKIT_DATA_DIR is unset: `.data/` next to this file. */
+export const DEFAULT_DATA_DIR = fileURLToPath(new URL('.data/', import.meta.url));
+
+/** The outbox poll interval of the example server: other instances' and crashed messages. */
+const DEFAULT_POLL_MS = 5000;
 
 /**
  * Parses `SCIM_API_KEYS`: `token:tenant` pairs separated by commas. A token may itself hold
@@ -37,6 +64,32 @@ export function parseApiKeys(text: string): KeyEntry[] {
     });
 }
 
+/** Reads a whole number of at least `min` from the environment, or the default. */
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const text = env[name]?.trim();
+  if (!text) return fallback;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new Error(`${name}: "${text}" is not a whole number of at least ${min}.`);
+  return value;
+}
+
+/**
+ * Chooses the store: `SCIMKIT_STORE` when set (`pglite`, `postgres` or `memory`), else
+ * PostgreSQL when `DATABASE_URL` is set, else PGlite in `SCIMKIT_DATA_DIR`.
+ */
+export function readStoreConfig(env: NodeJS.ProcessEnv): StoreConfig {
+  const url = env.DATABASE_URL?.trim();
+  const kind = env.SCIMKIT_STORE?.trim() || (url ? 'postgres' : 'pglite');
+  if (kind === 'memory') return { kind };
+  if (kind === 'pglite') return { kind, dataDir: env.SCIMKIT_DATA_DIR?.trim() || DEFAULT_DATA_DIR };
+  if (kind !== 'postgres')
+    throw new Error(`SCIMKIT_STORE: "${kind}" is not one of pglite, postgres, memory.`);
+  if (!url) throw new Error('SCIMKIT_STORE=postgres needs DATABASE_URL.');
+  const schema = env.SCIMKIT_DB_SCHEMA?.trim();
+  return schema ? { kind, url, schema } : { kind, url };
+}
+
 /** Reads the server's configuration from environment variables. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 8080);
@@ -53,6 +106,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     keys,
     generatedKey,
     mailLog: env.SCIMKIT_MAIL_LOG || undefined,
-    activationSecret: env.SCIMKIT_ACTIVATION_SECRET || randomBytes(32).toString('hex'),
+    activationSecret: env.SCIMKIT_ACTIVATION_SECRET || undefined,
+    store: readStoreConfig(env),
+    outbox: {
+      pollIntervalMs: integer(env, 'SCIMKIT_OUTBOX_POLL_MS', DEFAULT_POLL_MS),
+      retryBaseMs: integer(env, 'SCIMKIT_OUTBOX_RETRY_MS', 1000, 1),
+      leaseMs: integer(env, 'SCIMKIT_OUTBOX_LEASE_MS', 60_000, 1),
+      maxAttempts: integer(env, 'SCIMKIT_OUTBOX_MAX_ATTEMPTS', 8, 1),
+    },
+    mailTestAids: {
+      failFirst: integer(env, 'SCIMKIT_MAIL_FAIL_FIRST', 0),
+      delayMs: integer(env, 'SCIMKIT_MAIL_DELAY_MS', 0),
+    },
   };
 }

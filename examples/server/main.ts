@@ -5,6 +5,7 @@ import { startServer } from './server.js';
 async function main(): Promise<void> {
   const config = readConfig();
   const running = await startServer(config);
+  console.log(`Store: ${running.storeDescription}`);
   console.log(`scimkit example server listening at ${running.url}`);
   const [first] = config.keys;
   if (config.generatedKey && first) {
@@ -24,7 +25,8 @@ async function main(): Promise<void> {
   }
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    // A second Ctrl-C does not wait for the clean shutdown.
+    if (stopping) process.exit(1);
     stopping = true;
     console.log(`${signal} received, shutting down`);
     running.close().then(

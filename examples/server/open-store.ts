@@ -1,0 +1,90 @@
+import type { UserStore } from '../../src/index.js';
+import { MemoryUserStore } from '../../src/stores/memory/index.js';
+import type { StoreConfig } from './config.js';
+import { DataFolder } from './data-folder.js';
+
+/** An open store, what to call it in the log, and how to let it go. */
+export interface OpenStore {
+  readonly store: UserStore;
+  /** One line for the start-up log, e.g. `PGlite in /srv/.data/pglite`. */
+  readonly description: string;
+  /** The secret kept next to the data, when the store has a data folder. */
+  readonly activationSecret?: string;
+  close(): Promise<void>;
+}
+
+/** Hides the password of a connection string before it is printed. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparsable DATABASE_URL)';
+  }
+}
+
+/**
+ * Opens the configured store and brings its tables up to date, so that a bad database fails
+ * at start rather than on the first request. The drivers are loaded only when used, so the
+ * memory store starts without them.
+ */
+export async function openStore(config: StoreConfig): Promise<OpenStore> {
+  if (config.kind === 'memory') {
+    return {
+      store: new MemoryUserStore(),
+      description: 'memory (users are lost when the process stops)',
+      close: async () => undefined,
+    };
+  }
+  const { PostgresUserStore, pgExecutor, pgliteExecutor } =
+    await import('../../src/stores/postgres/index.js');
+  if (config.kind === 'pglite') {
+    const folder = new DataFolder(config.dataDir);
+    folder.lock();
+    try {
+      const { PGlite } = await import('@electric-sql/pglite');
+      const db = await PGlite.create(folder.databaseDir);
+      const store = new PostgresUserStore({ executor: pgliteExecutor(db) });
+      try {
+        await store.migrate();
+      } catch (error) {
+        await db.close();
+        throw error;
+      }
+      return {
+        store,
+        description: `PGlite in ${folder.databaseDir}`,
+        activationSecret: folder.activationSecret(),
+        async close() {
+          try {
+            await db.close();
+          } finally {
+            folder.unlock();
+          }
+        },
+      };
+    } catch (error) {
+      folder.unlock();
+      throw error;
+    }
+  }
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: config.url });
+  // An idle connection the server drops must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  const location = config.schema === undefined ? {} : { schema: config.schema };
+  const store = new PostgresUserStore({ executor: pgExecutor(pool), ...location });
+  try {
+    // Several instances may start at once: migrate() serialises them with an advisory lock.
+    await store.migrate();
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return {
+    store,
+    description: `PostgreSQL at ${redactUrl(config.url)}, schema "${config.schema ?? 'scimkit'}"`,
+    close: () => pool.end(),
+  };
+}
