@@ -24,27 +24,21 @@ export async function timeEach(
   return out;
 }
 
-/** Times `a` and `b` alternately, so that drift and load on the machine hit both alike. */
+/** Times each function in turn, round after round, so drift and load hit all of them alike. */
 export async function compareInterleaved(
-  a: (i: number) => Promise<unknown>,
-  b: (i: number) => Promise<unknown>,
+  fns: readonly ((i: number) => Promise<unknown>)[],
   rounds: number,
   budgetMs: number,
-): Promise<{ a: number[]; b: number[] }> {
-  for (let i = 0; i < 20; i++) {
-    await a(i);
-    await b(i);
-  }
-  const ta: number[] = [];
-  const tb: number[] = [];
+): Promise<number[][]> {
+  for (let i = 0; i < 20; i++) for (const fn of fns) await fn(i);
+  const times = fns.map((): number[] => []);
   const end = performance.now() + budgetMs;
   for (let i = 0; i < rounds && performance.now() < end; i++) {
-    let t0 = performance.now();
-    await a(i);
-    ta.push(performance.now() - t0);
-    t0 = performance.now();
-    await b(i);
-    tb.push(performance.now() - t0);
+    for (const [j, fn] of fns.entries()) {
+      const t0 = performance.now();
+      await fn(i);
+      times[j]?.push(performance.now() - t0);
+    }
   }
-  return { a: ta, b: tb };
+  return times;
 }

@@ -48,6 +48,7 @@ async function storeVsRaw(pool: pg.Pool) {
     await store.create(T, r);
     seedRaw.push(r);
   }
+  await pool.query(`ANALYZE ${t}`);
   const cols = (u: ScimUser) => [
     T,
     u.id,
@@ -60,21 +61,40 @@ async function storeVsRaw(pool: pg.Pool) {
   ];
   let k = 0;
   const pick = (list: ScimUser[]) => list[k++ % list.length] as ScimUser;
-  const rows: { op: string; store: number; raw: number }[] = [];
+  const rows: { op: string; store: number; raw: number; prepared: number }[] = [];
+  // Each raw statement runs twice: unnamed (parsed and planned every time, pg's default) and
+  // as a named prepared statement, which is what the store asks pg for.
+  let prepared = false;
+  let statement = 0;
+  const query = (text: string, values: unknown[]) =>
+    prepared ? pool.query({ name: `raw_${statement}`, text, values }) : pool.query(text, values);
   const run = async (
     op: string,
-    storeOp: (i: number) => Promise<unknown>,
-    rawOp: (i: number) => Promise<unknown>,
+    storeOp: () => Promise<unknown>,
+    rawOp: () => Promise<unknown>,
   ) => {
-    const { a, b } = await compareInterleaved(storeOp, rawOp, ROUNDS, 20_000);
-    rows.push({ op, store: median(a), raw: median(b) });
+    statement += 1;
+    const raw = async () => {
+      prepared = false;
+      await rawOp();
+    };
+    const rawPrepared = async () => {
+      prepared = true;
+      await rawOp();
+    };
+    const [a = [], b = [], c = []] = await compareInterleaved(
+      [storeOp, raw, rawPrepared],
+      ROUNDS,
+      30_000,
+    );
+    rows.push({ op, store: median(a), raw: median(b), prepared: median(c) });
   };
 
   await run(
     'create',
     () => store.create(T, users.make()),
     () =>
-      pool.query(
+      query(
         `INSERT INTO ${t} (tenant, id, user_name, external_id, version, created, last_modified, doc)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
         cols(users.make()),
@@ -83,7 +103,7 @@ async function storeVsRaw(pool: pg.Pool) {
   await run(
     'get by id',
     () => store.get(T, pick(seedStore).id),
-    () => pool.query(`SELECT doc FROM ${t} WHERE tenant = $1 AND id = $2`, [T, pick(seedRaw).id]),
+    () => query(`SELECT doc FROM ${t} WHERE tenant = $1 AND id = $2`, [T, pick(seedRaw).id]),
   );
   await run(
     'filter userName eq',
@@ -94,7 +114,7 @@ async function storeVsRaw(pool: pg.Pool) {
         filter: userNameEq(pick(seedStore).userName.toUpperCase()),
       }),
     () =>
-      pool.query(
+      query(
         `SELECT doc FROM ${t} WHERE tenant = $1 AND lower(user_name) = lower($2) ORDER BY id LIMIT 100`,
         [T, pick(seedRaw).userName.toUpperCase()],
       ),
@@ -116,7 +136,7 @@ async function storeVsRaw(pool: pg.Pool) {
     async () => {
       const { next, expected } = bump(pick(seedRaw));
       const [, id, userName, externalId, version, created, modified, doc] = cols(next);
-      const r = await pool.query(
+      const r = await query(
         `UPDATE ${t} SET user_name = $3, external_id = $4, version = $5, created = $6, last_modified = $7, doc = $8
          WHERE tenant = $1 AND id = $2 AND version = $9`,
         [T, id, userName, externalId, version, created, modified, doc, expected],
@@ -127,7 +147,7 @@ async function storeVsRaw(pool: pg.Pool) {
   await run(
     'page of 100 (startIndex 1)',
     () => store.list(T, { startIndex: 1, count: 100 }),
-    () => pool.query(`SELECT doc FROM ${t} WHERE tenant = $1 ORDER BY id LIMIT 100`, [T]),
+    () => query(`SELECT doc FROM ${t} WHERE tenant = $1 ORDER BY id LIMIT 100`, [T]),
   );
   await pool.query(`DROP SCHEMA "${schema}" CASCADE`);
   return rows;
@@ -185,10 +205,15 @@ async function main() {
     `node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), ${server?.version.split(' on ')[0]}`,
   );
   console.log(`one connection, ${ROUNDS} interleaved rounds per operation (at most 20 s)\n`);
-  console.log('| operation | store median | raw pg median | store / raw |');
-  console.log('|---|---|---|---|');
+  console.log(
+    '| operation | store | raw pg | raw pg, prepared | store / raw | store / raw prepared |',
+  );
+  console.log('|---|---|---|---|---|---|');
   for (const r of await storeVsRaw(pool)) {
-    console.log(`| ${r.op} | ${fmt(r.store)} | ${fmt(r.raw)} | ${(r.store / r.raw).toFixed(2)}x |`);
+    const ratio = (x: number) => `${(r.store / x).toFixed(2)}x`;
+    console.log(
+      `| ${r.op} | ${fmt(r.store)} | ${fmt(r.raw)} | ${fmt(r.prepared)} | ${ratio(r.raw)} | ${ratio(r.prepared)} |`,
+    );
   }
   console.log(
     '\n| users in tenant | bulk load | userName eq lookup | page of 100 (startIndex 1) | page at startIndex 9,901 |',

@@ -1,44 +1,30 @@
-import { defineAttribute } from '../../schema/define-attribute.js';
 import type { ScimUser } from '../../schema/user-resource.js';
-import type { AttributeDefinition } from '../../schema/types.js';
-import { accountSchema, enterpriseUserSchema, userSchema } from '../../schema/user-schema.js';
 
 type Json = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Json =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const FIRST = ['schemas', 'id', 'externalId', 'userName'] as const;
+const PLACED = new Set<string>([...FIRST, 'meta']);
+const META = ['resourceType', 'created', 'lastModified', 'version', 'location'] as const;
 
-function ordered(value: unknown, defs: readonly AttributeDefinition[] | undefined): unknown {
-  if (Array.isArray(value)) return value.map((v) => ordered(v, defs));
-  if (!defs || !isObject(value)) return value;
+function orderMeta(meta: Json): Json {
   const out: Json = {};
-  for (const def of defs) {
-    if (def.name in value) out[def.name] = ordered(value[def.name], def.subAttributes);
-  }
-  for (const key of Object.keys(value)) if (!(key in out)) out[key] = value[key];
+  for (const key of META) if (meta[key] !== undefined) out[key] = meta[key];
+  for (const key in meta) if (!(key in out)) out[key] = meta[key];
   return out;
 }
 
-const metaDef = userSchema.attributes.find((a) => a.name === 'meta');
-const TOP: readonly AttributeDefinition[] = [
-  defineAttribute('schemas', 'reference', { multiValued: true }),
-  ...userSchema.attributes.filter((a) => a.name !== 'meta'),
-];
-const EXTENSIONS = [enterpriseUserSchema, accountSchema];
-
 /**
- * Puts a user read from jsonb back in the schema's attribute order (`schemas`, `id`, ...,
- * `meta` last). jsonb keeps keys sorted by length, which is valid JSON but reads badly.
+ * Puts the keys a reader looks for first back in front (`schemas`, `id`, `externalId`,
+ * `userName`) and `meta` last, in its usual order. jsonb stores keys sorted by length, which
+ * is valid JSON but reads badly. Other attributes keep jsonb's order: this runs for every user
+ * of every page, so it stays a single pass.
  */
 export function restoreOrder(doc: Json): ScimUser {
-  const out = ordered(doc, TOP) as Json;
-  for (const ext of EXTENSIONS) {
-    if (isObject(out[ext.id])) out[ext.id] = ordered(out[ext.id], ext.attributes);
-  }
-  if (isObject(out['meta'])) {
-    const meta = ordered(out['meta'], metaDef?.subAttributes);
-    delete out['meta'];
-    out['meta'] = meta;
-  }
+  const out: Json = {};
+  for (const key of FIRST) if (doc[key] !== undefined) out[key] = doc[key];
+  for (const key in doc) if (!PLACED.has(key)) out[key] = doc[key];
+  const meta = doc['meta'];
+  if (typeof meta === 'object' && meta !== null) out['meta'] = orderMeta(meta as Json);
+  else if (meta !== undefined) out['meta'] = meta;
   return out as ScimUser;
 }
