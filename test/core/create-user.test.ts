@@ -246,3 +246,21 @@ describe('POST /Users', () => {
     });
   });
 });
+
+describe('body encoding', () => {
+  it('accepts a JSON body that starts with a UTF-8 byte-order mark', async () => {
+    const { request } = setup();
+    const reply = await request('POST', '/Users', {
+      body: `\ufeff${JSON.stringify({ schemas: [USER_SCHEMA], userName: 'bom@example.org' })}`,
+    });
+    expect(reply.status).toBe(201);
+  });
+
+  it('a filter longer than the limit → 400 invalidFilter', async () => {
+    const { request } = setup();
+    const filter = Array.from({ length: 400 }, (_, i) => `userName eq "u${i}@example.org"`).join(' or ');
+    const reply = await request('GET', '/Users', { query: `filter=${encodeURIComponent(filter)}` });
+    expect(reply.status).toBe(400);
+    expect(reply.body.scimType).toBe('invalidFilter');
+  });
+});

@@ -51,6 +51,8 @@ export function readJsonBody(request: ScimRequest, maxBytes: number): unknown {
   } else {
     return body;
   }
+  // Some clients (and Windows tooling) start the body with a UTF-8 byte-order mark.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') throw scimErrors.invalidSyntax('The request needs a JSON body.');
   try {
     return JSON.parse(text) as unknown;
