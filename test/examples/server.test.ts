@@ -1,9 +1,16 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseApiKeys, readConfig } from '../../examples/server/config.js';
+import {
+  DEFAULT_DATA_DIR,
+  parseApiKeys,
+  readConfig,
+  readStoreConfig,
+} from '../../examples/server/config.js';
+import { DataFolder } from '../../examples/server/data-folder.js';
+import { redactUrl } from '../../examples/server/open-store.js';
 import { startServer, type RunningServer } from '../../examples/server/server.js';
 import type { MailLogLine } from '../../examples/server/log-mailer.js';
 
@@ -56,10 +63,11 @@ describe('example server', () => {
     });
     expect(created.status).toBe(201);
     const user = (await created.json()) as { id: string };
-    await expect
-      .poll(() => readFileSync(mailLog, 'utf8').trim().split('\n').length, { timeout: 3000 })
-      .toBe(1);
-    const line = JSON.parse(readFileSync(mailLog, 'utf8').trim()) as MailLogLine;
+    // A line counts once its newline is written: the file exists a moment before its text.
+    const lines = () =>
+      existsSync(mailLog) ? readFileSync(mailLog, 'utf8').split('\n').slice(0, -1) : [];
+    await expect.poll(() => lines().length, { timeout: 3000 }).toBe(1);
+    const line = JSON.parse(lines()[0] ?? '') as MailLogLine;
     expect(line).toMatchObject({ to: 'ada@example.org', userId: user.id, tenant: 't1' });
     expect(line.idempotencyKey).toBeTruthy();
 
@@ -95,7 +103,8 @@ describe('example server', () => {
 describe('npm start', () => {
   it('prints a development key with a curl command and shuts down cleanly on SIGTERM', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server/main.ts'], {
-      env: { ...process.env, PORT: '0', SCIM_API_KEYS: '' },
+      // The memory store keeps this quick; test/e2e starts the default PGlite store.
+      env: { ...process.env, PORT: '0', SCIM_API_KEYS: '', SCIMKIT_STORE: 'memory' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -107,5 +116,90 @@ describe('npm start', () => {
     );
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+  });
+});
+
+describe('example server store selection', () => {
+  it('defaults to PGlite in .data/ next to the example, whatever the working directory', () => {
+    const store = readStoreConfig({});
+    expect(store).toEqual({ kind: 'pglite', dataDir: DEFAULT_DATA_DIR });
+    expect(DEFAULT_DATA_DIR).toBe(join(process.cwd(), 'examples', 'server', '.data') + sep);
+    expect(readStoreConfig({ SCIMKIT_DATA_DIR: '/srv/scim' })).toEqual({
+      kind: 'pglite',
+      dataDir: '/srv/scim',
+    });
+  });
+
+  it('uses PostgreSQL when DATABASE_URL is set, and memory when asked', () => {
+    expect(readStoreConfig({ DATABASE_URL: 'postgres://db/x' })).toEqual({
+      kind: 'postgres',
+      url: 'postgres://db/x',
+    });
+    expect(
+      readStoreConfig({ DATABASE_URL: 'postgres://db/x', SCIMKIT_DB_SCHEMA: 'district' }),
+    ).toMatchObject({ schema: 'district' });
+    expect(readStoreConfig({ DATABASE_URL: 'postgres://db/x', SCIMKIT_STORE: 'memory' })).toEqual({
+      kind: 'memory',
+    });
+    expect(() => readStoreConfig({ SCIMKIT_STORE: 'postgres' })).toThrow(/DATABASE_URL/);
+    expect(() => readStoreConfig({ SCIMKIT_STORE: 'mysql' })).toThrow(/SCIMKIT_STORE/);
+  });
+
+  it('reads outbox settings and the mail test aids, and refuses nonsense', () => {
+    const config = readConfig({
+      SCIMKIT_OUTBOX_POLL_MS: '100',
+      SCIMKIT_OUTBOX_RETRY_MS: '50',
+      SCIMKIT_OUTBOX_LEASE_MS: '1000',
+      SCIMKIT_OUTBOX_MAX_ATTEMPTS: '4',
+      SCIMKIT_MAIL_FAIL_FIRST: '3',
+      SCIMKIT_MAIL_DELAY_MS: '60000',
+    });
+    expect(config.outbox).toEqual({
+      pollIntervalMs: 100,
+      retryBaseMs: 50,
+      leaseMs: 1000,
+      maxAttempts: 4,
+    });
+    expect(config.mailTestAids).toEqual({ failFirst: 3, delayMs: 60_000 });
+    expect(readConfig({}).mailTestAids).toEqual({ failFirst: 0, delayMs: 0 });
+    expect(() => readConfig({ SCIMKIT_OUTBOX_RETRY_MS: 'soon' })).toThrow(
+      /SCIMKIT_OUTBOX_RETRY_MS/,
+    );
+    expect(() => readConfig({ SCIMKIT_OUTBOX_LEASE_MS: '0' })).toThrow(/at least 1/);
+  });
+
+  it('hides the password of DATABASE_URL in the start-up log', () => {
+    expect(redactUrl('postgres://app:s3cret@db:5432/scim')).toBe('postgres://app:***@db:5432/scim');
+    expect(redactUrl('not a url')).not.toContain('not a url');
+  });
+});
+
+describe('example server data folder', () => {
+  it('keeps one activation secret across restarts', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scimkit-folder-'));
+    try {
+      const first = new DataFolder(dir).activationSecret();
+      expect(first).toMatch(/^[0-9a-f]{64}$/);
+      expect(new DataFolder(dir).activationSecret()).toBe(first);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a folder locked by a running process and takes over one left by a dead process', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scimkit-folder-'));
+    try {
+      writeFileSync(join(dir, 'server.lock'), `${process.ppid}\n`);
+      expect(() => new DataFolder(dir).lock()).toThrow(/in use by process/);
+      // Process ids this high are not handed out on Linux (pid_max is at most 2^22).
+      writeFileSync(join(dir, 'server.lock'), '99999999\n');
+      const folder = new DataFolder(dir);
+      folder.lock();
+      expect(readFileSync(join(dir, 'server.lock'), 'utf8').trim()).toBe(String(process.pid));
+      folder.unlock();
+      expect(existsSync(join(dir, 'server.lock'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
