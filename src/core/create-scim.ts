@@ -113,14 +113,13 @@ export function createScim(options: ScimOptions): Scim {
   }
 
   return {
-    async handle(request) {
-      try {
-        return await route(request);
-      } catch (error) {
+    handle(request) {
+      // `route` is async, so every fault arrives here as a rejection.
+      return route(request).catch((error: unknown) => {
         const scimError = toScimError(error);
         if (scimError.status === 500) reportError(error, request);
         return errorResponse(scimError);
-      }
+      });
     },
     maxBodyBytes: config.maxBodyBytes,
     users: {

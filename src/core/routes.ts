@@ -87,6 +87,8 @@ function leadingSegments(path: string): string[] {
 }
 
 function decodeSegment(segment: string): string {
+  // Generated ids are URL-safe: most segments have nothing to decode.
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {
