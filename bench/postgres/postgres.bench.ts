@@ -204,7 +204,7 @@ async function main() {
   console.log(
     `node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), ${server?.version.split(' on ')[0]}`,
   );
-  console.log(`one connection, ${ROUNDS} interleaved rounds per operation (at most 20 s)\n`);
+  console.log(`one connection, ${ROUNDS} interleaved rounds per operation (at most 30 s)\n`);
   console.log(
     '| operation | store | raw pg | raw pg, prepared | store / raw | store / raw prepared |',
   );

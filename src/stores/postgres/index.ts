@@ -25,4 +25,5 @@ export type { Migration } from './migrations.js';
 export { compileFilter } from './compile-filter.js';
 export type { CompiledFilter } from './compile-filter.js';
 export { UnsupportedFilterError } from './unsupported-filter.js';
+export type { UnsupportedReason } from './unsupported-filter.js';
 export type { TableLocation, TableNames } from './table-names.js';

@@ -4,7 +4,7 @@ import { DEFAULT_SCHEMAS, member, userScope } from './filter-targets.js';
 import { asArray, type JsonRef } from './sql-predicates.js';
 import { UnsupportedFilterError } from './unsupported-filter.js';
 
-/** A typed SQL value of one jsonb value, NULL when absent or empty, so absent sorts last. */
+/** A typed SQL value of one jsonb value, NULL when absent or of another type. */
 function typedValue(ref: JsonRef, def: AttributeDefinition): string {
   const when = (type: string, sql: string) =>
     `CASE WHEN jsonb_typeof(${ref.json}) = '${type}' THEN ${sql} END`;
@@ -18,17 +18,16 @@ function typedValue(ref: JsonRef, def: AttributeDefinition): string {
       return when('number', `(${ref.text})::numeric`);
     case 'dateTime':
       return when('string', `(${ref.text})::timestamptz`);
-    default: {
-      const text = `NULLIF(${ref.text}, '')`;
-      return def.caseExact ? `${text} COLLATE "C"` : `lower(${text}) COLLATE "C"`;
-    }
+    default:
+      return def.caseExact ? `(${ref.text}) COLLATE "C"` : `lower(${ref.text}) COLLATE "C"`;
   }
 }
 
 /**
  * Builds the SQL expression a `sortBy` path orders by: the indexed column for `id`,
  * `userName` (case-insensitively), `externalId` and the `meta` timestamps; a typed value of the
- * document otherwise; for a multi-valued attribute the primary value, else the first.
+ * document otherwise; for a multi-valued attribute the primary value, else the first. The
+ * order is that of the core's `compileSort`.
  *
  * @throws UnsupportedFilterError for a path the schemas do not define, or a complex value.
  * @see RFC 7644 §3.4.2.3

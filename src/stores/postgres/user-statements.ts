@@ -75,9 +75,10 @@ export function pageStatement(
       ? `COALESCE((SELECT n FROM ${t.userCounts} WHERE tenant = $1), 0)::int`
       : `(SELECT count(*) FROM ${t.users} WHERE tenant = $1 AND ${where})::int`;
   const dir = sort?.descending ? 'DESC' : 'ASC';
-  // Absent values last when ascending; descending is the exact reverse. Ties go by id.
+  // As the core's comparator: absent values are the largest (last ascending, first
+  // descending), and ties go by id ascending in both directions, so paging stays stable.
   const nulls = sort?.descending ? 'FIRST' : 'LAST';
-  const order = (p: string) => (sort ? `${p}k ${dir} NULLS ${nulls}, ${p}id ${dir}` : `${p}id`);
+  const order = (p: string) => (sort ? `${p}k ${dir} NULLS ${nulls}, ${p}id` : `${p}id`);
   return `SELECT c.total, p.doc
     FROM (SELECT ${total} AS total) AS c
     LEFT JOIN LATERAL (
