@@ -188,6 +188,8 @@ describe.each(backends)('filter pushdown on $name', ({ open }) => {
       expect(store.capabilities.supportsSort(path)).toBe(true);
       const page = await store.list(T, { startIndex: 1, count: 10, sortBy: path, sortOrder });
       expect(page.resources.map((u) => u.id)).toEqual(ids);
+      const byCore = [...users].sort(compileSort(path, sortOrder, SCHEMAS)).map((u) => u.id);
+      expect(byCore).toEqual(ids);
       const second = await store.list(T, { startIndex: 2, count: 2, sortBy: path, sortOrder });
       expect(second).toMatchObject({ totalResults: 4 });
       expect(second.resources.map((u) => u.id)).toEqual(ids.slice(1, 3));
