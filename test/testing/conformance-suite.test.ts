@@ -1,0 +1,178 @@
+import { describe, expect, it } from 'vitest';
+import type { OutboxStore } from '../../src/contracts/outbox.js';
+import type { UserStore } from '../../src/contracts/user-store.js';
+import type { ScimUser } from '../../src/schema/user-resource.js';
+import { MemoryUserStore } from '../../src/stores/memory/index.js';
+import {
+  runStoreConformance,
+  storeConformanceCases,
+  type StoreConformanceResult,
+} from '../../src/testing/index.js';
+
+/** Wraps a working store and replaces some of its behaviour, to break it on purpose. */
+function broken(
+  change: (
+    inner: MemoryUserStore,
+  ) => Partial<Omit<UserStore, 'outbox'>> & { outbox?: Partial<OutboxStore> },
+) {
+  return (): UserStore => {
+    const inner = new MemoryUserStore();
+    const { outbox, ...methods } = change(inner);
+    return {
+      outbox: {
+        claim: (...a) => inner.outbox.claim(...a),
+        complete: (...a) => inner.outbox.complete(...a),
+        fail: (...a) => inner.outbox.fail(...a),
+        ...outbox,
+      },
+      create: (...a) => inner.create(...a),
+      get: (...a) => inner.get(...a),
+      replace: (...a) => inner.replace(...a),
+      delete: (...a) => inner.delete(...a),
+      list: (...a) => inner.list(...a),
+      ...methods,
+    };
+  };
+}
+
+const failedIds = (results: StoreConformanceResult[]) =>
+  results.filter((r) => r.status === 'failed').map((r) => r.id);
+
+/** Each broken store, and a case that must catch it. */
+const mutants: [string, ReturnType<typeof broken>, string][] = [
+  [
+    'one tenant for all',
+    broken((s) => ({
+      get: (_t, id) => s.get('all', id),
+      create: (_t, u, e) => s.create('all', u, e),
+      replace: (_t, u, o) => s.replace('all', u, o),
+      delete: (_t, id, o) => s.delete('all', id, o),
+      list: (_t, q) => s.list('all', q),
+    })),
+    'tenant.get-is-null',
+  ],
+  [
+    'replace ignores the version',
+    broken((s) => ({
+      replace: async (t, u, o) =>
+        s.replace(t, u, {
+          ...o,
+          expectedVersion: (await s.get(t, u.id))?.meta.version ?? o.expectedVersion,
+        }),
+    })),
+    'replace.stale-version-conflicts',
+  ],
+  [
+    'delete ignores the version',
+    broken((s) => ({ delete: (t, id) => s.delete(t, id) })),
+    'delete.stale-version-conflicts',
+  ],
+  [
+    'replace upserts',
+    broken((s) => ({
+      replace: async (t, u, o) => (await s.replace(t, u, o)) || (await s.create(t, u), true),
+    })),
+    'replace.missing-is-false',
+  ],
+  [
+    'list in reverse',
+    broken((s) => ({
+      list: async (t, q) => {
+        const r = await s.list(t, q);
+        return { ...r, resources: [...r.resources].reverse() };
+      },
+    })),
+    'list.ordered-by-id',
+  ],
+  [
+    'totalResults is the page size',
+    broken((s) => ({
+      list: async (t, q) => {
+        const r = await s.list(t, q);
+        return { ...r, totalResults: r.resources.length };
+      },
+    })),
+    'list.past-the-end-is-empty',
+  ],
+  [
+    'get hands out its own object',
+    broken((s) => {
+      const kept = new Map<string, ScimUser | null>();
+      return {
+        get: async (t, id) => {
+          if (!kept.has(id)) kept.set(id, await s.get(t, id));
+          return kept.get(id) ?? null;
+        },
+      };
+    }),
+    'copies.get-returns-a-copy',
+  ],
+  [
+    'claim takes no lease',
+    broken((s) => ({ outbox: { claim: (now, _lease, limit) => s.outbox.claim(now, now, limit) } })),
+    'outbox.lease-hides-a-claimed-message',
+  ],
+  [
+    'complete does nothing',
+    broken(() => ({ outbox: { complete: async () => {} } })),
+    'outbox.complete-is-final',
+  ],
+  [
+    'fail ignores retryAt',
+    broken((s) => ({ outbox: { fail: (id, error) => s.outbox.fail(id, error, new Date(0)) } })),
+    'outbox.fail-with-retry-reschedules',
+  ],
+  [
+    'outbox written before the uniqueness check',
+    broken((s) => ({
+      create: async (t, u, e) => {
+        try {
+          await s.create(t, u, e);
+        } catch (error) {
+          const ghost = { ...u, id: `${u.id}-ghost`, userName: `ghost-${u.userName}` };
+          await s.create(t, ghost, e);
+          throw error;
+        }
+      },
+    })),
+    'outbox.not-written-when-the-write-fails',
+  ],
+];
+
+describe('the conformance suite catches broken stores', () => {
+  it.each(mutants)('%s', async (_name, factory, expected) => {
+    expect(failedIds(await runStoreConformance(factory))).toContain(expected);
+  });
+});
+
+describe('the conformance suite itself', () => {
+  it('gives every case a unique, stable-looking id and a title', () => {
+    const ids = storeConformanceCases.map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const c of storeConformanceCases) {
+      expect(c.id).toMatch(/^[a-z]+\.[a-z0-9-]+$/);
+      expect(c.title.length).toBeGreaterThan(10);
+    }
+  });
+
+  it('skips the cases named in options.skip, with the reason', async () => {
+    const results = await runStoreConformance(() => new MemoryUserStore(), {
+      skip: { 'list.count-zero': 'not today' },
+    });
+    expect(results.find((r) => r.id === 'list.count-zero')).toMatchObject({
+      status: 'skipped',
+      reason: 'not today',
+    });
+  });
+
+  it('makes a fresh store for every case and closes each harness', async () => {
+    let made = 0;
+    let closed = 0;
+    await runStoreConformance(() => {
+      made += 1;
+      return { store: new MemoryUserStore(), close: () => void (closed += 1) };
+    });
+    expect(made).toBe(storeConformanceCases.length);
+    expect(closed).toBe(made);
+  });
+});
