@@ -1,59 +1,66 @@
-import type { ACCOUNT_SCHEMA, AccountStatus, ENTERPRISE_USER_SCHEMA } from './user-schema.js';
+import type { InferAttribute, InferAttributes, InferExtension } from './infer.js';
+import type {
+  ACCOUNT_SCHEMA,
+  accountSchema,
+  ENTERPRISE_USER_SCHEMA,
+  enterpriseUserSchema,
+  userSchema,
+} from './user-schema.js';
 
-/** One value of a multi-valued attribute such as `emails` or `roles`. */
-export interface MultiValue {
-  value?: string;
-  display?: string;
-  type?: string;
-  primary?: boolean;
-  [subAttribute: string]: unknown;
-}
+/** Flattens an intersection into one object type, for readable hovers and errors. */
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+/** Makes the keys `K` of `T` present: values the service guarantees though the schema does not. */
+type WithPresent<T, K extends keyof T> = Simplify<
+  Omit<T, K> & { [P in K]-?: Exclude<T[P], undefined> }
+>;
 
-/** The `name` complex attribute. */
-export interface UserName {
-  formatted?: string;
-  familyName?: string;
-  givenName?: string;
-  middleName?: string;
-  honorificPrefix?: string;
-  honorificSuffix?: string;
-}
+type CoreAttribute<N extends string> = Extract<
+  (typeof userSchema.attributes)[number],
+  { readonly name: N }
+>;
+type CoreAttributes = InferAttributes<typeof userSchema.attributes>;
 
-/** The account extension's values: the lifecycle scimkit keeps for each user. */
-export interface AccountExtension {
-  status: AccountStatus;
-  invitedAt?: string;
-  activatedAt?: string;
-}
+/** One value of a multi-valued attribute such as `emails` or `roles`, from the User schema. */
+export type MultiValue = NonNullable<CoreAttributes['emails']>[number];
 
-/** Resource metadata, as stored (`location` is added per request). */
-export interface UserMeta {
-  resourceType: 'User';
-  created: string;
-  lastModified: string;
-  /** A weak ETag, such as `W/"3"`. */
-  version: string;
-  location?: string;
-}
+/** The `name` complex attribute, from the User schema. */
+export type UserName = NonNullable<CoreAttributes['name']>;
+
+/** The account extension's values: the lifecycle scimkit keeps for each user (`status` always set). */
+export type AccountExtension = WithPresent<InferExtension<typeof accountSchema>, 'status'>;
+
+/** The Enterprise User extension's values (RFC 7643 §4.3), from its schema. */
+export type EnterpriseUser = InferExtension<typeof enterpriseUserSchema>;
 
 /**
- * A User as scimkit stores and returns it: the SCIM JSON representation. Attributes the
- * library does not model are kept as they came.
+ * Resource metadata, as stored: every value but `location`, which is added per request,
+ * is always set by the service.
+ */
+export type UserMeta = WithPresent<
+  InferAttribute<CoreAttribute<'meta'>>,
+  'resourceType' | 'created' | 'lastModified' | 'version'
+>;
+
+/**
+ * The User's attributes as the schemas define them, with what the service guarantees on
+ * top: `active` is always a boolean (DESIGN.md §3), `meta` and the account extension are
+ * always there. `password` is absent: it is never stored (`returned: never`).
+ */
+export type ScimUserAttributes = WithPresent<Omit<CoreAttributes, 'meta'>, 'active'> & {
+  schemas: string[];
+  meta: UserMeta;
+  [ACCOUNT_SCHEMA]: AccountExtension;
+  [ENTERPRISE_USER_SCHEMA]?: EnterpriseUser & Record<string, unknown>;
+};
+
+/**
+ * A User as scimkit stores and returns it: the SCIM JSON representation, its type inferred
+ * from the same schema definitions that validate requests and answer `/Schemas`. Attributes
+ * the library does not model are kept as they came, hence the index signature; a host's
+ * extension gets a typed view with `ScimUser & WithExtension<typeof schema>`.
  *
  * @see RFC 7643 §4.1
  */
-export interface ScimUser {
-  schemas: string[];
-  id: string;
-  externalId?: string;
-  userName: string;
-  name?: UserName;
-  displayName?: string;
-  active: boolean;
-  emails?: MultiValue[];
-  roles?: MultiValue[];
-  [ACCOUNT_SCHEMA]: AccountExtension;
-  [ENTERPRISE_USER_SCHEMA]?: Record<string, unknown>;
-  meta: UserMeta;
+export interface ScimUser extends ScimUserAttributes {
   [attribute: string]: unknown;
 }

@@ -1,5 +1,7 @@
-import { defineAttribute as attr } from './define-attribute.js';
-import type { AttributeDefinition, SchemaDefinition } from './types.js';
+import { defineAttribute as attr, type AttributeOptions } from './define-attribute.js';
+import { defineSchema } from './define-schema.js';
+import type { InferExtension } from './infer.js';
+import type { AttributeDefinition } from './types.js';
 
 /** The schema URN of the RFC 7643 core User. */
 export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -8,15 +10,25 @@ export const ENTERPRISE_USER_SCHEMA = 'urn:ietf:params:scim:schemas:extension:en
 /** The schema URN of scimkit's account extension (account `status`). */
 export const ACCOUNT_SCHEMA = 'urn:scimkit:params:scim:schemas:extension:account:2.0:User';
 
-const str = (name: string, description: string, options: Parameters<typeof attr>[2] = {}) =>
-  attr(name, 'string', { description, ...options });
+// The helpers are generic so every attribute keeps its literal characteristics: the ScimUser
+// type is inferred from these tables.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+const str = <const N extends string, const O extends AttributeOptions = {}>(
+  name: N,
+  description: string,
+  options: O = {} as O,
+) => attr(name, 'string', { description, ...options });
 
 /** Sub-attributes shared by the plain multi-valued attributes (`emails`, `roles`, ...). */
-function multiValuedOf(
-  valueType: 'string' | 'reference' | 'binary',
+function multiValuedOf<const V extends 'string' | 'reference' | 'binary'>(
+  valueType: V,
   description: string,
-  options: { types?: readonly string[]; valueCaseExact?: boolean; referenceTypes?: readonly string[] } = {},
-): AttributeDefinition[] {
+  options: {
+    types?: readonly string[];
+    valueCaseExact?: boolean;
+    referenceTypes?: readonly string[];
+  } = {},
+) {
   const value = attr('value', valueType, {
     description,
     caseExact: options.valueCaseExact ?? false,
@@ -25,13 +37,22 @@ function multiValuedOf(
   return [
     value,
     str('display', 'A human-readable name, primarily used for display purposes.'),
-    str('type', 'A label indicating the attribute\'s function.', options.types ? { canonicalValues: options.types } : {}),
-    attr('primary', 'boolean', { description: 'Indicates the primary or preferred value; at most one value may be primary.' }),
-  ];
+    str(
+      'type',
+      "A label indicating the attribute's function.",
+      options.types ? { canonicalValues: options.types } : {},
+    ),
+    attr('primary', 'boolean', {
+      description: 'Indicates the primary or preferred value; at most one value may be primary.',
+    }),
+  ] as const;
 }
 
-const multi = (name: string, description: string, subAttributes: AttributeDefinition[]) =>
-  attr(name, 'complex', { multiValued: true, description, subAttributes });
+const multi = <const N extends string, const S extends readonly AttributeDefinition[]>(
+  name: N,
+  description: string,
+  subAttributes: S,
+) => attr(name, 'complex', { multiValued: true, description, subAttributes });
 
 /**
  * The RFC 7643 §4.1 core User, every attribute with its characteristics, plus the common
@@ -39,7 +60,7 @@ const multi = (name: string, description: string, subAttributes: AttributeDefini
  *
  * @see RFC 7643 §4.1, §8.7.1
  */
-export const userSchema: SchemaDefinition = {
+export const userSchema = defineSchema({
   id: USER_SCHEMA,
   name: 'User',
   description: 'User Account',
@@ -53,13 +74,17 @@ export const userSchema: SchemaDefinition = {
     str('externalId', 'An identifier for the resource as defined by the provisioning client.', {
       caseExact: true,
     }),
-    str('userName', 'Unique identifier for the User, an email address; unique per tenant regardless of case.', {
-      required: true,
-      uniqueness: 'server',
-      returned: 'always',
-    }),
+    str(
+      'userName',
+      'Unique identifier for the User, an email address; unique per tenant regardless of case.',
+      {
+        required: true,
+        uniqueness: 'server',
+        returned: 'always',
+      },
+    ),
     attr('name', 'complex', {
-      description: 'The components of the user\'s real name.',
+      description: "The components of the user's real name.",
       subAttributes: [
         str('formatted', 'The full name, formatted for display.'),
         str('familyName', 'The family name of the User.'),
@@ -71,21 +96,56 @@ export const userSchema: SchemaDefinition = {
     }),
     str('displayName', 'The name of the User, suitable for display to end-users.'),
     str('nickName', 'The casual way to address the user in real life.'),
-    attr('profileUrl', 'reference', { description: 'A fully qualified URL pointing to a page representing the User\'s online profile.', referenceTypes: ['external'] }),
+    attr('profileUrl', 'reference', {
+      description:
+        "A fully qualified URL pointing to a page representing the User's online profile.",
+      referenceTypes: ['external'],
+    }),
     str('title', 'The user\'s title, such as "Vice President".'),
     str('userType', 'Identifies the relationship between the organization and the user.'),
-    str('preferredLanguage', 'The User\'s preferred written or spoken language (RFC 7231 Accept-Language).'),
-    str('locale', 'The User\'s default location for localization (e.g. en-US).'),
-    str('timezone', 'The User\'s time zone in IANA Time Zone database format.'),
-    attr('active', 'boolean', { description: 'The User\'s administrative status.' }),
-    str('password', 'The User\'s cleartext password; write-only, never stored in plain text or returned.', {
-      mutability: 'writeOnly',
-      returned: 'never',
-    }),
-    multi('emails', 'Email addresses for the user.', multiValuedOf('string', 'Email address for the user.', { types: ['work', 'home', 'other'] })),
-    multi('phoneNumbers', 'Phone numbers for the User.', multiValuedOf('string', 'Phone number of the User.', { types: ['work', 'home', 'mobile', 'fax', 'pager', 'other'] })),
-    multi('ims', 'Instant messaging addresses for the User.', multiValuedOf('string', 'Instant messaging address for the User.', { types: ['aim', 'gtalk', 'icq', 'xmpp', 'msn', 'skype', 'qq', 'yahoo'] })),
-    multi('photos', 'URLs of photos of the User.', multiValuedOf('reference', 'URL of a photo of the User.', { types: ['photo', 'thumbnail'], referenceTypes: ['external'], valueCaseExact: true })),
+    str(
+      'preferredLanguage',
+      "The User's preferred written or spoken language (RFC 7231 Accept-Language).",
+    ),
+    str('locale', "The User's default location for localization (e.g. en-US)."),
+    str('timezone', "The User's time zone in IANA Time Zone database format."),
+    attr('active', 'boolean', { description: "The User's administrative status." }),
+    str(
+      'password',
+      "The User's cleartext password; write-only, never stored in plain text or returned.",
+      {
+        mutability: 'writeOnly',
+        returned: 'never',
+      },
+    ),
+    multi(
+      'emails',
+      'Email addresses for the user.',
+      multiValuedOf('string', 'Email address for the user.', { types: ['work', 'home', 'other'] }),
+    ),
+    multi(
+      'phoneNumbers',
+      'Phone numbers for the User.',
+      multiValuedOf('string', 'Phone number of the User.', {
+        types: ['work', 'home', 'mobile', 'fax', 'pager', 'other'],
+      }),
+    ),
+    multi(
+      'ims',
+      'Instant messaging addresses for the User.',
+      multiValuedOf('string', 'Instant messaging address for the User.', {
+        types: ['aim', 'gtalk', 'icq', 'xmpp', 'msn', 'skype', 'qq', 'yahoo'],
+      }),
+    ),
+    multi(
+      'photos',
+      'URLs of photos of the User.',
+      multiValuedOf('reference', 'URL of a photo of the User.', {
+        types: ['photo', 'thumbnail'],
+        referenceTypes: ['external'],
+        valueCaseExact: true,
+      }),
+    ),
     multi('addresses', 'A physical mailing address for this User.', [
       str('formatted', 'The full mailing address, formatted for display.'),
       str('streetAddress', 'The full street address component.'),
@@ -93,7 +153,9 @@ export const userSchema: SchemaDefinition = {
       str('region', 'The state or region component.'),
       str('postalCode', 'The zip code or postal code component.'),
       str('country', 'The country name component (ISO 3166-1 alpha-2).'),
-      str('type', 'A label indicating the attribute\'s function.', { canonicalValues: ['work', 'home', 'other'] }),
+      str('type', "A label indicating the attribute's function.", {
+        canonicalValues: ['work', 'home', 'other'],
+      }),
       attr('primary', 'boolean', { description: 'Indicates the primary or preferred address.' }),
     ]),
     attr('groups', 'complex', {
@@ -101,35 +163,72 @@ export const userSchema: SchemaDefinition = {
       mutability: 'readOnly',
       description: 'A list of groups to which the user belongs; managed through Group resources.',
       subAttributes: [
-        str('value', 'The identifier of the User\'s group.', { mutability: 'readOnly' }),
-        attr('$ref', 'reference', { description: 'The URI of the corresponding Group resource.', mutability: 'readOnly', referenceTypes: ['User', 'Group'] }),
+        str('value', "The identifier of the User's group.", { mutability: 'readOnly' }),
+        attr('$ref', 'reference', {
+          description: 'The URI of the corresponding Group resource.',
+          mutability: 'readOnly',
+          referenceTypes: ['User', 'Group'],
+        }),
         str('display', 'A human-readable name.', { mutability: 'readOnly' }),
-        str('type', 'A label indicating the membership type.', { mutability: 'readOnly', canonicalValues: ['direct', 'indirect'] }),
+        str('type', 'A label indicating the membership type.', {
+          mutability: 'readOnly',
+          canonicalValues: ['direct', 'indirect'],
+        }),
       ],
     }),
-    multi('entitlements', 'A list of entitlements for the User.', multiValuedOf('string', 'The value of an entitlement.')),
-    multi('roles', 'A list of roles for the User.', multiValuedOf('string', 'The value of a role.')),
-    multi('x509Certificates', 'A list of certificates issued to the User.', multiValuedOf('binary', 'The value of an X.509 certificate.')),
+    multi(
+      'entitlements',
+      'A list of entitlements for the User.',
+      multiValuedOf('string', 'The value of an entitlement.'),
+    ),
+    multi(
+      'roles',
+      'A list of roles for the User.',
+      multiValuedOf('string', 'The value of a role.'),
+    ),
+    multi(
+      'x509Certificates',
+      'A list of certificates issued to the User.',
+      multiValuedOf('binary', 'The value of an X.509 certificate.'),
+    ),
     attr('meta', 'complex', {
       description: 'Resource metadata.',
       mutability: 'readOnly',
       subAttributes: [
-        str('resourceType', 'The name of the resource type.', { mutability: 'readOnly', caseExact: true }),
-        attr('created', 'dateTime', { description: 'When the resource was added.', mutability: 'readOnly' }),
-        attr('lastModified', 'dateTime', { description: 'When the resource was last updated.', mutability: 'readOnly' }),
-        attr('location', 'reference', { description: 'The URI of the resource.', mutability: 'readOnly', caseExact: true, referenceTypes: ['uri'] }),
-        str('version', 'The version (weak ETag) of the resource.', { mutability: 'readOnly', caseExact: true }),
+        str('resourceType', 'The name of the resource type.', {
+          mutability: 'readOnly',
+          caseExact: true,
+          canonicalValues: ['User'],
+        }),
+        attr('created', 'dateTime', {
+          description: 'When the resource was added.',
+          mutability: 'readOnly',
+        }),
+        attr('lastModified', 'dateTime', {
+          description: 'When the resource was last updated.',
+          mutability: 'readOnly',
+        }),
+        attr('location', 'reference', {
+          description: 'The URI of the resource.',
+          mutability: 'readOnly',
+          caseExact: true,
+          referenceTypes: ['uri'],
+        }),
+        str('version', 'The version (weak ETag) of the resource.', {
+          mutability: 'readOnly',
+          caseExact: true,
+        }),
       ],
     }),
   ],
-};
+});
 
 /**
  * The RFC 7643 §4.3 Enterprise User extension.
  *
  * @see RFC 7643 §4.3
  */
-export const enterpriseUserSchema: SchemaDefinition = {
+export const enterpriseUserSchema = defineSchema({
   id: ENTERPRISE_USER_SCHEMA,
   name: 'EnterpriseUser',
   description: 'Enterprise User',
@@ -140,24 +239,24 @@ export const enterpriseUserSchema: SchemaDefinition = {
     str('division', 'Identifies the name of a division.'),
     str('department', 'Identifies the name of a department.'),
     attr('manager', 'complex', {
-      description: 'The User\'s manager.',
+      description: "The User's manager.",
       subAttributes: [
-        str('value', 'The id of the SCIM resource representing the User\'s manager.'),
-        attr('$ref', 'reference', { description: 'The URI of the manager\'s User resource.', referenceTypes: ['User'] }),
-        str('displayName', 'The displayName of the User\'s manager.', { mutability: 'readOnly' }),
+        str('value', "The id of the SCIM resource representing the User's manager."),
+        attr('$ref', 'reference', {
+          description: "The URI of the manager's User resource.",
+          referenceTypes: ['User'],
+        }),
+        str('displayName', "The displayName of the User's manager.", { mutability: 'readOnly' }),
       ],
     }),
   ],
-};
-
-/** The account statuses of DESIGN.md §4. */
-export type AccountStatus = 'Pending' | 'Invited' | 'Activated' | 'Deactivated';
+});
 
 /**
  * scimkit's account extension: the account lifecycle the service keeps for each user. Every
  * attribute is readOnly: clients see it, only the service changes it.
  */
-export const accountSchema: SchemaDefinition = {
+export const accountSchema = defineSchema({
   id: ACCOUNT_SCHEMA,
   name: 'Account',
   description: 'scimkit account lifecycle',
@@ -167,7 +266,16 @@ export const accountSchema: SchemaDefinition = {
       caseExact: true,
       canonicalValues: ['Pending', 'Invited', 'Activated', 'Deactivated'],
     }),
-    attr('invitedAt', 'dateTime', { description: 'When the welcome email was first queued.', mutability: 'readOnly' }),
-    attr('activatedAt', 'dateTime', { description: 'When the person first logged in.', mutability: 'readOnly' }),
+    attr('invitedAt', 'dateTime', {
+      description: 'When the welcome email was first queued.',
+      mutability: 'readOnly',
+    }),
+    attr('activatedAt', 'dateTime', {
+      description: 'When the person first logged in.',
+      mutability: 'readOnly',
+    }),
   ],
-};
+});
+
+/** The account statuses of DESIGN.md §4, read from the account extension's `status`. */
+export type AccountStatus = NonNullable<InferExtension<typeof accountSchema>['status']>;
