@@ -1,13 +1,6 @@
 /** The data types of RFC 7643 §2.3. */
 export type AttributeType =
-  | 'string'
-  | 'boolean'
-  | 'decimal'
-  | 'integer'
-  | 'dateTime'
-  | 'binary'
-  | 'reference'
-  | 'complex';
+  'string' | 'boolean' | 'decimal' | 'integer' | 'dateTime' | 'binary' | 'reference' | 'complex';
 
 /** RFC 7643 §7 `mutability`. */
 export type Mutability = 'readOnly' | 'readWrite' | 'immutable' | 'writeOnly';
