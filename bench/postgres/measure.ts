@@ -7,23 +7,6 @@ export function median(values: readonly number[]): number {
     : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
 }
 
-/** Times `fn` up to `rounds` times or `budgetMs`, after a short warm-up; durations in ms. */
-export async function timeEach(
-  fn: () => Promise<unknown>,
-  rounds: number,
-  budgetMs: number,
-): Promise<number[]> {
-  for (let i = 0; i < 20; i++) await fn();
-  const out: number[] = [];
-  const end = performance.now() + budgetMs;
-  for (let i = 0; i < rounds && performance.now() < end; i++) {
-    const t0 = performance.now();
-    await fn();
-    out.push(performance.now() - t0);
-  }
-  return out;
-}
-
 /** Times each function in turn, round after round, so drift and load hit all of them alike. */
 export async function compareInterleaved(
   fns: readonly ((i: number) => Promise<unknown>)[],

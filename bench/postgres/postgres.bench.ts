@@ -5,7 +5,7 @@
  * a userName lookup cost the same with 10,000 and 1,000,000 users in the tenant.
  *
  * Run: `SCIMKIT_BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test \
- *   node --import tsx bench/postgres/postgres.bench.ts [--large 1000000]`
+ *   node --import tsx bench/postgres/postgres.bench.ts [--large 1000000] [--keep]`
  */
 import os from 'node:os';
 import pg from 'pg';
@@ -14,12 +14,16 @@ import type { ScimUser } from '../../src/schema/user-resource.js';
 import { PostgresUserStore, migrate, pgExecutor } from '../../src/stores/postgres/index.js';
 import { createUserFactory } from '../../src/testing/index.js';
 import { bulkLoad } from './bulk-load.js';
-import { compareInterleaved, median, timeEach } from './measure.js';
+import { compareInterleaved, median } from './measure.js';
 
 const url = process.env['SCIMKIT_BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const largeArg = process.argv.indexOf('--large');
 const LARGE = largeArg > 0 ? Number(process.argv[largeArg + 1]) : 1_000_000;
 const SMALL = 10_000;
+/** Keep the loaded tenants between runs (and reuse them): `--keep`. */
+const KEEP = process.argv.includes('--keep');
+/** Skip the store-vs-raw table: `--scale-only`. */
+const SCALE_ONLY = process.argv.includes('--scale-only');
 const ROUNDS = Number(process.env['SCIMKIT_BENCH_ROUNDS'] ?? 1500);
 const T = 'bench';
 
@@ -153,46 +157,102 @@ async function storeVsRaw(pool: pg.Pool) {
   return rows;
 }
 
-async function atScale(pool: pg.Pool, size: number) {
+/** Loads a tenant of `size` users in its own schema, or reuses it with `--keep`. */
+async function loaded(pool: pg.Pool, size: number) {
   const schema = `scimkit_bench_${size}`;
   const executor = pgExecutor(pool);
-  await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await migrate(executor, { schema });
-  const loadMs = await bulkLoad(pool, schema, T, size);
-  const store = new PostgresUserStore({ executor, schema });
-  const names = Array.from(
-    { length: 500 },
-    (_, i) => `user${Math.floor(((i + 0.5) * size) / 500)}@example.org`,
+  const existing = await pool
+    .query<{ n: string }>(`SELECT n FROM "${schema}".user_counts WHERE tenant = $1`, [T])
+    .catch(() => ({ rows: [] as { n: string }[] }));
+  let loadMs = 0;
+  if (!KEEP || Number(existing.rows[0]?.n) !== size) {
+    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await migrate(executor, { schema });
+    loadMs = await bulkLoad(pool, schema, T, size);
+  }
+  return { size, schema, loadMs, store: new PostgresUserStore({ executor, schema }) };
+}
+
+type Loaded = Awaited<ReturnType<typeof loaded>>;
+
+/** The plan and buffer pages of the page and lookup statements, as PostgreSQL reports them. */
+async function plans(pool: pg.Pool, at: Loaded) {
+  const t = `"${at.schema}".users`;
+  const explain = async (sql: string, params: unknown[]) => {
+    const r = await pool.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, params);
+    const plan = (r.rows[0] as { 'QUERY PLAN': [{ Plan: Record<string, unknown> }] })[
+      'QUERY PLAN'
+    ][0].Plan;
+    const nodes: string[] = [];
+    const walk = (node: Record<string, unknown>) => {
+      if (String(node['Node Type']).includes('Scan'))
+        nodes.push(`${String(node['Node Type'])} ${String(node['Index Name'] ?? '')}`.trim());
+      for (const child of (node['Plans'] as Record<string, unknown>[] | undefined) ?? [])
+        walk(child);
+    };
+    walk(plan);
+    const buffers =
+      Number(plan['Shared Hit Blocks'] ?? 0) + Number(plan['Shared Read Blocks'] ?? 0);
+    return `${[...new Set(nodes)].join(' + ')}; ${buffers} buffers`;
+  };
+  const store = at.store as unknown as { sql: { pageAll: string } };
+  const lookup = await explain(
+    `SELECT doc FROM ${t} WHERE tenant = $1 AND lower(user_name) = lower($2) ORDER BY id LIMIT 100`,
+    [T, `USER${Math.floor(at.size / 2)}@example.org`],
   );
-  let i = 0;
-  const lookup = await timeEach(
-    async () => {
-      const page = await store.list(T, {
+  return { page: await explain(store.sql.pageAll, [T, 100, 0]), lookup };
+}
+
+/** Measures the two sizes interleaved, so that load on the machine hits both alike. */
+async function atScale(pool: pg.Pool, small: Loaded, large: Loaded) {
+  const lookupOf = (at: Loaded) => {
+    const names = Array.from(
+      { length: 500 },
+      (_, i) => `user${Math.floor(((i + 0.5) * at.size) / 500)}@example.org`,
+    );
+    let i = 0;
+    return async () => {
+      const page = await at.store.list(T, {
         startIndex: 1,
         count: 100,
         filter: userNameEq(names[i++ % names.length]!.toUpperCase()),
       });
       if (page.totalResults !== 1) throw new Error('userName lookup missed');
-    },
+    };
+  };
+  const pageOf = (at: Loaded) => async () => {
+    const result = await at.store.list(T, { startIndex: 1, count: 100 });
+    if (result.resources.length !== 100 || result.totalResults !== at.size)
+      throw new Error('bad page');
+  };
+  const deepOf = (at: Loaded) => () => at.store.list(T, { startIndex: 10_001 - 100, count: 100 });
+  const [l1 = [], l2 = []] = await compareInterleaved(
+    [lookupOf(small), lookupOf(large)],
     ROUNDS,
-    15_000,
+    20_000,
   );
-  const page = await timeEach(
-    async () => {
-      const result = await store.list(T, { startIndex: 1, count: 100 });
-      if (result.resources.length !== 100 || result.totalResults !== size)
-        throw new Error('bad page');
-    },
+  const [p1 = [], p2 = []] = await compareInterleaved(
+    [pageOf(small), pageOf(large)],
     ROUNDS,
-    15_000,
+    20_000,
   );
-  const deep = await timeEach(
-    () => store.list(T, { startIndex: 10_001 - 100, count: 100 }),
-    300,
-    15_000,
-  );
-  await pool.query(`DROP SCHEMA "${schema}" CASCADE`);
-  return { size, loadMs, lookup: median(lookup), page: median(page), deep: median(deep) };
+  const [d1 = [], d2 = []] = await compareInterleaved([deepOf(small), deepOf(large)], 300, 15_000);
+  return [
+    {
+      at: small,
+      lookup: median(l1),
+      page: median(p1),
+      deep: median(d1),
+      plans: await plans(pool, small),
+    },
+    {
+      at: large,
+      lookup: median(l2),
+      page: median(p2),
+      deep: median(d2),
+      plans: await plans(pool, large),
+    },
+  ];
 }
 
 async function main() {
@@ -209,22 +269,31 @@ async function main() {
     '| operation | store | raw pg | raw pg, prepared | store / raw | store / raw prepared |',
   );
   console.log('|---|---|---|---|---|---|');
-  for (const r of await storeVsRaw(pool)) {
+  for (const r of SCALE_ONLY ? [] : await storeVsRaw(pool)) {
     const ratio = (x: number) => `${(r.store / x).toFixed(2)}x`;
     console.log(
       `| ${r.op} | ${fmt(r.store)} | ${fmt(r.raw)} | ${fmt(r.prepared)} | ${ratio(r.raw)} | ${ratio(r.prepared)} |`,
     );
   }
+  const small = await loaded(pool, SMALL);
+  const large = await loaded(pool, LARGE);
   console.log(
     '\n| users in tenant | bulk load | userName eq lookup | page of 100 (startIndex 1) | page at startIndex 9,901 |',
   );
   console.log('|---|---|---|---|---|');
-  for (const size of [SMALL, LARGE]) {
-    const r = await atScale(pool, size);
+  const results = await atScale(pool, small, large);
+  for (const r of results) {
+    const load = r.at.loadMs ? `${(r.at.loadMs / 1000).toFixed(1)} s` : '(kept)';
     console.log(
-      `| ${size.toLocaleString('en')} | ${(r.loadMs / 1000).toFixed(1)} s | ${fmt(r.lookup)} | ${fmt(r.page)} | ${fmt(r.deep)} |`,
+      `| ${r.at.size.toLocaleString('en')} | ${load} | ${fmt(r.lookup)} | ${fmt(r.page)} | ${fmt(r.deep)} |`,
     );
   }
+  console.log('\n| users in tenant | page statement plan | userName lookup plan |');
+  console.log('|---|---|---|');
+  for (const r of results)
+    console.log(`| ${r.at.size.toLocaleString('en')} | ${r.plans.page} | ${r.plans.lookup} |`);
+  if (!KEEP)
+    for (const at of [small, large]) await pool.query(`DROP SCHEMA "${at.schema}" CASCADE`);
   await pool.end();
 }
 
