@@ -16,7 +16,7 @@ const fromBooleanString = (x: unknown): unknown => {
 const fromBareString = (x: unknown): unknown => (typeof x === 'string' ? { value: x } : x);
 const toList = (x: unknown): unknown[] => (Array.isArray(x) ? x : [x]);
 const present = (items: unknown[]): unknown[] | undefined => {
-  const out = items.filter((item) => item !== undefined);
+  const out = items.filter((item) => item !== undefined && item !== null);
   return out.length === 0 ? undefined : out;
 };
 

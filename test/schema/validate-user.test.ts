@@ -1,0 +1,240 @@
+import { describe, expect, it } from 'vitest';
+import { isScimError } from '../../src/errors/index.js';
+import { findAttribute } from '../../src/schema/resolve-attribute.js';
+import { userSchema } from '../../src/schema/user-schema.js';
+import { coerceValue, validateUserInput } from '../../src/schema/validate-user.js';
+import { body, DISTRICT, ENTERPRISE_USER_SCHEMA, schemas, USER_SCHEMA } from './fixtures.js';
+
+const ACCOUNT = 'urn:scimkit:params:scim:schemas:extension:account:2.0:User';
+const validate = (extra: Record<string, unknown>) => validateUserInput(body(extra), schemas);
+const district = (values: Record<string, unknown>) =>
+  validate({ [DISTRICT]: values }).attributes[DISTRICT];
+
+/** The ScimError a call throws: its scimType and detail. */
+function failure(run: () => unknown): { scimType: string | undefined; detail: string } {
+  try {
+    run();
+  } catch (error) {
+    if (!isScimError(error)) throw error;
+    expect(error.status).toBe(400);
+    return { scimType: error.scimType, detail: error.detail };
+  }
+  throw new Error('expected a ScimError');
+}
+const invalid = (extra: Record<string, unknown>) => failure(() => validate(extra));
+
+describe('validateUserInput: values per type', () => {
+  it('string: takes strings, refuses anything else and names the attribute', () => {
+    expect(validate({ displayName: 'Ada' }).attributes.displayName).toBe('Ada');
+    expect(invalid({ displayName: 7 })).toEqual({
+      scimType: 'invalidValue',
+      detail: '"displayName" must be a string; got 7.',
+    });
+    expect(invalid({ displayName: ['Ada'] }).detail).toMatch(/"displayName" must be a string/);
+  });
+
+  it('boolean: true/false, and "True"/"False" strings in any case', () => {
+    expect(validate({ active: true }).attributes.active).toBe(true);
+    expect(validate({ active: 'True' }).attributes.active).toBe(true);
+    expect(validate({ active: 'FALSE' }).attributes.active).toBe(false);
+    expect(district({ boarder: 'false' })).toEqual({ boarder: false });
+    expect(invalid({ active: 'yes' })).toEqual({
+      scimType: 'invalidValue',
+      detail: '"active" must be a boolean; got "yes".',
+    });
+    expect(invalid({ active: 1 }).detail).toMatch(/"active" must be a boolean/);
+  });
+
+  it('integer vs decimal: integers only where integer, any finite number where decimal', () => {
+    expect(district({ grade: 11, gpa: 3 })).toEqual({ grade: 11, gpa: 3 });
+    expect(district({ gpa: 3.75 })).toEqual({ gpa: 3.75 });
+    expect(invalid({ [DISTRICT]: { grade: 11.5 } }).detail).toBe(
+      `"${DISTRICT}:grade" must be an integer; got 11.5.`,
+    );
+    expect(invalid({ [DISTRICT]: { grade: '11' } }).detail).toMatch(/must be an integer; got "11"/);
+    expect(invalid({ [DISTRICT]: { gpa: '3.5' } }).detail).toMatch(/:gpa" must be a number/);
+    expect(invalid({ [DISTRICT]: { gpa: Infinity } }).detail).toMatch(
+      /:gpa" must be a finite number/,
+    );
+  });
+
+  it('dateTime: an xsd:dateTime, not whatever Date.parse accepts', () => {
+    for (const ok of [
+      '2026-01-31T12:00:00Z',
+      '2026-01-31T12:00:00.125+02:00',
+      '2026-01-31T12:00',
+    ]) {
+      expect(district({ enrolledAt: ok })).toEqual({ enrolledAt: ok });
+    }
+    for (const bad of ['1', 'March 7, 2026', '2026-01-31', '2026-13-01T00:00:00Z', 20260131]) {
+      expect(invalid({ [DISTRICT]: { enrolledAt: bad } }).detail).toMatch(
+        /:enrolledAt" must be an xsd:dateTime/,
+      );
+    }
+  });
+
+  it('reference and binary: strings', () => {
+    expect(validate({ profileUrl: 'https://example.org/ada' }).attributes.profileUrl).toBe(
+      'https://example.org/ada',
+    );
+    expect(district({ website: 'https://example.org', badge: 'AAEC' })).toEqual({
+      website: 'https://example.org',
+      badge: 'AAEC',
+    });
+    expect(invalid({ profileUrl: { href: 'x' } }).detail).toMatch(/"profileUrl" must be a string/);
+    expect(invalid({ x509Certificates: [{ value: 42 }] }).detail).toBe(
+      '"x509Certificates[0].value" must be a string; got 42.',
+    );
+  });
+
+  it('complex: an object of sub-attributes; required sub-attributes; empty means no value', () => {
+    expect(
+      validate({ name: { givenName: 'Ada', nickname: 'unknown sub' } }).attributes.name,
+    ).toEqual({ givenName: 'Ada' });
+    expect(invalid({ name: 'Ada Lovelace' })).toEqual({
+      scimType: 'invalidValue',
+      detail: '"name" must be an object; got "Ada Lovelace".',
+    });
+    expect(invalid({ name: { givenName: 7 } }).detail).toBe(
+      '"name.givenName" must be a string; got 7.',
+    );
+    expect(validate({ name: {} }).attributes).not.toHaveProperty('name');
+    expect(validate({ name: { givenName: null } }).attributes).not.toHaveProperty('name');
+    expect(invalid({ [DISTRICT]: { guardian: { phone: '555' } } })).toEqual({
+      scimType: 'invalidValue',
+      detail: `"${DISTRICT}:guardian.name" is required.`,
+    });
+  });
+
+  it('multi-valued: a list, one value taken as a list of one, nulls and empty lists are no value', () => {
+    expect(validate({ emails: { value: 'a@x.org' } }).attributes.emails).toEqual([
+      { value: 'a@x.org' },
+    ]);
+    expect(validate({ emails: ['a@x.org', null] }).attributes.emails).toEqual([
+      { value: 'a@x.org' },
+    ]);
+    expect(validate({ emails: [], roles: [null], phoneNumbers: null }).attributes).toEqual({
+      userName: 'ada@example.org',
+    });
+    expect(district({ tags: 'chess' })).toEqual({ tags: ['chess'] });
+    expect(invalid({ [DISTRICT]: { tags: ['chess', 7] } }).detail).toBe(
+      `"${DISTRICT}:tags[1]" must be a string; got 7.`,
+    );
+    expect(
+      invalid({ emails: [{ value: 'a@x.org' }, { value: 'b@x.org', primary: 'maybe' }] }).detail,
+    ).toBe('"emails[1].primary" must be a boolean; got "maybe".');
+  });
+
+  it('multi-valued: at most one primary value', () => {
+    const two = [
+      { value: 'a@x.org', primary: true },
+      { value: 'b@x.org', primary: 'True' },
+    ];
+    expect(invalid({ emails: two })).toEqual({
+      scimType: 'invalidValue',
+      detail: '"emails" may have at most one primary value.',
+    });
+    expect(
+      validate({ emails: [two[0], { value: 'b@x.org', primary: false }] }).attributes.emails,
+    ).toHaveLength(2);
+  });
+});
+
+describe('validateUserInput: names, mutability and schemas', () => {
+  it('matches names regardless of case and returns them canonical', () => {
+    const input = validateUserInput(
+      {
+        SCHEMAS: 'ignored: only the canonical key "schemas" counts',
+        schemas: [USER_SCHEMA.toUpperCase(), ENTERPRISE_USER_SCHEMA],
+        USERNAME: 'ada@example.org',
+        Name: { GIVENNAME: 'Ada' },
+        EMAILS: [{ VALUE: 'a@x.org', Primary: 'true' }],
+        [ENTERPRISE_USER_SCHEMA.toLowerCase()]: { EmployeeNumber: '7', MANAGER: { Value: 'm1' } },
+      },
+      schemas,
+    );
+    expect(input.attributes).toEqual({
+      userName: 'ada@example.org',
+      name: { givenName: 'Ada' },
+      emails: [{ value: 'a@x.org', primary: true }],
+      [ENTERPRISE_USER_SCHEMA]: { employeeNumber: '7', manager: { value: 'm1' } },
+    });
+  });
+
+  it('drops readOnly attributes and sub-attributes a client sends, keeps id apart', () => {
+    const input = validate({
+      id: 'client-id',
+      meta: { version: 'W/"9"' },
+      groups: [{ value: 'g1' }],
+      [ACCOUNT]: { status: 'Activated' },
+      [ENTERPRISE_USER_SCHEMA]: { manager: { value: 'm1', displayName: 'Boss' } },
+      [DISTRICT]: { lockerCode: 12, guardian: { name: 'Grace', verified: true } },
+    });
+    expect(input.id).toBe('client-id');
+    expect(input.attributes).toEqual({
+      userName: 'ada@example.org',
+      [ENTERPRISE_USER_SCHEMA]: { manager: { value: 'm1' } },
+      [DISTRICT]: { guardian: { name: 'Grace' } },
+    });
+  });
+
+  it('keeps the writeOnly password out of the attributes', () => {
+    const input = validate({ password: 'hunter2' });
+    expect(input.password).toBe('hunter2');
+    expect(input.attributes).not.toHaveProperty('password');
+    expect(validate({ password: null })).not.toHaveProperty('password');
+    expect(invalid({ password: 1234 }).detail).toBe('"password" must be a string; got 1234.');
+  });
+
+  it('ignores attributes no schema defines', () => {
+    expect(validate({ favouriteColour: 'green', [DISTRICT]: { shoeSize: 9 } }).attributes).toEqual({
+      userName: 'ada@example.org',
+    });
+  });
+
+  it('answers invalidValue for an unknown URN, invalidSyntax without the core URN or an object', () => {
+    expect(
+      failure(() =>
+        validateUserInput({ schemas: [USER_SCHEMA, 'urn:x:nope'], userName: 'a@x.org' }, schemas),
+      ).scimType,
+    ).toBe('invalidValue');
+    expect(
+      failure(() => validateUserInput({ schemas: [DISTRICT], userName: 'a@x.org' }, schemas))
+        .scimType,
+    ).toBe('invalidSyntax');
+    expect(failure(() => validateUserInput({ userName: 'a@x.org' }, schemas)).scimType).toBe(
+      'invalidSyntax',
+    );
+    expect(failure(() => validateUserInput([], schemas)).scimType).toBe('invalidSyntax');
+    expect(invalid({ [DISTRICT]: 'x' }).detail).toBe(`"${DISTRICT}" must be an object; got "x".`);
+  });
+
+  it('requires userName, an email address of at most 254 characters', () => {
+    expect(failure(() => validateUserInput({ schemas: [USER_SCHEMA] }, schemas))).toEqual({
+      scimType: 'invalidValue',
+      detail: '"userName" is required.',
+    });
+    expect(invalid({ userName: 'ada' }).detail).toMatch(/email address/);
+    expect(invalid({ userName: `${'a'.repeat(250)}@example.org` }).detail).toMatch(/at most 254/);
+  });
+
+  it('compiles once per schema list: the same list gives the same answers', () => {
+    const first = validate({ active: 'True' });
+    const second = validate({ active: 'True' });
+    expect(second).toEqual(first);
+  });
+});
+
+describe('coerceValue', () => {
+  const active = findAttribute(userSchema.attributes, 'active');
+  const emails = findAttribute(userSchema.attributes, 'emails');
+  it('coerces one value and names the given path in errors', () => {
+    if (!active || !emails) throw new Error('definitions missing');
+    expect(coerceValue('True', active, 'active')).toBe(true);
+    expect(coerceValue(null, active, 'active')).toBeUndefined();
+    expect(coerceValue([], emails, 'emails')).toBeUndefined();
+    expect(failure(() => coerceValue({ value: 1 }, emails, 'emails')).detail).toBe(
+      '"emails[0].value" must be a string; got 1.',
+    );
+  });
+});
