@@ -1,4 +1,5 @@
 import { scimErrors } from '../../errors/index.js';
+import { checkImmutable } from '../../schema/check-immutable.js';
 import { validateUserInput } from '../../schema/validate-user.js';
 import { getHeader } from '../http/headers.js';
 import { readJsonBody } from '../http/read-json-body.js';
@@ -9,7 +10,8 @@ import { userResponse } from './user-response.js';
 /**
  * PUT /Users/{id}: replaces the updatable profile. readWrite attributes left out are cleared
  * (roles included), except `active`, which an omitted value leaves as it is; readOnly ones are
- * ignored; an `id` that differs from the path is 400 `mutability`.
+ * ignored; an `id` that differs from the path, or a change to a set immutable attribute, is
+ * 400 `mutability`.
  *
  * @see RFC 7644 §3.5.1
  */
@@ -22,8 +24,9 @@ export const replaceUser: Handler = async (context) => {
     );
   }
   const ifMatch = getHeader(request.headers, 'if-match');
+  // Checked against the version being replaced, so a concurrent write cannot slip past it.
   const user = await users.update(tenant.id, id, ifMatch, (current) => ({
-    ...input.attributes,
+    ...checkImmutable(current, input.attributes, config.schemas),
     active: input.attributes.active ?? current.active,
   }));
   await deliverPassword(context, user.id, input.password);
