@@ -7,6 +7,7 @@ import { restartScenario } from './restart-scenario.js';
 describe('example server on PGlite: restarts and a killed process', () => {
   restartScenario({
     env: (dir) => ({ SCIMKIT_DATA_DIR: join(dir, 'data') }),
+    singleProcess: true,
     cleanup: async () => undefined,
   });
 });

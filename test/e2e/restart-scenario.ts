@@ -19,6 +19,8 @@ import {
 export interface ScenarioBackend {
   /** The store's variables (SCIMKIT_DATA_DIR or DATABASE_URL ...) for a scratch folder. */
   env(dir: string): Record<string, string>;
+  /** True for PGlite: a second process must not open the same data folder. */
+  readonly singleProcess?: boolean;
   /** Drops what the backend made outside the scratch folder. */
   cleanup(): Promise<void>;
 }
@@ -100,6 +102,10 @@ export function restartScenario(backend: ScenarioBackend): void {
       const ids = made.map((m) => m.user!.id);
       // The write is committed and the mailer holds an email: kill now.
       await expect.poll(() => second!.output(), { timeout: 10_000 }).toMatch(/held 60000 ms/);
+      if (backend.singleProcess) {
+        // A second process on the same data folder would corrupt it: it must refuse to start.
+        await expect(spawnServer(env())).rejects.toThrow(/in use by process/);
+      }
       await second.kill();
       expect(readMail(mailLog)).toHaveLength(3);
 
