@@ -63,9 +63,9 @@ export class MemoryUserStore implements UserStore {
   readonly outbox: OutboxStore = this.#outbox;
 
   /**
-   * What the store answers itself: every filter. Indexed equalities (`id`, `userName`,
-   * `externalId` eq, alone or combined) are lookups; any other filter is evaluated by the
-   * filter engine over the tenant's users in id order.
+   * What the store answers itself: every filter and every sort. Indexed equalities (`id`,
+   * `userName`, `externalId` eq, alone or combined) are lookups; any other filter is evaluated
+   * by the filter engine over the tenant's users; a sort orders the matches.
    */
   readonly capabilities: StoreCapabilities = { supportsSort: () => true };
 
@@ -118,35 +118,30 @@ export class MemoryUserStore implements UserStore {
     const count = Math.max(0, query.count);
     const { filter, sortBy } = query;
     const schemas = query.schemas ?? this.#schemas;
-    if (sortBy) {
-      // Sorting by an arbitrary attribute has no index: it orders every match (O(n log n)).
-      const test = filter ? this.#predicate(filter, schemas) : () => true;
-      const found = scanUsers(users, test).sort(
-        compileSort(sortBy, query.sortOrder ?? 'ascending', schemas),
-      );
-      return {
-        totalResults: found.length,
-        resources: found.slice(offset, offset + count).map(cloneJson),
-      };
-    }
-    if (!filter) {
+    if (!filter && !sortBy) {
       const page = users.order
         .slice(offset, count)
         .map((id) => cloneJson(users.byId.get(id) as ScimUser));
       return { totalResults: users.order.size, resources: page };
     }
-    const test = this.#predicate(filter, schemas);
-    const candidates = candidateIds(users, filter);
-    const found = candidates
-      ? [...candidates]
-          .sort()
-          .map((id) => users.byId.get(id) as ScimUser)
-          .filter(test)
-      : scanUsers(users, test);
+    const found = filter ? this.#matching(users, filter, schemas) : scanUsers(users, () => true);
+    // Sorting by an arbitrary attribute has no index: it orders every match (O(m log m)).
+    if (sortBy) found.sort(compileSort(sortBy, query.sortOrder ?? 'ascending', schemas));
     return {
       totalResults: found.length,
       resources: found.slice(offset, offset + count).map(cloneJson),
     };
+  }
+
+  /** Returns the users matching `filter` in id order, from an index when one applies. */
+  #matching(users: TenantUsers, filter: Filter, schemas: readonly SchemaDefinition[]): ScimUser[] {
+    const test = this.#predicate(filter, schemas);
+    const candidates = candidateIds(users, filter);
+    if (!candidates) return scanUsers(users, test);
+    return [...candidates]
+      .sort()
+      .map((id) => users.byId.get(id) as ScimUser)
+      .filter(test);
   }
 
   /**

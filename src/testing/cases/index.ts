@@ -4,6 +4,7 @@ import { crudCases } from './crud.js';
 import { filterCases } from './filters.js';
 import { outboxCases } from './outbox.js';
 import { pagingCases } from './paging.js';
+import { sortingCases } from './sorting.js';
 import { tenancyCases } from './tenancy.js';
 import { uniquenessCases } from './uniqueness.js';
 import { versionCases } from './versions.js';
@@ -20,5 +21,6 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...tenancyCases,
   ...pagingCases,
   ...filterCases,
+  ...sortingCases,
   ...outboxCases,
 ];
