@@ -68,7 +68,7 @@ function cleanEnvironment(): NodeJS.ProcessEnv {
  */
 export function spawnServer(
   env: Record<string, string>,
-  timeoutMs = 40_000,
+  timeoutMs = 50_000,
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server/main.ts'], {
     env: {

@@ -25,7 +25,8 @@ export interface ScenarioBackend {
   cleanup(): Promise<void>;
 }
 
-const RESTART_MS = 60_000;
+// Generous for a busy machine: PGlite's first start in an empty folder alone can take 20 s there.
+const RESTART_MS = 90_000;
 const names = (users: readonly SeenUser[]) => users.map((u) => `${u.userName}=${u.status}`);
 
 /**
