@@ -14,7 +14,10 @@ export class ConformanceError extends Error {
 
 /** Signals that a case does not apply to the store under test. */
 export class CaseSkipped extends Error {
-  constructor(readonly reason: string) {
+  constructor(
+    /** Why the case does not apply. */
+    readonly reason: string,
+  ) {
     super(reason);
     this.name = 'CaseSkipped';
   }

@@ -30,11 +30,13 @@ export interface UserFactory {
 
 /** What a case receives: a fresh store and helpers. */
 export interface StoreTestContext {
+  /** A fresh store from the factory, for this case only. */
   readonly store: UserStore;
   /** The tenant most cases work in. */
   readonly tenant: string;
   /** A second tenant, whose users must stay invisible from {@link tenant}. */
   readonly otherTenant: string;
+  /** Builds users with time-ordered ids and outbox messages for {@link tenant}. */
   readonly users: UserFactory;
   /** The harness's back door, when it has one. */
   readonly readStored: StoreHarness['readStored'];
@@ -64,8 +66,11 @@ export interface StoreConformanceOptions {
 
 /** The outcome of one case. */
 export interface StoreConformanceResult {
+  /** The case's stable id. */
   readonly id: string;
+  /** The case's title. */
   readonly title: string;
+  /** `skipped` when the case did not apply or was listed in `skip`. */
   readonly status: 'passed' | 'failed' | 'skipped';
   /** The failure, for `failed`. */
   readonly error?: unknown;

@@ -6,7 +6,9 @@ export type MemoryOutboxState = 'pending' | 'sent' | 'failed';
 
 /** A read-only view of one message of the memory outbox, for tests and development servers. */
 export interface MemoryOutboxEntry {
+  /** The message as recorded with the user's write. */
   readonly message: OutboxMessage;
+  /** `pending` until delivered (`sent`) or given up (`failed`). */
   readonly state: MemoryOutboxState;
   /** Failed attempts so far. */
   readonly attempts: number;
