@@ -10,6 +10,7 @@ import type {
 } from '../../contracts/user-store.js';
 import { scimErrors } from '../../errors/index.js';
 import type { AttributePath, Filter } from '../../filter/ast.js';
+import type { SchemaDefinition } from '../../schema/types.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import { compileFilter } from './compile-filter.js';
 import { DEFAULT_SCHEMAS } from './filter-targets.js';
@@ -141,6 +142,9 @@ export class PostgresUserStore implements UserStore {
 
   async list(tenant: string, query: ListQuery): Promise<ListResult> {
     const schemas = query.schemas ?? DEFAULT_SCHEMAS;
+    if (query.filter && matchesAtMostOne(query.filter)) {
+      return this.lookup(tenant, query.filter, query, schemas);
+    }
     const params: unknown[] = [tenant, query.count, query.startIndex - 1];
     let text = this.sql.pageAll;
     if (query.filter !== undefined || query.sortBy !== undefined) {
@@ -163,6 +167,27 @@ export class PostgresUserStore implements UserStore {
     const resources: ScimUser[] = [];
     for (const row of rows) if (row.doc !== null) resources.push(restoreOrder(row.doc));
     return { totalResults: Number(rows[0]?.total ?? 0), resources };
+  }
+
+  /**
+   * Answers a filter at most one user can match (the IdPs' `userName eq` probe) with the
+   * plain indexed `SELECT`: the total is the number of rows, and paging happens here.
+   */
+  private async lookup(
+    tenant: string,
+    filter: Filter,
+    query: ListQuery,
+    schemas: readonly SchemaDefinition[],
+  ): Promise<ListResult> {
+    const compiled = compileFilter(filter, 2, schemas);
+    const rows = await this.context.query<{ doc: Doc }>(
+      this.sql.lookup + compiled.sql,
+      [tenant, ...compiled.params],
+      isIndexedEquality(query),
+    );
+    const start = query.startIndex - 1;
+    const page = rows.slice(start, start + query.count);
+    return { totalResults: rows.length, resources: page.map((row) => restoreOrder(row.doc)) };
   }
 }
 
@@ -196,5 +221,18 @@ function isIndexedEquality(query: ListQuery): boolean {
     f.path.schema === undefined &&
     f.path.subAttribute === undefined &&
     ['userName', 'externalId', 'id'].includes(f.path.attribute)
+  );
+}
+
+/** Tells whether at most one user can match: `userName eq` or `id eq`, alone or and-ed. */
+function matchesAtMostOne(filter: Filter): boolean {
+  if (filter.kind === 'and') return matchesAtMostOne(filter.left) || matchesAtMostOne(filter.right);
+  return (
+    filter.kind === 'compare' &&
+    filter.op === 'eq' &&
+    typeof filter.value === 'string' &&
+    filter.path.schema === undefined &&
+    filter.path.subAttribute === undefined &&
+    (filter.path.attribute === 'userName' || filter.path.attribute === 'id')
   );
 }

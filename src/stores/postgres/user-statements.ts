@@ -14,6 +14,8 @@ export interface UserStatements {
   readonly replaceWithOutbox: string;
   readonly delete: string;
   readonly deleteVersioned: string;
+  /** A lookup by a filter at most one user matches; the compiled filter follows the text. */
+  readonly lookup: string;
   /** The page of an unfiltered list by id, with the tenant's count from the counter table. */
   readonly pageAll: string;
 }
@@ -50,6 +52,7 @@ export function userStatements(t: TableNames): UserStatements {
       del AS (DELETE FROM ${t.users} WHERE tenant = $1 AND id = $2 AND version = $3 RETURNING 1)
       SELECT (SELECT count(*) FROM del)::int AS changed, (SELECT version FROM cur) AS current`,
     pageAll: pageStatement(t, undefined, undefined),
+    lookup: `SELECT doc FROM ${t.users} WHERE tenant = $1 AND `,
   };
 }
 
