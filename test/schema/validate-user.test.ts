@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isScimError } from '../../src/errors/index.js';
+import { defineAttribute } from '../../src/schema/define-attribute.js';
+import { defineSchema } from '../../src/schema/define-schema.js';
 import { findAttribute } from '../../src/schema/resolve-attribute.js';
 import { userSchema } from '../../src/schema/user-schema.js';
 import { coerceValue, validateUserInput } from '../../src/schema/validate-user.js';
@@ -222,6 +224,36 @@ describe('validateUserInput: names, mutability and schemas', () => {
     const first = validate({ active: 'True' });
     const second = validate({ active: 'True' });
     expect(second).toEqual(first);
+  });
+});
+
+describe('validateUserInput: required attributes of a host extension', () => {
+  const clubSchema = defineSchema({
+    id: 'urn:example:club:2.0:User',
+    name: 'Club',
+    description: '',
+    attributes: [
+      defineAttribute('memberId', 'string', { required: true }),
+      defineAttribute('level', 'integer'),
+    ],
+  });
+  const withClub = [userSchema, clubSchema];
+  const send = (club: unknown) =>
+    validateUserInput(
+      { schemas: [USER_SCHEMA], userName: 'a@x.org', 'urn:example:club:2.0:User': club },
+      withClub,
+    );
+
+  it('must have a value when the body carries the extension, and only then', () => {
+    expect(send({ memberId: 'M1' }).attributes['urn:example:club:2.0:User']).toEqual({
+      memberId: 'M1',
+    });
+    expect(send(null).attributes).toEqual({ userName: 'a@x.org' });
+    expect(failure(() => send({ level: 3 }))).toEqual({
+      scimType: 'invalidValue',
+      detail: '"urn:example:club:2.0:User:memberId" is required.',
+    });
+    expect(failure(() => send({ memberId: null })).detail).toMatch(/:memberId" is required/);
   });
 });
 
