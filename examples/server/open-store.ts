@@ -8,8 +8,8 @@ export interface OpenStore {
   readonly store: UserStore;
   /** One line for the start-up log, e.g. `PGlite in /srv/.data/pglite`. */
   readonly description: string;
-  /** The secret kept next to the data, when the store has a data folder. */
-  readonly activationSecret?: string;
+  /** Reads (or makes) the secret kept next to the data, when the store has a data folder. */
+  readonly activationSecret?: () => string;
   close(): Promise<void>;
 }
 
@@ -55,7 +55,7 @@ export async function openStore(config: StoreConfig): Promise<OpenStore> {
       return {
         store,
         description: `PGlite in ${folder.databaseDir}`,
-        activationSecret: folder.activationSecret(),
+        activationSecret: () => folder.activationSecret(),
         async close() {
           try {
             await db.close();

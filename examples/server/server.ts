@@ -35,8 +35,8 @@ export interface StartOptions {
  * data folder, else a new one for this process only (with a warning when users outlive it).
  */
 function activationSecret(config: ServerConfig, opened: OpenStore, print: (text: string) => void) {
-  const secret = config.activationSecret ?? opened.activationSecret;
-  if (secret !== undefined) return secret;
+  if (config.activationSecret !== undefined) return config.activationSecret;
+  if (opened.activationSecret) return opened.activationSecret();
   if (config.store?.kind === 'postgres') {
     print(
       '[warn] SCIMKIT_ACTIVATION_SECRET is unset: generated one for this process only. Activation ' +

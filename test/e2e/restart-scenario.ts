@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   createUser,
   failuresByKey,
@@ -38,20 +38,25 @@ const names = (users: readonly SeenUser[]) => users.map((u) => `${u.userName}=${
  *    each exactly once.
  */
 export function restartScenario(backend: ScenarioBackend): void {
-  const folder = scratch();
-  const mailLog = join(folder.dir, 'mail.jsonl');
+  // Made in the hook, not here: a skipped describe still runs this function, but no hook.
+  let folder: ReturnType<typeof scratch> | undefined;
+  let mailLog = '';
   const env = (extra: Record<string, string> = {}) => ({
-    ...backend.env(folder.dir),
+    ...backend.env(folder!.dir),
     SCIMKIT_MAIL_LOG: mailLog,
     ...extra,
   });
   let first: SeenUser[] = [];
   let second: ServerProcess | undefined;
 
+  beforeAll(() => {
+    folder = scratch();
+    mailLog = join(folder.dir, 'mail.jsonl');
+  });
   afterAll(async () => {
     await killAll();
     await backend.cleanup();
-    folder.remove();
+    folder?.remove();
   });
 
   it(

@@ -22,12 +22,14 @@ const NAMES = Array.from({ length: 20 }, (_, i) => `pupil${i}@example.org`);
 describe.skipIf(!databaseUrl)('two example-server processes on one PostgreSQL database', () => {
   const url = databaseUrl ?? '';
   const { schema, drop } = freshSchema(url);
-  const folder = scratch();
-  const mailLog = join(folder.dir, 'mail.jsonl');
+  let folder: ReturnType<typeof scratch> | undefined;
+  let mailLog = '';
   let a: ServerProcess;
   let b: ServerProcess;
 
   beforeAll(async () => {
+    folder = scratch();
+    mailLog = join(folder.dir, 'mail.jsonl');
     const env = {
       DATABASE_URL: url,
       SCIMKIT_DB_SCHEMA: schema,
@@ -44,7 +46,7 @@ describe.skipIf(!databaseUrl)('two example-server processes on one PostgreSQL da
   afterAll(async () => {
     await killAll();
     await drop();
-    folder.remove();
+    folder?.remove();
   });
 
   it('warns that activation links need a shared SCIMKIT_ACTIVATION_SECRET', () => {
