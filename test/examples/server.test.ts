@@ -53,7 +53,10 @@ describe('example server', () => {
       { print: () => undefined },
     );
   });
-  afterAll(() => running.close());
+  afterAll(async () => {
+    await running.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('runs the whole lifecycle: create, welcome email in the mail log, activation link, deactivate', async () => {
     const created = await fetch(`${running.url}/Users`, {
