@@ -31,11 +31,12 @@ export {
   stringifyFilter,
   checkFilter,
   compileFilter,
+  compileSort,
   matchesFilter,
   DEFAULT_MAX_FILTER_LENGTH,
   DEFAULT_MAX_FILTER_DEPTH,
 } from './filter/index.js';
-export type { ParseFilterOptions, FilterPredicate } from './filter/index.js';
+export type { ParseFilterOptions, FilterPredicate, ResourceComparator } from './filter/index.js';
 export { applyPatch, parsePatchPath, DIALECT_RULES, PATCH_OP_SCHEMA } from './patch/index.js';
 export type {
   DialectRuleName,
@@ -56,3 +57,13 @@ export {
 } from './schema/user-schema.js';
 export type { AccountStatus } from './schema/user-schema.js';
 export { defineAttribute } from './schema/define-attribute.js';
+export type { DefinedAttribute, AttributeOptions } from './schema/define-attribute.js';
+export { defineSchema } from './schema/define-schema.js';
+export { checkImmutable } from './schema/check-immutable.js';
+export type {
+  InferAttribute,
+  InferAttributes,
+  InferExtension,
+  InferScalar,
+  WithExtension,
+} from './schema/infer.js';

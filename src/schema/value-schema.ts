@@ -12,7 +12,8 @@ const fromBooleanString = (x: unknown): unknown => {
   return lower === 'true' ? true : lower === 'false' ? false : x;
 };
 
-// A bare string where a multi-valued complex value is expected is its `value` (RFC 7643 §2.4).
+// A bare string where a complex value with a `value` sub-attribute is expected is that value
+// (RFC 7643 §2.4 for multi-valued attributes; Entra ID's `manager` for singular ones).
 const fromBareString = (x: unknown): unknown => (typeof x === 'string' ? { value: x } : x);
 const toList = (x: unknown): unknown[] => (Array.isArray(x) ? x : [x]);
 const present = (items: unknown[]): unknown[] | undefined => {
@@ -61,7 +62,15 @@ function scalarSchema(definition: AttributeDefinition): ValueSchema {
  */
 export function compileValue(definition: AttributeDefinition): ValueSchema {
   const one = scalarSchema(definition);
-  if (!definition.multiValued) return one;
+  if (!definition.multiValued) {
+    // Entra ID sends the enterprise `manager` as a bare id: a singular complex attribute with a
+    // `value` sub-attribute takes a string as that value.
+    const takesBareValue =
+      definition.type === 'complex' && definition.subAttributes?.some((s) => s.name === 'value');
+    return takesBareValue
+      ? (v.pipe(v.unknown(), v.transform(fromBareString), one) as ValueSchema)
+      : one;
+  }
   const element: ValueSchema =
     definition.type === 'complex'
       ? (v.pipe(v.unknown(), v.transform(fromBareString), one) as ValueSchema)

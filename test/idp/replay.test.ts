@@ -24,10 +24,7 @@ const DOCS = fileURLToPath(new URL('../../docs/idp.md', import.meta.url));
  * Fixtures that assert what the IdP needs but scimkit does not answer yet. Each entry names the
  * gap; when the gap is closed the fixture passes, `it.fails` turns red, and the entry must go.
  */
-const KNOWN_GAPS: Readonly<Record<string, string>> = {
-  'entra-id/manager-on-create.json':
-    'POST/PUT refuse the Enterprise manager as a bare id string (400 invalidValue); only PATCH normalises it',
-};
+const KNOWN_GAPS: Readonly<Record<string, string>> = {};
 
 function service() {
   const sent: WelcomeEmail[] = [];
