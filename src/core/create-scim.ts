@@ -78,6 +78,7 @@ export function createScim(options: ScimOptions): Scim {
   if (options.onEvent) events.on(options.onEvent);
   const outbox = new OutboxDispatcher(
     options.store.outbox,
+    async (tenant, id) => (await options.store.get(tenant, id)) !== null,
     options.mailer,
     options.outbox ?? {},
     now,

@@ -11,6 +11,7 @@ const BATCH = 20;
 export class OutboxDispatcher {
   readonly #store: OutboxStore;
   readonly #mailer: Mailer;
+  readonly #userExists: (tenant: string, userId: string) => Promise<boolean>;
   readonly #now: () => Date;
   readonly #onError: (error: unknown) => void;
   readonly #maxAttempts: number;
@@ -25,12 +26,14 @@ export class OutboxDispatcher {
 
   constructor(
     store: OutboxStore,
+    userExists: (tenant: string, userId: string) => Promise<boolean>,
     mailer: Mailer,
     options: OutboxOptions,
     now: () => Date,
     onError: (error: unknown) => void,
   ) {
     this.#store = store;
+    this.#userExists = userExists;
     this.#mailer = mailer;
     this.#now = now;
     this.#onError = onError;
@@ -83,6 +86,11 @@ export class OutboxDispatcher {
   async #deliver(message: PendingOutboxMessage): Promise<boolean> {
     const { attempts: _attempts, ...email } = message;
     try {
+      // A user deleted before the email went out gets none; the message is settled as done.
+      if (!(await this.#userExists(message.tenant, message.userId))) {
+        await this.#store.complete(message.id, this.#now());
+        return false;
+      }
       await this.#mailer.sendWelcome({ ...email, idempotencyKey: message.id });
     } catch (error) {
       this.#onError(error);

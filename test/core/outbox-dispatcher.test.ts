@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import type { OutboxMessage, WelcomeEmail } from '../../src/index.js';
+import { OutboxDispatcher } from '../../src/core/outbox/outbox-dispatcher.js';
+import { MemoryUserStore } from '../../src/stores/memory/index.js';
+
+const message = (id: string): OutboxMessage => ({
+  id,
+  kind: 'welcome',
+  tenant: 't',
+  userId: `user-${id}`,
+  to: `${id}@example.org`,
+  createdAt: new Date(0).toISOString(),
+});
+
+function dispatcher(
+  exists: (userId: string) => boolean,
+  send: (email: WelcomeEmail) => Promise<void>,
+  maxAttempts = 8,
+) {
+  const store = new MemoryUserStore();
+  const outbox = new OutboxDispatcher(
+    store.outbox,
+    async (_tenant, userId) => exists(userId),
+    { sendWelcome: send },
+    { maxAttempts, retryBaseMs: 60_000 },
+    () => new Date(),
+    () => undefined,
+  );
+  return { store, outbox };
+}
+
+describe('the outbox dispatcher', () => {
+  it('sends nothing for a user deleted before delivery, and settles the message', async () => {
+    const sent: string[] = [];
+    const { store, outbox } = dispatcher(
+      (userId) => userId !== 'user-gone',
+      async (email) => void sent.push(email.id),
+    );
+    store.outbox.record([message('gone'), message('here')]);
+    expect(await outbox.drain()).toBe(1);
+    expect(sent).toEqual(['here']);
+    expect(await outbox.drain()).toBe(0);
+    expect(store.outboxSnapshot().map((e) => [e.message.id, e.state])).toEqual([
+      ['gone', 'sent'],
+      ['here', 'sent'],
+    ]);
+    await outbox.close();
+  });
+
+  it('keeps a message as failed after maxAttempts, with the error', async () => {
+    const { store, outbox } = dispatcher(
+      () => true,
+      async () => {
+        throw new Error('SMTP refused');
+      },
+      1,
+    );
+    store.outbox.record([message('m')]);
+    expect(await outbox.drain()).toBe(0);
+    const [entry] = store.outboxSnapshot();
+    expect(entry).toMatchObject({
+      message: { id: 'm' },
+      state: 'failed',
+      attempts: 1,
+      lastError: 'SMTP refused',
+    });
+    await outbox.close();
+  });
+});
