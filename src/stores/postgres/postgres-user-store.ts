@@ -8,7 +8,6 @@ import type {
   UserStore,
   WriteEffects,
 } from '../../contracts/user-store.js';
-import { scimErrors } from '../../errors/index.js';
 import type { AttributePath, Filter } from '../../filter/ast.js';
 import type { SchemaDefinition } from '../../schema/types.js';
 import type { ScimUser } from '../../schema/user-resource.js';
@@ -22,6 +21,8 @@ import { StoreContext } from './store-context.js';
 import type { TableLocation } from './table-names.js';
 import { toStoreError } from './to-store-error.js';
 import { sortKey } from './sort-key.js';
+import { isIndexedEquality, matchesAtMostOne } from './filter-shapes.js';
+import { settleWrite, type WriteOutcome } from './settle-write.js';
 import { UnsupportedFilterError } from './unsupported-filter.js';
 import { pageStatement, userStatements, type UserStatements } from './user-statements.js';
 
@@ -37,7 +38,6 @@ export interface PostgresUserStoreOptions extends TableLocation {
 }
 
 type Doc = Record<string, unknown>;
-type Outcome = { changed: number; current: string | null };
 
 /** The columns every write sends, in statement order ($3 to $8). */
 function userColumns(user: ScimUser): unknown[] {
@@ -115,16 +115,16 @@ export class PostgresUserStore implements UserStore {
   async replace(tenant: string, user: ScimUser, options: ReplaceOptions): Promise<boolean> {
     const outbox = messages(options.outbox);
     const params = [tenant, user.id, ...userColumns(user), options.expectedVersion];
-    let rows: Outcome[];
+    let rows: WriteOutcome[];
     try {
       rows =
         outbox === undefined
-          ? await this.context.query<Outcome>(this.sql.replace, params)
-          : await this.context.query<Outcome>(this.sql.replaceWithOutbox, [...params, outbox]);
+          ? await this.context.query<WriteOutcome>(this.sql.replace, params)
+          : await this.context.query<WriteOutcome>(this.sql.replaceWithOutbox, [...params, outbox]);
     } catch (error) {
       throw toStoreError(error, this.context.tables, user.userName);
     }
-    return settle(rows[0]);
+    return settleWrite(rows[0]);
   }
 
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
@@ -132,12 +132,12 @@ export class PostgresUserStore implements UserStore {
       const rows = await this.context.query(this.sql.delete, [tenant, id]);
       return rows.length > 0;
     }
-    const rows = await this.context.query<Outcome>(this.sql.deleteVersioned, [
+    const rows = await this.context.query<WriteOutcome>(this.sql.deleteVersioned, [
       tenant,
       id,
       options.expectedVersion,
     ]);
-    return settle(rows[0]);
+    return settleWrite(rows[0]);
   }
 
   async list(tenant: string, query: ListQuery): Promise<ListResult> {
@@ -191,13 +191,6 @@ export class PostgresUserStore implements UserStore {
   }
 }
 
-/** Reads a conditional write's outcome: written, no such user, or a stale version. */
-function settle(outcome: Outcome | undefined): boolean {
-  if (outcome && Number(outcome.changed) > 0) return true;
-  if (!outcome || outcome.current === null) return false;
-  throw scimErrors.versionConflict();
-}
-
 /**
  * Tells whether a compiler accepts the input. A path unknown to the default schemas counts as
  * supported: the core checked it against the host's schemas, which `list` receives.
@@ -209,30 +202,4 @@ function compiles(compile: () => unknown): boolean {
   } catch (error) {
     return error instanceof UnsupportedFilterError && error.reason === 'unknown-attribute';
   }
-}
-
-/** Tells whether a list query is the common IdP lookup: one equality on an indexed column. */
-function isIndexedEquality(query: ListQuery): boolean {
-  const f = query.filter;
-  return (
-    query.sortBy === undefined &&
-    f?.kind === 'compare' &&
-    f.op === 'eq' &&
-    f.path.schema === undefined &&
-    f.path.subAttribute === undefined &&
-    ['userName', 'externalId', 'id'].includes(f.path.attribute)
-  );
-}
-
-/** Tells whether at most one user can match: `userName eq` or `id eq`, alone or and-ed. */
-function matchesAtMostOne(filter: Filter): boolean {
-  if (filter.kind === 'and') return matchesAtMostOne(filter.left) || matchesAtMostOne(filter.right);
-  return (
-    filter.kind === 'compare' &&
-    filter.op === 'eq' &&
-    typeof filter.value === 'string' &&
-    filter.path.schema === undefined &&
-    filter.path.subAttribute === undefined &&
-    (filter.path.attribute === 'userName' || filter.path.attribute === 'id')
-  );
 }
