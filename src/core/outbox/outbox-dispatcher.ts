@@ -76,7 +76,11 @@ export class OutboxDispatcher {
       for (;;) {
         const now = this.#now();
         const batch = await this.#store.claim(now, new Date(now.getTime() + this.#leaseMs), BATCH);
-        for (const message of batch) if (await this.#deliver(message)) sent++;
+        for (const message of batch) {
+          // After close(), stop between messages; unsent claims come back when their lease ends.
+          if (this.#closed) return sent;
+          if (await this.#deliver(message)) sent++;
+        }
         if (batch.length < BATCH) break;
       }
     } while (this.#again && !this.#closed);
