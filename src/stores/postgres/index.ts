@@ -17,6 +17,7 @@ export type { PostgresUserStoreOptions } from './postgres-user-store.js';
 export { PostgresOutboxStore } from './postgres-outbox-store.js';
 export type { QueryExecutor, QueryOptions, Row } from './query-executor.js';
 export { pgExecutor } from './pg-executor.js';
+export type { PgExecutorOptions } from './pg-executor.js';
 export { pgliteExecutor } from './pglite-executor.js';
 export { migrate } from './migrate.js';
 export type { MigrateResult } from './migrate.js';

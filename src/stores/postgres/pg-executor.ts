@@ -13,11 +13,26 @@ const MAX_PREPARED = 512;
  */
 const names = new Map<string, string>();
 
-function executorOn(client: Queryable, transaction: QueryExecutor['transaction']): QueryExecutor {
+/** Options of {@link pgExecutor}. */
+export interface PgExecutorOptions {
+  /**
+   * Prepares the store's repeated statements once per connection. Default `true`. Turn it off
+   * behind a pooler that does not keep prepared statements (PgBouncer in transaction mode
+   * before 1.21).
+   */
+  readonly prepare?: boolean;
+}
+
+function executorOn(
+  client: Queryable,
+  transaction: QueryExecutor['transaction'],
+  allowPrepare: boolean,
+): QueryExecutor {
   return {
     async query<R = Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
-      let name = options?.prepare ? names.get(sql) : undefined;
-      if (options?.prepare && name === undefined && names.size < MAX_PREPARED) {
+      const prepare = allowPrepare && options?.prepare === true;
+      let name = prepare ? names.get(sql) : undefined;
+      if (prepare && name === undefined && names.size < MAX_PREPARED) {
         name = `scimkit_${names.size + 1}`;
         names.set(sql, name);
       }
@@ -50,14 +65,18 @@ function executorOn(client: Queryable, transaction: QueryExecutor['transaction']
  * const store = new PostgresUserStore({ executor: pgExecutor(pool), migrate: true });
  * ```
  */
-export function pgExecutor(pool: Pick<Pool, 'query' | 'connect'>): QueryExecutor {
+export function pgExecutor(
+  pool: Pick<Pool, 'query' | 'connect'>,
+  options: PgExecutorOptions = {},
+): QueryExecutor {
+  const prepare = options.prepare ?? true;
   const transaction = async <T>(fn: (tx: QueryExecutor) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
     let broken: unknown;
     try {
       await client.query('BEGIN');
       // Nested transactions join this one, so the inner executor reuses the same client.
-      const tx: QueryExecutor = executorOn(client, (inner) => inner(tx));
+      const tx: QueryExecutor = executorOn(client, (inner) => inner(tx), prepare);
       const result = await fn(tx);
       await client.query('COMMIT');
       return result;
@@ -73,5 +92,5 @@ export function pgExecutor(pool: Pick<Pool, 'query' | 'connect'>): QueryExecutor
       client.release(broken instanceof Error ? broken : undefined);
     }
   };
-  return executorOn(pool as Queryable, transaction);
+  return executorOn(pool as Queryable, transaction, prepare);
 }
