@@ -54,16 +54,35 @@ const query = (attribute: string, value: string) =>
   `filter=${encodeURIComponent(`${attribute} eq "${value}"`)}`;
 
 const OPERATIONS = [
-  { name: 'GET /Users?filter=userName eq', values: (s: Subject) => s.userNames, attribute: 'userName' },
-  { name: 'GET /Users?filter=externalId eq', values: (s: Subject) => s.externalIds, attribute: 'externalId' },
+  {
+    name: 'GET /Users?filter=userName eq',
+    values: (s: Subject) => s.userNames,
+    attribute: 'userName',
+  },
+  {
+    name: 'GET /Users?filter=externalId eq',
+    values: (s: Subject) => s.externalIds,
+    attribute: 'externalId',
+  },
 ];
 
-async function timeBatch(subject: Subject, attribute: string, values: string[], offset: number): Promise<number> {
+async function timeBatch(
+  subject: Subject,
+  attribute: string,
+  values: string[],
+  offset: number,
+): Promise<number> {
   const start = process.hrtime.bigint();
   for (let i = 0; i < BATCH; i++) {
     const value = values[(offset + i) % values.length] as string;
-    const response = await subject.scim.handle({ method: 'GET', path: '/Users', query: query(attribute, value), headers });
-    if (response.status !== 200 || !response.body?.includes('"totalResults":1')) throw new Error('lookup failed');
+    const response = await subject.scim.handle({
+      method: 'GET',
+      path: '/Users',
+      query: query(attribute, value),
+      headers,
+    });
+    if (response.status !== 200 || !response.body?.includes('"totalResults":1'))
+      throw new Error('lookup failed');
   }
   return Number(process.hrtime.bigint() - start) / 1000 / BATCH;
 }
@@ -77,19 +96,27 @@ async function main(): Promise<void> {
   const started = Date.now();
   const subjects: Subject[] = [];
   for (const size of SIZES) subjects.push(await build(size));
-  console.log(`built ${SIZES.join(' and ')} users in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `built ${SIZES.join(' and ')} users in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   const rows: string[] = [];
   for (const op of OPERATIONS) {
     const samples = new Map<number, number[]>(SIZES.map((s) => [s, []]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const subject of subjects) {
-        samples.get(subject.size)?.push(await timeBatch(subject, op.attribute, op.values(subject), round * BATCH));
+        samples
+          .get(subject.size)
+          ?.push(await timeBatch(subject, op.attribute, op.values(subject), round * BATCH));
       }
     }
     const [small, large] = SIZES.map((s) => median(samples.get(s) ?? []));
-    rows.push(`| ${op.name} | ${small?.toFixed(2)} | ${large?.toFixed(2)} | ${((large ?? 0) / (small ?? 1)).toFixed(2)} |`);
+    rows.push(
+      `| ${op.name} | ${small?.toFixed(2)} | ${large?.toFixed(2)} | ${((large ?? 0) / (small ?? 1)).toFixed(2)} |`,
+    );
   }
-  console.log(`\n${new Date().toISOString().slice(0, 10)} · ${os.cpus().length} cores · Node ${process.version} · load average ${os.loadavg()[0]?.toFixed(1)}\n`);
+  console.log(
+    `\n${new Date().toISOString().slice(0, 10)} · ${os.cpus().length} cores · Node ${process.version} · load average ${os.loadavg()[0]?.toFixed(1)}\n`,
+  );
   console.log('| request | median µs at 1,000 users | median µs at 1,000,000 users | ratio |');
   console.log('| --- | ---: | ---: | ---: |');
   for (const row of rows) console.log(row);

@@ -258,7 +258,9 @@ describe('body encoding', () => {
 
   it('a filter longer than the limit → 400 invalidFilter', async () => {
     const { request } = setup();
-    const filter = Array.from({ length: 400 }, (_, i) => `userName eq "u${i}@example.org"`).join(' or ');
+    const filter = Array.from({ length: 400 }, (_, i) => `userName eq "u${i}@example.org"`).join(
+      ' or ',
+    );
     const reply = await request('GET', '/Users', { query: `filter=${encodeURIComponent(filter)}` });
     expect(reply.status).toBe(400);
     expect(reply.body.scimType).toBe('invalidFilter');
