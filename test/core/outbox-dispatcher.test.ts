@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { OutboxMessage, WelcomeEmail } from '../../src/index.js';
 import { OutboxDispatcher } from '../../src/core/outbox/outbox-dispatcher.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
+import { createUserFactory } from '../../src/testing/index.js';
 
 const message = (id: string): OutboxMessage => ({
   id,
@@ -29,6 +30,11 @@ function dispatcher(
   return { store, outbox };
 }
 
+// Records messages the way the core does: in the same write as a user.
+async function record(store: MemoryUserStore, messages: OutboxMessage[]): Promise<void> {
+  await store.create('t', createUserFactory('t').make(), { outbox: messages });
+}
+
 describe('the outbox dispatcher', () => {
   it('sends nothing for a user deleted before delivery, and settles the message', async () => {
     const sent: string[] = [];
@@ -36,7 +42,7 @@ describe('the outbox dispatcher', () => {
       (userId) => userId !== 'user-gone',
       async (email) => void sent.push(email.id),
     );
-    store.outbox.record([message('gone'), message('here')]);
+    await record(store, [message('gone'), message('here')]);
     expect(await outbox.drain()).toBe(1);
     expect(sent).toEqual(['here']);
     expect(await outbox.drain()).toBe(0);
@@ -55,7 +61,7 @@ describe('the outbox dispatcher', () => {
       },
       1,
     );
-    store.outbox.record([message('m')]);
+    await record(store, [message('m')]);
     expect(await outbox.drain()).toBe(0);
     const [entry] = store.outboxSnapshot();
     expect(entry).toMatchObject({
