@@ -1,0 +1,55 @@
+import { PGlite } from '@electric-sql/pglite';
+import { describe, expect, it } from 'vitest';
+import { ScimConfigError, isScimError } from '../../../src/errors/index.js';
+import { PostgresUserStore, pgliteExecutor } from '../../../src/stores/postgres/index.js';
+import { makeUser } from './harness.js';
+
+describe('PostgresUserStore table location', () => {
+  it('refuses a schema or prefix that is not a plain lower-case identifier', () => {
+    const executor = pgliteExecutor({} as PGlite);
+    for (const bad of ['Public', 'a"b', 'x; DROP TABLE y', '']) {
+      expect(() => new PostgresUserStore({ executor, schema: bad })).toThrow(ScimConfigError);
+    }
+    expect(() => new PostgresUserStore({ executor, tablePrefix: 'scim-' })).toThrow(
+      ScimConfigError,
+    );
+  });
+
+  it('keeps prefixed tables in public, with the same uniqueness and counts', async () => {
+    const db = await PGlite.create();
+    try {
+      const executor = pgliteExecutor(db);
+      const store = new PostgresUserStore({
+        executor,
+        schema: 'public',
+        tablePrefix: 'scim_',
+        migrate: true,
+      });
+      const user = makeUser({ userName: 'Ada@example.org' });
+      await store.create('t', user);
+      const twin = store.create('t', makeUser({ userName: 'ada@EXAMPLE.org' }));
+      const error = await twin.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(isScimError(error) && error.status === 409 && error.scimType === 'uniqueness').toBe(
+        true,
+      );
+      expect(await store.list('t', { startIndex: 1, count: 10 })).toEqual({
+        totalResults: 1,
+        resources: [user],
+      });
+      const tables = await executor.query<{ tablename: string }>(
+        `SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`,
+      );
+      expect(tables.map((t) => t.tablename)).toEqual([
+        'scim_migrations',
+        'scim_outbox',
+        'scim_user_counts',
+        'scim_users',
+      ]);
+    } finally {
+      await db.close();
+    }
+  });
+});
