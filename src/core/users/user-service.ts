@@ -16,7 +16,7 @@ import { newId } from './new-id.js';
 import { FIRST_VERSION, nextVersion } from './version.js';
 
 /** How many times a write without If-Match re-reads and re-applies after a version conflict. */
-const MAX_WRITE_ATTEMPTS = 8;
+const MAX_WRITE_ATTEMPTS = 16;
 const BOOKKEEPING = new Set(['meta', 'schemas', ACCOUNT_SCHEMA]);
 
 /** The attributes of a user a client controls: everything but id, meta and the account. */
@@ -138,6 +138,7 @@ export class UserService {
       } catch (error) {
         const conflict = isScimError(error) && error.status === 412;
         if (!conflict || ifMatch !== undefined || attempt >= MAX_WRITE_ATTEMPTS) throw error;
+        await backOff(attempt);
       }
     }
   }
@@ -280,6 +281,11 @@ export class UserService {
       return true;
     }
   }
+}
+
+// Another process won the race: wait a little (random, growing) so the two stop colliding.
+function backOff(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** Math.min(attempt, 6)));
 }
 
 function lockKey(tenant: string, id: string): string {
