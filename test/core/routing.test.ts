@@ -77,3 +77,20 @@ describe('routing', () => {
     );
   });
 });
+
+describe('meta.location', () => {
+  it('is built from the request origin and the base path', async () => {
+    const { createUser } = setup();
+    const user = await createUser('ada@example.org');
+    expect(user.meta.location).toBe(`https://scim.example.org${BASE}/Users/${user.id}`);
+  });
+
+  it('uses publicBaseUrl, for servers behind a proxy', async () => {
+    const { request } = setup({ publicBaseUrl: 'https://idp-facing.example.net/' });
+    const reply = await request('POST', '/Users', {
+      body: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'ada@example.org' },
+    });
+    expect(reply.headers.location).toBe(`https://idp-facing.example.net${BASE}/Users/${reply.body.id}`);
+    expect(reply.body.meta.location).toBe(reply.headers.location);
+  });
+});
