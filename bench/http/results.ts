@@ -19,6 +19,8 @@ export interface RunSettings {
   readonly rounds: number;
   readonly connections: number;
   readonly users: number;
+  /** The command line as typed, for the record. */
+  readonly command: string;
 }
 
 type Median = (xs: readonly number[]) => number;
@@ -67,7 +69,7 @@ export async function writeResults(
   const section = [
     START,
     `Run ${new Date().toISOString()} on ${cpus().length} CPUs (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version}.`,
-    `Command: \`npm run bench:http\` — ${settings.users} users preloaded per server, ${settings.connections} connections,`,
+    `Command: \`${settings.command}\` — ${settings.users} users preloaded per server, ${settings.connections} connections,`,
     `${settings.seconds} s per operation per server per round, ${settings.rounds} rounds, medians.`,
     '',
     summary(rows, median),
@@ -85,6 +87,9 @@ export async function writeResults(
     from >= 0 && to > from
       ? text.slice(0, from) + section + text.slice(to + END.length)
       : `${text}\n${section}\n`;
-  await writeFile(FILE, next);
+  // Formatted as `npm run lint` expects, so a fresh run leaves the tree clean.
+  const prettier = await import('prettier');
+  const options = (await prettier.resolveConfig(FILE)) ?? {};
+  await writeFile(FILE, await prettier.format(next, { ...options, filepath: FILE }));
   return FILE;
 }

@@ -56,7 +56,7 @@ interface Child {
 
 function startChild(name: ServerName): Promise<Child> {
   const execArgv = ['--import', 'tsx'];
-  if (args.profile && name === 'scimkit')
+  if (args.profile && name !== 'baseline')
     execArgv.push('--cpu-prof', `--cpu-prof-dir=${args.profile}`);
   const child = fork(new URL('./server-process.ts', import.meta.url), [name], {
     execArgv,
@@ -197,7 +197,8 @@ try {
   }));
   console.log(`\n${summary(rows, median)}`);
   if (!args['no-write']) {
-    const settings = { seconds, rounds, connections, users: preloadCount };
+    const command = ['node --import tsx bench/http/run.ts', ...process.argv.slice(2)].join(' ');
+    const settings = { seconds, rounds, connections, users: preloadCount, command };
     const file = await writeResults(rows, settings, median);
     console.log(`\nwrote ${file}`);
   }
