@@ -8,10 +8,36 @@ export type StaticApiKey =
 
 const HEX_DIGEST = /^[0-9a-f]{64}$/i;
 
+/** The synchronous SHA-256 of `node:crypto`, where the runtime has it (Node, Bun, Deno). */
+type SyncSha256 = (text: string) => Uint8Array;
+
+// Reached through process.getBuiltinModule so the core has no static `node:` import and still
+// runs on Workers; the WebCrypto fallback is async and goes through a thread pool, which costs
+// tens of microseconds per request.
+function findSyncSha256(): SyncSha256 | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const nodeCrypto = proc?.getBuiltinModule?.('node:crypto') as
+    | { createHash(algorithm: 'sha256'): { update(text: string): { digest(): Uint8Array } } }
+    | undefined;
+  if (typeof nodeCrypto?.createHash !== 'function') return undefined;
+  return (text) => nodeCrypto.createHash('sha256').update(text).digest();
+}
+
+const syncSha256 = findSyncSha256();
+
+async function sha256Bytes(text: string): Promise<Uint8Array> {
+  if (syncSha256) return syncSha256(text);
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+}
+
 /** Computes the hex SHA-256 digest of an API key, to keep in config instead of the key. */
 export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+  return Array.from(await sha256Bytes(text), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+interface Entry {
+  readonly digest: Uint8Array;
+  readonly tenant: Tenant;
 }
 
 function hexToBytes(hex: string): Uint8Array {
@@ -48,23 +74,30 @@ export function staticApiKeys(keys: readonly StaticApiKey[]): ApiKeyVerifier {
     if ('key' in k && k.key.length === 0)
       throw new ScimConfigError('staticApiKeys: an API key is empty.');
   }
+  const tenantOf = (k: StaticApiKey): Tenant =>
+    k.profile === undefined ? { id: k.tenant } : { id: k.tenant, profile: k.profile };
+  const match = (entries: readonly Entry[], digest: Uint8Array): Tenant | null => {
+    let found: Tenant | null = null;
+    for (const entry of entries) if (constantTimeEqual(entry.digest, digest)) found = entry.tenant;
+    return found;
+  };
+  if (syncSha256) {
+    const sha = syncSha256;
+    const entries = keys.map((k) => ({
+      digest: 'sha256' in k ? hexToBytes(k.sha256.toLowerCase()) : sha(k.key),
+      tenant: tenantOf(k),
+    }));
+    return { verify: (token) => match(entries, sha(token)) };
+  }
   const entries = Promise.all(
     keys.map(async (k) => ({
-      digest: hexToBytes('sha256' in k ? k.sha256.toLowerCase() : await sha256Hex(k.key)),
-      tenant: (k.profile === undefined
-        ? { id: k.tenant }
-        : { id: k.tenant, profile: k.profile }) as Tenant,
+      digest: 'sha256' in k ? hexToBytes(k.sha256.toLowerCase()) : await sha256Bytes(k.key),
+      tenant: tenantOf(k),
     })),
   );
   return {
     async verify(token) {
-      const digest = new Uint8Array(
-        await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)),
-      );
-      let found: Tenant | null = null;
-      for (const entry of await entries)
-        if (constantTimeEqual(entry.digest, digest)) found = entry.tenant;
-      return found;
+      return match(await entries, await sha256Bytes(token));
     },
   };
 }
