@@ -101,6 +101,10 @@ export interface UserStore {
   replace(tenant: string, user: ScimUser, options: ReplaceOptions): Promise<boolean>;
   /** Deletes a user; returns `false` when there is none. */
   delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean>;
-  /** Returns one page of users ordered by id, and how many match in all. */
+  /**
+   * Returns one page of users ordered by id, and how many match in all. The users returned
+   * belong to the caller (copies, as from `get`): the core adds `meta.location` to them in place
+   * rather than copying each one again.
+   */
   list(tenant: string, query: ListQuery): Promise<ListResult>;
 }
