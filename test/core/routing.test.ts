@@ -88,9 +88,14 @@ describe('meta.location', () => {
   it('uses publicBaseUrl, for servers behind a proxy', async () => {
     const { request } = setup({ publicBaseUrl: 'https://idp-facing.example.net/' });
     const reply = await request('POST', '/Users', {
-      body: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'ada@example.org' },
+      body: {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: 'ada@example.org',
+      },
     });
-    expect(reply.headers.location).toBe(`https://idp-facing.example.net${BASE}/Users/${reply.body.id}`);
+    expect(reply.headers.location).toBe(
+      `https://idp-facing.example.net${BASE}/Users/${reply.body.id}`,
+    );
     expect(reply.body.meta.location).toBe(reply.headers.location);
   });
 });
