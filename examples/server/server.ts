@@ -96,9 +96,13 @@ export async function startServer(
   const scimListener = scimNode(scim);
 
   server.on('request', (req, res) => {
-    const url = new URL(req.url ?? '/', origin);
-    if (url.pathname === BASE_PATH || url.pathname.startsWith(`${BASE_PATH}/`))
-      return scimListener(req, res);
+    // SCIM traffic is the hot path: route it on the raw URL, without parsing it.
+    const raw = req.url ?? '/';
+    if (raw.startsWith(BASE_PATH)) {
+      const next = raw.charAt(BASE_PATH.length);
+      if (next === '' || next === '/' || next === '?') return scimListener(req, res);
+    }
+    const url = new URL(raw, origin);
     if (url.pathname === '/activate' && req.method === 'GET') {
       const target = links.verify(url.searchParams);
       const done = (status: number, text: string) => {
