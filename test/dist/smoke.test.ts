@@ -1,5 +1,5 @@
-// Type-checked by vitest at run time only: it imports the built package, which a clean checkout
-// does not have before `npm run build` (tsconfig.json excludes this folder).
+// Left out of `tsc` (tsconfig.json excludes this folder): it imports the built package, which a
+// clean checkout does not have before `npm run build`. `npm run test:dist` runs it after the build.
 import { describe, expect, it } from 'vitest';
 import { entryPoints } from '../../entry-points.js';
 
