@@ -92,7 +92,10 @@ export interface UserStore {
   readonly outbox: OutboxStore;
   /** Stores a new user; throws `scimErrors.uniqueness()` if its userName is taken. */
   create(tenant: string, user: ScimUser, effects?: WriteEffects): Promise<void>;
-  /** Reads one user, or `null`. */
+  /**
+   * Reads one user, or `null`. What it returns must not let the caller change stored state: a
+   * fresh object, or one the store has deeply frozen. The core never changes it.
+   */
   get(tenant: string, id: string): Promise<ScimUser | null>;
   /**
    * Replaces a user whose stored version is `expectedVersion`. Returns `false` when there is
@@ -102,9 +105,8 @@ export interface UserStore {
   /** Deletes a user; returns `false` when there is none. */
   delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean>;
   /**
-   * Returns one page of users ordered by id, and how many match in all. The users returned
-   * belong to the caller (copies, as from `get`): the core adds `meta.location` to them in place
-   * rather than copying each one again.
+   * Returns one page of users ordered by id, and how many match in all. The users returned are
+   * as from `get`: fresh objects or deeply frozen ones; the core never changes them.
    */
   list(tenant: string, query: ListQuery): Promise<ListResult>;
 }

@@ -68,6 +68,27 @@ describe('MemoryUserStore without a scan', () => {
   });
 });
 
+describe('MemoryUserStore hands out frozen users', () => {
+  it('refuses changes, deep inside, to users from get and list, and keeps its input private', async () => {
+    const { store, made } = await seeded(3);
+    const target = made[1]!;
+    const got = (await store.get('t', target.id))!;
+    const listed = (await store.list('t', { startIndex: 1, count: 10 })).resources[1]!;
+    for (const user of [got, listed]) {
+      expect(() => {
+        user.userName = 'x@example.org';
+      }).toThrow(TypeError);
+      expect(() => {
+        user.meta.version = 'W/"9"';
+      }).toThrow(TypeError);
+      expect(() => user.emails?.push({ value: 'y@example.org' })).toThrow(TypeError);
+    }
+    expect(await store.get('t', target.id)).toEqual(target);
+    // What was given to create stays the caller's to change.
+    expect(Object.isFrozen(target)).toBe(false);
+  });
+});
+
 describe('MemoryUserStore filters', () => {
   it('declares every filter supported', () => {
     expect(new MemoryUserStore().capabilities.supportsFilter).toBeUndefined();

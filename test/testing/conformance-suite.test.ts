@@ -100,7 +100,8 @@ const mutants: [string, ReturnType<typeof broken>, string][] = [
       const kept = new Map<string, ScimUser | null>();
       return {
         get: async (t, id) => {
-          if (!kept.has(id)) kept.set(id, await s.get(t, id));
+          // A mutable object the store keeps (the memory store hands out frozen ones).
+          if (!kept.has(id)) kept.set(id, structuredClone(await s.get(t, id)));
           return kept.get(id) ?? null;
         },
       };

@@ -8,7 +8,7 @@ import type { ScimResponse } from '../types.js';
 import type { Handler, HandlerContext } from './context.js';
 import { readListParams, readSearchRequest, type ListParams } from './list-params.js';
 import { checkSortBy } from './sort-by.js';
-import { addLocation } from './user-response.js';
+import { withLocation } from './user-response.js';
 
 /** The schema URN of a list response. */
 export const LIST_RESPONSE_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
@@ -28,10 +28,8 @@ async function answerList(context: HandlerContext, params: ListParams): Promise<
     query = { ...query, sortBy, sortOrder: params.sortOrder };
   }
   const page = await users.list(tenant.id, query);
-  // The store hands out copies the caller owns (UserStore.list), so location goes in place:
-  // on a page of 100 that saves copying every user a second time.
-  const resources = page.resources;
-  for (const user of resources) addLocation(user, usersUrl);
+  // Stores may hand out shared, read-only users (UserStore.list): location goes on a copy.
+  const resources = page.resources.map((user) => withLocation(user, usersUrl));
   return jsonResponse(200, {
     schemas: [LIST_RESPONSE_SCHEMA],
     totalResults: page.totalResults,

@@ -9,11 +9,6 @@ import { queryParams } from '../http/query-params.js';
 import type { ScimResponse } from '../types.js';
 import type { HandlerContext } from './context.js';
 
-/** Sets `meta.location` on a user the caller owns (a copy handed out by the store). */
-export function addLocation(user: ScimUser, usersUrl: string): void {
-  user.meta.location = `${usersUrl}/${user.id}`;
-}
-
 /** Returns a user with the request-dependent `meta.location` added, leaving `user` as it is. */
 export function withLocation(user: ScimUser, usersUrl: string): ScimUser {
   return { ...user, meta: { ...user.meta, location: `${usersUrl}/${user.id}` } };

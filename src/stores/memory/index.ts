@@ -1,5 +1,5 @@
 /**
- * The in-memory reference store: indexed per tenant, copies in and out, with the welcome-email
+ * The in-memory reference store: indexed per tenant, copies in, frozen users out, with the welcome-email
  * outbox in the same process.
  *
  * @module
