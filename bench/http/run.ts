@@ -56,8 +56,8 @@ interface Child {
 
 function startChild(name: ServerName): Promise<Child> {
   const execArgv = ['--import', 'tsx'];
-  if (args.profile && name !== 'baseline')
-    execArgv.push('--cpu-prof', `--cpu-prof-dir=${args.profile}`);
+  // One folder per server, so the profiles of the two sides can be compared.
+  if (args.profile) execArgv.push('--cpu-prof', `--cpu-prof-dir=${args.profile}/${name}`);
   const child = fork(new URL('./server-process.ts', import.meta.url), [name], {
     execArgv,
     env: { ...process.env, BENCH_TOKEN: token },

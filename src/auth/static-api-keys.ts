@@ -17,8 +17,14 @@ type SyncSha256 = (text: string) => Uint8Array;
 function findSyncSha256(): SyncSha256 | undefined {
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const nodeCrypto = proc?.getBuiltinModule?.('node:crypto') as
-    | { createHash(algorithm: 'sha256'): { update(text: string): { digest(): Uint8Array } } }
+    | {
+        createHash(algorithm: 'sha256'): { update(text: string): { digest(): Uint8Array } };
+        hash?(algorithm: 'sha256', text: string, encoding: 'buffer'): Uint8Array;
+      }
     | undefined;
+  // The one-shot `hash` (Node >= 20.12) builds no Hash object: about half the cost per request.
+  const oneShot = nodeCrypto?.hash;
+  if (typeof oneShot === 'function') return (text) => oneShot('sha256', text, 'buffer');
   if (typeof nodeCrypto?.createHash !== 'function') return undefined;
   return (text) => nodeCrypto.createHash('sha256').update(text).digest();
 }
