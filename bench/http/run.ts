@@ -99,15 +99,23 @@ async function preload(name: ServerName, url: string): Promise<Target> {
   return { name, url, ids, userNames };
 }
 
-function cpuMicros(name: ServerName): Promise<number> {
+interface CpuTime {
+  readonly total: number;
+  readonly system: number;
+}
+
+function cpuMicros(name: ServerName): Promise<CpuTime> {
   const child = children.get(name)?.process;
   if (!child) return Promise.reject(new Error(`no ${name} server`));
   return new Promise((resolve) => {
     const onMessage = (message: unknown): void => {
-      const micros = (message as { cpuMicros?: number }).cpuMicros;
+      const { cpuMicros: micros, systemMicros } = message as {
+        cpuMicros?: number;
+        systemMicros?: number;
+      };
       if (micros === undefined) return;
       child.off('message', onMessage);
-      resolve(micros);
+      resolve({ total: micros, system: systemMicros ?? 0 });
     };
     child.on('message', onMessage);
     child.send('cpu');
@@ -118,6 +126,8 @@ function cpuMicros(name: ServerName): Promise<number> {
 interface Sample {
   readonly rps: number;
   readonly cpu: number;
+  /** The kernel's share of `cpu` (socket reads and writes, mostly). */
+  readonly system: number;
 }
 
 async function measure(
@@ -133,7 +143,9 @@ async function measure(
     timeout: 10,
     requests: op.requests(target, headers),
   });
-  const cpu = (await cpuMicros(target.name)) - cpuBefore;
+  const cpuAfter = await cpuMicros(target.name);
+  const cpu = cpuAfter.total - cpuBefore.total;
+  const system = cpuAfter.system - cpuBefore.system;
   const failures = result.non2xx + result.errors + result.timeouts;
   if (failures > 0) {
     const codes = Object.entries(result.statusCodeStats)
@@ -144,7 +156,11 @@ async function measure(
     );
   }
   const ok = result['2xx'];
-  return { rps: ok / result.duration, cpu: cpu / Math.max(1, ok) };
+  return {
+    rps: ok / result.duration,
+    cpu: cpu / Math.max(1, ok),
+    system: system / Math.max(1, ok),
+  };
 }
 
 const median = (xs: readonly number[]): number => {
@@ -178,7 +194,7 @@ try {
         const key = `${op.name}\u0000${target.name}`;
         samples.set(key, [...(samples.get(key) ?? []), sample]);
         console.log(
-          `round ${round}  ${op.name.padEnd(18)} ${target.name.padEnd(9)} ${sample.rps.toFixed(0).padStart(7)} req/s ${sample.cpu.toFixed(0).padStart(6)} µs CPU/req`,
+          `round ${round}  ${op.name.padEnd(18)} ${target.name.padEnd(9)} ${sample.rps.toFixed(0).padStart(7)} req/s ${sample.cpu.toFixed(0).padStart(6)} µs CPU/req (${sample.system.toFixed(0)} system)`,
         );
       }
     }

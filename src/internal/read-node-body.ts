@@ -25,23 +25,30 @@ export function readNodeBody(
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
     let size = 0;
-    const finish = (): void => {
-      stream.off('data', onData).off('end', finish).off('error', onError);
-      resolve(concatBytes(chunks, size));
-    };
-    const onError = (error: Error): void => {
-      stream.off('data', onData).off('end', finish);
-      reject(error);
-    };
-    const onData = (chunk: Uint8Array | string): void => {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      chunks.push(bytes);
-      size += bytes.length;
-      if (size < cap) return;
-      finish();
-      // Without an error listener a late socket error would crash the process.
-      stream.on('error', () => undefined).resume();
-    };
-    stream.on('data', onData).on('end', finish).on('error', onError);
+    // Listeners stay attached once settled and do nothing: removing them would need named
+    // closures, and under tsx every named closure costs a `__name` call per request.
+    let settled = false;
+    stream
+      .on('data', (chunk: Uint8Array | string) => {
+        if (settled) return;
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+        chunks.push(bytes);
+        size += bytes.length;
+        if (size < cap) return;
+        settled = true;
+        resolve(concatBytes(chunks, size));
+        // The rest drains unread; the error listener below keeps a late socket error quiet.
+        stream.resume();
+      })
+      .on('end', () => {
+        if (settled) return;
+        settled = true;
+        resolve(concatBytes(chunks, size));
+      })
+      .on('error', (error: Error) => {
+        if (settled) return;
+        settled = true;
+        reject(error);
+      });
   });
 }

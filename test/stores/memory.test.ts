@@ -87,6 +87,25 @@ describe('MemoryUserStore hands out frozen users', () => {
     // What was given to create stays the caller's to change.
     expect(Object.isFrozen(target)).toBe(false);
   });
+
+  it('stores a new version that reuses parts of the stored one, and still owns every part', async () => {
+    const { store, users, made } = await seeded(1);
+    const before = (await store.get('t', made[0]!.id))!;
+    // As the core builds a PATCH result: unchanged attributes are the stored objects themselves.
+    const next = { ...users.next(before, { displayName: 'Next' }), name: before.name };
+    const emails = [{ value: 'new@example.org', type: 'work' }];
+    next.emails = emails;
+    await store.replace('t', next, { expectedVersion: before.meta.version });
+    emails[0]!.value = 'scribbled@example.org';
+    next.meta.version = 'W/"99"';
+    const after = (await store.get('t', before.id))!;
+    expect(after.emails).toEqual([{ value: 'new@example.org', type: 'work' }]);
+    expect(after.meta.version).toBe('W/"2"');
+    expect(after.displayName).toBe('Next');
+    expect(after.name).toEqual(before.name);
+    for (const part of [after, after.name, after.emails, after.emails?.[0], after.meta])
+      expect(Object.isFrozen(part)).toBe(true);
+  });
 });
 
 describe('MemoryUserStore filters', () => {

@@ -12,12 +12,17 @@ export class KeyedLock {
     // An idle key, the usual case, starts at once instead of a microtask later.
     const result = previous === undefined ? start(task) : previous.then(task, task);
     // One promise per task: it marks the end of the queue and removes itself when still last.
-    const settle = (): void => {
-      if (this.#tails.get(key) === tail) this.#tails.delete(key);
-    };
-    const tail: Promise<void> = result.then(settle, settle);
+    // Unnamed callbacks: under tsx every named closure costs a `__name` call per task.
+    const tail: Promise<void> = result.then(
+      () => this.#release(key, tail),
+      () => this.#release(key, tail),
+    );
     this.#tails.set(key, tail);
     return result;
+  }
+
+  #release(key: string, tail: Promise<void>): void {
+    if (this.#tails.get(key) === tail) this.#tails.delete(key);
   }
 }
 

@@ -20,6 +20,37 @@ export function frozenCopy<T>(value: T): T {
   return copy(value, true) as T;
 }
 
+/**
+ * Makes the stored form of a new version of a user: a {@link frozenCopy} of `next` that shares,
+ * instead of copying, every top-level value `next` took unchanged (the same object) from
+ * `previous`, the stored version it replaces. Those values are deeply frozen already, so a PATCH
+ * copies only the attributes it changed.
+ *
+ * @internal
+ */
+export function frozenNextVersion<T extends object>(next: T, previous: T): T {
+  const source = next as Record<string, unknown>;
+  const before = previous as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(source)) {
+    const value = source[key];
+    const kept = typeof value === 'object' && value !== null && Object.hasOwn(before, key);
+    const item = kept && before[key] === value ? value : copy(value, true);
+    if (key === '__proto__') defineData(out, key, item);
+    else out[key] = item;
+  }
+  return Object.freeze(out) as T;
+}
+
+function defineData(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
 function copy(value: unknown, freeze: boolean): unknown {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {
@@ -33,14 +64,8 @@ function copy(value: unknown, freeze: boolean): unknown {
   for (const key of Object.keys(source)) {
     const item = copy(source[key], freeze);
     // A client may send a "__proto__" member; assigning it would set the copy's prototype.
-    if (key === '__proto__') {
-      Object.defineProperty(out, key, {
-        value: item,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else out[key] = item;
+    if (key === '__proto__') defineData(out, key, item);
+    else out[key] = item;
   }
   return freeze ? Object.freeze(out) : out;
 }

@@ -14,7 +14,7 @@ import { compileFilter, compileSort } from '../../filter/index.js';
 import type { SchemaDefinition } from '../../schema/types.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import { accountSchema, enterpriseUserSchema, userSchema } from '../../schema/user-schema.js';
-import { cloneJson, frozenCopy } from './clone-json.js';
+import { cloneJson, frozenCopy, frozenNextVersion } from './clone-json.js';
 import { candidateIds, isIndexOnly, matchesIndexed } from './filter-plan.js';
 import { MemoryOutbox, type MemoryOutboxEntry } from './memory-outbox.js';
 import { scanUsers } from './scan-users.js';
@@ -96,7 +96,7 @@ export class MemoryUserStore implements UserStore {
     if (stored.meta.version !== options.expectedVersion) throw scimErrors.versionConflict();
     const owner = users.ownerOf(user.userName);
     if (owner !== undefined && owner !== user.id) throw taken(user.userName);
-    users.swap(stored, frozenCopy(user));
+    users.swap(stored, frozenNextVersion(user, stored));
     if (options.outbox) this.#outbox.record(options.outbox);
     return true;
   }
