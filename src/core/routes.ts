@@ -44,7 +44,7 @@ const topLevel: Readonly<Record<string, MethodTable>> = {
 };
 
 function pick(table: MethodTable, method: string, what: string): Handler {
-  const handler = table[method];
+  const handler = Object.hasOwn(table, method) ? table[method] : undefined;
   if (!handler) {
     throw scimErrors.methodNotAllowed(`${method} is not allowed on ${what}.`, Object.keys(table));
   }
@@ -59,7 +59,9 @@ function pick(table: MethodTable, method: string, what: string): Handler {
  */
 export function matchRoute(method: string, path: string): RouteMatch {
   const [first, second, third] = leadingSegments(path);
-  const table = first === undefined ? undefined : topLevel[first.toLowerCase()];
+  // Own properties only: `__proto__` or `constructor` must not find Object.prototype.
+  const name = first?.toLowerCase();
+  const table = name !== undefined && Object.hasOwn(topLevel, name) ? topLevel[name] : undefined;
   if (!table || third !== undefined) throw scimErrors.notFound(`No SCIM endpoint at "${path}".`);
   if (second === undefined) return { handler: pick(table, method, `/${first}`), id: '' };
   if (table !== usersCollection) {

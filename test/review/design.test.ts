@@ -1,6 +1,5 @@
 // Targeted checks of DESIGN.md §2–§6 through `scim.handle`, for what test/core does not cover.
-// Bugs are kept as `it.fails('… (review finding N)')` so the suite stays green and they stay
-// visible; each turns red (and must become `it`) once fixed.
+// Review findings 1–3 were fixed; their tests now assert the fixed behaviour.
 import { describe, expect, it } from 'vitest';
 import { ACCOUNT, KEY_B, USER_SCHEMA, patchBody, setup } from '../core/harness.js';
 
@@ -9,49 +8,40 @@ const BOTH = 'attributes=userName&excludedAttributes=emails';
 const q = (filter: string) => `filter=${encodeURIComponent(filter)}`;
 
 describe('review finding 1: a projection error after the write (DESIGN §6 "a bad request changes nothing")', () => {
-  it.fails(
-    'POST /Users?attributes&excludedAttributes answers 400 but has created the user and queued the email (review finding 1)',
-    async () => {
-      const { request, allUsers, store } = setup();
-      const reply = await request('POST', '/Users', {
-        query: BOTH,
-        body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', active: true },
-      });
-      expect(reply.status).toBe(400);
-      expect(reply.body.scimType).toBe('invalidValue');
-      // A 400 must leave nothing behind: today the user exists, so the IdP's retry gets 409.
-      expect(await allUsers()).toHaveLength(0);
-      expect(store.outboxSnapshot()).toHaveLength(0);
-    },
-  );
+  it('POST /Users?attributes&excludedAttributes answers 400 and creates nothing, queues no email (review finding 1)', async () => {
+    const { request, allUsers, store } = setup();
+    const reply = await request('POST', '/Users', {
+      query: BOTH,
+      body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', active: true },
+    });
+    expect(reply.status).toBe(400);
+    expect(reply.body.scimType).toBe('invalidValue');
+    // A 400 must leave nothing behind, or the IdP's retry would get 409.
+    expect(await allUsers()).toHaveLength(0);
+    expect(store.outboxSnapshot()).toHaveLength(0);
+  });
 
-  it.fails(
-    'PATCH /Users/{id}?attributes&excludedAttributes answers 400 but has applied the PATCH (review finding 1)',
-    async () => {
-      const { request, createUser } = setup();
-      const ada = await createUser('ada@example.org');
-      const reply = await request('PATCH', `/Users/${ada.id}`, {
-        query: BOTH,
-        body: patchBody({ op: 'replace', path: 'displayName', value: 'Changed' }),
-      });
-      expect(reply.status).toBe(400);
-      expect((await request('GET', `/Users/${ada.id}`)).body).toEqual(ada);
-    },
-  );
+  it('PATCH /Users/{id}?attributes&excludedAttributes answers 400 and applies nothing (review finding 1)', async () => {
+    const { request, createUser } = setup();
+    const ada = await createUser('ada@example.org');
+    const reply = await request('PATCH', `/Users/${ada.id}`, {
+      query: BOTH,
+      body: patchBody({ op: 'replace', path: 'displayName', value: 'Changed' }),
+    });
+    expect(reply.status).toBe(400);
+    expect((await request('GET', `/Users/${ada.id}`)).body).toEqual(ada);
+  });
 
-  it.fails(
-    'PUT /Users/{id}?attributes&excludedAttributes answers 400 but has replaced the user (review finding 1)',
-    async () => {
-      const { request, createUser } = setup();
-      const ada = await createUser('ada@example.org');
-      const reply = await request('PUT', `/Users/${ada.id}`, {
-        query: BOTH,
-        body: { schemas: [USER_SCHEMA], userName: 'renamed@example.org' },
-      });
-      expect(reply.status).toBe(400);
-      expect((await request('GET', `/Users/${ada.id}`)).body).toEqual(ada);
-    },
-  );
+  it('PUT /Users/{id}?attributes&excludedAttributes answers 400 and replaces nothing (review finding 1)', async () => {
+    const { request, createUser } = setup();
+    const ada = await createUser('ada@example.org');
+    const reply = await request('PUT', `/Users/${ada.id}`, {
+      query: BOTH,
+      body: { schemas: [USER_SCHEMA], userName: 'renamed@example.org' },
+    });
+    expect(reply.status).toBe(400);
+    expect((await request('GET', `/Users/${ada.id}`)).body).toEqual(ada);
+  });
 
   it('the same parameters on a read are refused before anything happens', async () => {
     const { request, createUser } = setup();
@@ -60,9 +50,9 @@ describe('review finding 1: a projection error after the write (DESIGN §6 "a ba
   });
 });
 
-describe('review finding 2: Object.prototype names are routes', () => {
-  it.fails.each(['/__proto__', '/constructor', '/__proto__/x', '/constructor/x'])(
-    'GET %s answers 405 with an empty Allow header instead of 404 (review finding 2)',
+describe('review finding 2: Object.prototype names are not routes', () => {
+  it.each(['/__proto__', '/constructor', '/__proto__/x', '/constructor/x'])(
+    'GET %s answers 404, not a 405 from Object.prototype (review finding 2)',
     async (path) => {
       const { request } = setup();
       const reply = await request('GET', path);
@@ -81,21 +71,17 @@ describe('review finding 2: Object.prototype names are routes', () => {
 });
 
 describe('review finding 3: PUT with an "id" that is not a string', () => {
-  it.fails(
-    'PUT with "id": {"toString": 1} answers 500 instead of 400 (review finding 3)',
-    async () => {
-      const errors: unknown[] = [];
-      const { request, createUser } = setup({ onError: (e) => errors.push(e) });
-      const ada = await createUser('ada@example.org');
-      const reply = await request('PUT', `/Users/${ada.id}`, {
-        body: `{"schemas":["${USER_SCHEMA}"],"userName":"ada@example.org","id":{"toString":1}}`,
-      });
-      // replace-user.ts builds its detail with String(input.id), which throws for this object.
-      expect(errors).toEqual([]);
-      expect(reply.status).toBe(400);
-      expect(reply.body.scimType).toBe('mutability');
-    },
-  );
+  it('PUT with "id": {"toString": 1} answers 400 mutability, not 500 (review finding 3)', async () => {
+    const errors: unknown[] = [];
+    const { request, createUser } = setup({ onError: (e) => errors.push(e) });
+    const ada = await createUser('ada@example.org');
+    const reply = await request('PUT', `/Users/${ada.id}`, {
+      body: `{"schemas":["${USER_SCHEMA}"],"userName":"ada@example.org","id":{"toString":1}}`,
+    });
+    expect(errors).toEqual([]);
+    expect(reply.status).toBe(400);
+    expect(reply.body.scimType).toBe('mutability');
+  });
 
   it('PUT with "id": {} or ["x"] is a 400 mutability', async () => {
     const { request, createUser } = setup();

@@ -2,7 +2,7 @@ import { validateUserInput } from '../../schema/validate-user.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import type { Handler } from './context.js';
 import { deliverPassword } from './password.js';
-import { userResponse } from './user-response.js';
+import { readProjection, userResponse } from './user-response.js';
 
 /**
  * POST /Users: creates a user; 201 with `Location` and `ETag`, 409 `uniqueness` when the
@@ -12,8 +12,9 @@ import { userResponse } from './user-response.js';
  */
 export const createUser: Handler = async (context) => {
   const { request, tenant, users, config } = context;
+  const project = readProjection(context);
   const input = validateUserInput(readJsonBody(request, config.maxBodyBytes), config.schemas);
   const user = await users.create(tenant.id, input.attributes);
   await deliverPassword(context, user.id, input.password);
-  return userResponse(201, user, context);
+  return userResponse(201, user, context, project);
 };

@@ -4,7 +4,7 @@ import { getHeader } from '../http/headers.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import type { Handler } from './context.js';
 import { deliverPassword, passwordInPatch } from './password.js';
-import { userResponse } from './user-response.js';
+import { readProjection, userResponse } from './user-response.js';
 
 /**
  * PATCH /Users/{id}: applies a PatchOp message, all operations or none; attributes not named
@@ -14,6 +14,7 @@ import { userResponse } from './user-response.js';
  */
 export const patchUser: Handler = async (context) => {
   const { request, tenant, id, users, config } = context;
+  const project = readProjection(context);
   const body = readJsonBody(request, config.maxBodyBytes);
   const ifMatch = getHeader(request.headers, 'if-match');
   const user = await users.update(tenant.id, id, ifMatch, (current) => {
@@ -27,5 +28,5 @@ export const patchUser: Handler = async (context) => {
     return result.resource;
   });
   await deliverPassword(context, user.id, passwordInPatch(body));
-  return userResponse(200, user, context);
+  return userResponse(200, user, context, project);
 };

@@ -5,7 +5,7 @@ import { getHeader } from '../http/headers.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import type { Handler } from './context.js';
 import { deliverPassword } from './password.js';
-import { userResponse } from './user-response.js';
+import { readProjection, userResponse } from './user-response.js';
 
 /**
  * PUT /Users/{id}: replaces the updatable profile. readWrite attributes left out are cleared
@@ -17,10 +17,11 @@ import { userResponse } from './user-response.js';
  */
 export const replaceUser: Handler = async (context) => {
   const { request, tenant, id, users, config } = context;
+  const project = readProjection(context);
   const input = validateUserInput(readJsonBody(request, config.maxBodyBytes), config.schemas);
   if (input.id !== undefined && input.id !== id) {
     throw scimErrors.mutability(
-      `"id" is readOnly: the body says "${String(input.id)}" but the path says "${id}".`,
+      `"id" is readOnly: the body says "${JSON.stringify(input.id)}" but the path says "${id}".`,
     );
   }
   const ifMatch = getHeader(request.headers, 'if-match');
@@ -30,5 +31,5 @@ export const replaceUser: Handler = async (context) => {
     active: input.attributes.active ?? current.active,
   }));
   await deliverPassword(context, user.id, input.password);
-  return userResponse(200, user, context);
+  return userResponse(200, user, context, project);
 };

@@ -24,15 +24,21 @@ export function userResponse(
   status: 200 | 201,
   user: ScimUser,
   context: HandlerContext,
+  project: Projector | undefined,
 ): ScimResponse {
   const output = withLocation(user, context.usersUrl);
   const headers: Record<string, string> = { etag: user.meta.version };
   if (status === 201) headers.location = output.meta.location ?? '';
-  const project = projectionOf(context);
   return jsonResponse(status, project ? project(output) : output, headers);
 }
 
-function projectionOf({ request, config }: HandlerContext): Projector | undefined {
+/**
+ * Reads the request's `attributes` / `excludedAttributes`. Writes call it before they change
+ * anything, so a bad projection (both lists) is refused with nothing written.
+ *
+ * @throws ScimError 400 `invalidValue` when both lists are given.
+ */
+export function readProjection({ request, config }: HandlerContext): Projector | undefined {
   if (request.query === undefined || request.query === '') return undefined;
   const params = queryParams(request.query);
   return compileProjection(
