@@ -75,6 +75,7 @@ describe('sortBy and sortOrder', () => {
   it.each([
     ['an unknown attribute', 'sortBy=shoeSize'],
     ['a bad sortOrder', 'sortBy=userName&sortOrder=up'],
+    ['an attribute that is never returned', 'sortBy=password'],
   ])('%s → 400 invalidValue', async (_label, query) => {
     const reply = await ctx.request('GET', '/Users', { query });
     expect(reply.status).toBe(400);

@@ -15,6 +15,12 @@ export function checkSortBy(text: string, schemas: readonly SchemaDefinition[]):
   const target = path && resolveFilterPath(path, schemas);
   if (!path || !target)
     throw scimErrors.invalidValue(`"sortBy": "${text}" is not an attribute of the User.`);
+  // Sorting by a value nobody may read (password) would leak it through the order.
+  if ((target.subAttribute ?? target.attribute).returned === 'never') {
+    throw scimErrors.invalidValue(
+      `"sortBy": "${text}" is never returned, so it cannot be sorted on.`,
+    );
+  }
   let sub = target.subAttribute;
   if (!sub && target.attribute.type === 'complex') {
     sub = target.attribute.subAttributes?.find((s) => s.name === 'value');
