@@ -92,7 +92,7 @@ describe('MemoryUserStore hands out frozen users', () => {
     const { store, users, made } = await seeded(1);
     const before = (await store.get('t', made[0]!.id))!;
     // As the core builds a PATCH result: unchanged attributes are the stored objects themselves.
-    const next = { ...users.next(before, { displayName: 'Next' }), name: before.name };
+    const next = { ...users.next(before, { displayName: 'Next' }), name: before.name! };
     const emails = [{ value: 'new@example.org', type: 'work' }];
     next.emails = emails;
     await store.replace('t', next, { expectedVersion: before.meta.version });

@@ -137,6 +137,14 @@ export class MemoryUserStore implements UserStore {
     const test = this.#predicate(filter, schemas);
     const candidates = candidateIds(users, filter);
     if (!candidates) return scanUsers(users, test);
+    // The usual case, `userName eq`, has at most one candidate: no arrays to sort.
+    if (candidates.size <= 1) {
+      for (const id of candidates) {
+        const user = users.byId.get(id);
+        return user && test(user) ? [user] : [];
+      }
+      return [];
+    }
     return [...candidates]
       .sort()
       .map((id) => users.byId.get(id) as ScimUser)
