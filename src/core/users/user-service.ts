@@ -18,6 +18,8 @@ import { FIRST_VERSION, nextVersion } from './version.js';
 /** How many times a write without If-Match re-reads and re-applies after a version conflict. */
 const MAX_WRITE_ATTEMPTS = 16;
 const BOOKKEEPING = new Set(['meta', 'schemas', ACCOUNT_SCHEMA]);
+/** The members of a stored user the core sets itself, whatever the attributes say. */
+const RESERVED = new Set(['id', 'meta', 'schemas', ACCOUNT_SCHEMA]);
 
 /** The attributes of a user a client controls: everything but id, meta and the account. */
 export type UserAttributes = Record<string, unknown>;
@@ -153,12 +155,10 @@ export class UserService {
       isActive,
       now,
     );
-    const draft = this.#assemble(current.id, attributes, account, current.meta);
-    if (jsonEqualExcept(draft, current, 'meta')) return current;
-    const user = {
-      ...draft,
-      meta: { ...current.meta, lastModified: now, version: nextVersion(current.meta.version) },
-    };
+    const user = this.#assemble(current.id, attributes, account, current.meta);
+    if (jsonEqualExcept(user, current, 'meta')) return current;
+    // `user` is a new object of ours: its meta is set in place, not by copying it again.
+    user.meta = { ...current.meta, lastModified: now, version: nextVersion(current.meta.version) };
     const outbox: OutboxMessage[] = invite ? [welcomeMessage(tenant, user, now)] : [];
     const replaced = await this.#store.replace(tenant, user, {
       expectedVersion: current.meta.version,
@@ -187,19 +187,29 @@ export class UserService {
     account: AccountExtension,
     meta: ScimUser['meta'],
   ): ScimUser {
-    const { id: _id, meta: _m, schemas: _s, [ACCOUNT_SCHEMA]: _a, ...rest } = attributes;
     const schemas = [USER_SCHEMA];
-    for (const urn of this.#extensionIds) if (rest[urn] !== undefined) schemas.push(urn);
+    for (const urn of this.#extensionIds) if (attributes[urn] !== undefined) schemas.push(urn);
     schemas.push(ACCOUNT_SCHEMA);
-    return {
-      schemas,
-      id,
-      ...rest,
-      userName: rest.userName as string,
-      active: rest.active === true,
-      [ACCOUNT_SCHEMA]: account,
-      meta,
-    } as ScimUser;
+    // One pass over the attributes, in their order (an object rest and a spread made two).
+    const user: Record<string, unknown> = { schemas, id };
+    for (const key of Object.keys(attributes)) {
+      if (RESERVED.has(key)) continue;
+      const value = attributes[key];
+      // A client may send a "__proto__" member: keep it as data, never as the prototype.
+      if (key === '__proto__') {
+        Object.defineProperty(user, key, {
+          value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else user[key] = value;
+    }
+    user.userName = attributes.userName as string;
+    user.active = attributes.active === true;
+    user[ACCOUNT_SCHEMA] = account;
+    user.meta = meta;
+    return user as ScimUser;
   }
 
   /** Deletes a user or throws 404 (or 412 for a stale If-Match). */
