@@ -27,6 +27,7 @@ export const patchUser: Handler = async (context) => {
     checkUserName(result.resource.userName);
     return result.resource;
   });
-  await deliverPassword(context, user.id, passwordInPatch(body));
+  const password = passwordInPatch(body);
+  if (password !== undefined) await deliverPassword(context, user.id, password);
   return userResponse(200, user, context, project);
 };

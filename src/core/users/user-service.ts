@@ -131,7 +131,9 @@ export class UserService {
     transform: UserTransform,
   ): Promise<ScimUser> {
     for (let attempt = 1; ; attempt++) {
-      const current = await this.get(tenant, id);
+      // The store directly, not `this.get`: one async layer less on every write.
+      const current = await this.#store.get(tenant, id);
+      if (!current) throw notFound(id);
       assertIfMatch(ifMatch, current.meta.version);
       const attributes = transform(current);
       if (attributes === null) return current;
