@@ -1,6 +1,7 @@
 import type { ScimEvent } from './events/types.js';
 import { ScimConfigError, scimErrors, toScimError } from '../errors/index.js';
 import { accountSchema, enterpriseUserSchema, userSchema } from '../schema/user-schema.js';
+import { compileUserInput } from '../schema/compile-user-input.js';
 import { authenticate } from './auth/authenticate.js';
 import { checkExtensions } from './check-extensions.js';
 import { EventHub } from './events/event-hub.js';
@@ -74,6 +75,8 @@ export function createScim(options: ScimOptions): Scim {
     onPassword: options.onPassword,
     reportError,
   };
+  // Compile the request validation once, now, so the first request does not pay for it.
+  compileUserInput(config.schemas);
   const events = new EventHub(reportError);
   if (options.onEvent) events.on(options.onEvent);
   const outbox = new OutboxDispatcher(
