@@ -6,6 +6,7 @@ import { authenticate } from './auth/authenticate.js';
 import { checkExtensions } from './check-extensions.js';
 import { EventHub } from './events/event-hub.js';
 import type { HandlerConfig } from './handlers/context.js';
+import { filterReader } from './handlers/filter-reader.js';
 import { getHeader } from './http/headers.js';
 import { errorResponse } from './http/respond.js';
 import type { ScimOptions } from './options.js';
@@ -64,13 +65,15 @@ export function createScim(options: ScimOptions): Scim {
   };
   const extensions = options.extensions ?? [];
   checkExtensions([userSchema, enterpriseUserSchema, accountSchema], extensions);
+  const schemas = [userSchema, enterpriseUserSchema, ...extensions, accountSchema];
   const config: HandlerConfig = {
-    schemas: [userSchema, enterpriseUserSchema, ...extensions, accountSchema],
+    schemas,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     defaultPageSize: options.defaultPageSize ?? 50,
     maxPageSize: options.maxPageSize ?? 100,
     maxPatchOperations: options.maxPatchOperations ?? 1000,
     patchRules: options.patchRules ?? {},
+    readFilter: filterReader(schemas),
     sortSupported: typeof options.store.capabilities?.supportsSort === 'function',
     onPassword: options.onPassword,
     reportError,

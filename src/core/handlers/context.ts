@@ -1,4 +1,5 @@
 import type { Tenant } from '../../contracts/api-key-verifier.js';
+import type { Filter } from '../../filter/ast.js';
 import type { DialectRuleName } from '../../patch/index.js';
 import type { SchemaDefinition } from '../../schema/types.js';
 import type { ScimRequest, ScimResponse } from '../types.js';
@@ -12,6 +13,8 @@ export interface HandlerConfig {
   readonly maxPageSize: number;
   readonly maxPatchOperations: number;
   readonly patchRules: Partial<Record<DialectRuleName, boolean>>;
+  /** Parses and checks a filter text (see `filterReader`). */
+  readonly readFilter: (text: string) => Filter;
   /** Whether the store sorts (it declares `capabilities.supportsSort`). */
   readonly sortSupported: boolean;
   /** The host's password hook, if any. */

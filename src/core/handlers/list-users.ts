@@ -1,5 +1,4 @@
 import type { ListQuery } from '../../contracts/user-store.js';
-import { checkFilter, parseFilter } from '../../filter/index.js';
 import { compileProjection } from '../../schema/project-resource.js';
 import { queryParams } from '../http/query-params.js';
 import { readJsonBody } from '../http/read-json-body.js';
@@ -18,7 +17,7 @@ async function answerList(context: HandlerContext, params: ListParams): Promise<
   const project = compileProjection(params, config.schemas);
   let query: ListQuery = { startIndex: params.startIndex, count: params.count };
   if (params.filter !== undefined) {
-    const filter = checkFilter(parseFilter(params.filter), config.schemas);
+    const filter = config.readFilter(params.filter);
     users.assertFilterSupported(filter, params.filter);
     query = { ...query, filter };
   }

@@ -1,0 +1,30 @@
+import type { CompareFilter, Filter } from '../../filter/ast.js';
+import { DEFAULT_MAX_FILTER_LENGTH, checkFilter, parseFilter } from '../../filter/index.js';
+import type { SchemaDefinition } from '../../schema/types.js';
+
+// `userName eq "..."` with a literal free of quotes and escapes: the query every IdP sends
+// before it creates or links a user, and nearly every filter a server sees.
+const PLAIN_USER_NAME_EQ = /^userName eq "([^"\\]*)"$/i;
+
+/**
+ * Builds the function that turns a filter text into a checked filter, as
+ * `checkFilter(parseFilter(text), schemas)` does. A plain `userName eq "..."` takes a fast
+ * path: its attribute is resolved and checked once, here, and each request only fills in the
+ * literal, which a string attribute accepts whatever it holds.
+ *
+ * @throws ScimError 400 `invalidFilter` (from the returned function) as `parseFilter` and
+ *   `checkFilter` do.
+ */
+export function filterReader(schemas: readonly SchemaDefinition[]): (text: string) => Filter {
+  const general = (text: string): Filter => checkFilter(parseFilter(text), schemas);
+  const template = general('userName eq ""');
+  if (template.kind !== 'compare' || template.op !== 'eq') return general;
+  // Shared by every request's filter: nobody may change it.
+  const path = Object.freeze({ ...template.path });
+  return (text) => {
+    const match = text.length <= DEFAULT_MAX_FILTER_LENGTH ? PLAIN_USER_NAME_EQ.exec(text) : null;
+    if (match?.[1] === undefined) return general(text);
+    const filter: CompareFilter = { kind: 'compare', path, op: 'eq', value: match[1] };
+    return filter;
+  };
+}
