@@ -2,7 +2,7 @@ import type { ScimEvent } from './events/types.js';
 import { ScimConfigError, scimErrors, toScimError } from '../errors/index.js';
 import { accountSchema, enterpriseUserSchema, userSchema } from '../schema/user-schema.js';
 import { compileUserInput } from '../schema/compile-user-input.js';
-import { authenticate } from './auth/authenticate.js';
+import { authenticate, isThenable } from './auth/authenticate.js';
 import { checkExtensions } from './check-extensions.js';
 import { EventHub } from './events/event-hub.js';
 import type { HandlerConfig } from './handlers/context.js';
@@ -105,10 +105,8 @@ export function createScim(options: ScimOptions): Scim {
   };
 
   async function route(request: ScimRequest): Promise<ScimResponse> {
-    const tenant = await authenticate(
-      getHeader(request.headers, 'authorization'),
-      options.verifier,
-    );
+    const found = authenticate(getHeader(request.headers, 'authorization'), options.verifier);
+    const tenant = isThenable(found) ? await found : found;
     let path = request.path;
     if (basePath !== '') {
       if (path === basePath || path.startsWith(basePrefix)) path = path.slice(basePath.length);

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { createScim, sha256Hex, staticApiKeys } from '../../src/index.js';
+import { createScim, sha256Hex, staticApiKeys, type Tenant } from '../../src/index.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { KEY_B, USER_SCHEMA, patchBody, setup } from './harness.js';
+
+// A minimal non-native thenable, as some promise libraries hand out.
+function thenable<T>(value: T): PromiseLike<T> {
+  return {
+    then: (onFulfilled, onRejected) => Promise.resolve(value).then(onFulfilled, onRejected),
+  };
+}
 
 describe('authentication', () => {
   it.each([
@@ -55,6 +62,50 @@ describe('authentication', () => {
       headers: { authorization: 'Bearer hashed-kez' },
     });
     expect(bad.status).toBe(401);
+  });
+
+  it.each([
+    ['answers synchronously', (t: Tenant | null) => t],
+    ['answers with a promise', (t: Tenant | null) => Promise.resolve(t)],
+    // Outside the contract's types, but `await` accepted it, so the fast path must too.
+    [
+      'answers with a thenable that is not a Promise',
+      (t: Tenant | null) => thenable(t) as Promise<Tenant | null>,
+    ],
+  ])('accepts a verifier that %s, and refuses its null', async (_label, answer) => {
+    const scim = createScim({
+      store: new MemoryUserStore(),
+      verifier: { verify: (token) => answer(token === 'good' ? { id: 't' } : null) },
+      mailer: { sendWelcome: async () => undefined },
+    });
+    const get = (key: string) =>
+      scim.handle({ method: 'GET', path: '/Users', headers: { authorization: `Bearer ${key}` } });
+    expect((await get('good')).status).toBe(200);
+    const bad = await get('bad');
+    expect(bad.status).toBe(401);
+    expect(bad.headers['www-authenticate']).toMatch(/^Bearer/);
+  });
+
+  it('answers 500, not a crash, when the verifier throws or rejects', async () => {
+    for (const verify of [
+      () => {
+        throw new Error('down');
+      },
+      () => Promise.reject(new Error('down')),
+    ]) {
+      const scim = createScim({
+        store: new MemoryUserStore(),
+        verifier: { verify },
+        mailer: { sendWelcome: async () => undefined },
+        onError: () => undefined,
+      });
+      const reply = await scim.handle({
+        method: 'GET',
+        path: '/Users',
+        headers: { authorization: 'Bearer any' },
+      });
+      expect(reply.status).toBe(500);
+    }
   });
 
   it('refuses a malformed digest in config at start', () => {
