@@ -85,8 +85,7 @@ describe.skipIf(!databaseUrl)('two example-server processes on one PostgreSQL da
     expect(new Set(lines.map((l) => l.userId))).toEqual(new Set(created.map((u) => u.id)));
     const failures = failuresByKey(a.output() + b.output());
     for (const line of lines) expect(failures.get(line.idempotencyKey)).toBeGreaterThanOrEqual(3);
-    // Both processes delivered a share of the emails.
-    expect(a.output()).toMatch(/\[mail\] to=/);
-    expect(b.output()).toMatch(/\[mail\] to=/);
+    // Which process makes the final, successful attempt of each email is a race between their
+    // outbox polls, so the test asserts exactly-once delivery, not how the work was shared.
   }, 45_000);
 });
