@@ -20,7 +20,6 @@ const NAME = /^[A-Za-z$][\w$-]*/;
  * ```
  */
 export function parsePatchPath(text: string): PatchPath {
-  const bad = (why: string) => scimErrors.invalidPath(`The path "${text}" ${why}.`);
   let rest = text.trim();
   let schema: string | undefined;
   if (rest.slice(0, 4).toLowerCase() === 'urn:') {
@@ -31,30 +30,35 @@ export function parsePatchPath(text: string): PatchPath {
     rest = rest.slice(colon + 1);
   }
   const name = NAME.exec(rest);
-  if (!name) throw bad('does not start with an attribute name');
+  if (!name) throw badPath(text, 'does not start with an attribute name');
   const attribute = name[0];
   rest = rest.slice(attribute.length);
   let filter: Filter | undefined;
   if (rest.startsWith('[')) {
     const close = closingBracket(rest);
-    if (close < 0) throw bad('has an unclosed "["');
+    if (close < 0) throw badPath(text, 'has an unclosed "["');
     filter = parseValueFilter(rest.slice(1, close), text);
     rest = rest.slice(close + 1);
   }
   let subAttribute: string | undefined;
   if (rest.startsWith('.')) {
     const sub = NAME.exec(rest.slice(1));
-    if (!sub) throw bad('has no sub-attribute name after "."');
+    if (!sub) throw badPath(text, 'has no sub-attribute name after "."');
     subAttribute = sub[0];
     rest = rest.slice(1 + subAttribute.length);
   }
-  if (rest.length > 0) throw bad(`has unexpected text "${rest}"`);
+  if (rest.length > 0) throw badPath(text, `has unexpected text "${rest}"`);
   return {
     ...(schema === undefined ? {} : { schema }),
     attribute,
     ...(subAttribute === undefined ? {} : { subAttribute }),
     ...(filter === undefined ? {} : { filter }),
   };
+}
+
+// A module-level function, not a closure per call: PATCH parses a path per operation.
+function badPath(text: string, why: string) {
+  return scimErrors.invalidPath(`The path "${text}" ${why}.`);
 }
 
 /** Finds the `]` that closes the `[` at index 0, skipping brackets inside quoted strings. */
