@@ -112,19 +112,25 @@ export function createScim(options: ScimOptions): Scim {
       if (path === basePath || path.startsWith(basePrefix)) path = path.slice(basePath.length);
       else throw scimErrors.notFound(`No SCIM endpoint at "${request.path}".`);
     }
-    const { handler, id } = matchRoute(request.method.toUpperCase(), path);
+    const method = request.method.toUpperCase();
+    // HEAD is GET without the body, wherever GET is allowed (RFC 9110 §9.3.2).
+    const { handler, id } = matchRoute(method === 'HEAD' ? 'GET' : method, path);
     const usersUrl = usersUrlOf(options.publicBaseUrl ?? request.baseUrl ?? '');
     return handler({ request, tenant, id, usersUrl, users, config });
   }
 
+  // HEAD answers exactly as GET would, errors included, without the body.
+  const withoutBody = (response: ScimResponse): ScimResponse => ({ ...response, body: undefined });
+
   return {
     handle(request) {
       // `route` is async, so every fault arrives here as a rejection.
-      return route(request).catch((error: unknown) => {
+      const answered = route(request).catch((error: unknown) => {
         const scimError = toScimError(error);
         if (scimError.status === 500) reportError(error, request);
         return errorResponse(scimError);
       });
+      return request.method.toUpperCase() === 'HEAD' ? answered.then(withoutBody) : answered;
     },
     maxBodyBytes: config.maxBodyBytes,
     users: {

@@ -99,3 +99,26 @@ describe('meta.location', () => {
     expect(reply.body.meta.location).toBe(reply.headers.location);
   });
 });
+
+describe('HEAD', () => {
+  it('answers like GET without a body, wherever GET is allowed', async () => {
+    const { scim, createUser } = setup();
+    const user = await createUser('ada@example.org');
+    const headers = { authorization: 'Bearer key-tenant-a' };
+    const head = await scim.handle({ method: 'HEAD', path: `${BASE}/Users/${user.id}`, headers });
+    const get = await scim.handle({ method: 'GET', path: `${BASE}/Users/${user.id}`, headers });
+    expect(head.status).toBe(200);
+    expect(head.body).toBeUndefined();
+    expect(head.headers).toEqual(get.headers);
+    const missing = await scim.handle({ method: 'HEAD', path: `${BASE}/Users/nope`, headers });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toBeUndefined();
+    const notAllowed = await scim.handle({
+      method: 'HEAD',
+      path: `${BASE}/Users/.search`,
+      headers,
+    });
+    expect(notAllowed.status).toBe(405);
+    expect(notAllowed.body).toBeUndefined();
+  });
+});
