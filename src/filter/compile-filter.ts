@@ -1,3 +1,4 @@
+import { isJsonObject } from '../json/json-value.js';
 import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
 import type { CompareFilter, Filter } from './ast.js';
 import { checkFilter } from './check-filter.js';
@@ -65,10 +66,10 @@ function compileNode(
       return (r) => {
         const value = get(r);
         if (Array.isArray(value)) {
-          for (const item of value) if (isObject(item) && inner(item)) return true;
+          for (const item of value) if (isJsonObject(item) && inner(item)) return true;
           return false;
         }
-        return isObject(value) && inner(value);
+        return isJsonObject(value) && inner(value);
       };
     }
     case 'present':
@@ -109,7 +110,7 @@ function getterOf(extension: string | undefined, name: string): Getter {
   if (extension === undefined) return (r) => r[name];
   return (r) => {
     const values = r[extension];
-    return isObject(values) ? values[name] : undefined;
+    return isJsonObject(values) ? values[name] : undefined;
   };
 }
 
@@ -123,10 +124,10 @@ function some(get: Getter, sub: string | undefined, leaf: Leaf): FilterPredicate
   return (r) => {
     const value = get(r);
     if (Array.isArray(value)) {
-      for (const item of value) if (isObject(item) && anyOf(item[sub], leaf)) return true;
+      for (const item of value) if (isJsonObject(item) && anyOf(item[sub], leaf)) return true;
       return false;
     }
-    return isObject(value) && anyOf(value[sub], leaf);
+    return isJsonObject(value) && anyOf(value[sub], leaf);
   };
 }
 
@@ -135,8 +136,4 @@ function anyOf(value: unknown, leaf: Leaf): boolean {
   if (!Array.isArray(value)) return leaf(value);
   for (const item of value) if (item !== null && item !== undefined && leaf(item)) return true;
   return false;
-}
-
-function isObject(value: unknown): value is Resource {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,7 +1,6 @@
+import { isJsonObject, jsonEqual } from '../json/json-value.js';
 import { ScimError, isScimError, scimErrors } from '../errors/index.js';
 import { applyObject, applyResolved } from './apply-value.js';
-import { isObject } from './coerce-value.js';
-import { deepEqual } from './deep-equal.js';
 import { Draft } from './draft.js';
 import { parsePatchPath } from './parse-patch-path.js';
 import type { PatchContext } from './patch-context.js';
@@ -57,9 +56,9 @@ export function applyPatch(
     const before = schema === index.core ? resource : resource[schema.id];
     const after = schema === index.core ? result : result[schema.id];
     if (
-      isObject(before) &&
+      isJsonObject(before) &&
       before[attr.name] != null &&
-      !(isObject(after) && after[attr.name] != null)
+      !(isJsonObject(after) && after[attr.name] != null)
     ) {
       // RFC 7644 §3.5.2: leaving a required attribute unassigned is a mutability error.
       throw scimErrors.mutability(`"${attr.name}" is required and cannot be removed.`);
@@ -69,7 +68,7 @@ export function applyPatch(
 }
 
 function applyOperation(draft: Draft, ctx: PatchContext, raw: unknown): void {
-  if (!isObject(raw))
+  if (!isJsonObject(raw))
     throw scimErrors.invalidSyntax('An operation must be an object with an "op".');
   const rawOp = member(raw, 'op');
   const op = typeof rawOp === 'string' && ctx.rules.opAnyCase ? rawOp.toLowerCase() : rawOp;
@@ -88,7 +87,7 @@ function applyOperation(draft: Draft, ctx: PatchContext, raw: unknown): void {
   if (path === undefined || path === null || path.trim() === '') {
     if (name === 'remove')
       throw scimErrors.noTarget('"remove" needs a "path" (RFC 7644 §3.5.2.2).');
-    if (!isObject(value))
+    if (!isJsonObject(value))
       throw scimErrors.invalidValue(`"${name}" without a "path" needs an object "value".`);
     applyObject(draft, ctx, name, ctx.index.core, value);
     return;
@@ -101,7 +100,7 @@ function differs(a: Readonly<Json>, b: Json): boolean {
   if (keys.length !== Object.keys(a).length) return true;
   for (const k of keys) {
     if (!Object.hasOwn(a, k)) return true;
-    if (a[k] !== b[k] && !deepEqual(a[k], b[k])) return true;
+    if (a[k] !== b[k] && !jsonEqual(a[k], b[k])) return true;
   }
   return false;
 }

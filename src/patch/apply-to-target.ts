@@ -1,9 +1,9 @@
+import { isJsonObject, jsonEqual } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
 import type { Filter } from '../filter/ast.js';
 import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
-import { deepEqual } from './deep-equal.js';
 import { exclusivePrimary, sameValue } from './multi-valued.js';
-import { coerceMany, coerceOne, isObject, stripUndefined } from './coerce-value.js';
+import { coerceMany, coerceOne, stripUndefined } from './coerce-value.js';
 import type { Draft } from './draft.js';
 import { equalitiesOf, type ElementPredicate } from './match-element.js';
 import type { PatchContext } from './patch-context.js';
@@ -49,10 +49,10 @@ export function applyToTarget(
   const next = attr.multiValued
     ? multi(ctx, op, t, current, value, hasValue)
     : singular(ctx, op, t, current, value);
-  if (current !== undefined && current !== null && !deepEqual(current, next)) {
+  if (current !== undefined && current !== null && !jsonEqual(current, next)) {
     const immutable =
       attr.mutability === 'immutable' ||
-      (sub?.mutability === 'immutable' && isObject(current) && current[sub.name] !== undefined);
+      (sub?.mutability === 'immutable' && isJsonObject(current) && current[sub.name] !== undefined);
     if (immutable)
       throw scimErrors.mutability(`"${t.label}" is immutable and already has a value.`);
   }
@@ -61,8 +61,8 @@ export function applyToTarget(
 }
 
 function merge(current: unknown, patch: unknown): Json | undefined {
-  const out: Json = isObject(current) ? { ...current } : {};
-  if (isObject(patch)) {
+  const out: Json = isJsonObject(current) ? { ...current } : {};
+  if (isJsonObject(patch)) {
     for (const k of Object.keys(patch)) {
       if (patch[k] === undefined) delete out[k];
       else out[k] = patch[k];
@@ -119,7 +119,7 @@ function multi(
       // The same member again merges into the one there, which keeps its own spelling of `value`.
       const existing = out[i];
       const merged =
-        i >= 0 && isObject(v) && isObject(existing)
+        i >= 0 && isJsonObject(v) && isJsonObject(existing)
           ? { ...existing, ...v, ...('value' in existing ? { value: existing.value } : {}) }
           : i >= 0
             ? existing
@@ -143,7 +143,7 @@ function multi(
   if (!list.some(match)) {
     const empty = sub ? (change as Json)[sub.name] === undefined : change === undefined;
     if (empty) return nonEmpty(list);
-    const created = stripUndefined({ ...pinned(ctx, t), ...(isObject(change) ? change : {}) });
+    const created = stripUndefined({ ...pinned(ctx, t), ...(isJsonObject(change) ? change : {}) });
     if (t.predicate && !t.predicate(created)) {
       throw scimErrors.noTarget(
         `The filter of "${t.label}" matches nothing, and the value given would not match it.`,
@@ -157,7 +157,7 @@ function multi(
   const pins = t.filter
     ? equalitiesOf(t.filter, t.attr, ctx.index, ctx.rules.stringBooleans)
     : undefined;
-  const whole = isObject(change) ? stripUndefined({ ...pins, ...change }) : undefined;
+  const whole = isJsonObject(change) ? stripUndefined({ ...pins, ...change }) : undefined;
   const touched: unknown[] = [];
   const out = list.flatMap((el) => {
     if (!match(el)) return [el];

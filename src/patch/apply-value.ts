@@ -1,8 +1,7 @@
+import { isJsonObject, jsonEqual } from '../json/json-value.js';
 import { isScimError, scimErrors } from '../errors/index.js';
 import type { SchemaDefinition } from '../schema/types.js';
 import { applyToTarget, type Target } from './apply-to-target.js';
-import { isObject } from './coerce-value.js';
-import { deepEqual } from './deep-equal.js';
 import type { Draft } from './draft.js';
 import { parsePatchPath } from './parse-patch-path.js';
 import type { PatchContext } from './patch-context.js';
@@ -41,7 +40,7 @@ export function applyResolved(
       }
     }
   } else {
-    if (!isObject(value))
+    if (!isJsonObject(value))
       throw scimErrors.invalidValue(`"${to.schema.id}" must be an object of attributes.`);
     applyObject(draft, ctx, op, to.schema, value);
   }
@@ -66,7 +65,7 @@ export function applyObject(
       const ext = index.byUrn.get(key.toLowerCase());
       if (ext) {
         if (ext === index.core) {
-          if (isObject(v)) applyObject(draft, ctx, op, ext, v);
+          if (isJsonObject(v)) applyObject(draft, ctx, op, ext, v);
         } else applyResolved(draft, ctx, op, { kind: 'extension', schema: ext }, v, true);
         continue;
       }
@@ -106,11 +105,11 @@ function isReadOnly(t: Target): boolean {
 
 function current(draft: Draft, t: Target): unknown {
   const v = draft.peek(t.schema)?.[t.attr.name];
-  return t.sub && isObject(v) ? v[t.sub.name] : v;
+  return t.sub && isJsonObject(v) ? v[t.sub.name] : v;
 }
 
 /** Compares two values as states: `null`, `[]` and absent all mean unassigned (RFC 7643 §2.5). */
 function sameState(a: unknown, b: unknown): boolean {
   const norm = (v: unknown) => (v === null || (Array.isArray(v) && v.length === 0) ? undefined : v);
-  return deepEqual(norm(a), norm(b));
+  return jsonEqual(norm(a), norm(b));
 }

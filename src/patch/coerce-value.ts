@@ -1,3 +1,4 @@
+import { isJsonObject } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
 import type { AttributeDefinition } from '../schema/types.js';
 import type { PatchContext } from './patch-context.js';
@@ -5,9 +6,6 @@ import type { PatchContext } from './patch-context.js';
 type Json = Record<string, unknown>;
 
 /** Tells whether a value is a plain JSON object. */
-export const isObject = (v: unknown): v is Json =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /**
@@ -35,7 +33,8 @@ export function coerceOne(
   }
   if (typeof v === 'string' && ctx.rules.managerString && ctx.index.subAttribute(def, 'value'))
     v = { value: v };
-  if (!isObject(v)) throw scimErrors.invalidValue(`${label} must be an object of sub-attributes.`);
+  if (!isJsonObject(v))
+    throw scimErrors.invalidValue(`${label} must be an object of sub-attributes.`);
   if (def.multiValued && ctx.rules.jsonEncodedValues) v = unwrapEncoded(v);
   const out: Json = {};
   let any = false;
@@ -71,9 +70,9 @@ export function coerceMany(
   for (const item of list) {
     const one = coerceOne(def, item, ctx, `${label}[]`);
     if (one === undefined) continue;
-    const clean = isObject(one) ? stripUndefined(one) : one;
-    if (isObject(clean) && clean.primary === true) primaries++;
-    if (!isObject(clean) || Object.keys(clean).length > 0) out.push(clean);
+    const clean = isJsonObject(one) ? stripUndefined(one) : one;
+    if (isJsonObject(clean) && clean.primary === true) primaries++;
+    if (!isJsonObject(clean) || Object.keys(clean).length > 0) out.push(clean);
   }
   if (primaries > 1) throw scimErrors.invalidValue(`${label} may have at most one primary value.`);
   return out.length > 0 ? out : undefined;
@@ -134,7 +133,7 @@ function decodeJson(text: string): Json | undefined {
   if (!text.startsWith('{')) return undefined;
   try {
     const parsed: unknown = JSON.parse(text);
-    return isObject(parsed) ? parsed : undefined;
+    return isJsonObject(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }

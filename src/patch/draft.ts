@@ -1,5 +1,5 @@
+import { isJsonObject } from '../json/json-value.js';
 import type { SchemaDefinition } from '../schema/types.js';
-import { isObject } from './coerce-value.js';
 import type { SchemaIndex } from './schema-index.js';
 
 type Json = Record<string, unknown>;
@@ -24,7 +24,7 @@ export class Draft {
   peek(schema: SchemaDefinition): Readonly<Json> | undefined {
     if (schema === this.index.core) return this.root;
     const v = this.root[this.keyOf(schema)];
-    return isObject(v) ? v : undefined;
+    return isJsonObject(v) ? v : undefined;
   }
 
   /** Returns the writable object that holds a schema's attributes (a private copy). */
@@ -34,7 +34,7 @@ export class Draft {
     const key = this.keyOf(schema);
     const current = this.root[key];
     if (key !== schema.id) delete this.root[key];
-    const copy: Json = isObject(current) ? { ...current } : {};
+    const copy: Json = isJsonObject(current) ? { ...current } : {};
     this.root[schema.id] = copy;
     this.owned.add(schema);
     return copy;

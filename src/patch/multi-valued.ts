@@ -1,7 +1,6 @@
+import { isJsonObject, jsonEqual } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
 import type { AttributeDefinition } from '../schema/types.js';
-import { isObject } from './coerce-value.js';
-import { deepEqual } from './deep-equal.js';
 import type { PatchContext } from './patch-context.js';
 
 /**
@@ -9,13 +8,13 @@ import type { PatchContext } from './patch-context.js';
  * lose the flag (RFC 7643 §2.4, RFC 7644 §3.5.2).
  */
 export function exclusivePrimary(list: unknown[], touched: unknown[], label: string): unknown[] {
-  const winners = touched.filter((v) => isObject(v) && v.primary === true);
+  const winners = touched.filter((v) => isJsonObject(v) && v.primary === true);
   if (winners.length > 1)
     throw scimErrors.invalidValue(`"${label}" would have more than one primary value.`);
   const winner = winners[0];
   if (winner === undefined) return list;
   return list.map((el) =>
-    el !== winner && isObject(el) && el.primary === true ? { ...el, primary: false } : el,
+    el !== winner && isJsonObject(el) && el.primary === true ? { ...el, primary: false } : el,
   );
 }
 
@@ -40,9 +39,9 @@ export function sameValue(
   b: unknown,
 ): boolean {
   if (attr.type !== 'complex') return sameText(a, b, attr.caseExact);
-  if (!isObject(a) || !isObject(b)) return deepEqual(a, b);
+  if (!isJsonObject(a) || !isJsonObject(b)) return jsonEqual(a, b);
   const valueDef = ctx.index.subAttribute(attr, 'value');
-  if (!valueDef || a.value === undefined || b.value === undefined) return deepEqual(a, b);
+  if (!valueDef || a.value === undefined || b.value === undefined) return jsonEqual(a, b);
   if (!sameText(a.value, b.value, valueDef.caseExact)) return false;
   return a.type === undefined || b.type === undefined || sameText(a.type, b.type, false);
 }

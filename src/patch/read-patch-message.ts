@@ -1,5 +1,5 @@
+import { isJsonObject } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
-import { isObject } from './coerce-value.js';
 import { PATCH_OP_SCHEMA } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -26,7 +26,7 @@ export function hasMember(o: Json, name: string): boolean {
  * @see RFC 7644 §3.5.2
  */
 export function readMessage(body: unknown, max: number): unknown[] {
-  if (!isObject(body))
+  if (!isJsonObject(body))
     throw scimErrors.invalidSyntax('The PATCH body must be a PatchOp message object.');
   const schemas = member(body, 'schemas');
   const lower = PATCH_OP_SCHEMA.toLowerCase();

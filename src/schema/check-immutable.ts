@@ -1,17 +1,15 @@
+import { isJsonObject } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
 import type { AttributeDefinition, SchemaDefinition } from './types.js';
 
 type Json = Record<string, unknown>;
-
-const isObject = (x: unknown): x is Json =>
-  typeof x === 'object' && x !== null && !Array.isArray(x);
 
 // One comparable form per value: strings folded when the attribute is not caseExact, and
 // multi-valued values sorted, since their order carries no meaning (RFC 7643 §2.4).
 function comparable(value: unknown, definition: AttributeDefinition): string {
   const one = (x: unknown): string => {
     if (typeof x === 'string') return JSON.stringify(definition.caseExact ? x : x.toLowerCase());
-    if (!isObject(x) || definition.type !== 'complex') return JSON.stringify(x);
+    if (!isJsonObject(x) || definition.type !== 'complex') return JSON.stringify(x);
     const subs = definition.subAttributes ?? [];
     const parts = Object.keys(x)
       .sort()
@@ -49,11 +47,11 @@ function checkValues(
           `"${where}${name}" is immutable: it is already set to ${JSON.stringify(stored)} and cannot become ${JSON.stringify(next[name])}.`,
         );
       }
-    } else if (definition.type === 'complex' && !definition.multiValued && isObject(stored)) {
+    } else if (definition.type === 'complex' && !definition.multiValued && isJsonObject(stored)) {
       const value = next[name];
       const inner = checkValues(
         stored,
-        isObject(value) ? value : {},
+        isJsonObject(value) ? value : {},
         definition.subAttributes ?? [],
         `${where}${name}.`,
       );
@@ -91,9 +89,9 @@ export function checkImmutable(
   let out = checkValues(current, next, core.attributes, '');
   for (const extension of extensions) {
     const stored = current[extension.id];
-    if (!isObject(stored)) continue;
+    if (!isJsonObject(stored)) continue;
     const sent = out[extension.id];
-    const values = isObject(sent) ? sent : {};
+    const values = isJsonObject(sent) ? sent : {};
     const checked = checkValues(stored, values, extension.attributes, `${extension.id}:`);
     if (checked !== values && (sent !== undefined || Object.keys(checked).length > 0)) {
       out = out === next ? { ...next } : out;

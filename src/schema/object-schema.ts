@@ -1,3 +1,4 @@
+import { isJsonObject } from '../json/json-value.js';
 import * as v from 'valibot';
 
 /** A compiled valibot schema for one attribute value; `undefined` out means "no value". */
@@ -12,9 +13,6 @@ export interface ObjectEntry {
 }
 
 type Json = Record<string, unknown>;
-
-const isObject = (x: unknown): x is Json =>
-  typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /**
  * Builds the valibot schema of a JSON object of attributes: keys match their entry regardless
@@ -55,7 +53,7 @@ export function objectSchema(
   };
 
   return v.pipe(
-    v.custom<Json>(isObject, 'must be an object'),
+    v.custom<Json>(isJsonObject, 'must be an object'),
     v.transform(canonicalize),
     v.object(shape),
     v.transform(compact),

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../json/json-value.js';
 import * as v from 'valibot';
 import { scimErrors } from '../errors/index.js';
 import { compileUserInput } from './compile-user-input.js';
@@ -24,9 +25,6 @@ export interface UserInput {
 
 type Json = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Json =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * Validates and coerces a POST or PUT User body against the resource's schemas (the first is
  * the core schema, the rest extensions), with valibot schemas compiled once per schema list.
@@ -40,7 +38,8 @@ const isObject = (v: unknown): v is Json =>
  * @see RFC 7643 §2, §4.1; RFC 7644 §3.3
  */
 export function validateUserInput(body: unknown, schemas: readonly SchemaDefinition[]): UserInput {
-  if (!isObject(body)) throw scimErrors.invalidSyntax('The request body must be a JSON object.');
+  if (!isJsonObject(body))
+    throw scimErrors.invalidSyntax('The request body must be a JSON object.');
   const { core, byUrn, body: bodySchema } = compileUserInput(schemas);
   const declared = body.schemas;
   if (!Array.isArray(declared) || !declared.every((s): s is string => typeof s === 'string')) {
@@ -59,7 +58,7 @@ export function validateUserInput(body: unknown, schemas: readonly SchemaDefinit
   for (const key in attributes) {
     // An extension object that held only readOnly or unknown attributes says nothing.
     const value = attributes[key];
-    if (isObject(value) && key.includes(':') && Object.keys(value).length === 0)
+    if (isJsonObject(value) && key.includes(':') && Object.keys(value).length === 0)
       delete attributes[key];
   }
   checkUserName(attributes.userName);

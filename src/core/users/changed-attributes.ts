@@ -1,3 +1,5 @@
+import { jsonEqual } from '../../json/json-value.js';
+
 /** Lists the top-level attributes whose values differ between two versions of a resource. */
 export function changedAttributes(
   before: Readonly<Record<string, unknown>>,
@@ -10,28 +12,6 @@ export function changedAttributes(
     if (!ignore.has(key) && !jsonEqual(before[key], after[key])) changed.push(key);
   }
   return changed;
-}
-
-/** Compares two JSON values structurally (object key order does not matter). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ak = Object.keys(a);
-  if (ak.length !== Object.keys(b).length) return false;
-  for (const k of ak) {
-    if (
-      !Object.hasOwn(b, k) ||
-      !jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])
-    )
-      return false;
-  }
-  return true;
 }
 
 /**
