@@ -1,6 +1,7 @@
 import type { AttributePath } from '../../filter/ast.js';
 import { scimErrors } from '../../errors/index.js';
 import { resolveFilterPath } from '../../filter/index.js';
+import { parsePatchPath } from '../../patch/index.js';
 import type { SchemaDefinition } from '../../schema/types.js';
 
 /**
@@ -37,21 +38,13 @@ export function checkSortBy(text: string, schemas: readonly SchemaDefinition[]):
   return canonical;
 }
 
-// `urn:...:User:manager.value`, `name.familyName`, `userName`.
+// The attribute-path grammar of PATCH without its value filter: `urn:...:User:manager.value`,
+// `name.familyName`, `userName`.
 function parsePathText(text: string): AttributePath | undefined {
-  let schema: string | undefined;
-  let rest = text;
-  if (text.toLowerCase().startsWith('urn:')) {
-    const colon = text.lastIndexOf(':');
-    schema = text.slice(0, colon);
-    rest = text.slice(colon + 1);
+  try {
+    const { filter, ...path } = parsePatchPath(text);
+    return filter === undefined ? path : undefined;
+  } catch {
+    return undefined;
   }
-  const [attribute, subAttribute, extra] = rest.split('.');
-  if (!attribute || extra !== undefined || !/^[A-Za-z$][\w$-]*$/.test(attribute)) return undefined;
-  if (subAttribute !== undefined && !/^[A-Za-z$][\w$-]*$/.test(subAttribute)) return undefined;
-  return {
-    ...(schema === undefined ? {} : { schema }),
-    attribute,
-    ...(subAttribute === undefined ? {} : { subAttribute }),
-  };
 }
