@@ -1,8 +1,20 @@
 import type { ServerResponse } from 'node:http';
 import type { ScimResponse } from '../core/types.js';
 
-/** Writes a {@link ScimResponse} to a node response exactly: status, headers and body. */
+/**
+ * Writes a {@link ScimResponse} to a node response exactly: status, headers and body. A body
+ * goes out with its `Content-Length`, so node sends the head and the body in one write instead
+ * of framing the body in chunks.
+ */
 export function writeNodeResponse(res: ServerResponse, response: ScimResponse): void {
-  res.writeHead(response.status, response.headers);
-  res.end(response.body);
+  const { body, headers } = response;
+  if (body === undefined) {
+    res.writeHead(response.status, headers).end();
+    return;
+  }
+  // The flat [name, value, ...] form: no second headers object to build.
+  const raw: string[] = [];
+  for (const name in headers) raw.push(name, headers[name] as string);
+  raw.push('content-length', String(Buffer.byteLength(body)));
+  res.writeHead(response.status, raw).end(body);
 }

@@ -170,6 +170,24 @@ describe.each(targets)('$name adapter translates requests and responses exactly'
     expect(await response.text()).toBe(body);
   });
 
+  it('sends a body with its length in bytes, not in chunks', async () => {
+    const body = '{"displayName":"Zoë Ångström 🙂"}';
+    const respond = JSON.stringify({
+      status: 200,
+      headers: { 'content-type': 'application/scim+json' },
+      body,
+    });
+    // A header carries Latin-1 only: escape the rest inside the JSON.
+    const ascii = respond.replace(
+      /[^\x20-\x7e]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+    const response = await fetch(`${server.url}/Users`, { headers: { 'x-respond': ascii } });
+    expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
+    expect(response.headers.get('transfer-encoding')).toBeNull();
+    expect(await response.text()).toBe(body);
+  });
+
   it.each([204, 304])('writes a %i with no body', async (status) => {
     const response = await fetch(`${server.url}/Users/42`, {
       headers: { 'x-respond': JSON.stringify({ status, headers: { etag: 'W/"7"' } }) },

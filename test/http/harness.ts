@@ -67,7 +67,9 @@ function fetchBridge(handler: (request: Request) => Promise<Response>) {
       duplex: 'half',
     } as RequestInit);
     void handler(request).then(async (response) => {
-      res.writeHead(response.status, Object.fromEntries(response.headers));
+      // Like those runtimes, send a body known in full with its Content-Length.
+      res.statusCode = response.status;
+      for (const [name, value] of response.headers) res.setHeader(name, value);
       res.end(Buffer.from(await response.arrayBuffer()));
     });
   };
