@@ -54,3 +54,33 @@ describe('KeyedLock', () => {
     await expect(lock.run('k', async () => 1)).resolves.toBe(1);
   });
 });
+
+describe('KeyedLock acquire and release', () => {
+  it('takes a free key at once and queues later callers in order', async () => {
+    const lock = new KeyedLock();
+    expect(lock.acquire('k')).toBeUndefined();
+    const order: string[] = [];
+    const second = lock.acquire('k')?.then(() => order.push('second'));
+    const third = lock.acquire('k')?.then(() => order.push('third'));
+    expect(second).toBeInstanceOf(Promise);
+    await tick();
+    expect(order).toEqual([]);
+    lock.release('k');
+    await second;
+    expect(order).toEqual(['second']);
+    lock.release('k');
+    await third;
+    expect(order).toEqual(['second', 'third']);
+    lock.release('k');
+    // Free again: the next caller takes it without waiting.
+    expect(lock.acquire('k')).toBeUndefined();
+  });
+
+  it('frees a key whose holder released it with nobody waiting', () => {
+    const lock = new KeyedLock();
+    expect(lock.acquire('k')).toBeUndefined();
+    lock.release('k');
+    expect(lock.acquire('k')).toBeUndefined();
+    expect(lock.acquire('other')).toBeUndefined();
+  });
+});

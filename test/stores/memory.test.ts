@@ -106,6 +106,30 @@ describe('MemoryUserStore hands out frozen users', () => {
     for (const part of [after, after.name, after.emails, after.emails?.[0], after.meta])
       expect(Object.isFrozen(part)).toBe(true);
   });
+
+  it('keeps a deeply frozen new version as it is, and copies a part that is only frozen on top', async () => {
+    const { store, users, made } = await seeded(1);
+    const before = (await store.get('t', made[0]!.id))!;
+    const deep = users.next(before, { displayName: 'Deep' });
+    const freezeAll = (value: unknown): void => {
+      if (typeof value !== 'object' || value === null) return;
+      for (const item of Object.values(value)) freezeAll(item);
+      Object.freeze(value);
+    };
+    freezeAll(deep);
+    await store.replace('t', deep, { expectedVersion: before.meta.version });
+    expect(await store.get('t', before.id)).toBe(deep);
+
+    // Frozen on top, but with a part the caller can still change: that part is copied.
+    const emails = [{ value: 'shallow@example.org', type: 'work' }];
+    const shallow = Object.freeze({ ...users.next(deep, { displayName: 'Shallow' }), emails });
+    await store.replace('t', shallow, { expectedVersion: deep.meta.version });
+    emails[0]!.value = 'scribbled@example.org';
+    const after = (await store.get('t', before.id))!;
+    expect(after).not.toBe(shallow);
+    expect(after.emails).toEqual([{ value: 'shallow@example.org', type: 'work' }]);
+    expect(Object.isFrozen(after.emails?.[0])).toBe(true);
+  });
 });
 
 describe('MemoryUserStore filters', () => {

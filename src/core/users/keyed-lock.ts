@@ -1,35 +1,52 @@
 /**
- * Runs tasks one at a time per key, in arrival order. Writes to one user inside this process
- * queue here instead of racing to a version conflict; conflicts then only come from other
- * processes, which the bounded retry absorbs.
+ * One writer at a time per key, in arrival order. Writes to one user inside this process queue
+ * here instead of racing to a version conflict; conflicts then only come from other processes,
+ * which the bounded retry absorbs.
+ *
+ * A free key is taken without a promise, a timer or a callback: the usual write never waits,
+ * and the lock costs it two map operations.
  */
 export class KeyedLock {
-  readonly #tails = new Map<string, Promise<void>>();
+  // A key is present while it is held: `null` with nobody waiting, else the waiters in order.
+  readonly #held = new Map<string, (() => void)[] | null>();
 
-  /** Runs `task` once every task queued before it under `key` has settled. */
-  run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.#tails.get(key);
-    // An idle key, the usual case, starts at once instead of a microtask later.
-    const result = previous === undefined ? start(task) : previous.then(task, task);
-    // One promise per task: it marks the end of the queue and removes itself when still last.
-    // Unnamed callbacks: under tsx every named closure costs a `__name` call per task.
-    const tail: Promise<void> = result.then(
-      () => this.#release(key, tail),
-      () => this.#release(key, tail),
-    );
-    this.#tails.set(key, tail);
-    return result;
+  /**
+   * Takes `key`. Returns `undefined` when it was free and is now the caller's; otherwise a
+   * promise that resolves once every earlier holder has released it and it is the caller's.
+   * Every acquire must be paired with exactly one {@link release}.
+   */
+  acquire(key: string): Promise<void> | undefined {
+    if (!this.#held.has(key)) {
+      this.#held.set(key, null);
+      return undefined;
+    }
+    return new Promise((resolve) => {
+      const waiters = this.#held.get(key);
+      if (waiters) waiters.push(resolve);
+      else this.#held.set(key, [resolve]);
+    });
   }
 
-  #release(key: string, tail: Promise<void>): void {
-    if (this.#tails.get(key) === tail) this.#tails.delete(key);
+  /** Releases `key`: hands it to the first waiter, or frees it when nobody waits. */
+  release(key: string): void {
+    const waiters = this.#held.get(key);
+    const next = waiters?.shift();
+    if (next === undefined) {
+      this.#held.delete(key);
+      return;
+    }
+    if (waiters?.length === 0) this.#held.set(key, null);
+    next();
   }
-}
 
-function start<T>(task: () => Promise<T>): Promise<T> {
-  try {
-    return task();
-  } catch (error) {
-    return Promise.reject(error);
+  /** Runs `task` holding `key`, once every task queued before it under `key` has settled. */
+  async run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const turn = this.acquire(key);
+    if (turn !== undefined) await turn;
+    try {
+      return await task();
+    } finally {
+      this.release(key);
+    }
   }
 }

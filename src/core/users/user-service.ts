@@ -18,8 +18,6 @@ import { FIRST_VERSION, nextVersion } from './version.js';
 /** How many times a write without If-Match re-reads and re-applies after a version conflict. */
 const MAX_WRITE_ATTEMPTS = 16;
 const BOOKKEEPING = new Set(['meta', 'schemas', ACCOUNT_SCHEMA]);
-/** The members of a stored user the core sets itself, whatever the attributes say. */
-const RESERVED = new Set(['id', 'meta', 'schemas', ACCOUNT_SCHEMA]);
 
 /** The attributes of a user a client controls: everything but id, meta and the account. */
 export type UserAttributes = Record<string, unknown>;
@@ -115,35 +113,33 @@ export class UserService {
    * Changes a user through `transform`, atomically against concurrent writers: with `ifMatch`
    * a stale version answers 412; without it the change is re-read and re-applied.
    */
-  update(
+  async update(
     tenant: string,
     id: string,
     ifMatch: string | undefined,
     transform: UserTransform,
   ): Promise<ScimUser> {
-    return this.#lock.run(lockKey(tenant, id), () => this.#update(tenant, id, ifMatch, transform));
-  }
-
-  async #update(
-    tenant: string,
-    id: string,
-    ifMatch: string | undefined,
-    transform: UserTransform,
-  ): Promise<ScimUser> {
-    for (let attempt = 1; ; attempt++) {
-      // The store directly, not `this.get`: one async layer less on every write.
-      const current = await this.#store.get(tenant, id);
-      if (!current) throw notFound(id);
-      assertIfMatch(ifMatch, current.meta.version);
-      const attributes = transform(current);
-      if (attributes === null) return current;
-      try {
-        return await this.#write(tenant, current, attributes);
-      } catch (error) {
-        const conflict = isScimError(error) && error.status === 412;
-        if (!conflict || ifMatch !== undefined || attempt >= MAX_WRITE_ATTEMPTS) throw error;
-        await backOff(attempt);
+    const key = lockKey(tenant, id);
+    const turn = this.#lock.acquire(key);
+    if (turn !== undefined) await turn;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        // The store directly, not `this.get`: one async layer less on every write.
+        const current = await this.#store.get(tenant, id);
+        if (!current) throw notFound(id);
+        assertIfMatch(ifMatch, current.meta.version);
+        const attributes = transform(current);
+        if (attributes === null) return current;
+        try {
+          return await this.#write(tenant, current, attributes);
+        } catch (error) {
+          const conflict = isScimError(error) && error.status === 412;
+          if (!conflict || ifMatch !== undefined || attempt >= MAX_WRITE_ATTEMPTS) throw error;
+          await backOff(attempt);
+        }
       }
+    } finally {
+      this.#lock.release(key);
     }
   }
 
@@ -157,10 +153,17 @@ export class UserService {
       isActive,
       now,
     );
-    const user = this.#assemble(current.id, attributes, account, current.meta);
+    const user = this.#assemble(current.id, attributes, account, current.meta, current.schemas);
     if (jsonEqualExcept(user, current, 'meta')) return current;
     // `user` is a new object of ours: its meta is set in place, not by copying it again.
-    user.meta = { ...current.meta, lastModified: now, version: nextVersion(current.meta.version) };
+    user.meta = Object.freeze({
+      ...current.meta,
+      lastModified: now,
+      version: nextVersion(current.meta.version),
+    });
+    // What the core made for this version is frozen, so a store may keep it without a copy.
+    if (account !== current[ACCOUNT_SCHEMA]) Object.freeze(account);
+    Object.freeze(user);
     const outbox: OutboxMessage[] = invite ? [welcomeMessage(tenant, user, now)] : [];
     const replaced = await this.#store.replace(tenant, user, {
       expectedVersion: current.meta.version,
@@ -188,14 +191,22 @@ export class UserService {
     attributes: UserAttributes,
     account: AccountExtension,
     meta: ScimUser['meta'],
+    previousSchemas?: readonly string[],
   ): ScimUser {
-    const schemas = [USER_SCHEMA];
-    for (const urn of this.#extensionIds) if (attributes[urn] !== undefined) schemas.push(urn);
-    schemas.push(ACCOUNT_SCHEMA);
+    let schemas: readonly string[] = [USER_SCHEMA];
+    for (const urn of this.#extensionIds) {
+      if (attributes[urn] !== undefined) (schemas as string[]).push(urn);
+    }
+    (schemas as string[]).push(ACCOUNT_SCHEMA);
+    // A write that keeps the extensions keeps the previous list (frozen when stored), not a copy.
+    if (previousSchemas && sameStrings(schemas, previousSchemas)) schemas = previousSchemas;
+    else Object.freeze(schemas);
     // One pass over the attributes, in their order (an object rest and a spread made two).
+    // They are own data of a parsed or copied JSON value: `for...in` sees exactly those.
     const user: Record<string, unknown> = { schemas, id };
-    for (const key of Object.keys(attributes)) {
-      if (RESERVED.has(key)) continue;
+    for (const key in attributes) {
+      // The core sets these itself, whatever the attributes say.
+      if (key === 'id' || key === 'meta' || key === 'schemas' || key === ACCOUNT_SCHEMA) continue;
       const value = attributes[key];
       // A client may send a "__proto__" member: keep it as data, never as the prototype.
       if (key === '__proto__') {
@@ -298,6 +309,12 @@ export class UserService {
 // Another process won the race: wait a little (random, growing) so the two stop colliding.
 function backOff(attempt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** Math.min(attempt, 6)));
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function lockKey(tenant: string, id: string): string {

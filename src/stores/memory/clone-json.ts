@@ -23,8 +23,9 @@ export function frozenCopy<T>(value: T): T {
 /**
  * Makes the stored form of a new version of a user: a {@link frozenCopy} of `next` that shares,
  * instead of copying, every top-level value `next` took unchanged (the same object) from
- * `previous`, the stored version it replaces. Those values are deeply frozen already, so a PATCH
- * copies only the attributes it changed.
+ * `previous`, the stored version it replaces, and every value that is deeply frozen already.
+ * A PATCH thus copies only the attributes it changed; a `next` that is deeply frozen as a whole
+ * is stored as it is.
  *
  * @internal
  */
@@ -32,14 +33,16 @@ export function frozenNextVersion<T extends object>(next: T, previous: T): T {
   const source = next as Record<string, unknown>;
   const before = previous as Record<string, unknown>;
   const out: Record<string, unknown> = {};
+  let shared = Object.isFrozen(source) && hasPlainPrototype(source);
   for (const key of Object.keys(source)) {
     const value = source[key];
     const kept = typeof value === 'object' && value !== null && Object.hasOwn(before, key);
     const item = kept && before[key] === value ? value : copy(value, true);
+    if (item !== value) shared = false;
     if (key === '__proto__') defineData(out, key, item);
     else out[key] = item;
   }
-  return Object.freeze(out) as T;
+  return shared ? next : (Object.freeze(out) as T);
 }
 
 function defineData(target: object, key: string, value: unknown): void {
@@ -53,6 +56,8 @@ function defineData(target: object, key: string, value: unknown): void {
 
 function copy(value: unknown, freeze: boolean): unknown {
   if (typeof value !== 'object' || value === null) return value;
+  // Nobody can change a deeply frozen value: its frozen copy can be the value itself.
+  if (freeze && isDeepFrozen(value)) return value;
   if (Array.isArray(value)) {
     const length = value.length;
     const out = new Array<unknown>(length);
@@ -68,4 +73,20 @@ function copy(value: unknown, freeze: boolean): unknown {
     else out[key] = item;
   }
   return freeze ? Object.freeze(out) : out;
+}
+
+// Plain JSON data only: an object of another class could compute what it answers.
+function hasPlainPrototype(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === Array.prototype || proto === null;
+}
+
+function isDeepFrozen(value: object): boolean {
+  if (!Object.isFrozen(value) || !hasPlainPrototype(value)) return false;
+  const members = value as Record<string, unknown>;
+  for (const key of Object.keys(members)) {
+    const item = members[key];
+    if (typeof item === 'object' && item !== null && !isDeepFrozen(item)) return false;
+  }
+  return true;
 }

@@ -94,8 +94,11 @@ export class MemoryUserStore implements UserStore {
     const stored = users?.byId.get(user.id);
     if (!users || !stored) return false;
     if (stored.meta.version !== options.expectedVersion) throw scimErrors.versionConflict();
-    const owner = users.ownerOf(user.userName);
-    if (owner !== undefined && owner !== user.id) throw taken(user.userName);
+    // Most writes keep the userName: then it is still this user's, with no index lookup.
+    if (user.userName !== stored.userName) {
+      const owner = users.ownerOf(user.userName);
+      if (owner !== undefined && owner !== user.id) throw taken(user.userName);
+    }
     users.swap(stored, frozenNextVersion(user, stored));
     if (options.outbox) this.#outbox.record(options.outbox);
     return true;

@@ -42,11 +42,13 @@ export class TenantUsers {
   /** Swaps a stored user for its new version, moving only the index entries that changed. */
   swap(previous: ScimUser, next: ScimUser): void {
     this.byId.set(next.id, next);
-    const oldKey = userNameKey(previous.userName);
-    const newKey = userNameKey(next.userName);
-    if (oldKey !== newKey) {
-      this.idByUserName.delete(oldKey);
-      this.idByUserName.set(newKey, next.id);
+    if (previous.userName !== next.userName) {
+      const oldKey = userNameKey(previous.userName);
+      const newKey = userNameKey(next.userName);
+      if (oldKey !== newKey) {
+        this.idByUserName.delete(oldKey);
+        this.idByUserName.set(newKey, next.id);
+      }
     }
     if (previous.externalId !== next.externalId) {
       if (typeof previous.externalId === 'string')
