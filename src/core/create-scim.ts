@@ -71,8 +71,11 @@ export function createScim(options: ScimOptions): Scim {
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     defaultPageSize: options.defaultPageSize ?? 50,
     maxPageSize: options.maxPageSize ?? 100,
-    maxPatchOperations: options.maxPatchOperations ?? 1000,
-    patchRules: options.patchRules ?? {},
+    patchOptions: {
+      schemas,
+      maxOperations: options.maxPatchOperations ?? 1000,
+      rules: options.patchRules ?? {},
+    },
     readFilter: filterReader(schemas),
     sortSupported: typeof options.store.capabilities?.supportsSort === 'function',
     onPassword: options.onPassword,
@@ -104,7 +107,7 @@ export function createScim(options: ScimOptions): Scim {
     return lastUsersUrl;
   };
 
-  async function route(request: ScimRequest): Promise<ScimResponse> {
+  async function route(request: ScimRequest, method: string): Promise<ScimResponse> {
     const found = authenticate(getHeader(request.headers, 'authorization'), options.verifier);
     const tenant = isThenable(found) ? await found : found;
     let path = request.path;
@@ -112,7 +115,6 @@ export function createScim(options: ScimOptions): Scim {
       if (path === basePath || path.startsWith(basePrefix)) path = path.slice(basePath.length);
       else throw scimErrors.notFound(`No SCIM endpoint at "${request.path}".`);
     }
-    const method = request.method.toUpperCase();
     // HEAD is GET without the body, wherever GET is allowed (RFC 9110 §9.3.2).
     const { handler, id } = matchRoute(method === 'HEAD' ? 'GET' : method, path);
     const usersUrl = usersUrlOf(options.publicBaseUrl ?? request.baseUrl ?? '');
@@ -124,13 +126,14 @@ export function createScim(options: ScimOptions): Scim {
 
   return {
     handle(request) {
+      const method = request.method.toUpperCase();
       // `route` is async, so every fault arrives here as a rejection.
-      const answered = route(request).catch((error: unknown) => {
+      const answered = route(request, method).catch((error: unknown) => {
         const scimError = toScimError(error);
         if (scimError.status === 500) reportError(error, request);
         return errorResponse(scimError);
       });
-      return request.method.toUpperCase() === 'HEAD' ? answered.then(withoutBody) : answered;
+      return method === 'HEAD' ? answered.then(withoutBody) : answered;
     },
     maxBodyBytes: config.maxBodyBytes,
     users: {

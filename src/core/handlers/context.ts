@@ -1,6 +1,6 @@
 import type { Tenant } from '../../contracts/api-key-verifier.js';
 import type { Filter } from '../../filter/ast.js';
-import type { DialectRuleName } from '../../patch/index.js';
+import type { PatchOptions } from '../../patch/index.js';
 import type { SchemaDefinition } from '../../schema/types.js';
 import type { ScimRequest, ScimResponse } from '../types.js';
 import type { UserService } from '../users/user-service.js';
@@ -11,8 +11,8 @@ export interface HandlerConfig {
   readonly maxBodyBytes: number;
   readonly defaultPageSize: number;
   readonly maxPageSize: number;
-  readonly maxPatchOperations: number;
-  readonly patchRules: Partial<Record<DialectRuleName, boolean>>;
+  /** What every PATCH applies with: the schemas, the operation limit and the dialect rules. */
+  readonly patchOptions: PatchOptions;
   /** Parses and checks a filter text (see `filterReader`). */
   readonly readFilter: (text: string) => Filter;
   /** Whether the store sorts (it declares `capabilities.supportsSort`). */

@@ -18,16 +18,12 @@ export const patchUser: Handler = async (context) => {
   const body = readJsonBody(request, config.maxBodyBytes);
   const ifMatch = getHeader(request.headers, 'if-match');
   const user = await users.update(tenant.id, id, ifMatch, (current) => {
-    const result = applyPatch(current, body, {
-      schemas: config.schemas,
-      maxOperations: config.maxPatchOperations,
-      rules: config.patchRules,
-    });
+    const result = applyPatch(current, body, config.patchOptions);
     if (!result.changed) return null;
     checkUserName(result.resource.userName);
     return result.resource;
   });
-  const password = passwordInPatch(body);
-  if (password !== undefined) await deliverPassword(context, user.id, password);
+  // The password goes to the host's hook, if there is one; it is never stored.
+  if (config.onPassword) await deliverPassword(context, user.id, passwordInPatch(body));
   return userResponse(200, user, context, project);
 };

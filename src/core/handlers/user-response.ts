@@ -1,5 +1,5 @@
 import type { ScimUser } from '../../schema/user-resource.js';
-import { jsonResponse } from '../http/respond.js';
+import { RESPONSE_CONTENT_TYPE } from '../http/media-type.js';
 import {
   compileProjection,
   splitAttributeList,
@@ -27,9 +27,12 @@ export function userResponse(
   project: Projector | undefined,
 ): ScimResponse {
   const output = withLocation(user, context.usersUrl);
-  const headers: Record<string, string> = { etag: user.meta.version };
+  const headers: Record<string, string> = {
+    'content-type': RESPONSE_CONTENT_TYPE,
+    etag: user.meta.version,
+  };
   if (status === 201) headers.location = output.meta.location ?? '';
-  return jsonResponse(status, project ? project(output) : output, headers);
+  return { status, headers, body: JSON.stringify(project ? project(output) : output) };
 }
 
 /**

@@ -13,6 +13,7 @@ import { accountAfterActiveChange, initialAccount } from './account-status.js';
 import { changedAttributes, jsonEqualExcept } from './changed-attributes.js';
 import { KeyedLock } from './keyed-lock.js';
 import { newId } from './new-id.js';
+import { isoTimestamp } from './timestamp.js';
 import { FIRST_VERSION, nextVersion } from './version.js';
 
 /** How many times a write without If-Match re-reads and re-applies after a version conflict. */
@@ -63,7 +64,7 @@ export class UserService {
   /** Creates a user from validated attributes; queues the welcome email when active. */
   async create(tenant: string, attributes: UserAttributes): Promise<ScimUser> {
     const date = this.#now();
-    const now = date.toISOString();
+    const now = isoTimestamp(date);
     const active = attributes.active === true;
     const { account, invite } = initialAccount(active, now);
     const user = this.#assemble(newId(date.getTime()), attributes, account, {
@@ -144,7 +145,7 @@ export class UserService {
   }
 
   async #write(tenant: string, current: ScimUser, attributes: UserAttributes): Promise<ScimUser> {
-    const now = this.#now().toISOString();
+    const now = isoTimestamp(this.#now());
     const wasActive = current.active;
     const isActive = attributes.active === true;
     const { account, invite } = accountAfterActiveChange(
@@ -156,14 +157,9 @@ export class UserService {
     const user = this.#assemble(current.id, attributes, account, current.meta, current.schemas);
     if (jsonEqualExcept(user, current, 'meta')) return current;
     // `user` is a new object of ours: its meta is set in place, not by copying it again.
-    user.meta = Object.freeze({
-      ...current.meta,
-      lastModified: now,
-      version: nextVersion(current.meta.version),
-    });
-    // What the core made for this version is frozen, so a store may keep it without a copy.
+    user.meta = { ...current.meta, lastModified: now, version: nextVersion(current.meta.version) };
+    // A new account object is frozen, so a store that keeps frozen values needs no copy of it.
     if (account !== current[ACCOUNT_SCHEMA]) Object.freeze(account);
-    Object.freeze(user);
     const outbox: OutboxMessage[] = invite ? [welcomeMessage(tenant, user, now)] : [];
     const replaced = await this.#store.replace(tenant, user, {
       expectedVersion: current.meta.version,
@@ -240,7 +236,7 @@ export class UserService {
     );
     if (!deleted) throw notFound(id);
     if (this.#events.active)
-      this.#events.emit({ type: 'user.deleted', tenant, at: this.#now().toISOString(), id });
+      this.#events.emit({ type: 'user.deleted', tenant, at: isoTimestamp(this.#now()), id });
   }
 
   /** Moves an `Invited` user to `Activated` (first login). Returns null when there is no user. */
@@ -254,7 +250,7 @@ export class UserService {
       if (!current) return null;
       const account = current[ACCOUNT_SCHEMA];
       if (account.status !== 'Invited') return current;
-      const now = this.#now().toISOString();
+      const now = isoTimestamp(this.#now());
       const user: ScimUser = {
         ...current,
         [ACCOUNT_SCHEMA]: { ...account, status: 'Activated', activatedAt: now },
@@ -281,7 +277,7 @@ export class UserService {
     for (let attempt = 1; ; attempt++) {
       const current = await this.#store.get(tenant, id);
       if (!current || current[ACCOUNT_SCHEMA].status !== 'Invited') return false;
-      const now = this.#now().toISOString();
+      const now = isoTimestamp(this.#now());
       // A version bump makes the outbox write conditional like any other write.
       const user: ScimUser = {
         ...current,
