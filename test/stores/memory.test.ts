@@ -115,7 +115,7 @@ describe('MemoryUserStore keeps stored users private', () => {
     const before = (await store.get('t', made[0]!.id))!;
     const name = Object.freeze({ givenName: 'Deep', familyName: 'Frozen' });
     const emails = [{ value: 'shallow@example.org', type: 'work' }];
-    const next = { ...users.next(before), name, emails: Object.freeze(emails) };
+    const next = { ...users.next(before), name, emails: Object.freeze(emails) as typeof emails };
     await store.replace('t', next, { expectedVersion: before.meta.version });
     emails[0]!.value = 'scribbled@example.org';
     const after = (await store.get('t', before.id))!;

@@ -2,12 +2,14 @@ import type { ListQuery } from '../../contracts/user-store.js';
 import { compileProjection } from '../../schema/project-resource.js';
 import { queryParams } from '../http/query-params.js';
 import { readJsonBody } from '../http/read-json-body.js';
+import { RESPONSE_CONTENT_TYPE } from '../http/media-type.js';
 import { jsonResponse } from '../http/respond.js';
+import type { ScimUser } from '../../schema/user-resource.js';
 import type { ScimResponse } from '../types.js';
 import type { Handler, HandlerContext } from './context.js';
 import { readListParams, readSearchRequest, type ListParams } from './list-params.js';
 import { checkSortBy } from './sort-by.js';
-import { withLocation } from './user-response.js';
+import { locatedUserJson, withLocation } from './user-response.js';
 
 /** The schema URN of a list response. */
 export const LIST_RESPONSE_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
@@ -27,15 +29,23 @@ async function answerList(context: HandlerContext, params: ListParams): Promise<
     query = { ...query, sortBy, sortOrder: params.sortOrder };
   }
   const page = await users.list(tenant.id, query);
-  // Stores may hand out shared, read-only users (UserStore.list): location goes on a copy.
-  const resources = page.resources.map((user) => withLocation(user, usersUrl));
-  return jsonResponse(200, {
-    schemas: [LIST_RESPONSE_SCHEMA],
-    totalResults: page.totalResults,
-    itemsPerPage: resources.length,
-    startIndex: params.startIndex,
-    Resources: project ? resources.map(project) : resources,
-  });
+  const { resources } = page;
+  if (project) {
+    return jsonResponse(200, {
+      schemas: [LIST_RESPONSE_SCHEMA],
+      totalResults: page.totalResults,
+      itemsPerPage: resources.length,
+      startIndex: params.startIndex,
+      Resources: resources.map((user) => project(withLocation(user, usersUrl))),
+    });
+  }
+  // The same document, with each user serialised by locatedUserJson: no user is copied.
+  let body = `{"schemas":["${LIST_RESPONSE_SCHEMA}"],"totalResults":${page.totalResults},"itemsPerPage":${resources.length},"startIndex":${params.startIndex},"Resources":[`;
+  for (let i = 0; i < resources.length; i++) {
+    if (i > 0) body += ',';
+    body += locatedUserJson(resources[i] as ScimUser, usersUrl);
+  }
+  return { status: 200, headers: { 'content-type': RESPONSE_CONTENT_TYPE }, body: `${body}]}` };
 }
 
 /**

@@ -15,6 +15,36 @@ export function withLocation(user: ScimUser, usersUrl: string): ScimUser {
 }
 
 /**
+ * Serialises a user with its request-dependent `meta.location`, as
+ * `JSON.stringify(withLocation(user, usersUrl))` does. When `meta` is the user's last member,
+ * as in every user the core builds, the location is written into the text instead of into a
+ * copy of the user: no object is copied to answer a read.
+ */
+export function locatedUserJson(user: ScimUser, usersUrl: string): string {
+  const { meta } = user;
+  const plain = !hasToJson(user) && !hasToJson(meta);
+  if (!plain || meta.location !== undefined || lastKey(user) !== 'meta')
+    return JSON.stringify(withLocation(user, usersUrl));
+  const json = JSON.stringify(user);
+  // `{...,"meta":{...}}`: the location goes in before meta's closing brace.
+  const head = json.slice(0, -2);
+  const separator = head.endsWith('{') ? '' : ',';
+  return `${head}${separator}"location":${JSON.stringify(`${usersUrl}/${user.id}`)}}}`;
+}
+
+// A toJSON method would serialise the object its own way: leave such objects to JSON.stringify.
+function hasToJson(value: object): boolean {
+  return (value as { toJSON?: unknown }).toJSON !== undefined;
+}
+
+// The last enumerable key `for...in` visits, as JSON.stringify orders members; no array built.
+function lastKey(value: object): string | undefined {
+  let last: string | undefined;
+  for (const key in value) last = key;
+  return last;
+}
+
+/**
  * Answers with one user, its `ETag` and, for a creation, its `Location`, shaped by the
  * request's `attributes` / `excludedAttributes`.
  *
@@ -26,13 +56,15 @@ export function userResponse(
   context: HandlerContext,
   project: Projector | undefined,
 ): ScimResponse {
-  const output = withLocation(user, context.usersUrl);
   const headers: Record<string, string> = {
     'content-type': RESPONSE_CONTENT_TYPE,
     etag: user.meta.version,
   };
-  if (status === 201) headers.location = output.meta.location ?? '';
-  return { status, headers, body: JSON.stringify(project ? project(output) : output) };
+  if (status === 201) headers.location = `${context.usersUrl}/${user.id}`;
+  const body = project
+    ? JSON.stringify(project(withLocation(user, context.usersUrl)))
+    : locatedUserJson(user, context.usersUrl);
+  return { status, headers, body };
 }
 
 /**
