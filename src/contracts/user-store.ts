@@ -94,8 +94,7 @@ export interface UserStore {
   create(tenant: string, user: ScimUser, effects?: WriteEffects): Promise<void>;
   /**
    * Reads one user, or `null`. What it returns must not let the caller change stored state: a
-   * fresh object, one the store has deeply frozen, or a fresh object around deeply frozen
-   * values (as `MemoryUserStore` hands out). The core never changes it.
+   * fresh object, or one the store has deeply frozen. The core never changes it.
    */
   get(tenant: string, id: string): Promise<ScimUser | null>;
   /**
@@ -107,8 +106,7 @@ export interface UserStore {
   delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean>;
   /**
    * Returns one page of users ordered by id, and how many match in all. The users returned are
-   * as from `get`: fresh, deeply frozen, or fresh around frozen values; the core never changes
-   * them.
+   * as from `get`: fresh objects or deeply frozen ones; the core never changes them.
    */
   list(tenant: string, query: ListQuery): Promise<ListResult>;
 }

@@ -62,3 +62,36 @@ describe('locatedUserJson', () => {
     );
   });
 });
+
+describe('a list page of one', () => {
+  it('is the same document as a longer page, written as text', async () => {
+    const { createScim } = await import('../../src/index.js');
+    const { MemoryUserStore } = await import('../../src/stores/memory/index.js');
+    const scim = createScim({
+      store: new MemoryUserStore(),
+      verifier: { verify: () => ({ id: 't' }) },
+      mailer: { sendWelcome: async () => {} },
+    });
+    const headers = { authorization: 'Bearer k', 'content-type': 'application/scim+json' };
+    for (const userName of ['ada@example.org', 'bob@example.org']) {
+      await scim.handle({
+        method: 'POST',
+        path: '/Users',
+        headers,
+        baseUrl: 'http://h',
+        body: JSON.stringify({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName }),
+      });
+    }
+    const page = async (query: string) =>
+      (await scim.handle({ method: 'GET', path: '/Users', query, headers, baseUrl: 'http://h' }))
+        .body ?? '';
+    const all = JSON.parse(await page('count=2'));
+    const one = await page('filter=userName%20eq%20%22bob%40example.org%22');
+    expect(one).toBe(
+      JSON.stringify({ ...all, totalResults: 1, itemsPerPage: 1, Resources: [all.Resources[1]] }),
+    );
+    const first = await page('count=1');
+    expect(first).toBe(JSON.stringify({ ...all, itemsPerPage: 1, Resources: [all.Resources[0]] }));
+    await scim.close();
+  });
+});

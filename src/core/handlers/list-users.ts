@@ -30,22 +30,25 @@ async function answerList(context: HandlerContext, params: ListParams): Promise<
   }
   const page = await users.list(tenant.id, query);
   const { resources } = page;
-  if (project) {
-    return jsonResponse(200, {
-      schemas: [LIST_RESPONSE_SCHEMA],
-      totalResults: page.totalResults,
-      itemsPerPage: resources.length,
-      startIndex: params.startIndex,
-      Resources: resources.map((user) => project(withLocation(user, usersUrl))),
-    });
+  if (!project && resources.length === 1) {
+    // A page of one, the answer to the userName probe every IdP sends: written as text around
+    // the user, which takes its location without being copied (see locatedUserJson).
+    const user = locatedUserJson(resources[0] as ScimUser, usersUrl);
+    return {
+      status: 200,
+      headers: { 'content-type': RESPONSE_CONTENT_TYPE },
+      body: `{"schemas":["${LIST_RESPONSE_SCHEMA}"],"totalResults":${page.totalResults},"itemsPerPage":1,"startIndex":${params.startIndex},"Resources":[${user}]}`,
+    };
   }
-  // The same document, with each user serialised by locatedUserJson: no user is copied.
-  let body = `{"schemas":["${LIST_RESPONSE_SCHEMA}"],"totalResults":${page.totalResults},"itemsPerPage":${resources.length},"startIndex":${params.startIndex},"Resources":[`;
-  for (let i = 0; i < resources.length; i++) {
-    if (i > 0) body += ',';
-    body += locatedUserJson(resources[i] as ScimUser, usersUrl);
-  }
-  return { status: 200, headers: { 'content-type': RESPONSE_CONTENT_TYPE }, body: `${body}]}` };
+  // Stores may hand out shared, read-only users (UserStore.list): location goes on a copy.
+  const located = resources.map((user) => withLocation(user, usersUrl));
+  return jsonResponse(200, {
+    schemas: [LIST_RESPONSE_SCHEMA],
+    totalResults: page.totalResults,
+    itemsPerPage: located.length,
+    startIndex: params.startIndex,
+    Resources: project ? located.map(project) : located,
+  });
 }
 
 /**

@@ -157,9 +157,13 @@ export class UserService {
     const user = this.#assemble(current.id, attributes, account, current.meta, current.schemas);
     if (jsonEqualExcept(user, current, 'meta')) return current;
     // `user` is a new object of ours: its meta is set in place, not by copying it again.
-    user.meta = { ...current.meta, lastModified: now, version: nextVersion(current.meta.version) };
-    // A new account object is frozen, so a store that keeps frozen values needs no copy of it.
+    user.meta = Object.freeze({
+      ...current.meta,
+      lastModified: now,
+      version: nextVersion(current.meta.version),
+    });
     if (account !== current[ACCOUNT_SCHEMA]) Object.freeze(account);
+    Object.freeze(user);
     const outbox: OutboxMessage[] = invite ? [welcomeMessage(tenant, user, now)] : [];
     const replaced = await this.#store.replace(tenant, user, {
       expectedVersion: current.meta.version,

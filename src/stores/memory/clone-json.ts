@@ -11,60 +11,38 @@ export function cloneJson<T>(value: T): T {
 }
 
 /**
- * Makes the private stored form of a user: a new top-level object and a new `meta`, which the
- * store never hands out (see {@link handedOut}), holding every other value deeply frozen. A
- * value taken unchanged (the same object) from `previous`, the stored version it replaces, or
- * one that is deeply frozen already is shared instead of copied: a PATCH copies only the
- * attributes it changed.
+ * Deep-copies JSON data like {@link cloneJson} and freezes every object and array of the copy,
+ * so it can be handed to any number of callers without another copy: none of them can change it.
  *
  * @internal
  */
-export function storedForm<T extends object>(next: T, previous?: T): T {
-  const source = next as Record<string, unknown>;
-  const before = previous as Record<string, unknown> | undefined;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(source)) {
-    const value = source[key];
-    let item: unknown;
-    if (key === 'meta' && isPlainObject(value)) item = privateCopy(value);
-    else if (key !== '__proto__' && before !== undefined && before[key] === value) item = value;
-    else item = copy(value, true);
-    if (key === '__proto__') defineData(out, key, item);
-    else out[key] = item;
-  }
-  return out as T;
+export function frozenCopy<T>(value: T): T {
+  return copy(value, true) as T;
 }
 
 /**
- * Hands out a stored user: a new top-level object and a new `meta` around the shared, deeply
- * frozen values. A caller may change what it got without changing what is stored; a change
- * deeper inside throws. Both copies are plain spreads of plain objects, which V8 makes on its
- * fast path (a spread of a frozen object takes the slow one), and so is every copy a caller
- * makes of the result.
+ * Makes the stored form of a new version of a user: a {@link frozenCopy} of `next` that shares,
+ * instead of copying, every top-level value `next` took unchanged (the same object) from
+ * `previous`, the stored version it replaces, and every value that is deeply frozen already.
+ * A PATCH thus copies only the attributes it changed; a `next` that is deeply frozen as a whole
+ * is stored as it is.
  *
  * @internal
  */
-export function handedOut<T extends object>(stored: T): T {
-  const out = { ...stored } as Record<string, unknown>;
-  const meta = out.meta;
-  if (isPlainObject(meta)) out.meta = { ...meta };
-  return out as T;
-}
-
-// `meta` stays writable in the stored form, so that handing it out is a fast spread; its own
-// values are frozen like every other.
-function privateCopy(value: Record<string, unknown>): Record<string, unknown> {
+export function frozenNextVersion<T extends object>(next: T, previous: T): T {
+  const source = next as Record<string, unknown>;
+  const before = previous as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    const item = copy(value[key], true);
+  let shared = Object.isFrozen(source) && hasPlainPrototype(source);
+  for (const key of Object.keys(source)) {
+    const value = source[key];
+    const kept = typeof value === 'object' && value !== null && Object.hasOwn(before, key);
+    const item = kept && before[key] === value ? value : copy(value, true);
+    if (item !== value) shared = false;
     if (key === '__proto__') defineData(out, key, item);
     else out[key] = item;
   }
-  return out;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return shared ? next : (Object.freeze(out) as T);
 }
 
 function defineData(target: object, key: string, value: unknown): void {

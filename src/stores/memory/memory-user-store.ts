@@ -14,7 +14,7 @@ import { compileFilter, compileSort } from '../../filter/index.js';
 import type { SchemaDefinition } from '../../schema/types.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import { accountSchema, enterpriseUserSchema, userSchema } from '../../schema/user-schema.js';
-import { cloneJson, handedOut, storedForm } from './clone-json.js';
+import { cloneJson, frozenCopy, frozenNextVersion } from './clone-json.js';
 import { candidateIds, isIndexOnly, matchesIndexed } from './filter-plan.js';
 import { MemoryOutbox, type MemoryOutboxEntry } from './memory-outbox.js';
 import { scanUsers } from './scan-users.js';
@@ -38,11 +38,9 @@ const DEFAULT_SCHEMAS: readonly SchemaDefinition[] = [
 /**
  * Keeps users in memory, indexed per tenant: id, lower-cased userName, externalId, and the
  * id order. A lookup by id, userName or externalId and a page of `count` users cost the same
- * with 100 users as with 1,000,000. Users go in as copies and every attribute value is stored
- * deeply frozen; reads hand out a new top-level object and `meta` around those shared values,
- * so no caller can change stored state (changing a returned user's attributes changes only that
- * object; changing deeper inside throws in strict mode), and a read copies two small objects,
- * not a whole user. Every write checks, then changes every index, in one synchronous step,
+ * with 100 users as with 1,000,000. Users go in as deep copies and are stored deeply frozen,
+ * and reads hand out those frozen users without copying them: no caller can change stored
+ * state (changing a returned user throws in strict mode). Every write checks, then changes every index, in one synchronous step,
  * so concurrent requests cannot interleave. The welcome-email outbox lives in the same
  * process and is lost with it: use `scimkit/postgres` when users must outlive a restart.
  *
@@ -82,13 +80,13 @@ export class MemoryUserStore implements UserStore {
     // The core never reuses an id; a duplicate is a programming error, not a client's.
     if (users.byId.has(user.id))
       throw new Error(`MemoryUserStore: id "${user.id}" already exists.`);
-    users.add(storedForm(user));
+    users.add(frozenCopy(user));
     if (effects?.outbox) this.#outbox.record(effects.outbox);
   }
 
   async get(tenant: string, id: string): Promise<ScimUser | null> {
-    const stored = this.#tenants.get(tenant)?.byId.get(id);
-    return stored ? handedOut(stored) : null;
+    // Stored users are deeply frozen: sharing them is as safe as a copy, and free.
+    return this.#tenants.get(tenant)?.byId.get(id) ?? null;
   }
 
   async replace(tenant: string, user: ScimUser, options: ReplaceOptions): Promise<boolean> {
@@ -101,7 +99,7 @@ export class MemoryUserStore implements UserStore {
       const owner = users.ownerOf(user.userName);
       if (owner !== undefined && owner !== user.id) throw taken(user.userName);
     }
-    users.swap(stored, storedForm(user, stored));
+    users.swap(stored, frozenNextVersion(user, stored));
     if (options.outbox) this.#outbox.record(options.outbox);
     return true;
   }
@@ -125,9 +123,7 @@ export class MemoryUserStore implements UserStore {
     const { filter, sortBy } = query;
     const schemas = query.schemas ?? this.#schemas;
     if (!filter && !sortBy) {
-      const page = users.order
-        .slice(offset, count)
-        .map((id) => handedOut(users.byId.get(id) as ScimUser));
+      const page = users.order.slice(offset, count).map((id) => users.byId.get(id) as ScimUser);
       return { totalResults: users.order.size, resources: page };
     }
     const found = filter ? this.#matching(users, filter, schemas) : scanUsers(users, () => true);
@@ -135,7 +131,7 @@ export class MemoryUserStore implements UserStore {
     if (sortBy) found.sort(compileSort(sortBy, query.sortOrder ?? 'ascending', schemas));
     return {
       totalResults: found.length,
-      resources: found.slice(offset, offset + count).map(handedOut),
+      resources: found.slice(offset, offset + count),
     };
   }
 

@@ -17,7 +17,7 @@ export function userNameKey(userName: string): string {
  * @internal
  */
 export class TenantUsers {
-  /** id → the stored user: private top level and `meta`, deeply frozen values (`storedForm`). */
+  /** id → the stored user, deeply frozen (handed out as it is: nobody can change it). */
   readonly byId = new Map<string, ScimUser>();
   /** Lower-cased userName → id. */
   readonly idByUserName = new Map<string, string>();
