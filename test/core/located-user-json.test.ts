@@ -95,3 +95,55 @@ describe('a list page of one', () => {
     await scim.close();
   });
 });
+
+describe('the layout of a written user', () => {
+  it('keeps schemas and id first and the account and meta last, whatever a PATCH adds', async () => {
+    const { createScim } = await import('../../src/index.js');
+    const { MemoryUserStore } = await import('../../src/stores/memory/index.js');
+    const scim = createScim({
+      store: new MemoryUserStore(),
+      verifier: { verify: () => ({ id: 't' }) },
+      mailer: { sendWelcome: async () => {} },
+    });
+    const headers = { authorization: 'Bearer k', 'content-type': 'application/scim+json' };
+    const created = await scim.handle({
+      method: 'POST',
+      path: '/Users',
+      headers,
+      body: JSON.stringify({
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: 'ada@example.org',
+        displayName: 'Ada',
+      }),
+    });
+    const id = JSON.parse(created.body ?? '{}').id as string;
+    const patch = async (operation: object) =>
+      Object.keys(
+        JSON.parse(
+          (
+            await scim.handle({
+              method: 'PATCH',
+              path: `/Users/${id}`,
+              headers,
+              body: JSON.stringify({
+                schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+                Operations: [operation],
+              }),
+            })
+          ).body ?? '{}',
+        ),
+      );
+    const account = 'urn:scimkit:params:scim:schemas:extension:account:2.0:User';
+    for (const operation of [
+      { op: 'replace', path: 'displayName', value: 'Ada L.' },
+      { op: 'add', path: 'title', value: 'Engineer' },
+      { op: 'replace', path: 'active', value: true },
+      { op: 'remove', path: 'displayName' },
+    ]) {
+      const keys = await patch(operation);
+      expect(keys.slice(0, 2)).toEqual(['schemas', 'id']);
+      expect(keys.slice(-2)).toEqual([account, 'meta']);
+    }
+    await scim.close();
+  });
+});

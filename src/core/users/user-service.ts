@@ -1,6 +1,7 @@
 import type { OutboxMessage } from '../../contracts/outbox.js';
 import type { ListQuery, ListResult, UserStore } from '../../contracts/user-store.js';
 import { isScimError, scimErrors } from '../../errors/index.js';
+import { shallowCopy } from '../../json/json-value.js';
 import type { AttributePath, Filter } from '../../filter/ast.js';
 import type { AccountExtension, ScimUser } from '../../schema/user-resource.js';
 import type { SchemaDefinition } from '../../schema/types.js';
@@ -157,11 +158,10 @@ export class UserService {
     const user = this.#assemble(current.id, attributes, account, current.meta, current.schemas);
     if (jsonEqualExcept(user, current, 'meta')) return current;
     // `user` is a new object of ours: its meta is set in place, not by copying it again.
-    user.meta = Object.freeze({
-      ...current.meta,
-      lastModified: now,
-      version: nextVersion(current.meta.version),
-    });
+    const meta = shallowCopy(current.meta);
+    meta.lastModified = now;
+    meta.version = nextVersion(current.meta.version);
+    user.meta = Object.freeze(meta);
     if (account !== current[ACCOUNT_SCHEMA]) Object.freeze(account);
     Object.freeze(user);
     const outbox: OutboxMessage[] = invite ? [welcomeMessage(tenant, user, now)] : [];
@@ -201,6 +201,18 @@ export class UserService {
     // A write that keeps the extensions keeps the previous list (frozen when stored), not a copy.
     if (previousSchemas && sameStrings(schemas, previousSchemas)) schemas = previousSchemas;
     else Object.freeze(schemas);
+    // A PATCH result keeps the stored layout (schemas and id first, the account and meta
+    // last): one copy of it, with those members set, is the user.
+    if (hasStoredLayout(attributes)) {
+      const user = shallowCopy(attributes);
+      user.schemas = schemas;
+      user.id = id;
+      user.userName = attributes.userName as string;
+      user.active = attributes.active === true;
+      user[ACCOUNT_SCHEMA] = account;
+      user.meta = meta;
+      return user as ScimUser;
+    }
     // One pass over the attributes, in their order (an object rest and a spread made two).
     // They are own data of a parsed or copied JSON value: `for...in` sees exactly those.
     const user: Record<string, unknown> = { schemas, id };
@@ -309,6 +321,21 @@ export class UserService {
 // Another process won the race: wait a little (random, growing) so the two stop colliding.
 function backOff(attempt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** Math.min(attempt, 6)));
+}
+
+// Whether the members run schemas, id, ..., the account extension, meta (as #assemble lays
+// out every stored user), so that a copy of them is laid out the same.
+function hasStoredLayout(attributes: UserAttributes): boolean {
+  let index = 0;
+  let last = '';
+  let beforeLast = '';
+  for (const key in attributes) {
+    if ((index === 0 && key !== 'schemas') || (index === 1 && key !== 'id')) return false;
+    index++;
+    beforeLast = last;
+    last = key;
+  }
+  return index > 3 && beforeLast === ACCOUNT_SCHEMA && last === 'meta';
 }
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {

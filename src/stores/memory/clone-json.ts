@@ -32,17 +32,29 @@ export function frozenCopy<T>(value: T): T {
 export function frozenNextVersion<T extends object>(next: T, previous: T): T {
   const source = next as Record<string, unknown>;
   const before = previous as Record<string, unknown>;
+  // The usual write (the core's PATCH or PUT) is deeply frozen already: one pass that only
+  // reads proves it, and the version is kept as it is.
+  if (Object.isFrozen(source) && hasPlainPrototype(source) && sharesAll(source, before))
+    return next;
   const out: Record<string, unknown> = {};
-  let shared = Object.isFrozen(source) && hasPlainPrototype(source);
   for (const key of Object.keys(source)) {
     const value = source[key];
-    const kept = typeof value === 'object' && value !== null && Object.hasOwn(before, key);
-    const item = kept && before[key] === value ? value : copy(value, true);
-    if (item !== value) shared = false;
+    const item = key !== '__proto__' && before[key] === value ? value : copy(value, true);
     if (key === '__proto__') defineData(out, key, item);
     else out[key] = item;
   }
-  return shared ? next : (Object.freeze(out) as T);
+  return Object.freeze(out) as T;
+}
+
+// Every member is a primitive, the previous version's own value, or deeply frozen.
+function sharesAll(source: Record<string, unknown>, before: Record<string, unknown>): boolean {
+  for (const key in source) {
+    const value = source[key];
+    if (typeof value !== 'object' || value === null) continue;
+    if (key !== '__proto__' && before[key] === value) continue;
+    if (!isDeepFrozen(value)) return false;
+  }
+  return true;
 }
 
 function defineData(target: object, key: string, value: unknown): void {
@@ -84,7 +96,9 @@ function hasPlainPrototype(value: object): boolean {
 function isDeepFrozen(value: object): boolean {
   if (!Object.isFrozen(value) || !hasPlainPrototype(value)) return false;
   const members = value as Record<string, unknown>;
-  for (const key of Object.keys(members)) {
+  // A frozen object cannot gain members, and its prototype is a plain one: for...in sees
+  // exactly its own, without building an array of them.
+  for (const key in members) {
     const item = members[key];
     if (typeof item === 'object' && item !== null && !isDeepFrozen(item)) return false;
   }
