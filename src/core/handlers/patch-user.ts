@@ -20,7 +20,8 @@ export const patchUser: Handler = async (context) => {
   const user = await users.update(tenant.id, id, ifMatch, (current) => {
     const result = applyPatch(current, body, config.patchOptions);
     if (!result.changed) return null;
-    checkUserName(result.resource.userName);
+    // The stored userName passed this check when it was written.
+    if (result.resource.userName !== current.userName) checkUserName(result.resource.userName);
     return result.resource;
   });
   // The password goes to the host's hook, if there is one; it is never stored.

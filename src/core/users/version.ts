@@ -6,7 +6,7 @@ export const FIRST_VERSION = 'W/"1"';
  * another form (written by a custom store) restarts the count above 1.
  */
 export function nextVersion(version: string): string {
-  const match = /^W\/"(\d+)"$/.exec(version);
-  const n = match?.[1] === undefined ? 1 : Number(match[1]);
+  const digits = version.startsWith('W/"') && version.endsWith('"') ? version.slice(3, -1) : '';
+  const n = /^\d+$/.test(digits) ? Number(digits) : 1;
   return `W/"${n + 1}"`;
 }
