@@ -23,12 +23,3 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   for (const k of keys) if (!Object.hasOwn(y, k) || !jsonEqual(x[k], y[k])) return false;
   return true;
 }
-
-/**
- * A writable shallow copy of a JSON object, members in order: `{ ...value }`. The write path
- * copies stored users and their parts through this one function, then sets what changes by
- * assignment, which measured cheaper (bench/http/RESULTS.md) than spreads with extra members.
- */
-export function shallowCopy<T extends object>(value: T): T {
-  return { ...value };
-}

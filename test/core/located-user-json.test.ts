@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { locatedUserJson, withLocation } from '../../src/core/handlers/user-response.js';
+import { createScim } from '../../src/index.js';
 import type { ScimUser } from '../../src/schema/user-resource.js';
+import { MemoryUserStore } from '../../src/stores/memory/index.js';
 
 const URL = 'https://scim.example.org/api/v1/scim/v2/Users';
 
@@ -13,6 +15,17 @@ function user(meta: Record<string, unknown>, before: Record<string, unknown> = {
     ...before,
     meta,
   } as unknown as ScimUser;
+}
+
+const headers = { authorization: 'Bearer k', 'content-type': 'application/scim+json' };
+
+/** A service on a memory store that lets any key in. */
+function service() {
+  return createScim({
+    store: new MemoryUserStore(),
+    verifier: { verify: () => ({ id: 't' }) },
+    mailer: { sendWelcome: async () => {} },
+  });
 }
 
 const META = { resourceType: 'User', created: 'c', lastModified: 'm', version: 'W/"3"' };
@@ -65,14 +78,7 @@ describe('locatedUserJson', () => {
 
 describe('a list page of one', () => {
   it('is the same document as a longer page, written as text', async () => {
-    const { createScim } = await import('../../src/index.js');
-    const { MemoryUserStore } = await import('../../src/stores/memory/index.js');
-    const scim = createScim({
-      store: new MemoryUserStore(),
-      verifier: { verify: () => ({ id: 't' }) },
-      mailer: { sendWelcome: async () => {} },
-    });
-    const headers = { authorization: 'Bearer k', 'content-type': 'application/scim+json' };
+    const scim = service();
     for (const userName of ['ada@example.org', 'bob@example.org']) {
       await scim.handle({
         method: 'POST',
@@ -98,14 +104,7 @@ describe('a list page of one', () => {
 
 describe('the layout of a written user', () => {
   it('keeps schemas and id first and the account and meta last, whatever a PATCH adds', async () => {
-    const { createScim } = await import('../../src/index.js');
-    const { MemoryUserStore } = await import('../../src/stores/memory/index.js');
-    const scim = createScim({
-      store: new MemoryUserStore(),
-      verifier: { verify: () => ({ id: 't' }) },
-      mailer: { sendWelcome: async () => {} },
-    });
-    const headers = { authorization: 'Bearer k', 'content-type': 'application/scim+json' };
+    const scim = service();
     const created = await scim.handle({
       method: 'POST',
       path: '/Users',
