@@ -23,3 +23,13 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   for (const k of keys) if (!Object.hasOwn(y, k) || !jsonEqual(x[k], y[k])) return false;
   return true;
 }
+
+/**
+ * A writable shallow copy of a JSON object, members in order: `{ ...value }`. The write path
+ * copies stored users and their parts through this one function and then assigns what
+ * changes: with spreads written out at each place (some with extra members), a PATCH measured
+ * 269k–276k instead of 225k–249k instructions per request (`bench/http/instructions.ts`).
+ */
+export function shallowCopy<T extends object>(value: T): T {
+  return { ...value };
+}

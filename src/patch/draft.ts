@@ -1,4 +1,4 @@
-import { isJsonObject } from '../json/json-value.js';
+import { isJsonObject, shallowCopy } from '../json/json-value.js';
 import type { SchemaDefinition } from '../schema/types.js';
 import type { SchemaIndex } from './schema-index.js';
 
@@ -17,7 +17,7 @@ export class Draft {
     readonly original: Readonly<Json>,
     private readonly index: SchemaIndex,
   ) {
-    this.root = { ...original };
+    this.root = shallowCopy(original);
   }
 
   /** Returns the object that holds a schema's attributes, without copying it. */

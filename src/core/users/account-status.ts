@@ -1,3 +1,4 @@
+import { shallowCopy } from '../../json/json-value.js';
 import type { AccountExtension } from '../../schema/user-resource.js';
 
 /** The account after a change of `active`, and whether the welcome email must be queued. */
@@ -28,10 +29,14 @@ export function accountAfterActiveChange(
   now: string,
 ): AccountTransition {
   if (wasActive === isActive) return { account, invite: false };
-  if (!isActive) return { account: { ...account, status: 'Deactivated' }, invite: false };
-  if (account.activatedAt !== undefined)
-    return { account: { ...account, status: 'Activated' }, invite: false };
-  if (account.invitedAt !== undefined)
-    return { account: { ...account, status: 'Invited' }, invite: false };
-  return { account: { ...account, status: 'Invited', invitedAt: now }, invite: true };
+  const next = shallowCopy(account);
+  if (!isActive) next.status = 'Deactivated';
+  else if (account.activatedAt !== undefined) next.status = 'Activated';
+  else if (account.invitedAt !== undefined) next.status = 'Invited';
+  else {
+    next.status = 'Invited';
+    next.invitedAt = now;
+    return { account: next, invite: true };
+  }
+  return { account: next, invite: false };
 }

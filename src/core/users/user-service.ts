@@ -1,6 +1,7 @@
 import type { OutboxMessage } from '../../contracts/outbox.js';
 import type { ListQuery, ListResult, UserStore } from '../../contracts/user-store.js';
 import { isScimError, scimErrors } from '../../errors/index.js';
+import { shallowCopy } from '../../json/json-value.js';
 import type { AttributePath, Filter } from '../../filter/ast.js';
 import type { AccountExtension, ScimUser } from '../../schema/user-resource.js';
 import type { SchemaDefinition } from '../../schema/types.js';
@@ -157,11 +158,10 @@ export class UserService {
     const user = this.#assemble(current.id, attributes, account, current.meta, current.schemas);
     if (jsonEqualExcept(user, current, 'meta')) return current;
     // `user` is a new object of ours: its meta is set in place, not by copying it again.
-    user.meta = Object.freeze({
-      ...current.meta,
-      lastModified: now,
-      version: nextVersion(current.meta.version),
-    });
+    const meta = shallowCopy(current.meta);
+    meta.lastModified = now;
+    meta.version = nextVersion(current.meta.version);
+    user.meta = Object.freeze(meta);
     if (account !== current[ACCOUNT_SCHEMA]) Object.freeze(account);
     Object.freeze(user);
     const outbox: OutboxMessage[] = invite ? [welcomeMessage(tenant, user, now)] : [];
@@ -204,7 +204,7 @@ export class UserService {
     // A PATCH result keeps the stored layout (schemas and id first, the account and meta
     // last): one copy of it, with those members set, is the user.
     if (hasStoredLayout(attributes)) {
-      const user: UserAttributes = { ...attributes };
+      const user = shallowCopy(attributes);
       user.schemas = schemas;
       user.id = id;
       user.userName = attributes.userName as string;
