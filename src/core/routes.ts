@@ -60,7 +60,7 @@ function pick(table: MethodTable, method: string, what: string): Handler {
 export function matchRoute(method: string, path: string): RouteMatch {
   const [first, second, third] = leadingSegments(path);
   // Own properties only: `__proto__` or `constructor` must not find Object.prototype.
-  const name = first === 'Users' ? 'users' : first?.toLowerCase();
+  const name = first?.toLowerCase();
   const table = name !== undefined && Object.hasOwn(topLevel, name) ? topLevel[name] : undefined;
   if (!table || third !== undefined) throw scimErrors.notFound(`No SCIM endpoint at "${path}".`);
   if (second === undefined) return { handler: pick(table, method, `/${first}`), id: '' };

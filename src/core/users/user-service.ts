@@ -201,34 +201,31 @@ export class UserService {
     // A write that keeps the extensions keeps the previous list (frozen when stored), not a copy.
     if (previousSchemas && sameStrings(schemas, previousSchemas)) schemas = previousSchemas;
     else Object.freeze(schemas);
-    // A PATCH result keeps the stored layout (schemas and id first, the account and meta
-    // last): one copy of it, with those members set, is the user.
+    let user: Record<string, unknown>;
     if (hasStoredLayout(attributes)) {
-      const user = shallowCopy(attributes);
+      // A PATCH result keeps the stored layout (schemas and id first, the account and meta
+      // last): one copy of it, with those members set, is the user.
+      user = shallowCopy(attributes);
       user.schemas = schemas;
       user.id = id;
-      user.userName = attributes.userName as string;
-      user.active = attributes.active === true;
-      user[ACCOUNT_SCHEMA] = account;
-      user.meta = meta;
-      return user as ScimUser;
-    }
-    // One pass over the attributes, in their order (an object rest and a spread made two).
-    // They are own data of a parsed or copied JSON value: `for...in` sees exactly those.
-    const user: Record<string, unknown> = { schemas, id };
-    for (const key in attributes) {
-      // The core sets these itself, whatever the attributes say.
-      if (key === 'id' || key === 'meta' || key === 'schemas' || key === ACCOUNT_SCHEMA) continue;
-      const value = attributes[key];
-      // A client may send a "__proto__" member: keep it as data, never as the prototype.
-      if (key === '__proto__') {
-        Object.defineProperty(user, key, {
-          value,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      } else user[key] = value;
+    } else {
+      // One pass over the attributes, in their order (an object rest and a spread made two).
+      // They are own data of a parsed or copied JSON value: `for...in` sees exactly those.
+      user = { schemas, id };
+      for (const key in attributes) {
+        // The core sets these itself, whatever the attributes say.
+        if (key === 'id' || key === 'meta' || key === 'schemas' || key === ACCOUNT_SCHEMA) continue;
+        const value = attributes[key];
+        // A client may send a "__proto__" member: keep it as data, never as the prototype.
+        if (key === '__proto__') {
+          Object.defineProperty(user, key, {
+            value,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        } else user[key] = value;
+      }
     }
     user.userName = attributes.userName as string;
     user.active = attributes.active === true;
