@@ -28,6 +28,8 @@ const { values: args } = parseArgs({
     // Add scimkit-nodecrypto for the diagnostic variant described in RESULTS.md.
     servers: { type: 'string', default: 'baseline,scimkit' },
     profile: { type: 'string' },
+    // Extra node flags for both servers, e.g. --node-flags=--single-threaded (see RESULTS.md).
+    'node-flags': { type: 'string' },
     'no-write': { type: 'boolean', default: false },
   },
 });
@@ -55,7 +57,7 @@ interface Child {
 }
 
 function startChild(name: ServerName): Promise<Child> {
-  const execArgv = ['--import', 'tsx'];
+  const execArgv = ['--import', 'tsx', ...(args['node-flags']?.split(' ').filter(Boolean) ?? [])];
   // One folder per server, so the profiles of the two sides can be compared.
   if (args.profile) execArgv.push('--cpu-prof', `--cpu-prof-dir=${args.profile}/${name}`);
   const child = fork(new URL('./server-process.ts', import.meta.url), [name], {

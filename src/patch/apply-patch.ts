@@ -1,13 +1,10 @@
-import { isJsonObject, jsonEqual } from '../json/json-value.js';
+import { isJsonObject, jsonMembersEqual } from '../json/json-value.js';
 import { ScimError, isScimError, scimErrors } from '../errors/index.js';
 import { applyObject, applyResolved } from './apply-value.js';
 import { Draft } from './draft.js';
-import { parsePatchPath } from './parse-patch-path.js';
-import type { PatchContext } from './patch-context.js';
-import { resolveRules } from './resolve-rules.js';
+import { patchContext, type PatchContext } from './patch-context.js';
 import { hasMember, member, readMessage } from './read-patch-message.js';
-import { resolveTarget } from './resolve-target.js';
-import { schemaIndex } from './schema-index.js';
+import { resolvePath } from './resolve-target.js';
 import { type PatchOpName, type PatchOptions, type PatchResult } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -37,8 +34,8 @@ export function applyPatch(
   body: unknown,
   options: PatchOptions,
 ): PatchResult {
-  const index = schemaIndex(options.schemas);
-  const ctx: PatchContext = { index, rules: resolveRules(options.rules) };
+  const ctx = patchContext(options);
+  const { index } = ctx;
   const operations = readMessage(body, options.maxOperations ?? 1000);
   const draft = new Draft(resource, index);
   for (let i = 0; i < operations.length; i++) {
@@ -64,7 +61,7 @@ export function applyPatch(
       throw scimErrors.mutability(`"${attr.name}" is required and cannot be removed.`);
     }
   }
-  return { resource: result, changed: differs(resource, result) };
+  return { resource: result, changed: !jsonMembersEqual(resource, result) };
 }
 
 function applyOperation(draft: Draft, ctx: PatchContext, raw: unknown): void {
@@ -92,15 +89,5 @@ function applyOperation(draft: Draft, ctx: PatchContext, raw: unknown): void {
     applyObject(draft, ctx, name, ctx.index.core, value);
     return;
   }
-  applyResolved(draft, ctx, name, resolveTarget(parsePatchPath(path), ctx, path), value, hasValue);
-}
-
-function differs(a: Readonly<Json>, b: Json): boolean {
-  const keys = Object.keys(b);
-  if (keys.length !== Object.keys(a).length) return true;
-  for (const k of keys) {
-    if (!Object.hasOwn(a, k)) return true;
-    if (a[k] !== b[k] && !jsonEqual(a[k], b[k])) return true;
-  }
-  return false;
+  applyResolved(draft, ctx, name, resolvePath(ctx, path), value, hasValue);
 }

@@ -11,7 +11,8 @@ type Json = Record<string, unknown>;
  */
 export class Draft {
   readonly root: Json;
-  private readonly owned = new Set<SchemaDefinition>();
+  // Made on the first write into an extension: most PATCHes touch only core attributes.
+  private owned: Set<SchemaDefinition> | undefined;
 
   constructor(
     readonly original: Readonly<Json>,
@@ -30,13 +31,13 @@ export class Draft {
   /** Returns the writable object that holds a schema's attributes (a private copy). */
   container(schema: SchemaDefinition): Json {
     if (schema === this.index.core) return this.root;
-    if (this.owned.has(schema)) return this.root[schema.id] as Json;
+    if (this.owned?.has(schema)) return this.root[schema.id] as Json;
     const key = this.keyOf(schema);
     const current = this.root[key];
     if (key !== schema.id) delete this.root[key];
     const copy: Json = isJsonObject(current) ? { ...current } : {};
     this.root[schema.id] = copy;
-    this.owned.add(schema);
+    (this.owned ??= new Set()).add(schema);
     return copy;
   }
 
@@ -45,6 +46,7 @@ export class Draft {
    * empty is removed together with its URN (RFC 7643 §3: `schemas` lists the extensions used).
    */
   finish(): Json {
+    if (!this.owned) return this.root;
     for (const schema of this.owned) {
       const ext = this.root[schema.id] as Json;
       const empty = Object.keys(ext).length === 0;

@@ -2,13 +2,26 @@ import { scimErrors } from '../errors/index.js';
 import type { SchemaDefinition } from '../schema/types.js';
 import type { Target } from './apply-to-target.js';
 import { compileElementFilter } from './match-element.js';
-import type { PatchContext } from './patch-context.js';
+import { parsePatchPath } from './parse-patch-path.js';
+import { rememberPath, type PatchContext } from './patch-context.js';
 import type { PatchPath } from './types.js';
 
 /** What a PATCH path names: one attribute, or a whole extension (`urn:…:enterprise:2.0:User`). */
 export type Resolved =
   | { readonly kind: 'attribute'; readonly target: Target }
   | { readonly kind: 'extension'; readonly schema: SchemaDefinition };
+
+/**
+ * Parses and resolves a PATCH path's text, or returns what the same text resolved to before in
+ * this context.
+ *
+ * @throws ScimError 400 `invalidPath` (nothing is remembered for a path that fails).
+ */
+export function resolvePath(ctx: PatchContext, path: string): Resolved {
+  return (
+    ctx.paths.get(path) ?? rememberPath(ctx, path, resolveTarget(parsePatchPath(path), ctx, path))
+  );
+}
 
 /**
  * Resolves a parsed PATCH path against the resource's schemas: names match regardless of case,

@@ -13,25 +13,3 @@ export function changedAttributes(
   }
   return changed;
 }
-
-/**
- * Compares two objects structurally as {@link jsonEqual} does, leaving out one top-level key,
- * without copying either of them.
- */
-export function jsonEqualExcept(
-  a: Readonly<Record<string, unknown>>,
-  b: Readonly<Record<string, unknown>>,
-  ignored: string,
-): boolean {
-  let counted = 0;
-  for (const key in a) {
-    if (key === ignored) continue;
-    const x = a[key];
-    // Most members of two versions are the same object or value: no lookup beyond the read.
-    if (x !== b[key] && (!Object.hasOwn(b, key) || !jsonEqual(x, b[key]))) return false;
-    counted++;
-  }
-  let others = 0;
-  for (const key in b) if (key !== ignored) others++;
-  return counted === others;
-}

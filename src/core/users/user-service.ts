@@ -1,7 +1,7 @@
 import type { OutboxMessage } from '../../contracts/outbox.js';
 import type { ListQuery, ListResult, UserStore } from '../../contracts/user-store.js';
 import { isScimError, scimErrors } from '../../errors/index.js';
-import { shallowCopy } from '../../json/json-value.js';
+import { jsonMembersEqual, shallowCopy } from '../../json/json-value.js';
 import type { AttributePath, Filter } from '../../filter/ast.js';
 import type { AccountExtension, ScimUser } from '../../schema/user-resource.js';
 import type { SchemaDefinition } from '../../schema/types.js';
@@ -11,7 +11,7 @@ import { assertIfMatch } from '../http/etag.js';
 import type { OutboxDispatcher } from '../outbox/outbox-dispatcher.js';
 import { welcomeMessage } from '../outbox/welcome-message.js';
 import { accountAfterActiveChange, initialAccount } from './account-status.js';
-import { changedAttributes, jsonEqualExcept } from './changed-attributes.js';
+import { changedAttributes } from './changed-attributes.js';
 import { KeyedLock } from './keyed-lock.js';
 import { newId } from './new-id.js';
 import { isoTimestamp } from './timestamp.js';
@@ -26,7 +26,8 @@ export type UserAttributes = Record<string, unknown>;
 
 /**
  * Computes a user's next attributes from the current user, or returns `null` when nothing is
- * to change. Throws a ScimError to refuse the change.
+ * to change. Throws a ScimError to refuse the change. The attributes must be a new object: the
+ * service takes it over and may set members on it.
  */
 export type UserTransform = (current: ScimUser) => UserAttributes | null;
 
@@ -156,7 +157,7 @@ export class UserService {
       now,
     );
     const user = this.#assemble(current.id, attributes, account, current.meta, current.schemas);
-    if (jsonEqualExcept(user, current, 'meta')) return current;
+    if (jsonMembersEqual(user, current, 'meta')) return current;
     // `user` is a new object of ours: its meta is set in place, not by copying it again.
     const meta = shallowCopy(current.meta);
     meta.lastModified = now;
@@ -193,19 +194,17 @@ export class UserService {
     meta: ScimUser['meta'],
     previousSchemas?: readonly string[],
   ): ScimUser {
-    let schemas: readonly string[] = [USER_SCHEMA];
-    for (const urn of this.#extensionIds) {
-      if (attributes[urn] !== undefined) (schemas as string[]).push(urn);
-    }
-    (schemas as string[]).push(ACCOUNT_SCHEMA);
     // A write that keeps the extensions keeps the previous list (frozen when stored), not a copy.
-    if (previousSchemas && sameStrings(schemas, previousSchemas)) schemas = previousSchemas;
-    else Object.freeze(schemas);
+    const schemas =
+      previousSchemas && this.#listsExtensionsOf(previousSchemas, attributes)
+        ? previousSchemas
+        : this.#schemasOf(attributes);
     let user: Record<string, unknown>;
     if (hasStoredLayout(attributes)) {
       // A PATCH result keeps the stored layout (schemas and id first, the account and meta
-      // last): one copy of it, with those members set, is the user.
-      user = shallowCopy(attributes);
+      // last), and it is the transform's new object (see UserTransform): with those members
+      // set, it is the user.
+      user = attributes;
       user.schemas = schemas;
       user.id = id;
     } else {
@@ -232,6 +231,24 @@ export class UserService {
     user[ACCOUNT_SCHEMA] = account;
     user.meta = meta;
     return user as ScimUser;
+  }
+
+  /** The `schemas` of a user with these attributes: the core schema, extensions present, the account. */
+  #schemasOf(attributes: UserAttributes): readonly string[] {
+    const schemas = [USER_SCHEMA];
+    for (const urn of this.#extensionIds) if (attributes[urn] !== undefined) schemas.push(urn);
+    schemas.push(ACCOUNT_SCHEMA);
+    return Object.freeze(schemas);
+  }
+
+  /** Whether `schemas` is exactly what {@link #schemasOf} would build, without building it. */
+  #listsExtensionsOf(schemas: readonly string[], attributes: UserAttributes): boolean {
+    if (schemas[0] !== USER_SCHEMA) return false;
+    let at = 1;
+    for (const urn of this.#extensionIds) {
+      if (attributes[urn] !== undefined && schemas[at++] !== urn) return false;
+    }
+    return schemas.length === at + 1 && schemas[at] === ACCOUNT_SCHEMA;
   }
 
   /** Deletes a user or throws 404 (or 412 for a stale If-Match). */
@@ -333,12 +350,6 @@ function hasStoredLayout(attributes: UserAttributes): boolean {
     last = key;
   }
   return index > 3 && beforeLast === ACCOUNT_SCHEMA && last === 'meta';
-}
-
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 function lockKey(tenant: string, id: string): string {
