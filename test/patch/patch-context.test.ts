@@ -6,7 +6,10 @@ import { failure, message, SCHEMAS, storedUser } from './fixtures.js';
 
 describe('the PATCH context and its remembered paths', () => {
   it('is built once per options object and rebuilt when its rules are swapped', () => {
-    const options: { schemas: PatchOptions['schemas']; rules?: PatchOptions['rules'] } = {
+    const options: {
+      schemas: PatchOptions['schemas'];
+      rules?: NonNullable<PatchOptions['rules']>;
+    } = {
       schemas: SCHEMAS,
     };
     const first = patchContext(options);
