@@ -2,9 +2,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { concatBytes } from './concat-bytes.js';
 
-// RFC 9112 §6.3: an HTTP/1.1 request without either header has no body, so most GETs skip
-// the stream machinery entirely.
-function announcesNoBody(headers: IncomingHttpHeaders): boolean {
+/**
+ * Tells whether a request's headers announce that it has no body. RFC 9112 §6.3: an HTTP/1.1 request
+ * without `Content-Length` or `Transfer-Encoding` has none, so most GETs skip the stream
+ * machinery entirely.
+ */
+export function hasNoBody(headers: IncomingHttpHeaders): boolean {
   const length = headers['content-length'];
   return (length === undefined || length === '0') && headers['transfer-encoding'] === undefined;
 }
@@ -19,7 +22,7 @@ export function readNodeBody(
   stream: Readable & { readonly headers?: IncomingHttpHeaders },
   cap: number,
 ): Promise<Uint8Array | undefined> {
-  if (stream.readableEnded || (stream.headers !== undefined && announcesNoBody(stream.headers))) {
+  if (stream.readableEnded || (stream.headers !== undefined && hasNoBody(stream.headers))) {
     return Promise.resolve(undefined);
   }
   return new Promise((resolve, reject) => {

@@ -8,7 +8,7 @@ import type { Scim } from '../../index.js';
 import { type AdapterOptions, bodyReadCap } from '../../internal/adapter-options.js';
 import { buildScimRequest } from '../../internal/build-scim-request.js';
 import { nodeBaseUrl } from '../../internal/node-base-url.js';
-import { readNodeBody } from '../../internal/read-node-body.js';
+import { hasNoBody, readNodeBody } from '../../internal/read-node-body.js';
 import { writeNodeResponse } from '../../internal/write-node-response.js';
 
 export type { AdapterOptions } from '../../internal/adapter-options.js';
@@ -33,19 +33,23 @@ export function scimNode(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const cap = bodyReadCap(scim, options);
   return (req, res) => {
-    readNodeBody(req, cap)
-      .then((body) => {
-        const context = options?.context?.(req);
-        const target = req.url ?? '/';
-        const method = req.method ?? 'GET';
-        return scim.handle(
-          buildScimRequest(method, target, req.headers, nodeBaseUrl(req), body, context),
-        );
-      })
-      // Reading fails only when the client went away; there is nobody left to answer.
-      .then(
-        (response) => writeNodeResponse(res, response),
-        () => res.destroy(),
-      );
+    const answer = (body: Uint8Array | undefined): void => {
+      let context: unknown;
+      try {
+        context = options?.context?.(req);
+      } catch {
+        // The host's `context` failed: there is nothing to answer with.
+        res.destroy();
+        return;
+      }
+      const { method = 'GET', url = '/', headers } = req;
+      const request = buildScimRequest(method, url, headers, nodeBaseUrl(req), body, context);
+      // `handle` never rejects: every failure is a SCIM error response.
+      void scim.handle(request).then((response) => writeNodeResponse(res, response));
+    };
+    // A request without a body is answered at once. Reading fails only when the client went
+    // away, and then there is nobody to answer.
+    if (hasNoBody(req.headers)) answer(undefined);
+    else readNodeBody(req, cap).then(answer, () => res.destroy());
   };
 }
