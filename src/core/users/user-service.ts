@@ -1,4 +1,3 @@
-import type { OutboxMessage } from '../../contracts/outbox.js';
 import type { ListQuery, ListResult, UserStore } from '../../contracts/user-store.js';
 import { isScimError, scimErrors } from '../../errors/index.js';
 import { jsonMembersEqual, shallowCopy } from '../../json/json-value.js';
@@ -127,37 +126,59 @@ export class UserService {
     if (turn !== undefined) await turn;
     try {
       for (let attempt = 1; ; attempt++) {
-        // The store directly, not `this.get`: one async layer less on every write.
+        // The store directly, not `this.get`, and the write below inline, not in a method of
+        // its own: each async layer is a promise and a turn of the microtask queue per write.
         const current = await this.#store.get(tenant, id);
         if (!current) throw notFound(id);
         assertIfMatch(ifMatch, current.meta.version);
         const attributes = transform(current);
         if (attributes === null) return current;
+        const now = isoTimestamp(this.#now());
+        const next = this.#nextVersion(current, attributes, now);
+        if (next === null) return current;
+        const { user, invite } = next;
+        const expectedVersion = current.meta.version;
         try {
-          return await this.#write(tenant, current, attributes);
+          const replaced = await this.#store.replace(
+            tenant,
+            user,
+            invite
+              ? { expectedVersion, outbox: [welcomeMessage(tenant, user, now)] }
+              : { expectedVersion },
+          );
+          if (!replaced) throw notFound(id);
         } catch (error) {
           const conflict = isScimError(error) && error.status === 412;
           if (!conflict || ifMatch !== undefined || attempt >= MAX_WRITE_ATTEMPTS) throw error;
           await backOff(attempt);
+          continue;
         }
+        this.#emitUpdate(tenant, now, current, user);
+        if (invite) this.#outbox.kick();
+        return user;
       }
     } finally {
       this.#lock.release(key);
     }
   }
 
-  async #write(tenant: string, current: ScimUser, attributes: UserAttributes): Promise<ScimUser> {
-    const now = isoTimestamp(this.#now());
-    const wasActive = current.active;
-    const isActive = attributes.active === true;
+  /**
+   * The next version of `current` with `attributes`, frozen, and whether it moves the account
+   * into `Invited` for the first time; `null` when it would be the same user.
+   */
+  #nextVersion(
+    current: ScimUser,
+    attributes: UserAttributes,
+    now: string,
+  ): { readonly user: ScimUser; readonly invite: boolean } | null {
     const { account, invite } = accountAfterActiveChange(
       current[ACCOUNT_SCHEMA],
-      wasActive,
-      isActive,
+      current.active,
+      attributes.active === true,
       now,
     );
     const user = this.#assemble(current.id, attributes, account, current.meta, current.schemas);
-    if (jsonMembersEqual(user, current, 'meta')) return current;
+    if (jsonMembersEqual(user, current, 'meta')) return null;
     // `user` is a new object of ours: its meta is set in place, not by copying it again.
     const meta = shallowCopy(current.meta);
     meta.lastModified = now;
@@ -165,15 +186,7 @@ export class UserService {
     user.meta = Object.freeze(meta);
     if (account !== current[ACCOUNT_SCHEMA]) Object.freeze(account);
     Object.freeze(user);
-    const outbox: OutboxMessage[] = invite ? [welcomeMessage(tenant, user, now)] : [];
-    const replaced = await this.#store.replace(tenant, user, {
-      expectedVersion: current.meta.version,
-      outbox,
-    });
-    if (!replaced) throw notFound(current.id);
-    this.#emitUpdate(tenant, now, current, user);
-    if (invite) this.#outbox.kick();
-    return user;
+    return { user, invite };
   }
 
   #emitUpdate(tenant: string, at: string, before: ScimUser, after: ScimUser): void {
