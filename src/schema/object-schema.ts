@@ -27,6 +27,7 @@ export function objectSchema(
   emptyIsNoValue: boolean,
 ): ValueSchema {
   const byLowerName = new Map(entries.map((e) => [e.name.toLowerCase(), e.name]));
+  const exact = new Set(entries.map((e) => e.name));
   const shape: Record<string, v.OptionalSchema<ValueSchema, undefined>> = {};
   for (const e of entries) shape[e.name] = v.optional(e.schema);
   const required = entries.filter((e) => e.required).map((e) => e.name);
@@ -36,20 +37,25 @@ export function objectSchema(
     for (const key in input) {
       const value = input[key];
       if (value === null || value === undefined) continue;
-      const name = byLowerName.get(key.toLowerCase());
+      // Most clients spell names as the schema does: lower-case only the others.
+      const name = exact.has(key) ? key : byLowerName.get(key.toLowerCase());
       if (name !== undefined) out[name] = value;
     }
     return out;
   };
+  // `values` is the new object the object schema built: it is copied only to leave members out.
   const compact = (values: Json): Json | undefined => {
-    const out: Json = {};
-    let any = false;
+    let kept = 0;
+    let dropped = 0;
     for (const key in values) {
-      if (values[key] === undefined) continue;
-      out[key] = values[key];
-      any = true;
+      if (values[key] === undefined) dropped++;
+      else kept++;
     }
-    return any || !emptyIsNoValue ? out : undefined;
+    if (kept === 0 && emptyIsNoValue) return undefined;
+    if (dropped === 0) return values;
+    const out: Json = {};
+    for (const key in values) if (values[key] !== undefined) out[key] = values[key];
+    return out;
   };
 
   return v.pipe(

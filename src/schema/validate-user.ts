@@ -54,7 +54,9 @@ export function validateUserInput(body: unknown, schemas: readonly SchemaDefinit
   }
   const result = v.safeParse(bodySchema, body, { abortEarly: true });
   if (!result.success) throw issueToScimError(result.issues);
-  const { id, password, ...attributes } = result.output as Json;
+  const output = result.output as Json;
+  const { id, password } = output;
+  const attributes = attributesOf(output);
   for (const key in attributes) {
     // An extension object that held only readOnly or unknown attributes says nothing.
     const value = attributes[key];
@@ -72,6 +74,14 @@ export function validateUserInput(body: unknown, schemas: readonly SchemaDefinit
 }
 
 /** Checks the userName invariant: present, an email address, at most 254 characters. */
+// The validated body without `id` and `password`, which are not stored attributes. The output
+// is a new object of the validation: it is copied only when it holds one of them.
+function attributesOf(output: Json): Json {
+  if (output.id === undefined && output.password === undefined) return output;
+  const { id: _id, password: _password, ...attributes } = output;
+  return attributes;
+}
+
 export function checkUserName(userName: unknown): asserts userName is string {
   if (userName === undefined) throw scimErrors.invalidValue('"userName" is required.');
   if (typeof userName !== 'string') throw scimErrors.invalidValue('"userName" must be a string.');

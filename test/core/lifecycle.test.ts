@@ -93,7 +93,7 @@ describe('account status and the welcome email', () => {
       body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', active: true },
     });
     expect(reply.status).toBe(201);
-    await expect.poll(() => delivered.length, { timeout: 2000 }).toBe(1);
+    await expect.poll(() => delivered.length, { timeout: 10_000 }).toBe(1);
     expect(calls).toBe(4);
     await scim.close();
   });

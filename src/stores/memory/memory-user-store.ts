@@ -76,11 +76,10 @@ export class MemoryUserStore implements UserStore {
 
   async create(tenant: string, user: ScimUser, effects?: WriteEffects): Promise<void> {
     const users = this.#tenant(tenant);
-    if (users.ownerOf(user.userName) !== undefined) throw taken(user.userName);
     // The core never reuses an id; a duplicate is a programming error, not a client's.
     if (users.byId.has(user.id))
       throw new Error(`MemoryUserStore: id "${user.id}" already exists.`);
-    users.add(frozenCopy(user));
+    if (!users.addUnlessTaken(frozenCopy(user))) throw taken(user.userName);
     if (effects?.outbox) this.#outbox.record(effects.outbox);
   }
 

@@ -31,12 +31,18 @@ export class TenantUsers {
     return this.idByUserName.get(userNameKey(userName));
   }
 
-  /** Indexes a user that is not stored yet. */
-  add(user: ScimUser): void {
+  /**
+   * Indexes a user that is not stored yet, unless its userName is taken: then it returns false
+   * and changes nothing. The userName's key is computed once for the check and the index.
+   */
+  addUnlessTaken(user: ScimUser): boolean {
+    const key = userNameKey(user.userName);
+    if (this.idByUserName.has(key)) return false;
     this.byId.set(user.id, user);
-    this.idByUserName.set(userNameKey(user.userName), user.id);
+    this.idByUserName.set(key, user.id);
     if (typeof user.externalId === 'string') this.#addExternalId(user.externalId, user.id);
     this.order.insert(user.id);
+    return true;
   }
 
   /** Swaps a stored user for its new version, moving only the index entries that changed. */
