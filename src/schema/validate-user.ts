@@ -2,6 +2,7 @@ import { isJsonObject } from '../json/json-value.js';
 import * as v from 'valibot';
 import { scimErrors } from '../errors/index.js';
 import { compileUserInput } from './compile-user-input.js';
+import { UNSURE } from './fast-value.js';
 import { isEmailAddress, MAX_EMAIL_LENGTH } from './email.js';
 import { issueToScimError } from './issue-to-scim-error.js';
 import type { ValueSchema } from './object-schema.js';
@@ -40,7 +41,7 @@ type Json = Record<string, unknown>;
 export function validateUserInput(body: unknown, schemas: readonly SchemaDefinition[]): UserInput {
   if (!isJsonObject(body))
     throw scimErrors.invalidSyntax('The request body must be a JSON object.');
-  const { core, byUrn, body: bodySchema } = compileUserInput(schemas);
+  const { core, byUrn, body: bodySchema, fastBody } = compileUserInput(schemas);
   const declared = body.schemas;
   if (!Array.isArray(declared) || !declared.every((s): s is string => typeof s === 'string')) {
     throw scimErrors.invalidSyntax('"schemas" must be an array of schema URNs.');
@@ -52,9 +53,14 @@ export function validateUserInput(body: unknown, schemas: readonly SchemaDefinit
   if (!declared.some((s) => s.toLowerCase() === core.id.toLowerCase())) {
     throw scimErrors.invalidSyntax(`"schemas" must contain "${core.id}".`);
   }
-  const result = v.safeParse(bodySchema, body, { abortEarly: true });
-  if (!result.success) throw issueToScimError(result.issues);
-  const output = result.output as Json;
+  // The plain, valid body most clients send is read without valibot; anything else (and every
+  // error) goes through the full schema.
+  let output = fastBody(body) as Json | typeof UNSURE;
+  if (output === UNSURE) {
+    const result = v.safeParse(bodySchema, body, { abortEarly: true });
+    if (!result.success) throw issueToScimError(result.issues);
+    output = result.output as Json;
+  }
   const { id, password } = output;
   const attributes = attributesOf(output);
   for (const key in attributes) {

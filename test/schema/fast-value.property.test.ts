@@ -1,0 +1,117 @@
+import fc from 'fast-check';
+import { fileURLToPath } from 'node:url';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { compileUserInput } from '../../src/schema/compile-user-input.js';
+import { UNSURE } from '../../src/schema/fast-value.js';
+import type { AttributeDefinition } from '../../src/schema/types.js';
+import { loadFixtures } from '../idp/replay-support.js';
+import { DISTRICT, ENTERPRISE_USER_SCHEMA, schemas } from './fixtures.js';
+
+// The fast reader of a user body must give exactly what the valibot schema gives (the same
+// members in the same order) whenever it gives anything, and leave everything else to it.
+const { body: fullSchema, fastBody } = compileUserInput(schemas);
+
+function agree(input: unknown): boolean {
+  const fast = fastBody(input);
+  if (fast === UNSURE) return false;
+  const full = v.safeParse(fullSchema, input, { abortEarly: true });
+  expect(full.success).toBe(true);
+  expect(JSON.stringify(fast)).toBe(JSON.stringify(full.output));
+  expect(fast).toEqual(full.output);
+  return true;
+}
+
+// A value of the attribute's type, or now and then one the full schema coerces or refuses.
+function valueOf(attr: AttributeDefinition): fc.Arbitrary<unknown> {
+  const odd = fc.constantFrom<unknown>(null, 'True', 'FALSE', '', 7, 1.5, {}, [], 'x@y.org');
+  let one: fc.Arbitrary<unknown>;
+  switch (attr.type) {
+    case 'string':
+    case 'reference':
+    case 'binary':
+      one = fc.string({ maxLength: 8 });
+      break;
+    case 'dateTime':
+      one = fc.constantFrom('2026-01-31T12:00:00Z', '2026-01-31T12:00:00.5+02:00', '2026-13-01');
+      break;
+    case 'boolean':
+      one = fc.boolean();
+      break;
+    case 'integer':
+      one = fc.integer();
+      break;
+    case 'decimal':
+      one = fc.double({ noNaN: true });
+      break;
+    case 'complex':
+      one = objectOf(attr.subAttributes ?? []);
+      break;
+  }
+  const item = fc.oneof({ weight: 9, arbitrary: one }, { weight: 1, arbitrary: odd });
+  if (!attr.multiValued) return item;
+  return fc.oneof(
+    { weight: 9, arbitrary: fc.array(item, { maxLength: 3 }) },
+    { weight: 1, arbitrary: item },
+  );
+}
+
+// Some of the attributes, in any order, now and then under another spelling or with a stranger.
+function objectOf(attributes: readonly AttributeDefinition[]): fc.Arbitrary<unknown> {
+  const member = fc.constantFrom(...attributes).chain((attr) =>
+    fc.tuple(
+      fc.oneof(
+        { weight: 9, arbitrary: fc.constant(attr.name) },
+        { weight: 1, arbitrary: fc.constant(attr.name.toUpperCase()) },
+        { weight: 1, arbitrary: fc.constantFrom('unknownThing', '__proto__') },
+      ),
+      valueOf(attr),
+    ),
+  );
+  return fc
+    .array(member, { maxLength: 6 })
+    .map((pairs) => JSON.parse(JSON.stringify(Object.fromEntries(pairs))) as unknown);
+}
+
+const [core, enterprise, district] = schemas as [
+  (typeof schemas)[0],
+  (typeof schemas)[0],
+  (typeof schemas)[0],
+];
+
+const bodies = fc
+  .tuple(objectOf(core.attributes), objectOf(enterprise.attributes), objectOf(district.attributes))
+  .map(([coreValues, enterpriseValues, districtValues]) => ({
+    // The one required attribute, unless the generated members replace it.
+    userName: 'ada@example.org',
+    ...(coreValues as object),
+    [ENTERPRISE_USER_SCHEMA]: enterpriseValues,
+    [DISTRICT]: districtValues,
+  }));
+
+describe('the fast reader of user bodies', () => {
+  it('gives exactly what the full schema gives, whenever it gives anything', () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(bodies, (body) => {
+        if (agree(body)) answered++;
+      }),
+      { numRuns: 2000 },
+    );
+    // It is not a reader that leaves everything to the full schema.
+    expect(answered).toBeGreaterThan(100);
+  });
+
+  it('reads the user bodies real identity providers send, as the full schema does', () => {
+    const root = fileURLToPath(new URL('../idp/fixtures', import.meta.url));
+    const sent = loadFixtures(root).flatMap(({ fixture }) =>
+      fixture.steps
+        .filter((s) => s.request.method === 'POST' && /\/Users$/.test(s.request.path))
+        .map((s) => s.request.body),
+    );
+    expect(sent.length).toBeGreaterThan(5);
+    const answered = sent.filter((body) => agree(body)).length;
+    // Entra's "True" strings and other dialects go to the full schema; most bodies do not.
+    expect(answered).toBeGreaterThan(sent.length / 2);
+  });
+});
