@@ -58,16 +58,18 @@ function valueOf(attr: AttributeDefinition): fc.Arbitrary<unknown> {
 
 // Some of the attributes, in any order, now and then under another spelling or with a stranger.
 function objectOf(attributes: readonly AttributeDefinition[]): fc.Arbitrary<unknown> {
-  const member = fc.constantFrom(...attributes).chain((attr) =>
-    fc.tuple(
-      fc.oneof(
-        { weight: 9, arbitrary: fc.constant(attr.name) },
-        { weight: 1, arbitrary: fc.constant(attr.name.toUpperCase()) },
-        { weight: 1, arbitrary: fc.constantFrom('unknownThing', '__proto__') },
+  const member = fc
+    .constantFrom(...attributes)
+    .chain((attr) =>
+      fc.tuple(
+        fc.oneof(
+          { weight: 9, arbitrary: fc.constant(attr.name) },
+          { weight: 1, arbitrary: fc.constant(attr.name.toUpperCase()) },
+          { weight: 1, arbitrary: fc.constantFrom('unknownThing', '__proto__') },
+        ),
+        valueOf(attr),
       ),
-      valueOf(attr),
-    ),
-  );
+    );
   return fc
     .array(member, { maxLength: 6 })
     .map((pairs) => JSON.parse(JSON.stringify(Object.fromEntries(pairs))) as unknown);
