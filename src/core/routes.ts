@@ -42,6 +42,13 @@ const topLevel: Readonly<Record<string, MethodTable>> = {
   schemas: { GET: schemas },
   groups: later,
 };
+// The same tables under the names as RFC 7644 spells them, which most clients use: found
+// without lower-casing the segment first.
+const spelled: ReadonlyMap<string, MethodTable> = new Map(
+  ['Users', 'Bulk', 'Me', 'ServiceProviderConfig', 'ResourceTypes', 'Schemas', 'Groups'].map(
+    (name) => [name, topLevel[name.toLowerCase()] as MethodTable],
+  ),
+);
 
 function pick(table: MethodTable, method: string, what: string): Handler {
   const handler = Object.hasOwn(table, method) ? table[method] : undefined;
@@ -59,9 +66,7 @@ function pick(table: MethodTable, method: string, what: string): Handler {
  */
 export function matchRoute(method: string, path: string): RouteMatch {
   const [first, second, third] = leadingSegments(path);
-  // Own properties only: `__proto__` or `constructor` must not find Object.prototype.
-  const name = first?.toLowerCase();
-  const table = name !== undefined && Object.hasOwn(topLevel, name) ? topLevel[name] : undefined;
+  const table = first === undefined ? undefined : (spelled.get(first) ?? inAnyCase(first));
   if (!table || third !== undefined) throw scimErrors.notFound(`No SCIM endpoint at "${path}".`);
   if (second === undefined) return { handler: pick(table, method, `/${first}`), id: '' };
   if (table !== usersCollection) {
@@ -73,6 +78,12 @@ export function matchRoute(method: string, path: string): RouteMatch {
     return { handler: pick({ POST: searchUsers }, method, '/Users/.search'), id: '' };
   }
   return { handler: pick(userItem, method, '/Users/{id}'), id: decodeSegment(second) };
+}
+
+function inAnyCase(segment: string): MethodTable | undefined {
+  const name = segment.toLowerCase();
+  // Own properties only: `__proto__` or `constructor` must not find Object.prototype.
+  return Object.hasOwn(topLevel, name) ? topLevel[name] : undefined;
 }
 
 // The first three non-empty segments, as `path.split('/').filter(...)` would give them, without

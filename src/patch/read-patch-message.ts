@@ -32,7 +32,9 @@ export function readMessage(body: unknown, max: number): unknown[] {
   const lower = PATCH_OP_SCHEMA.toLowerCase();
   if (
     !Array.isArray(schemas) ||
-    !schemas.some((s) => typeof s === 'string' && s.toLowerCase() === lower)
+    !schemas.some(
+      (s) => s === PATCH_OP_SCHEMA || (typeof s === 'string' && s.toLowerCase() === lower),
+    )
   ) {
     throw scimErrors.invalidSyntax(`"schemas" must contain "${PATCH_OP_SCHEMA}".`);
   }
