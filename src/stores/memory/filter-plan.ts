@@ -16,15 +16,21 @@ const INDEXED: Readonly<Record<string, IndexedAttribute>> = {
   username: 'userName',
   externalid: 'externalId',
 };
+// The same under the names as the schema spells them, found without lower-casing.
+const SPELLED: ReadonlyMap<string, IndexedAttribute> = new Map([
+  ['id', 'id'],
+  ['userName', 'userName'],
+  ['externalId', 'externalId'],
+]);
 
 /** Recognises `id eq`, `userName eq` and `externalId eq`, the forms an index answers. */
-function indexedEquality(filter: Filter): IndexedEquality | undefined {
+export function indexedEquality(filter: Filter): IndexedEquality | undefined {
   if (filter.kind !== 'compare' || filter.op !== 'eq') return undefined;
   const { path } = filter as CompareFilter;
   if (path.subAttribute !== undefined) return undefined;
   if (path.schema !== undefined && path.schema.toLowerCase() !== USER_SCHEMA.toLowerCase())
     return undefined;
-  const attribute = INDEXED[path.attribute.toLowerCase()];
+  const attribute = SPELLED.get(path.attribute) ?? INDEXED[path.attribute.toLowerCase()];
   return attribute && { attribute, value: filter.value };
 }
 
@@ -84,6 +90,26 @@ export function candidateIds(users: TenantUsers, filter: Filter): Set<string> | 
  *
  * @internal
  */
+/**
+ * The users one indexed equality finds, in id order, straight from its index: each matches the
+ * equality by construction (the userName index is keyed by the lower-cased userName), so none
+ * is tested again.
+ */
+export function usersEqualTo(
+  users: TenantUsers,
+  { attribute, value }: IndexedEquality,
+): ScimUser[] {
+  // A non-string value never equals a string attribute: a valid query that finds nothing.
+  if (typeof value !== 'string') return [];
+  if (attribute === 'externalId') {
+    const ids = users.idsByExternalId.get(value);
+    return ids ? [...ids].sort().map((id) => users.byId.get(id) as ScimUser) : [];
+  }
+  const id = attribute === 'id' ? value : users.idByUserName.get(userNameKey(value));
+  const user = id === undefined ? undefined : users.byId.get(id);
+  return user ? [user] : [];
+}
+
 export function matchesIndexed(user: ScimUser, filter: Filter): boolean {
   switch (filter.kind) {
     case 'and':

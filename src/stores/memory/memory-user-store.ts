@@ -15,7 +15,13 @@ import type { SchemaDefinition } from '../../schema/types.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import { accountSchema, enterpriseUserSchema, userSchema } from '../../schema/user-schema.js';
 import { cloneJson, frozenCopy, frozenNextVersion } from './clone-json.js';
-import { candidateIds, isIndexOnly, matchesIndexed } from './filter-plan.js';
+import {
+  candidateIds,
+  indexedEquality,
+  isIndexOnly,
+  matchesIndexed,
+  usersEqualTo,
+} from './filter-plan.js';
 import { MemoryOutbox, type MemoryOutboxEntry } from './memory-outbox.js';
 import { scanUsers } from './scan-users.js';
 import { TenantUsers } from './tenant-users.js';
@@ -136,10 +142,13 @@ export class MemoryUserStore implements UserStore {
 
   /** Returns the users matching `filter` in id order, from an index when one applies. */
   #matching(users: TenantUsers, filter: Filter, schemas: readonly SchemaDefinition[]): ScimUser[] {
+    // The usual filter, `userName eq "..."`: one index lookup, nothing to test or sort.
+    const equality = indexedEquality(filter);
+    if (equality) return usersEqualTo(users, equality);
     const test = this.#predicate(filter, schemas);
     const candidates = candidateIds(users, filter);
     if (!candidates) return scanUsers(users, test);
-    // The usual case, `userName eq`, has at most one candidate: no arrays to sort.
+    // An `id` or `userName` equality within an `and` has at most one candidate: nothing to sort.
     if (candidates.size <= 1) {
       for (const id of candidates) {
         const user = users.byId.get(id);
