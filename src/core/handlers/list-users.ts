@@ -17,16 +17,20 @@ export const LIST_RESPONSE_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListR
 async function answerList(context: HandlerContext, params: ListParams): Promise<ScimResponse> {
   const { tenant, users, config, usersUrl } = context;
   const project = compileProjection(params, config.schemas);
-  let query: ListQuery = { startIndex: params.startIndex, count: params.count };
+  // One object, built here and handed on as it is.
+  const query: { -readonly [K in keyof ListQuery]: ListQuery[K] } = {
+    startIndex: params.startIndex,
+    count: params.count,
+    schemas: config.schemas,
+  };
   if (params.filter !== undefined) {
-    const filter = config.readFilter(params.filter);
-    users.assertFilterSupported(filter, params.filter);
-    query = { ...query, filter };
+    query.filter = config.readFilter(params.filter);
+    users.assertFilterSupported(query.filter, params.filter);
   }
   if (params.sortBy !== undefined) {
-    const sortBy = checkSortBy(params.sortBy, config.schemas);
-    users.assertSortSupported(sortBy, params.sortBy);
-    query = { ...query, sortBy, sortOrder: params.sortOrder };
+    query.sortBy = checkSortBy(params.sortBy, config.schemas);
+    users.assertSortSupported(query.sortBy, params.sortBy);
+    query.sortOrder = params.sortOrder;
   }
   const page = await users.list(tenant.id, query);
   const { resources } = page;

@@ -106,9 +106,9 @@ export class UserService {
     }
   }
 
-  /** Lists users. */
+  /** Lists users; the query carries the service's schemas (added when it has none). */
   list(tenant: string, query: ListQuery): Promise<ListResult> {
-    return this.#store.list(tenant, { ...query, schemas: this.#schemas });
+    return this.#store.list(tenant, query.schemas ? query : { ...query, schemas: this.#schemas });
   }
 
   /**
