@@ -8,7 +8,10 @@ export type StaticApiKey =
 
 const HEX_DIGEST = /^[0-9a-f]{64}$/i;
 
-/** The synchronous SHA-256 of `node:crypto` as lower-case hex, where the runtime has it (Node, Bun, Deno). */
+/**
+ * The synchronous SHA-256 of `node:crypto`, as lower-case hex, where the runtime has it (Node,
+ * Bun, Deno).
+ */
 type SyncSha256Hex = (text: string) => string;
 
 // Reached through process.getBuiltinModule so the core has no static `node:` import and still

@@ -4,6 +4,8 @@ import { PATCH_OP_SCHEMA } from './types.js';
 
 type Json = Record<string, unknown>;
 
+const PATCH_OP_SCHEMA_LOWER = PATCH_OP_SCHEMA.toLowerCase();
+
 /** Reads a member of a message object, matching its name regardless of case (RFC 7643 §2.1). */
 export function member(o: Json, name: string): unknown {
   if (name in o) return o[name];
@@ -29,11 +31,12 @@ export function readMessage(body: unknown, max: number): unknown[] {
   if (!isJsonObject(body))
     throw scimErrors.invalidSyntax('The PATCH body must be a PatchOp message object.');
   const schemas = member(body, 'schemas');
-  const lower = PATCH_OP_SCHEMA.toLowerCase();
   if (
     !Array.isArray(schemas) ||
     !schemas.some(
-      (s) => s === PATCH_OP_SCHEMA || (typeof s === 'string' && s.toLowerCase() === lower),
+      (s) =>
+        s === PATCH_OP_SCHEMA ||
+        (typeof s === 'string' && s.toLowerCase() === PATCH_OP_SCHEMA_LOWER),
     )
   ) {
     throw scimErrors.invalidSyntax(`"schemas" must contain "${PATCH_OP_SCHEMA}".`);

@@ -39,6 +39,10 @@ export class UserService {
   readonly #events: EventHub;
   readonly #outbox: OutboxDispatcher;
   readonly #now: () => Date;
+  // Writes are serialised per id, whatever the tenant: ids are generated and unique across
+  // tenants, and two tenants naming the same unknown id only wait for each other. The key is
+  // the id string the request already holds, so no key is built and hashed per write. The lock
+  // saves retries; correctness rests on the store's version check.
   readonly #lock = new KeyedLock();
 
   readonly #schemas: readonly SchemaDefinition[];
@@ -121,8 +125,7 @@ export class UserService {
     ifMatch: string | undefined,
     transform: UserTransform,
   ): Promise<ScimUser> {
-    const key = lockKey(tenant, id);
-    const turn = this.#lock.acquire(key);
+    const turn = this.#lock.acquire(id);
     if (turn !== undefined) await turn;
     try {
       for (let attempt = 1; ; attempt++) {
@@ -158,7 +161,7 @@ export class UserService {
         return user;
       }
     } finally {
-      this.#lock.release(key);
+      this.#lock.release(id);
     }
   }
 
@@ -284,7 +287,7 @@ export class UserService {
 
   /** Moves an `Invited` user to `Activated` (first login). Returns null when there is no user. */
   activate(tenant: string, id: string): Promise<ScimUser | null> {
-    return this.#lock.run(lockKey(tenant, id), () => this.#activate(tenant, id));
+    return this.#lock.run(id, () => this.#activate(tenant, id));
   }
 
   async #activate(tenant: string, id: string): Promise<ScimUser | null> {
@@ -313,7 +316,7 @@ export class UserService {
 
   /** Queues the welcome email again for an `Invited` user; false when the user is not invited. */
   resendInvitation(tenant: string, id: string): Promise<boolean> {
-    return this.#lock.run(lockKey(tenant, id), () => this.#resendInvitation(tenant, id));
+    return this.#lock.run(id, () => this.#resendInvitation(tenant, id));
   }
 
   async #resendInvitation(tenant: string, id: string): Promise<boolean> {
@@ -363,14 +366,6 @@ function hasStoredLayout(attributes: UserAttributes): boolean {
     last = key;
   }
   return index > 3 && beforeLast === ACCOUNT_SCHEMA && last === 'meta';
-}
-
-// Writes are serialised per id, whatever the tenant: ids are generated and unique across
-// tenants, and two tenants naming the same unknown id only wait for each other. The key is the
-// id string the request already holds, so no key is built and hashed per write. The lock saves
-// retries; correctness rests on the store's version check.
-function lockKey(_tenant: string, id: string): string {
-  return id;
 }
 
 function notFound(id: string) {
