@@ -14,6 +14,7 @@ export interface ObjectEntry {
 
 type Json = Record<string, unknown>;
 
+// `fastObject` in `fast-value.ts` mirrors this for plain, valid input: change both together.
 /**
  * Builds the valibot schema of a JSON object of attributes: keys match their entry regardless
  * of letter case and come out canonical; keys no entry names (unknown or readOnly attributes)
