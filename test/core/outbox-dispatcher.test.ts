@@ -72,4 +72,32 @@ describe('the outbox dispatcher', () => {
     });
     await outbox.close();
   });
+
+  it('retries when the retry is due by its clock, even if the timer fires before that', async () => {
+    // Node's timers run on the event loop's clock, which lags the wall clock while the process
+    // is busy; a clock that runs at half speed makes every timer fire early by that measure.
+    const start = Date.now();
+    const halfSpeed = () => new Date(start + (Date.now() - start) / 2);
+    const store = new MemoryUserStore();
+    let calls = 0;
+    const delivered: string[] = [];
+    const outbox = new OutboxDispatcher(
+      store.outbox,
+      async () => true,
+      {
+        async sendWelcome(email) {
+          if (++calls === 1) throw new Error('SMTP down');
+          delivered.push(email.idempotencyKey);
+        },
+      },
+      { retryBaseMs: 20 },
+      halfSpeed,
+      () => undefined,
+    );
+    await record(store, [message('m')]);
+    expect(await outbox.drain()).toBe(0);
+    await expect.poll(() => delivered, { timeout: 5_000 }).toEqual(['m']);
+    expect(calls).toBe(2);
+    await outbox.close();
+  });
 });

@@ -104,8 +104,9 @@ export class OutboxDispatcher {
         await this.#store.fail(message.id, reason, undefined);
       } else {
         const delay = Math.min(this.#retryMaxMs, this.#retryBaseMs * 2 ** (attempts - 1));
-        await this.#store.fail(message.id, reason, new Date(this.#now().getTime() + delay));
-        this.#schedule(delay);
+        const dueAt = this.#now().getTime() + delay;
+        await this.#store.fail(message.id, reason, new Date(dueAt));
+        this.#schedule(dueAt);
       }
       return false;
     }
@@ -113,12 +114,24 @@ export class OutboxDispatcher {
     return true;
   }
 
-  #schedule(delay: number): void {
+  /**
+   * Starts a delivery round when a retry is due. Node's timers run on the event loop's clock,
+   * which lags the wall clock while a turn is busy, so a timer can fire before `now()` reaches
+   * the due time; a round then would find nothing due and the retry would wait for the next
+   * poll (forever without one). So an early timer waits again for what is left, for as long as
+   * the clock moves; a clock that stands still (a test's) gets its round after one more wait.
+   */
+  #schedule(dueAt: number, clockBefore?: number): void {
     if (this.#closed) return;
-    const timer = setTimeout(() => {
-      this.#timers.delete(timer);
-      this.kick();
-    }, delay);
+    const timer = setTimeout(
+      () => {
+        this.#timers.delete(timer);
+        const clock = this.#now().getTime();
+        if (clock < dueAt && clock !== clockBefore) this.#schedule(dueAt, clock);
+        else this.kick();
+      },
+      Math.max(1, dueAt - this.#now().getTime()),
+    );
     timer.unref?.();
     this.#timers.add(timer);
   }
