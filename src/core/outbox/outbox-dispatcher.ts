@@ -118,16 +118,15 @@ export class OutboxDispatcher {
    * Starts a delivery round when a retry is due. Node's timers run on the event loop's clock,
    * which lags the wall clock while a turn is busy, so a timer can fire before `now()` reaches
    * the due time; a round then would find nothing due and the retry would wait for the next
-   * poll (forever without one). So an early timer waits again for what is left, for as long as
-   * the clock moves; a clock that stands still (a test's) gets its round after one more wait.
+   * poll (forever without one). So an early timer waits again for what is left, however often
+   * it takes (each wait at least a millisecond; `close()` clears them).
    */
-  #schedule(dueAt: number, clockBefore?: number): void {
+  #schedule(dueAt: number): void {
     if (this.#closed) return;
     const timer = setTimeout(
       () => {
         this.#timers.delete(timer);
-        const clock = this.#now().getTime();
-        if (clock < dueAt && clock !== clockBefore) this.#schedule(dueAt, clock);
+        if (this.#now().getTime() < dueAt) this.#schedule(dueAt);
         else this.kick();
       },
       Math.max(1, dueAt - this.#now().getTime()),
