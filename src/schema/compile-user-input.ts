@@ -27,61 +27,50 @@ export interface CompiledUserInput {
 
 const compiled = new WeakMap<readonly SchemaDefinition[], CompiledUserInput>();
 
-function writable(schema: SchemaDefinition) {
-  return schema.attributes.filter((a) => a.mutability !== 'readOnly');
-}
+// Each member with both forms of its rules: the valibot schema and the fast reader.
+type Entry = ObjectEntry & FastEntry;
 
-function entriesOf(schema: SchemaDefinition): ObjectEntry[] {
-  return writable(schema).map((a) => ({
-    name: a.name,
-    schema: compileValue(a),
-    required: a.required,
-  }));
-}
-
-function fastEntriesOf(schema: SchemaDefinition): FastEntry[] {
-  return writable(schema).map((a) => ({
-    name: a.name,
-    read: compileFastValue(a),
-    required: a.required,
-  }));
+// The writable attributes of a schema (readOnly ones are the server's to set).
+function entriesOf(schema: SchemaDefinition): Entry[] {
+  return schema.attributes
+    .filter((a) => a.mutability !== 'readOnly')
+    .map((a) => ({
+      name: a.name,
+      schema: compileValue(a),
+      read: compileFastValue(a),
+      required: a.required,
+    }));
 }
 
 /**
  * Compiles a resource's schemas (the first is the core schema, the rest extensions) into the
- * valibot schema of a POST or PUT body. The result is cached per schema list, so the core,
- * which passes the same list on every request, compiles once.
+ * valibot schema of a POST or PUT body and its fast reader, both from one list of members.
+ * The result is cached per schema list, so the core, which passes the same list on every
+ * request, compiles once.
  */
 export function compileUserInput(schemas: readonly SchemaDefinition[]): CompiledUserInput {
   const cached = compiled.get(schemas);
   if (cached) return cached;
   const [core, ...extensions] = schemas;
   if (!core) throw new Error('compileUserInput needs at least the core schema');
-  const entries: ObjectEntry[] = [
+  const entries: Entry[] = [
     // readOnly, so never stored, but a PUT answers 400 when it differs from the path.
-    { name: 'id', schema: v.unknown() },
+    { name: 'id', schema: v.unknown(), read: readAny },
     ...entriesOf(core),
-    ...extensions.map((extension) => ({
-      name: extension.id,
-      schema: objectSchema(entriesOf(extension), false),
-    })),
+    ...extensions.map((extension) => {
+      const members = entriesOf(extension);
+      return {
+        name: extension.id,
+        schema: objectSchema(members, false),
+        read: fastObject(members, false),
+      };
+    }),
   ];
   const result: CompiledUserInput = {
     core,
     byUrn: new Map(schemas.map((s) => [s.id.toLowerCase(), s])),
     body: objectSchema(entries, false),
-    // Entry for entry the same members as `entries`, in the same order.
-    fastBody: fastObject(
-      [
-        { name: 'id', read: readAny },
-        ...fastEntriesOf(core),
-        ...extensions.map((extension) => ({
-          name: extension.id,
-          read: fastObject(fastEntriesOf(extension), false),
-        })),
-      ],
-      false,
-    ),
+    fastBody: fastObject(entries, false),
   };
   compiled.set(schemas, result);
   return result;
