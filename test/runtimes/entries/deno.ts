@@ -1,0 +1,12 @@
+/** Serves the contract service with `Deno.serve` on 127.0.0.1 and a free port, then prints it. */
+import { createHandler } from './service.ts';
+import { openStore } from './store.ts';
+
+Deno.serve(
+  {
+    hostname: '127.0.0.1',
+    port: 0,
+    onListen: ({ port }) => console.log(`listening on http://127.0.0.1:${port}`),
+  },
+  createHandler(await openStore(Deno.env.get('SCIMKIT_STORE') ?? 'memory')),
+);

@@ -1,0 +1,171 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import type { RunningServer } from '../http/harness.js';
+import type { RuntimeName } from './find-runtime.js';
+
+const ENTRIES = join(import.meta.dirname, 'entries');
+/** Where the entries mount the service (entries/service.ts; they are not imported here). */
+export const MOUNT = '/api/v1/scim/v2';
+
+/** Which store an entry serves (entries/store.ts). */
+export type StoreKind = 'memory' | 'pglite';
+
+/** How long a runtime may take to listen: PGlite's first start builds a database in WebAssembly. */
+export const START_TIMEOUT_MS: Record<StoreKind, number> = { memory: 30_000, pglite: 120_000 };
+
+/** A child process serving an entry, with what it printed so far for failure messages. */
+interface Child {
+  readonly process: ChildProcess;
+  output(): string;
+}
+
+function launch(binary: string, args: string[], env: Record<string, string>): Child {
+  const child = spawn(binary, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer): void => {
+    // Bounded: only the tail matters when a start fails.
+    output = (output + chunk.toString()).slice(-8_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return { process: child, output: () => output };
+}
+
+/** Stops a child: SIGTERM, then SIGKILL if it is still there after two seconds. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 2_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * Resolves with what `ready` finds once it finds something; rejects, with the child's output,
+ * when the child exits first or `timeoutMs` passes (the child is then stopped).
+ */
+async function waitFor(
+  child: Child,
+  timeoutMs: number,
+  ready: () => Promise<string | undefined>,
+): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.process.exitCode !== null || child.process.signalCode !== null) {
+      throw new Error(`the runtime exited before listening:\n${child.output()}`);
+    }
+    const found = await ready();
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await stop(child.process);
+  throw new Error(`the runtime did not listen within ${timeoutMs} ms:\n${child.output()}`);
+}
+
+/** Reads the origin an entry printed as `listening on http://127.0.0.1:<port>`. */
+function printedOrigin(child: Child): () => Promise<string | undefined> {
+  return () =>
+    Promise.resolve(/listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(child.output())?.[1]);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Bundles the Worker entry and writes a workerd config that serves it on `port`. */
+async function workerdConfig(dir: string, port: number): Promise<string> {
+  await build({
+    entryPoints: [join(ENTRIES, 'worker.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    outfile: join(dir, 'worker.js'),
+    logLevel: 'error',
+  });
+  const config = join(dir, 'config.capnp');
+  await writeFile(
+    config,
+    `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [ (name = "main", worker = .worker) ],
+  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
+);
+const worker :Workerd.Worker = (
+  modules = [ (name = "worker", esModule = embed "worker.js") ],
+  compatibilityDate = "2026-10-01",
+);
+`,
+  );
+  return config;
+}
+
+async function startWorkerd(binary: string): Promise<RunningServer> {
+  const dir = await mkdtemp(join(tmpdir(), 'scimkit-workerd-'));
+  const port = await freePort();
+  const child = launch(binary, ['serve', await workerdConfig(dir, port)], {});
+  const origin = `http://127.0.0.1:${port}`;
+  // workerd prints nothing when it listens: ask until it answers.
+  const answers = () =>
+    fetch(`${origin}/__sent`).then(
+      (response) => (response.ok ? origin : undefined),
+      () => undefined,
+    );
+  try {
+    await waitFor(child, START_TIMEOUT_MS.memory, answers);
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return served(origin, child, () => rm(dir, { recursive: true, force: true }));
+}
+
+function served(origin: string, child: Child, cleanup?: () => Promise<void>): RunningServer {
+  return {
+    origin,
+    url: origin + MOUNT,
+    close: async () => {
+      await stop(child.process);
+      await cleanup?.();
+    },
+  };
+}
+
+/**
+ * Starts `runtime` serving the contract service on 127.0.0.1 and a free port, as a child process
+ * that `close()` stops. Bun and Deno run the entry unbundled, importing the built `dist` by the
+ * package's own name; workerd runs it bundled by esbuild, as Wrangler would.
+ */
+export async function startRuntime(
+  runtime: RuntimeName,
+  binary: string,
+  store: StoreKind = 'memory',
+): Promise<RunningServer> {
+  if (runtime === 'workerd') {
+    if (store !== 'memory') throw new Error('workerd runs the memory store only');
+    return startWorkerd(binary);
+  }
+  const env = { SCIMKIT_STORE: store, DENO_NO_UPDATE_CHECK: '1', DENO_NO_PROMPT: '1' };
+  const args =
+    runtime === 'bun'
+      ? [join(ENTRIES, 'bun.ts')]
+      : // Only what the entry needs: loopback sockets, its env, and reading node_modules.
+        ['run', '--allow-net=127.0.0.1', '--allow-env', '--allow-read', join(ENTRIES, 'deno.ts')];
+  const child = launch(binary, args, env);
+  const origin = await waitFor(child, START_TIMEOUT_MS[store], printedOrigin(child));
+  return served(origin, child);
+}

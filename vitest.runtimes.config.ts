@@ -1,0 +1,24 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const contractSuite = fileURLToPath(new URL('./test/http/contract.test.ts', import.meta.url));
+const runtimeHarness = fileURLToPath(new URL('./test/runtimes/harness.ts', import.meta.url));
+
+// `npm run test:runtimes`, after `npm run build`: the HTTP contract suite, with its targets
+// swapped for Bun, Deno and workerd child processes, plus the runtime-only tests.
+export default defineConfig({
+  plugins: [
+    {
+      name: 'scimkit-runtime-targets',
+      enforce: 'pre',
+      resolveId: (source, importer) =>
+        source === './harness.js' && importer === contractSuite ? runtimeHarness : undefined,
+    },
+  ],
+  test: {
+    include: ['test/http/contract.test.ts', 'test/runtimes/**/*.test.ts'],
+    globalSetup: ['test/runtimes/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 150_000,
+  },
+});
