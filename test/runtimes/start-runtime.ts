@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import type { RunningServer } from '../http/harness.js';
 import type { RuntimeName } from './find-runtime.js';
 
+const ROOT = join(import.meta.dirname, '..', '..');
 const ENTRIES = join(import.meta.dirname, 'entries');
 /** Where the entries mount the service (entries/service.ts; they are not imported here). */
 export const MOUNT = '/api/v1/scim/v2';
@@ -87,51 +88,13 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Bundles the Worker entry and writes a workerd config that serves it on `port`. */
-async function workerdConfig(dir: string, port: number): Promise<string> {
-  await build({
-    entryPoints: [join(ENTRIES, 'worker.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    outfile: join(dir, 'worker.js'),
-    logLevel: 'error',
-  });
-  const config = join(dir, 'config.capnp');
-  await writeFile(
-    config,
-    `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (
-  services = [ (name = "main", worker = .worker) ],
-  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
-);
-const worker :Workerd.Worker = (
-  modules = [ (name = "worker", esModule = embed "worker.js") ],
-  compatibilityDate = "2026-10-01",
-);
-`,
-  );
-  return config;
-}
-
-async function startWorkerd(binary: string): Promise<RunningServer> {
-  const dir = await mkdtemp(join(tmpdir(), 'scimkit-workerd-'));
-  const port = await freePort();
-  const child = launch(binary, ['serve', await workerdConfig(dir, port)], {});
-  const origin = `http://127.0.0.1:${port}`;
-  // workerd prints nothing when it listens: ask until it answers.
-  const answers = () =>
-    fetch(`${origin}/__sent`).then(
-      (response) => (response.ok ? origin : undefined),
+/** Resolves `origin` once anything answers HTTP there (servers that print nothing on start). */
+function answering(origin: string): () => Promise<string | undefined> {
+  return () =>
+    fetch(origin).then(
+      () => origin,
       () => undefined,
     );
-  try {
-    await waitFor(child, START_TIMEOUT_MS.memory, answers);
-  } catch (error) {
-    await rm(dir, { recursive: true, force: true });
-    throw error;
-  }
-  return served(origin, child, () => rm(dir, { recursive: true, force: true }));
 }
 
 function served(origin: string, child: Child, cleanup?: () => Promise<void>): RunningServer {
@@ -146,9 +109,41 @@ function served(origin: string, child: Child, cleanup?: () => Promise<void>): Ru
 }
 
 /**
- * Starts `runtime` serving the contract service on 127.0.0.1 and a free port, as a child process
- * that `close()` stops. Bun and Deno run the entry unbundled, importing the built `dist` by the
- * package's own name; workerd runs it bundled by esbuild, as Wrangler would.
+ * Serves a Worker in workerd on a free port: bundles `worker` with esbuild (as Wrangler would)
+ * to `.data/worker.js` beside a copy of `config`, which embeds that file.
+ */
+async function serveWorker(binary: string, worker: string, config: string): Promise<RunningServer> {
+  const dir = await mkdtemp(join(tmpdir(), 'scimkit-workerd-'));
+  const cleanup = () => rm(dir, { recursive: true, force: true });
+  try {
+    await build({
+      entryPoints: [worker],
+      bundle: true,
+      format: 'esm',
+      platform: 'neutral',
+      outfile: join(dir, '.data', 'worker.js'),
+      logLevel: 'error',
+    });
+    await copyFile(config, join(dir, 'config.capnp'));
+    const port = await freePort();
+    const args = ['serve', join(dir, 'config.capnp'), '--socket-addr', `http=127.0.0.1:${port}`];
+    const child = launch(binary, args, {});
+    const origin = await waitFor(
+      child,
+      START_TIMEOUT_MS.memory,
+      answering(`http://127.0.0.1:${port}`),
+    );
+    return served(origin, child, cleanup);
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
+
+/**
+ * Starts `runtime` serving the contract service (entries/) on 127.0.0.1 and a free port, as a
+ * child process that `close()` stops. Bun and Deno run the entry unbundled, importing the built
+ * `dist` by the package's own name; workerd runs it bundled.
  */
 export async function startRuntime(
   runtime: RuntimeName,
@@ -157,7 +152,7 @@ export async function startRuntime(
 ): Promise<RunningServer> {
   if (runtime === 'workerd') {
     if (store !== 'memory') throw new Error('workerd runs the memory store only');
-    return startWorkerd(binary);
+    return serveWorker(binary, join(ENTRIES, 'worker.ts'), join(ENTRIES, 'config.capnp'));
   }
   const env = { SCIMKIT_STORE: store, DENO_NO_UPDATE_CHECK: '1', DENO_NO_PROMPT: '1' };
   const args =
@@ -168,4 +163,33 @@ export async function startRuntime(
   const child = launch(binary, args, env);
   const origin = await waitFor(child, START_TIMEOUT_MS[store], printedOrigin(child));
   return served(origin, child);
+}
+
+/**
+ * Starts examples/<runtime>/ the way its header comment says, from this repository's sources,
+ * on a free port.
+ */
+export async function startExample(runtime: RuntimeName, binary: string): Promise<RunningServer> {
+  const example = join(ROOT, 'examples', runtime);
+  if (runtime === 'workerd') {
+    return serveWorker(binary, join(example, 'worker.ts'), join(example, 'config.capnp'));
+  }
+  const port = String(await freePort());
+  const args =
+    runtime === 'bun'
+      ? [join(example, 'main.ts')]
+      : [
+          'serve',
+          '--allow-env',
+          '--allow-net=127.0.0.1',
+          '--host',
+          '127.0.0.1',
+          '--port',
+          port,
+        ].concat(['--unstable-sloppy-imports', join(example, 'main.ts')]);
+  const child = launch(binary, args, { PORT: port, DENO_NO_UPDATE_CHECK: '1' });
+  return served(
+    await waitFor(child, START_TIMEOUT_MS.memory, answering(`http://127.0.0.1:${port}`)),
+    child,
+  );
 }
