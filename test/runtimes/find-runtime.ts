@@ -66,6 +66,6 @@ export function findRuntime(name: RuntimeName): FoundRuntime {
   const detail = tried.length > 0 ? `; tried ${tried.join(', ')}` : '';
   return {
     name,
-    missing: `no ${name} binary that runs here: none in node_modules (npm ci installs the ${name} package), none on PATH, SCIMKIT_${name.toUpperCase()} unset${detail}`,
+    missing: `no ${name} binary that runs here: none in node_modules (npm ci installs the ${name} package) or on PATH, nor at SCIMKIT_${name.toUpperCase()}${detail}`,
   };
 }

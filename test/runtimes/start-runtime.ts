@@ -16,7 +16,7 @@ export const MOUNT = '/api/v1/scim/v2';
 export type StoreKind = 'memory' | 'pglite';
 
 /** How long a runtime may take to listen: PGlite's first start builds a database in WebAssembly. */
-export const START_TIMEOUT_MS: Record<StoreKind, number> = { memory: 30_000, pglite: 120_000 };
+const START_TIMEOUT_MS: Record<StoreKind, number> = { memory: 30_000, pglite: 120_000 };
 
 /** A child process serving an entry, with what it printed so far for failure messages. */
 interface Child {
@@ -24,11 +24,22 @@ interface Child {
   output(): string;
 }
 
+// Children still running when this test process exits (a test that failed before close(), a
+// run cut short) are killed with it, so no server outlives the suite.
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 function launch(binary: string, args: string[], env: Record<string, string>): Child {
+  // stdin stays open as a pipe: the Bun and Deno entries exit when it closes, which it does
+  // even when this process is killed outright.
   const child = spawn(binary, args, {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let output = '';
   const keep = (chunk: Buffer): void => {
     // Bounded: only the tail matters when a start fails.

@@ -8,3 +8,6 @@ const server = Bun.serve({
   fetch: createHandler(await openStore(process.env.SCIMKIT_STORE ?? 'memory')),
 });
 console.log(`listening on http://127.0.0.1:${server.port}`);
+// The test holds stdin open; when it closes, the test process is gone, and so is the reason to run.
+process.stdin.on('close', () => process.exit(0));
+process.stdin.resume();

@@ -10,3 +10,6 @@ Deno.serve(
   },
   createHandler(await openStore(Deno.env.get('SCIMKIT_STORE') ?? 'memory')),
 );
+// The test holds stdin open; when it closes, the test process is gone, and so is the reason to run.
+for await (const _ of Deno.stdin.readable);
+Deno.exit(0);
