@@ -18,7 +18,8 @@ export default defineConfig({
   test: {
     include: ['test/http/contract.test.ts', 'test/runtimes/**/*.test.ts'],
     globalSetup: ['test/runtimes/global-setup.ts'],
-    testTimeout: 30_000,
+    // Tests that start a runtime themselves need its start time (up to 30 s) on top.
+    testTimeout: 60_000,
     hookTimeout: 150_000,
   },
 });
