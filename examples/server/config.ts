@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import type { OutboxOptions } from '../../src/index.js';
+import { ScimConfigError, staticApiKeys, type OutboxOptions } from '../../src/index.js';
 
 /** One API key and the tenant it acts for. */
 export interface KeyEntry {
@@ -46,10 +46,11 @@ const DEFAULT_POLL_MS = 5000;
 
 /**
  * Parses `SCIM_API_KEYS`: `token:tenant` pairs separated by commas. A token may itself hold
- * colons; the tenant is what follows the last one.
+ * colons; the tenant is what follows the last one. A token no client could send (whitespace,
+ * characters outside printable ASCII) is refused here, at start, by the verifier's own rule.
  */
 export function parseApiKeys(text: string): KeyEntry[] {
-  return text
+  const entries = text
     .split(',')
     .map((pair) => pair.trim())
     .filter((pair) => pair !== '')
@@ -62,6 +63,13 @@ export function parseApiKeys(text: string): KeyEntry[] {
       }
       return { key, tenant };
     });
+  try {
+    staticApiKeys(entries);
+  } catch (error) {
+    if (!(error instanceof ScimConfigError)) throw error;
+    throw new Error(`SCIM_API_KEYS: ${error.message.replace(/^staticApiKeys: /, '')}`);
+  }
+  return entries;
 }
 
 /** Reads a whole number of at least `min` from the environment, or the default. */

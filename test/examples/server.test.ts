@@ -26,6 +26,14 @@ describe('example server configuration', () => {
     expect(() => parseApiKeys('lonely')).toThrow(/token:tenant/);
   });
 
+  it('refuses at start a key that could never authenticate, naming the variable and tenant', () => {
+    // "two words" would be read as the key, but a Bearer header ends the key at the space.
+    expect(() => readConfig({ SCIM_API_KEYS: 'two words:t1' })).toThrow(
+      /^SCIM_API_KEYS: the API key of tenant "t1" holds whitespace/,
+    );
+    expect(() => parseApiKeys('ok:t0, clé:t2')).toThrow(/tenant "t2"/);
+  });
+
   it('generates a development key when SCIM_API_KEYS is unset', () => {
     const config = readConfig({});
     expect(config.generatedKey).toBe(true);
