@@ -41,7 +41,7 @@ export async function openStore(config: StoreConfig): Promise<OpenStore> {
     await import('../../src/stores/postgres/index.js');
   if (config.kind === 'pglite') {
     const folder = new DataFolder(config.dataDir);
-    folder.lock();
+    await folder.lock();
     try {
       const { PGlite } = await import('@electric-sql/pglite');
       const db = await PGlite.create(folder.databaseDir);

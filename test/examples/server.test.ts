@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -197,20 +197,85 @@ describe('example server data folder', () => {
     }
   });
 
-  it('refuses a folder locked by a running process and takes over one left by a dead process', () => {
+  it('refuses a folder locked by a running process and takes over one left by a dead process', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'scimkit-folder-'));
     try {
       writeFileSync(join(dir, 'server.lock'), `${process.ppid}\n`);
-      expect(() => new DataFolder(dir).lock()).toThrow(/in use by process/);
+      await expect(new DataFolder(dir).lock()).rejects.toThrow(/in use by process/);
       // Process ids this high are not handed out on Linux (pid_max is at most 2^22).
       writeFileSync(join(dir, 'server.lock'), '99999999\n');
       const folder = new DataFolder(dir);
-      folder.lock();
-      expect(readFileSync(join(dir, 'server.lock'), 'utf8').trim()).toBe(String(process.pid));
+      await folder.lock();
+      expect(readFileSync(join(dir, 'server.lock'), 'utf8')).toMatch(
+        new RegExp(`^${process.pid} [0-9a-f]{24}\n$`),
+      );
+      // A second taker in this very process is refused too: the lock is not stale for it.
+      await expect(new DataFolder(dir).lock()).rejects.toThrow(/in use by process/);
       folder.unlock();
-      expect(existsSync(join(dir, 'server.lock'))).toBe(false);
+      expect(readdirSync(dir)).toEqual([]);
+      // A lock naming this pid but not taken by this process was left by an earlier process
+      // that had the same pid (a restarted container): stale.
+      writeFileSync(join(dir, 'server.lock'), `${process.pid} 0123456789abcdef01234567\n`);
+      const again = new DataFolder(dir);
+      await again.lock();
+      again.unlock();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('gives a stale lock to exactly one of many servers starting at once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scimkit-folder-'));
+    // Two cores here: three takers spinning to one start time overlap for real.
+    const takers = 3;
+    const rounds = 100;
+    const children = Array.from({ length: takers }, () => {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'test/examples/fixtures/lock-taker.ts', dir],
+        { stdio: ['pipe', 'pipe', 'inherit'] },
+      );
+      const lines: string[] = [];
+      let partial = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        const parts = (partial + chunk.toString()).split('\n');
+        partial = parts.pop() ?? '';
+        lines.push(...parts);
+      });
+      return { child, lines };
+    });
+    // Each child answers every command with one line; wait for the next one of each.
+    const answers = async (count: number) => {
+      await expect
+        .poll(() => children.every((c) => c.lines.length >= count), {
+          timeout: 20_000,
+          interval: 2,
+        })
+        .toBe(true);
+      return children.map((c) => c.lines[count - 1] ?? '');
+    };
+    const tell = (command: string) => {
+      for (const { child } of children) child.stdin.write(`${command}\n`);
+    };
+    try {
+      await answers(1); // all loaded and waiting
+      const winners: number[] = [];
+      const others: string[] = []; // a taker that neither won nor saw the winner's lock
+      for (let round = 0; round < rounds; round++) {
+        writeFileSync(join(dir, 'server.lock'), '99999999\n'); // left by a dead process
+        tell(`go ${Date.now() + 15}`);
+        const results = await answers(2 + 2 * round);
+        winners.push(results.filter((r) => r === 'won').length);
+        others.push(...results.filter((r) => r !== 'won' && !/in use by process \d+/.test(r)));
+        tell('release');
+        await answers(3 + 2 * round);
+      }
+      expect({ winners, others }).toEqual({ winners: Array<number>(rounds).fill(1), others: [] });
+      // No takeover or temporary file is left behind.
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      for (const { child } of children) child.stdin.end();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
