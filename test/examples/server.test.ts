@@ -84,7 +84,12 @@ describe('example server', () => {
 
     const forged = await fetch(line.activationLink.replace(/token=[^&]+/, 'token=forged'));
     expect(forged.status).toBe(400);
-    const activated = await fetch(line.activationLink);
+    // The link shows a page; its button posts the form that activates.
+    expect((await fetch(line.activationLink)).status).toBe(200);
+    const activated = await fetch(new URL('/activate', line.activationLink), {
+      method: 'POST',
+      body: new URLSearchParams({ token: new URL(line.activationLink).searchParams.get('token')! }),
+    });
     expect(activated.status).toBe(200);
     const read = (await (
       await fetch(`${running.url}/Users/${user.id}`, { headers: auth })
