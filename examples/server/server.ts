@@ -6,6 +6,7 @@ import { createScim, staticApiKeys, type Scim, type UserStore } from '../../src/
 import { ActivationLinks } from './activation-links.js';
 import { activationPage } from './activation-page.js';
 import { DEFAULT_HTTP_TIMEOUTS, type ServerConfig } from './config.js';
+import { trackConnections } from './graceful-close.js';
 import { memoryInvitations } from './invitations.js';
 import { logMailer } from './log-mailer.js';
 import { SimulatedMailFailure, withMailTestAids } from './mail-test-aids.js';
@@ -63,28 +64,6 @@ function describeError(error: unknown): string {
 }
 
 /**
- * Resolves when `server` has closed every connection, or after `graceMs`, when it closes the
- * ones still open. Idle keep-alive connections are closed as soon as they are idle, so a
- * client that keeps its connection open delays nothing.
- */
-async function drain(server: Server, graceMs: number): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  // A connection whose request finishes during the wait goes idle: close it then.
-  const sweep = setInterval(() => server.closeIdleConnections(), 50);
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
-  try {
-    await Promise.race([closed, late]);
-  } finally {
-    clearInterval(sweep);
-    clearTimeout(timer);
-  }
-  server.closeAllConnections();
-  await closed;
-}
-
-/**
  * Starts the example service: SCIM on `node:http` at {@link BASE_PATH}, plus the activation
  * page the welcome emails link to (a GET shows it, its button's POST marks the account
  * `Activated`). Users live in `options.store` when given, else in the store `config.store`
@@ -113,6 +92,7 @@ export async function startServer(
     // which would let a limit run up to twice as long as configured).
     connectionsCheckingInterval: Math.min(1000, timeouts.headersTimeoutMs),
   });
+  const connections = trackConnections(server);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -186,7 +166,7 @@ export async function startServer(
     server,
     storeDescription: opened.description,
     async close() {
-      await drain(server, timeouts.shutdownGraceMs);
+      await connections.drain(timeouts.shutdownGraceMs);
       mailer.abort();
       await scim.close();
       await opened.close();
