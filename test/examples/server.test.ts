@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
@@ -117,7 +118,7 @@ describe('example server', () => {
 });
 
 describe('npm start', () => {
-  it('prints a development key with a curl command and shuts down cleanly on SIGTERM', async () => {
+  it('prints a development key with a curl command and, on SIGTERM, finishes the request in flight and exits 0', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server/main.ts'], {
       // The memory store keeps this quick; test/e2e starts the default PGlite store.
       env: { ...process.env, PORT: '0', SCIM_API_KEYS: '', SCIMKIT_STORE: 'memory' },
@@ -127,10 +128,27 @@ describe('npm start', () => {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     await expect.poll(() => output, { timeout: 15_000 }).toContain('curl');
     expect(output).toMatch(/Bearer dev-/);
+    const key = /Bearer (dev-\S+)'/.exec(output)?.[1] ?? '';
+    const url = new URL(/listening at (\S+)/.exec(output)?.[1] ?? '');
     const exited = new Promise<number | null>((resolve) =>
       child.on('exit', (code) => resolve(code)),
     );
+    // A create whose body is still arriving when the signal comes.
+    const body = JSON.stringify({ schemas: [USER_SCHEMA], userName: 'late@example.org' });
+    const socket = connect(Number(url.port), url.hostname);
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    const answered = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(
+      `POST ${url.pathname}/Users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n` +
+        `Content-Type: application/scim+json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
     child.kill('SIGTERM');
+    await expect.poll(() => output, { timeout: 5000 }).toContain('SIGTERM received');
+    socket.write(body.slice(5));
+    await answered;
+    expect(answer).toMatch(/^HTTP\/1\.1 201 Created/);
     expect(await exited).toBe(0);
   });
 });
