@@ -19,19 +19,36 @@ const HEADERS = {
 };
 
 const REFUSALS: Record<LinkRefusal, { status: number; text: string }> = {
-  invalid: { status: 400, text: 'This activation link is not valid. Check that you opened the whole link from the email.' },
-  expired: { status: 410, text: 'This activation link has expired. Ask your administrator to send a new invitation.' },
+  invalid: {
+    status: 400,
+    text: 'This activation link is not valid. Check that you opened the whole link from the email.',
+  },
+  expired: {
+    status: 410,
+    text: 'This activation link has expired. Ask your administrator to send a new invitation.',
+  },
   gone: { status: 404, text: 'This account no longer exists.' },
   used: { status: 410, text: 'This link has already been used: your account is active.' },
-  replaced: { status: 410, text: 'A newer invitation replaced this link. Use the link in the latest email.' },
-  unavailable: { status: 410, text: 'This account cannot be activated now. Ask your administrator.' },
+  replaced: {
+    status: 410,
+    text: 'A newer invitation replaced this link. Use the link in the latest email.',
+  },
+  unavailable: {
+    status: 410,
+    text: 'This account cannot be activated now. Ask your administrator.',
+  },
 };
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-function page(res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}) {
+function page(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  extra: Record<string, string> = {},
+) {
   res
     .writeHead(status, { ...HEADERS, ...extra })
     .end(
@@ -77,7 +94,8 @@ export function activationPage(links: ActivationLinks, scim: Scim, print: (text:
   };
   const failed = (res: ServerResponse) => (error: unknown) => {
     print(`[error] activation page: ${error instanceof Error ? error.message : String(error)}`);
-    if (!res.headersSent) page(res, 503, '<p>Activation is not available right now. Try again later.</p>');
+    if (!res.headersSent)
+      page(res, 503, '<p>Activation is not available right now. Try again later.</p>');
   };
 
   async function show(url: URL, res: ServerResponse): Promise<void> {
@@ -103,7 +121,11 @@ export function activationPage(links: ActivationLinks, scim: Scim, print: (text:
     // Deactivated or deleted between the check and the write: activate() left it as it was.
     if (!user) return refuse(res, 'gone');
     if (user[ACCOUNT].status !== 'Activated') return refuse(res, 'unavailable');
-    page(res, 200, `<h1>Account activated</h1><p>${escapeHtml(user.userName)} is ready to use.</p>`);
+    page(
+      res,
+      200,
+      `<h1>Account activated</h1><p>${escapeHtml(user.userName)} is ready to use.</p>`,
+    );
   }
 
   return (req: IncomingMessage, res: ServerResponse, url: URL): void => {

@@ -39,7 +39,9 @@ export function logMailer(
         ? `its activation link is in ${file}`
         : 'set SCIMKIT_MAIL_LOG to keep its activation link';
       const redacted = activationLink.replace(/token=.*/, 'token=…');
-      print(`[mail] welcome email to=${email.to} key=${email.idempotencyKey}: ${where} (${redacted})`);
+      print(
+        `[mail] welcome email to=${email.to} key=${email.idempotencyKey}: ${where} (${redacted})`,
+      );
     },
   };
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../../examples/server/config.js';
 import type { MailLogLine } from '../../examples/server/log-mailer.js';
-import { startServer, type RunningServer } from '../../examples/server/server.js';
+import { startServer } from '../../examples/server/server.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const ACCOUNT = 'urn:scimkit:params:scim:schemas:extension:account:2.0:User';

@@ -1,6 +1,10 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_HTTP_TIMEOUTS, readConfig, type HttpTimeouts } from '../../examples/server/config.js';
+import {
+  DEFAULT_HTTP_TIMEOUTS,
+  readConfig,
+  type HttpTimeouts,
+} from '../../examples/server/config.js';
 import { BASE_PATH, startServer, type RunningServer } from '../../examples/server/server.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -42,7 +46,11 @@ function accepts(running: RunningServer): Promise<boolean> {
   );
 }
 
-const body = JSON.stringify({ schemas: [USER_SCHEMA], userName: 'slow@example.org', active: false });
+const body = JSON.stringify({
+  schemas: [USER_SCHEMA],
+  userName: 'slow@example.org',
+  active: false,
+});
 const head =
   `POST ${BASE_PATH}/Users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k1\r\n` +
   `Content-Type: application/scim+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
@@ -67,7 +75,9 @@ describe('example server routing', () => {
         `GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k1\r\nConnection: close\r\n\r\n`,
       );
       const answer = await received;
-      expect(answer.split('\r\n')[0]).toBe(`HTTP/1.1 ${status} ${status === '200' ? 'OK' : 'Not Found'}`);
+      expect(answer.split('\r\n')[0]).toBe(
+        `HTTP/1.1 ${status} ${status === '200' ? 'OK' : 'Not Found'}`,
+      );
       expect(answer).toContain(text);
     }
   });
