@@ -1,8 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { ScimUser, UserLifecycle } from '../../src/index.js';
+import { ACCOUNT_SCHEMA, type ScimUser, type UserLifecycle } from '../../src/index.js';
 import type { InvitationLedger } from './invitations.js';
-
-const ACCOUNT = 'urn:scimkit:params:scim:schemas:extension:account:2.0:User';
 
 /** Default lifetime of an activation link: 7 days from the email's delivery. */
 export const DEFAULT_ACTIVATION_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -109,7 +107,7 @@ export class ActivationLinks {
     if (this.#now() >= claims.expiresAt) return { ok: false, refusal: 'expired' };
     const user = await users.get(claims.tenant, claims.userId);
     if (!user) return { ok: false, refusal: 'gone' };
-    const status = user[ACCOUNT].status;
+    const status = user[ACCOUNT_SCHEMA].status;
     if (status === 'Activated') return { ok: false, refusal: 'used' };
     if (status !== 'Invited') return { ok: false, refusal: 'unavailable' };
     const current = await this.#ledger.current(claims.tenant, claims.userId);

@@ -1,8 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Scim } from '../../src/index.js';
+import { ACCOUNT_SCHEMA, type Scim } from '../../src/index.js';
 import type { ActivationLinks, LinkRefusal } from './activation-links.js';
-
-const ACCOUNT = 'urn:scimkit:params:scim:schemas:extension:account:2.0:User';
 
 /** The largest form body accepted: a token is about 250 bytes. */
 const MAX_FORM_BYTES = 4096;
@@ -120,7 +118,7 @@ export function activationPage(links: ActivationLinks, scim: Scim, print: (text:
     const user = await scim.users.activate(checked.tenant, checked.user.id);
     // Deactivated or deleted between the check and the write: activate() left it as it was.
     if (!user) return refuse(res, 'gone');
-    if (user[ACCOUNT].status !== 'Activated') return refuse(res, 'unavailable');
+    if (user[ACCOUNT_SCHEMA].status !== 'Activated') return refuse(res, 'unavailable');
     page(
       res,
       200,

@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { scimNode } from '../../src/adapters/node/index.js';
-import { createScim, staticApiKeys, type Scim, type UserStore } from '../../src/index.js';
+import {
+  ACCOUNT_SCHEMA,
+  createScim,
+  staticApiKeys,
+  type Scim,
+  type UserStore,
+} from '../../src/index.js';
 import { ActivationLinks } from './activation-links.js';
 import { activationPage } from './activation-page.js';
 import { DEFAULT_HTTP_TIMEOUTS, type ServerConfig } from './config.js';
@@ -11,8 +17,6 @@ import { memoryInvitations } from './invitations.js';
 import { logMailer } from './log-mailer.js';
 import { SimulatedMailFailure, withMailTestAids } from './mail-test-aids.js';
 import { openStore, type OpenStore } from './open-store.js';
-
-const ACCOUNT = 'urn:scimkit:params:scim:schemas:extension:account:2.0:User';
 
 /** Where the SCIM service is mounted. */
 export const BASE_PATH = '/api/v1/scim/v2';
@@ -126,7 +130,8 @@ export async function startServer(
   scim.on((event) => {
     // An account reactivated before it was ever activated is Invited again: the links already
     // sent die with the deactivation, and the person gets a new invitation.
-    if (event.type !== 'user.reactivated' || event.user[ACCOUNT].status !== 'Invited') return;
+    if (event.type !== 'user.reactivated' || event.user[ACCOUNT_SCHEMA].status !== 'Invited')
+      return;
     const { tenant, user } = event;
     links
       .revoke(tenant, user.id)

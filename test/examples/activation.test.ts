@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../../examples/server/config.js';
 import type { MailLogLine } from '../../examples/server/log-mailer.js';
 import { startServer } from '../../examples/server/server.js';
+import { testConfig } from './test-config.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const ACCOUNT = 'urn:scimkit:params:scim:schemas:extension:account:2.0:User';
@@ -15,18 +16,9 @@ const auth = { authorization: 'Bearer k1', 'content-type': 'application/scim+jso
 async function serve(dir: string, extra: Partial<ServerConfig> = {}) {
   const mailLog = join(dir, `mail-${Math.random().toString(36).slice(2)}.jsonl`);
   const printed: string[] = [];
-  const running = await startServer(
-    {
-      host: '127.0.0.1',
-      port: 0,
-      keys: [{ key: 'k1', tenant: 't1' }],
-      generatedKey: false,
-      mailLog,
-      activationSecret: 'secret',
-      ...extra,
-    },
-    { print: (text) => printed.push(text) },
-  );
+  const running = await startServer(testConfig({ mailLog, ...extra }), {
+    print: (text) => printed.push(text),
+  });
   const mails = (): MailLogLine[] =>
     existsSync(mailLog)
       ? readFileSync(mailLog, 'utf8')

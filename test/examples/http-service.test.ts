@@ -6,22 +6,14 @@ import {
   type HttpTimeouts,
 } from '../../examples/server/config.js';
 import { BASE_PATH, startServer, type RunningServer } from '../../examples/server/server.js';
+import { testConfig } from './test-config.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 
 function serve(httpTimeouts: Partial<HttpTimeouts> = {}): Promise<RunningServer> {
-  return startServer(
-    {
-      host: '127.0.0.1',
-      port: 0,
-      keys: [{ key: 'k1', tenant: 't1' }],
-      generatedKey: false,
-      mailLog: undefined,
-      activationSecret: 'secret',
-      httpTimeouts: { ...DEFAULT_HTTP_TIMEOUTS, ...httpTimeouts },
-    },
-    { print: () => undefined },
-  );
+  return startServer(testConfig({ httpTimeouts: { ...DEFAULT_HTTP_TIMEOUTS, ...httpTimeouts } }), {
+    print: () => undefined,
+  });
 }
 
 /** A raw connection to the server: write bytes, read everything it answers until it closes. */

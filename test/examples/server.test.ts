@@ -14,6 +14,7 @@ import { DataFolder } from '../../examples/server/data-folder.js';
 import { redactUrl } from '../../examples/server/open-store.js';
 import { startServer, type RunningServer } from '../../examples/server/server.js';
 import type { MailLogLine } from '../../examples/server/log-mailer.js';
+import { testConfig } from './test-config.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const ACCOUNT = 'urn:scimkit:params:scim:schemas:extension:account:2.0:User';
@@ -50,17 +51,7 @@ describe('example server', () => {
   const auth = { authorization: 'Bearer k1', 'content-type': 'application/scim+json' };
 
   beforeAll(async () => {
-    running = await startServer(
-      {
-        host: '127.0.0.1',
-        port: 0,
-        keys: [{ key: 'k1', tenant: 't1' }],
-        generatedKey: false,
-        mailLog,
-        activationSecret: 'secret',
-      },
-      { print: () => undefined },
-    );
+    running = await startServer(testConfig({ mailLog }), { print: () => undefined });
   });
   afterAll(async () => {
     await running.close();
