@@ -142,6 +142,7 @@ export async function startServer(
   const activation = activationPage(links, scim, print);
 
   server.on('request', (req, res) => {
+    connections.seen(req);
     // SCIM traffic is the hot path: route it on the raw URL, without parsing it.
     const raw = req.url ?? '/';
     if (isScimTarget(raw)) return scimListener(req, res);
