@@ -129,10 +129,13 @@ export async function startServer(
   });
   scim.on((event) => {
     // An account reactivated before it was ever activated is Invited again: the links already
-    // sent die with the deactivation, and the person gets a new invitation.
-    if (event.type !== 'user.reactivated' || event.user[ACCOUNT_SCHEMA].status !== 'Invited')
-      return;
+    // sent die with the deactivation, and the person gets a new invitation. (A first move
+    // into Invited is a reactivation too, but that very write set invitedAt and queued the
+    // welcome email.)
+    if (event.type !== 'user.reactivated') return;
     const { tenant, user } = event;
+    const account = user[ACCOUNT_SCHEMA];
+    if (account.status !== 'Invited' || account.invitedAt === user.meta.lastModified) return;
     links
       .revoke(tenant, user.id)
       .then(() => scim.users.resendInvitation(tenant, user.id))

@@ -131,6 +131,20 @@ describe('activation links', () => {
     expect(await server.status(id)).toBe('Activated');
   });
 
+  it('sends one invitation to a user created inactive and made active later', async () => {
+    const response = await fetch(`${server.running.url}/Users`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ schemas: [USER_SCHEMA], userName: 'later@example.org' }),
+    });
+    const { id } = (await response.json()) as { id: string };
+    await server.setActive(id, true);
+    const link = await server.link(id);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // room for a second email
+    expect(server.mails().filter((m) => m.userId === id)).toHaveLength(1);
+    expect((await post(link)).status).toBe(200);
+  });
+
   it('is replaced by a resent invitation: only the newest email activates', async () => {
     const id = await server.create('resent@example.org');
     const first = await server.link(id);
