@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import type { OutboxOptions } from '../../src/index.js';
+import { ScimConfigError, staticApiKeys, type OutboxOptions } from '../../src/index.js';
 
 /** One API key and the tenant it acts for. */
 export interface KeyEntry {
@@ -22,6 +22,26 @@ export interface MailTestAids {
   readonly delayMs: number;
 }
 
+/** The time limits of the example server's `node:http` server, in milliseconds. */
+export interface HttpTimeouts {
+  /** A whole request, headers and body, must arrive within this (else 408). */
+  readonly requestTimeoutMs: number;
+  /** The request headers must arrive within this (else 408). */
+  readonly headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  readonly keepAliveTimeoutMs: number;
+  /** On shutdown, requests in flight get this long to finish before their connections close. */
+  readonly shutdownGraceMs: number;
+}
+
+/** The defaults of {@link HttpTimeouts}. */
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
+  shutdownGraceMs: 10_000,
+};
+
 /** Everything the example server reads from its environment. */
 export interface ServerConfig {
   readonly host: string;
@@ -32,6 +52,10 @@ export interface ServerConfig {
   readonly mailLog: string | undefined;
   /** Signs activation links; when undefined, {@link startServer} finds or makes one. */
   readonly activationSecret?: string | undefined;
+  /** How long an activation link works after its email is sent. Default 7 days. */
+  readonly activationLinkTtlMs?: number;
+  /** Default {@link DEFAULT_HTTP_TIMEOUTS}. */
+  readonly httpTimeouts?: HttpTimeouts;
   /** Default: the memory store (so tests may pass a bare config). */
   readonly store?: StoreConfig;
   readonly outbox?: OutboxOptions;
@@ -46,10 +70,11 @@ const DEFAULT_POLL_MS = 5000;
 
 /**
  * Parses `SCIM_API_KEYS`: `token:tenant` pairs separated by commas. A token may itself hold
- * colons; the tenant is what follows the last one.
+ * colons; the tenant is what follows the last one. A token no client could send (whitespace,
+ * characters outside printable ASCII) is refused here, at start, by the verifier's own rule.
  */
 export function parseApiKeys(text: string): KeyEntry[] {
-  return text
+  const entries = text
     .split(',')
     .map((pair) => pair.trim())
     .filter((pair) => pair !== '')
@@ -62,6 +87,13 @@ export function parseApiKeys(text: string): KeyEntry[] {
       }
       return { key, tenant };
     });
+  try {
+    staticApiKeys(entries);
+  } catch (error) {
+    if (!(error instanceof ScimConfigError)) throw error;
+    throw new Error(`SCIM_API_KEYS: ${error.message.replace(/^staticApiKeys: /, '')}`);
+  }
+  return entries;
 }
 
 /** Reads a whole number of at least `min` from the environment, or the default. */
@@ -90,6 +122,21 @@ export function readStoreConfig(env: NodeJS.ProcessEnv): StoreConfig {
   return schema ? { kind, url, schema } : { kind, url };
 }
 
+/** Reads the HTTP time limits, refusing a header limit longer than the request limit. */
+function readHttpTimeouts(env: NodeJS.ProcessEnv): HttpTimeouts {
+  const d = DEFAULT_HTTP_TIMEOUTS;
+  const timeouts = {
+    requestTimeoutMs: integer(env, 'SCIMKIT_REQUEST_TIMEOUT_MS', d.requestTimeoutMs, 1),
+    headersTimeoutMs: integer(env, 'SCIMKIT_HEADERS_TIMEOUT_MS', d.headersTimeoutMs, 1),
+    keepAliveTimeoutMs: integer(env, 'SCIMKIT_KEEP_ALIVE_TIMEOUT_MS', d.keepAliveTimeoutMs, 1),
+    shutdownGraceMs: integer(env, 'SCIMKIT_SHUTDOWN_GRACE_MS', d.shutdownGraceMs),
+  };
+  // node:http would otherwise stop at start with its own wording.
+  if (timeouts.headersTimeoutMs > timeouts.requestTimeoutMs)
+    throw new Error('SCIMKIT_HEADERS_TIMEOUT_MS must not exceed SCIMKIT_REQUEST_TIMEOUT_MS.');
+  return timeouts;
+}
+
 /** Reads the server's configuration from environment variables. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 8080);
@@ -107,6 +154,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     generatedKey,
     mailLog: env.SCIMKIT_MAIL_LOG || undefined,
     activationSecret: env.SCIMKIT_ACTIVATION_SECRET || undefined,
+    activationLinkTtlMs: integer(env, 'SCIMKIT_ACTIVATION_LINK_TTL_HOURS', 7 * 24, 1) * 3_600_000,
+    httpTimeouts: readHttpTimeouts(env),
     store: readStoreConfig(env),
     outbox: {
       pollIntervalMs: integer(env, 'SCIMKIT_OUTBOX_POLL_MS', DEFAULT_POLL_MS),

@@ -13,8 +13,10 @@ export interface MailLogLine {
 }
 
 /**
- * A development Mailer: prints each welcome email to the log and, when a file is given, appends
- * it as one JSON line for scripts and tests. Swap in your email provider in production.
+ * A development Mailer: prints that each welcome email went out and, when a file is given,
+ * appends the whole email (activation link included) as one JSON line, the developer's
+ * mailbox. The printed log never shows a usable link: logs are read by more people than the
+ * person the email is for. Swap in your email provider in production.
  */
 export function logMailer(
   links: ActivationLinks,
@@ -23,8 +25,7 @@ export function logMailer(
 ): Mailer {
   return {
     async sendWelcome(email: WelcomeEmail) {
-      const activationLink = links.linkFor(email.tenant, email.userId);
-      const greeting = email.givenName ? `Hello ${email.givenName},` : 'Hello,';
+      const activationLink = await links.issue(email);
       const line: MailLogLine = {
         to: email.to,
         subject: 'Welcome to your school district account',
@@ -34,8 +35,12 @@ export function logMailer(
         userId: email.userId,
       };
       if (file) await appendFile(file, `${JSON.stringify(line)}\n`);
+      const where = file
+        ? `its activation link is in ${file}`
+        : 'set SCIMKIT_MAIL_LOG to keep its activation link';
+      const redacted = activationLink.replace(/token=.*/, 'token=…');
       print(
-        `[mail] to=${email.to} key=${email.idempotencyKey}\n  ${greeting} your account is ready. Activate it: ${activationLink}`,
+        `[mail] welcome email to=${email.to} key=${email.idempotencyKey}: ${where} (${redacted})`,
       );
     },
   };

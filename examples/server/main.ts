@@ -28,7 +28,7 @@ async function main(): Promise<void> {
     // A second Ctrl-C does not wait for the clean shutdown.
     if (stopping) process.exit(1);
     stopping = true;
-    console.log(`${signal} received, shutting down`);
+    console.log(`${signal} received: finishing the requests in flight, then shutting down`);
     running.close().then(
       () => process.exit(0),
       (error: unknown) => {

@@ -2,10 +2,13 @@ import type { UserStore } from '../../src/index.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import type { StoreConfig } from './config.js';
 import { DataFolder } from './data-folder.js';
+import { memoryInvitations, sqlInvitations, type InvitationLedger } from './invitations.js';
 
 /** An open store, what to call it in the log, and how to let it go. */
 export interface OpenStore {
   readonly store: UserStore;
+  /** Where the current invitation of each user is kept, next to the users. */
+  readonly invitations: InvitationLedger;
   /** One line for the start-up log, e.g. `PGlite in /srv/.data/pglite`. */
   readonly description: string;
   /** Reads (or makes) the secret kept next to the data, when the store has a data folder. */
@@ -33,6 +36,7 @@ export async function openStore(config: StoreConfig): Promise<OpenStore> {
   if (config.kind === 'memory') {
     return {
       store: new MemoryUserStore(),
+      invitations: memoryInvitations(),
       description: 'memory (users are lost when the process stops)',
       close: async () => undefined,
     };
@@ -41,19 +45,23 @@ export async function openStore(config: StoreConfig): Promise<OpenStore> {
     await import('../../src/stores/postgres/index.js');
   if (config.kind === 'pglite') {
     const folder = new DataFolder(config.dataDir);
-    folder.lock();
+    await folder.lock();
     try {
       const { PGlite } = await import('@electric-sql/pglite');
       const db = await PGlite.create(folder.databaseDir);
-      const store = new PostgresUserStore({ executor: pgliteExecutor(db) });
+      const executor = pgliteExecutor(db);
+      const store = new PostgresUserStore({ executor });
+      let invitations: InvitationLedger;
       try {
         await store.migrate();
+        invitations = await sqlInvitations(executor, undefined);
       } catch (error) {
         await db.close();
         throw error;
       }
       return {
         store,
+        invitations,
         description: `PGlite in ${folder.databaseDir}`,
         activationSecret: () => folder.activationSecret(),
         async close() {
@@ -74,16 +82,20 @@ export async function openStore(config: StoreConfig): Promise<OpenStore> {
   // An idle connection the server drops must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const location = config.schema === undefined ? {} : { schema: config.schema };
-  const store = new PostgresUserStore({ executor: pgExecutor(pool), ...location });
+  const executor = pgExecutor(pool);
+  const store = new PostgresUserStore({ executor, ...location });
+  let invitations: InvitationLedger;
   try {
     // Several instances may start at once: migrate() serialises them with an advisory lock.
     await store.migrate();
+    invitations = await sqlInvitations(executor, config.schema);
   } catch (error) {
     await pool.end();
     throw error;
   }
   return {
     store,
+    invitations,
     description: `PostgreSQL at ${redactUrl(config.url)}, schema "${config.schema ?? 'scimkit'}"`,
     close: () => pool.end(),
   };

@@ -2,9 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { scimNode } from '../../src/adapters/node/index.js';
-import { createScim, staticApiKeys, type Scim, type UserStore } from '../../src/index.js';
+import {
+  ACCOUNT_SCHEMA,
+  createScim,
+  staticApiKeys,
+  type Scim,
+  type UserStore,
+} from '../../src/index.js';
 import { ActivationLinks } from './activation-links.js';
-import type { ServerConfig } from './config.js';
+import { activationPage } from './activation-page.js';
+import { DEFAULT_HTTP_TIMEOUTS, type ServerConfig } from './config.js';
+import { trackConnections } from './graceful-close.js';
+import { memoryInvitations } from './invitations.js';
 import { logMailer } from './log-mailer.js';
 import { SimulatedMailFailure, withMailTestAids } from './mail-test-aids.js';
 import { openStore, type OpenStore } from './open-store.js';
@@ -19,7 +28,12 @@ export interface RunningServer {
   readonly server: Server;
   /** Which store serves the users, for the start-up log. */
   readonly storeDescription: string;
-  /** Stops accepting requests, waits for the outbox round in flight, and closes the store. */
+  /**
+   * Shuts down gracefully: stops accepting connections, lets the requests in flight finish
+   * (for up to `httpTimeouts.shutdownGraceMs`, then closes what is still open), then closes
+   * the SCIM service (the email in flight finishes; unsent ones stay for the next start) and
+   * the store.
+   */
   close(): Promise<void>;
 }
 
@@ -55,19 +69,34 @@ function describeError(error: unknown): string {
 
 /**
  * Starts the example service: SCIM on `node:http` at {@link BASE_PATH}, plus the activation
- * page the welcome emails link to, which marks the person's account `Activated`. Users live in
- * `options.store` when given, else in the store `config.store` names (memory by default),
- * which is opened and migrated first.
+ * page the welcome emails link to (a GET shows it, its button's POST marks the account
+ * `Activated`). Users live in `options.store` when given, else in the store `config.store`
+ * names (memory by default), which is opened and migrated first. The server's request, header
+ * and keep-alive timeouts come from `config.httpTimeouts`.
  */
 export async function startServer(
   config: ServerConfig,
   options: StartOptions = {},
 ): Promise<RunningServer> {
   const print = options.print ?? ((text: string) => console.log(text));
+  const timeouts = config.httpTimeouts ?? DEFAULT_HTTP_TIMEOUTS;
   const opened: OpenStore = options.store
-    ? { store: options.store, description: 'the store given to startServer', close: async () => {} }
+    ? {
+        store: options.store,
+        invitations: memoryInvitations(),
+        description: 'the store given to startServer',
+        close: async () => {},
+      }
     : await openStore(config.store ?? { kind: 'memory' });
-  const server = createServer();
+  const server = createServer({
+    requestTimeout: timeouts.requestTimeoutMs,
+    headersTimeout: timeouts.headersTimeoutMs,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+    // node:http looks for requests over their time limits only this often (30 s by default,
+    // which would let a limit run up to twice as long as configured).
+    connectionsCheckingInterval: Math.min(1000, timeouts.headersTimeoutMs),
+  });
+  const connections = trackConnections(server);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -79,7 +108,12 @@ export async function startServer(
   }
   const { port } = server.address() as AddressInfo;
   const origin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  const links = new ActivationLinks(activationSecret(config, opened, print), origin);
+  const links = new ActivationLinks({
+    secret: activationSecret(config, opened, print),
+    origin,
+    ledger: opened.invitations,
+    ...(config.activationLinkTtlMs === undefined ? {} : { ttlMs: config.activationLinkTtlMs }),
+  });
   const mailer = withMailTestAids(
     logMailer(links, config.mailLog, print),
     config.mailTestAids ?? { failFirst: 0, delayMs: 0 },
@@ -93,34 +127,41 @@ export async function startServer(
     outbox: config.outbox ?? { pollIntervalMs: 5000 },
     onError: (error) => print(describeError(error)),
   });
+  scim.on((event) => {
+    // An account reactivated before it was ever activated is Invited again: the links already
+    // sent die with the deactivation, and the person gets a new invitation. (A first move
+    // into Invited is a reactivation too, but that very write set invitedAt and queued the
+    // welcome email.)
+    if (event.type !== 'user.reactivated') return;
+    const { tenant, user } = event;
+    const account = user[ACCOUNT_SCHEMA];
+    if (account.status !== 'Invited' || account.invitedAt === user.meta.lastModified) return;
+    links
+      .revoke(tenant, user.id)
+      .then(() => scim.users.resendInvitation(tenant, user.id))
+      .catch((error: unknown) => print(describeError(error)));
+  });
   const scimListener = scimNode(scim);
+  const activation = activationPage(links, scim, print);
 
   server.on('request', (req, res) => {
+    connections.seen(req);
     // SCIM traffic is the hot path: route it on the raw URL, without parsing it.
     const raw = req.url ?? '/';
-    if (raw.startsWith(BASE_PATH)) {
-      const next = raw.charAt(BASE_PATH.length);
-      if (next === '' || next === '/' || next === '?') return scimListener(req, res);
+    if (isScimTarget(raw)) return scimListener(req, res);
+    let url: URL;
+    try {
+      // Also reads an absolute-form target (`GET http://host/path`, RFC 9112 §3.2.2).
+      url = new URL(raw, origin);
+    } catch {
+      return void res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request target\n');
     }
-    const url = new URL(raw, origin);
-    if (url.pathname === '/activate' && req.method === 'GET') {
-      const target = links.verify(url.searchParams);
-      const done = (status: number, text: string) => {
-        res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${text}\n`);
-      };
-      if (!target) return done(400, 'This activation link is not valid.');
-      scim.users.activate(target.tenant, target.userId).then(
-        (user) =>
-          done(
-            user ? 200 : 404,
-            user
-              ? `Account ${user.userName} is now ${String(user['urn:scimkit:params:scim:schemas:extension:account:2.0:User'].status)}.`
-              : 'No such account.',
-          ),
-        () => done(500, 'Activation failed; try again.'),
-      );
-      return;
+    if (isScimTarget(url.pathname)) {
+      // Hand SCIM the origin-form target it routes on.
+      req.url = `${url.pathname}${url.search}`;
+      return scimListener(req, res);
     }
+    if (url.pathname === '/activate') return activation(req, res, url);
     if (url.pathname === '/healthz')
       return void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
     res
@@ -134,11 +175,17 @@ export async function startServer(
     server,
     storeDescription: opened.description,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
+      await connections.drain(timeouts.shutdownGraceMs);
       mailer.abort();
       await scim.close();
       await opened.close();
     },
   };
+}
+
+/** Whether a target (origin-form path, maybe with a query) lies under {@link BASE_PATH}. */
+function isScimTarget(target: string): boolean {
+  if (!target.startsWith(BASE_PATH)) return false;
+  const next = target.charAt(BASE_PATH.length);
+  return next === '' || next === '/' || next === '?';
 }

@@ -8,6 +8,11 @@ export type StaticApiKey =
 
 const HEX_DIGEST = /^[0-9a-f]{64}$/i;
 
+// What a client can send intact as `Authorization: Bearer <key>` on every adapter: the bearer
+// reader stops at whitespace, and bytes outside ASCII reach node:http as latin1, so a key
+// with either could be configured but never match.
+const SENDABLE_KEY = /^[\x21-\x7e]+$/;
+
 /**
  * The synchronous SHA-256 of `node:crypto`, as lower-case hex, where the runtime has it (Node,
  * Bun, Deno).
@@ -70,6 +75,10 @@ function constantTimeEqual(a: string, b: string): boolean {
  * digests and every digest is compared in constant time, so neither config nor timing gives a
  * key away.
  *
+ * @throws ScimConfigError for a digest that is not 64 hex digits, or a key that is empty or
+ *   holds anything but printable ASCII without spaces (`!` to `~`), which no client could send
+ *   in `Authorization: Bearer <key>`.
+ *
  * @example
  * ```ts
  * const verifier = staticApiKeys([
@@ -84,7 +93,13 @@ export function staticApiKeys(keys: readonly StaticApiKey[]): ApiKeyVerifier {
       throw new ScimConfigError(`staticApiKeys: "${k.sha256}" is not a hex SHA-256 digest.`);
     }
     if ('key' in k && k.key.length === 0)
-      throw new ScimConfigError('staticApiKeys: an API key is empty.');
+      throw new ScimConfigError(`staticApiKeys: the API key of tenant "${k.tenant}" is empty.`);
+    // The message names the tenant, never the key: start-up errors end up in logs.
+    if ('key' in k && !SENDABLE_KEY.test(k.key))
+      throw new ScimConfigError(
+        `staticApiKeys: the API key of tenant "${k.tenant}" holds whitespace or a character ` +
+          'outside printable ASCII, so no client could ever send it in a Bearer header.',
+      );
   }
   return syncSha256Hex ? syncVerifier(keys, syncSha256Hex) : webCryptoVerifier(keys);
 }

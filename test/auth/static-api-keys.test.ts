@@ -6,6 +6,7 @@ import {
   type StaticApiKey,
 } from '../../src/auth/static-api-keys.js';
 import type { ApiKeyVerifier } from '../../src/contracts/api-key-verifier.js';
+import { ScimConfigError } from '../../src/errors/index.js';
 
 // FIPS 180-2, appendix B.1: SHA-256("abc").
 const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
@@ -54,3 +55,25 @@ describe.each([
     });
   },
 );
+
+describe('staticApiKeys at start', () => {
+  it('refuses a key that no client could send in a Bearer header, naming the tenant, not the key', () => {
+    for (const key of ['two words', 'tab\there', 'new\nline', ' lead', 'nbsp\u00a0x', 'clé']) {
+      const build = () => staticApiKeys([{ key, tenant: 'district-9' }]);
+      expect(build).toThrow(ScimConfigError);
+      expect(build).toThrow(/district-9.*whitespace or a character outside printable ASCII/);
+      try {
+        build();
+      } catch (error) {
+        expect((error as Error).message).not.toContain(key);
+      }
+    }
+    expect(() => staticApiKeys([{ key: '', tenant: 'x' }])).toThrow(/empty/);
+  });
+
+  it('accepts every printable ASCII character, and such a key authenticates', async () => {
+    const key = '!"#$%&\'()*+,-./09:;<=>?@AZ[\\]^_`az{|}~';
+    const verifier = staticApiKeys([{ key, tenant: 't' }]);
+    expect(await verifier.verify(key)).toEqual({ id: 't' });
+  });
+});

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import { DataFolder } from '../../examples/server/data-folder.js';
 import { redactUrl } from '../../examples/server/open-store.js';
 import { startServer, type RunningServer } from '../../examples/server/server.js';
 import type { MailLogLine } from '../../examples/server/log-mailer.js';
+import { testConfig } from './test-config.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const ACCOUNT = 'urn:scimkit:params:scim:schemas:extension:account:2.0:User';
@@ -24,6 +26,14 @@ describe('example server configuration', () => {
       { key: 'b:c', tenant: 't2' },
     ]);
     expect(() => parseApiKeys('lonely')).toThrow(/token:tenant/);
+  });
+
+  it('refuses at start a key that could never authenticate, naming the variable and tenant', () => {
+    // "two words" would be read as the key, but a Bearer header ends the key at the space.
+    expect(() => readConfig({ SCIM_API_KEYS: 'two words:t1' })).toThrow(
+      /^SCIM_API_KEYS: the API key of tenant "t1" holds whitespace/,
+    );
+    expect(() => parseApiKeys('ok:t0, clé:t2')).toThrow(/tenant "t2"/);
   });
 
   it('generates a development key when SCIM_API_KEYS is unset', () => {
@@ -41,17 +51,7 @@ describe('example server', () => {
   const auth = { authorization: 'Bearer k1', 'content-type': 'application/scim+json' };
 
   beforeAll(async () => {
-    running = await startServer(
-      {
-        host: '127.0.0.1',
-        port: 0,
-        keys: [{ key: 'k1', tenant: 't1' }],
-        generatedKey: false,
-        mailLog,
-        activationSecret: 'secret',
-      },
-      { print: () => undefined },
-    );
+    running = await startServer(testConfig({ mailLog }), { print: () => undefined });
   });
   afterAll(async () => {
     await running.close();
@@ -76,7 +76,12 @@ describe('example server', () => {
 
     const forged = await fetch(line.activationLink.replace(/token=[^&]+/, 'token=forged'));
     expect(forged.status).toBe(400);
-    const activated = await fetch(line.activationLink);
+    // The link shows a page; its button posts the form that activates.
+    expect((await fetch(line.activationLink)).status).toBe(200);
+    const activated = await fetch(new URL('/activate', line.activationLink), {
+      method: 'POST',
+      body: new URLSearchParams({ token: new URL(line.activationLink).searchParams.get('token')! }),
+    });
     expect(activated.status).toBe(200);
     const read = (await (
       await fetch(`${running.url}/Users/${user.id}`, { headers: auth })
@@ -104,7 +109,7 @@ describe('example server', () => {
 });
 
 describe('npm start', () => {
-  it('prints a development key with a curl command and shuts down cleanly on SIGTERM', async () => {
+  it('prints a development key with a curl command and, on SIGTERM, finishes the request in flight and exits 0', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server/main.ts'], {
       // The memory store keeps this quick; test/e2e starts the default PGlite store.
       env: { ...process.env, PORT: '0', SCIM_API_KEYS: '', SCIMKIT_STORE: 'memory' },
@@ -114,10 +119,27 @@ describe('npm start', () => {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     await expect.poll(() => output, { timeout: 15_000 }).toContain('curl');
     expect(output).toMatch(/Bearer dev-/);
+    const key = /Bearer (dev-\S+)'/.exec(output)?.[1] ?? '';
+    const url = new URL(/listening at (\S+)/.exec(output)?.[1] ?? '');
     const exited = new Promise<number | null>((resolve) =>
       child.on('exit', (code) => resolve(code)),
     );
+    // A create whose body is still arriving when the signal comes.
+    const body = JSON.stringify({ schemas: [USER_SCHEMA], userName: 'late@example.org' });
+    const socket = connect(Number(url.port), url.hostname);
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    const answered = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(
+      `POST ${url.pathname}/Users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n` +
+        `Content-Type: application/scim+json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
     child.kill('SIGTERM');
+    await expect.poll(() => output, { timeout: 5000 }).toContain('SIGTERM received');
+    socket.write(body.slice(5));
+    await answered;
+    expect(answer).toMatch(/^HTTP\/1\.1 201 Created/);
     expect(await exited).toBe(0);
   });
 });
@@ -189,20 +211,85 @@ describe('example server data folder', () => {
     }
   });
 
-  it('refuses a folder locked by a running process and takes over one left by a dead process', () => {
+  it('refuses a folder locked by a running process and takes over one left by a dead process', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'scimkit-folder-'));
     try {
       writeFileSync(join(dir, 'server.lock'), `${process.ppid}\n`);
-      expect(() => new DataFolder(dir).lock()).toThrow(/in use by process/);
+      await expect(new DataFolder(dir).lock()).rejects.toThrow(/in use by process/);
       // Process ids this high are not handed out on Linux (pid_max is at most 2^22).
       writeFileSync(join(dir, 'server.lock'), '99999999\n');
       const folder = new DataFolder(dir);
-      folder.lock();
-      expect(readFileSync(join(dir, 'server.lock'), 'utf8').trim()).toBe(String(process.pid));
+      await folder.lock();
+      expect(readFileSync(join(dir, 'server.lock'), 'utf8')).toMatch(
+        new RegExp(`^${process.pid} [0-9a-f]{24}\n$`),
+      );
+      // A second taker in this very process is refused too: the lock is not stale for it.
+      await expect(new DataFolder(dir).lock()).rejects.toThrow(/in use by process/);
       folder.unlock();
-      expect(existsSync(join(dir, 'server.lock'))).toBe(false);
+      expect(readdirSync(dir)).toEqual([]);
+      // A lock naming this pid but not taken by this process was left by an earlier process
+      // that had the same pid (a restarted container): stale.
+      writeFileSync(join(dir, 'server.lock'), `${process.pid} 0123456789abcdef01234567\n`);
+      const again = new DataFolder(dir);
+      await again.lock();
+      again.unlock();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('gives a stale lock to exactly one of many servers starting at once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scimkit-folder-'));
+    // Two cores here: three takers spinning to one start time overlap for real.
+    const takers = 3;
+    const rounds = 100;
+    const children = Array.from({ length: takers }, () => {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'test/examples/fixtures/lock-taker.ts', dir],
+        { stdio: ['pipe', 'pipe', 'inherit'] },
+      );
+      const lines: string[] = [];
+      let partial = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        const parts = (partial + chunk.toString()).split('\n');
+        partial = parts.pop() ?? '';
+        lines.push(...parts);
+      });
+      return { child, lines };
+    });
+    // Each child answers every command with one line; wait for the next one of each.
+    const answers = async (count: number) => {
+      await expect
+        .poll(() => children.every((c) => c.lines.length >= count), {
+          timeout: 20_000,
+          interval: 2,
+        })
+        .toBe(true);
+      return children.map((c) => c.lines[count - 1] ?? '');
+    };
+    const tell = (command: string) => {
+      for (const { child } of children) child.stdin.write(`${command}\n`);
+    };
+    try {
+      await answers(1); // all loaded and waiting
+      const winners: number[] = [];
+      const others: string[] = []; // a taker that neither won nor saw the winner's lock
+      for (let round = 0; round < rounds; round++) {
+        writeFileSync(join(dir, 'server.lock'), '99999999\n'); // left by a dead process
+        tell(`go ${Date.now() + 15}`);
+        const results = await answers(2 + 2 * round);
+        winners.push(results.filter((r) => r === 'won').length);
+        others.push(...results.filter((r) => r !== 'won' && !/in use by process \d+/.test(r)));
+        tell('release');
+        await answers(3 + 2 * round);
+      }
+      expect({ winners, others }).toEqual({ winners: Array<number>(rounds).fill(1), others: [] });
+      // No takeover or temporary file is left behind.
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      for (const { child } of children) child.stdin.end();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
