@@ -1,7 +1,8 @@
 import type { CompareFilter, Filter, FilterValue } from '../../filter/ast.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import { USER_SCHEMA } from '../../schema/user-schema.js';
-import { userNameKey, type TenantUsers } from './tenant-users.js';
+import { userNameKey } from '../../schema/user-name-key.js';
+import type { TenantUsers } from './tenant-users.js';
 
 /** The attributes the memory store keeps an index on. */
 type IndexedAttribute = 'id' | 'userName' | 'externalId';
@@ -92,7 +93,7 @@ export function candidateIds(users: TenantUsers, filter: Filter): Set<string> | 
  */
 /**
  * The users one indexed equality finds, in id order, straight from its index: each matches the
- * equality by construction (the userName index is keyed by the lower-cased userName), so none
+ * equality by construction (the userName index is keyed by `userNameKey`), so none
  * is tested again.
  */
 export function usersEqualTo(
