@@ -43,7 +43,10 @@ export async function migrate(
     const applied: number[] = [];
     for (const migration of migrations) {
       if (done.has(migration.version)) continue;
-      for (const statement of migration.statements(t)) await tx.query(statement);
+      for (const step of migration.statements(t)) {
+        if (typeof step === 'string') await tx.query(step);
+        else await step(tx, t);
+      }
       await tx.query(`INSERT INTO ${t.migrations} (version, name) VALUES ($1, $2)`, [
         migration.version,
         migration.name,
