@@ -1,8 +1,8 @@
 import { foldCase } from './fold-case.js';
 
 /**
- * Returns the key under which a userName is unique in its tenant: {@link foldCase} of the
- * userName (NFC, then Unicode simple case folding). Every store indexes userNames by this key
+ * Returns the key under which a userName is unique in its tenant: the userName NFC-normalised,
+ * then Unicode simple case folded (the folding every caseIgnore comparison uses). Every store indexes userNames by this key
  * and answers `userName eq` by it, so `Émile@x` and `émile@x` are one identity on every store;
  * the stored userName stays exactly as the client sent it. A custom store calls this function
  * rather than folding on its own (for example with SQL `lower()`, which depends on the
