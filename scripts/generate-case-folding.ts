@@ -1,7 +1,7 @@
 /**
  * Writes `src/schema/case-folding-table.ts`: Unicode simple case folding (CaseFolding.txt
  * statuses C and S) as compact runs, from the Unicode data package in devDependencies.
- * Run it after changing that package's version: `node --import tsx scripts/generate-case-folding.ts`.
+ * Run it after changing that package's version: `npm run generate:case-folding`.
  * `test/schema/fold-case.test.ts` holds the committed table to the same data.
  */
 import { writeFileSync } from 'node:fs';
