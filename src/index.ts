@@ -60,6 +60,7 @@ export { defineAttribute } from './schema/define-attribute.js';
 export type { DefinedAttribute, AttributeOptions } from './schema/define-attribute.js';
 export { defineSchema } from './schema/define-schema.js';
 export { checkImmutable } from './schema/check-immutable.js';
+export { userNameKey } from './schema/user-name-key.js';
 export type {
   InferAttribute,
   InferAttributes,

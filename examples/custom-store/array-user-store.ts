@@ -14,7 +14,7 @@ import type {
   UserStore,
   WriteEffects,
 } from '../../src/index.js';
-import { scimErrors } from '../../src/index.js';
+import { scimErrors, userNameKey } from '../../src/index.js';
 
 type Row = { tenant: string; user: ScimUser };
 type Mail = {
@@ -26,7 +26,8 @@ type Mail = {
 };
 
 const copy = <T>(value: T): T => structuredClone(value);
-const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+// One identity whatever the case and normal form: scimkit's key, never toLowerCase.
+const sameName = (a: string, b: string) => userNameKey(a) === userNameKey(b);
 
 /** Answers `userName`, `id` and `externalId` eq, and `and` of them; declares nothing else. */
 function test(filter: Filter, user: ScimUser): boolean {

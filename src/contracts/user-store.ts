@@ -78,6 +78,14 @@ export interface StoreCapabilities {
  * throws on purpose are `scimErrors.uniqueness()` (userName taken in the tenant, regardless of
  * case) and `scimErrors.versionConflict()` (stale expected version).
  *
+ * "Regardless of case" has one meaning, the same in every store: two userNames are one
+ * identity when `userNameKey` (exported by `scimkit`: NFC, then Unicode simple case folding)
+ * gives them the same key. A store keeps the userName exactly as sent, indexes it by
+ * `userNameKey(user.userName)` for `create` and `replace`, and answers `userName eq` (and,
+ * when it declares them, `co`/`sw`/`ew` and sorting on userName) by comparing keys. It never
+ * folds on its own (SQL `lower()`, `toLowerCase`): those disagree with the key on non-ASCII
+ * letters. The conformance suite (`scimkit/testing`) checks this with non-ASCII case pairs.
+ *
  * Users are ordered by `id`; ids are time-ordered strings, so "by id" is creation order.
  *
  * @example
@@ -90,7 +98,10 @@ export interface UserStore {
   readonly capabilities?: StoreCapabilities;
   /** The welcome-email outbox written together with users. */
   readonly outbox: OutboxStore;
-  /** Stores a new user; throws `scimErrors.uniqueness()` if its userName is taken. */
+  /**
+   * Stores a new user; throws `scimErrors.uniqueness()` if its userName's key
+   * (`userNameKey`) is taken in the tenant.
+   */
   create(tenant: string, user: ScimUser, effects?: WriteEffects): Promise<void>;
   /**
    * Reads one user, or `null`. What it returns must not let the caller change stored state: a

@@ -1,3 +1,4 @@
+import { foldCase } from '../schema/fold-case.js';
 import type { AttributeDefinition } from '../schema/types.js';
 import type { CompareOperator } from './ast.js';
 import { parseDateTime } from './parse-date-time.js';
@@ -81,26 +82,28 @@ function exactString(op: CompareOperator, s: string): (value: unknown) => boolea
   }
 }
 
+// caseIgnore strings compare by scimkit's one folding, the same that keys userNames in every
+// store, so the filter engine and a store's index never disagree (ς and σ, ẞ and ß).
 function foldedString(op: CompareOperator, raw: string): (value: unknown) => boolean {
-  const s = raw.toLowerCase();
+  const s = foldCase(raw);
   switch (op) {
     case 'co':
-      return (v) => typeof v === 'string' && v.toLowerCase().includes(s);
+      return (v) => typeof v === 'string' && foldCase(v).includes(s);
     case 'sw':
-      return (v) => typeof v === 'string' && v.toLowerCase().startsWith(s);
+      return (v) => typeof v === 'string' && foldCase(v).startsWith(s);
     case 'ew':
-      return (v) => typeof v === 'string' && v.toLowerCase().endsWith(s);
+      return (v) => typeof v === 'string' && foldCase(v).endsWith(s);
     case 'gt':
-      return (v) => typeof v === 'string' && v.toLowerCase() > s;
+      return (v) => typeof v === 'string' && foldCase(v) > s;
     case 'ge':
-      return (v) => typeof v === 'string' && v.toLowerCase() >= s;
+      return (v) => typeof v === 'string' && foldCase(v) >= s;
     case 'lt':
-      return (v) => typeof v === 'string' && v.toLowerCase() < s;
+      return (v) => typeof v === 'string' && foldCase(v) < s;
     case 'le':
-      return (v) => typeof v === 'string' && v.toLowerCase() <= s;
+      return (v) => typeof v === 'string' && foldCase(v) <= s;
     // The exact spelling is the common case (IdPs send back what they stored): skip folding.
     default:
-      return (v) => typeof v === 'string' && (v === raw || v.toLowerCase() === s);
+      return (v) => typeof v === 'string' && (v === raw || foldCase(v) === s);
   }
 }
 

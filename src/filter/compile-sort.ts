@@ -1,4 +1,5 @@
 import type { SortOrder } from '../contracts/user-store.js';
+import { foldCase } from '../schema/fold-case.js';
 import type { SchemaDefinition } from '../schema/types.js';
 import type { AttributePath } from './ast.js';
 import { parseDateTime } from './parse-date-time.js';
@@ -18,7 +19,7 @@ function pickValue(value: unknown): unknown {
 
 /**
  * Builds the comparator of `sortBy` / `sortOrder` for an attribute path already checked by
- * the core: strings compare without case unless the attribute is `caseExact`, dateTimes by
+ * the core: strings compare by `foldCase` unless the attribute is `caseExact`, dateTimes by
  * instant, numbers and booleans by value. Resources without a value come last in ascending
  * order and first in descending order (nulls are the largest value); ties are broken by `id`.
  *
@@ -47,7 +48,7 @@ export function compileSort(
         const t = parseDateTime(value);
         return Number.isNaN(t) ? undefined : t;
       }
-      return fold ? value.toLowerCase() : value;
+      return fold ? foldCase(value) : value;
     }
     return typeof value === 'number' || typeof value === 'boolean' ? value : undefined;
   };

@@ -1,7 +1,8 @@
 import type { CompareFilter, Filter, FilterValue } from '../../filter/ast.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import { USER_SCHEMA } from '../../schema/user-schema.js';
-import { userNameKey, type TenantUsers } from './tenant-users.js';
+import { userNameKey } from '../../schema/user-name-key.js';
+import type { TenantUsers } from './tenant-users.js';
 
 /** The attributes the memory store keeps an index on. */
 type IndexedAttribute = 'id' | 'userName' | 'externalId';
@@ -84,16 +85,11 @@ export function candidateIds(users: TenantUsers, filter: Filter): Set<string> | 
 }
 
 /**
- * Tells whether `user` matches a filter made only of indexed equalities (see
- * {@link isIndexOnly}), with the same rules as the filter engine: userName ignores case, id
- * and externalId are caseExact.
+ * Returns the users one indexed equality finds, in id order, straight from its index: each
+ * matches the equality by construction (the userName index is keyed by `userNameKey`), so
+ * none is tested again.
  *
  * @internal
- */
-/**
- * The users one indexed equality finds, in id order, straight from its index: each matches the
- * equality by construction (the userName index is keyed by the lower-cased userName), so none
- * is tested again.
  */
 export function usersEqualTo(
   users: TenantUsers,
@@ -110,6 +106,13 @@ export function usersEqualTo(
   return user ? [user] : [];
 }
 
+/**
+ * Tells whether `user` matches a filter made only of indexed equalities (see
+ * {@link isIndexOnly}), with the same rules as the filter engine: userName compares by its key, id
+ * and externalId are caseExact.
+ *
+ * @internal
+ */
 export function matchesIndexed(user: ScimUser, filter: Filter): boolean {
   switch (filter.kind) {
     case 'and':

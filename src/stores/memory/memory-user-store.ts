@@ -42,7 +42,7 @@ const DEFAULT_SCHEMAS: readonly SchemaDefinition[] = [
 ];
 
 /**
- * Keeps users in memory, indexed per tenant: id, lower-cased userName, externalId, and the
+ * Keeps users in memory, indexed per tenant: id, userName by its key (`userNameKey`), externalId, and the
  * id order. A lookup by id, userName or externalId and a page of `count` users cost the same
  * with 100 users as with 1,000,000. Users go in as deep copies and are stored deeply frozen,
  * and reads hand out those frozen users without copying them: no caller can change stored

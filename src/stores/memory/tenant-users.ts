@@ -1,15 +1,6 @@
 import type { ScimUser } from '../../schema/user-resource.js';
+import { userNameKey } from '../../schema/user-name-key.js';
 import { SortedIds } from './sorted-ids.js';
-
-/**
- * Returns the key under which a userName is unique: userNames are unique per tenant regardless
- * of case.
- *
- * @internal
- */
-export function userNameKey(userName: string): string {
-  return userName.toLowerCase();
-}
 
 /**
  * Holds one tenant's users and the indexes that answer every lookup without a scan.
@@ -19,7 +10,7 @@ export function userNameKey(userName: string): string {
 export class TenantUsers {
   /** id → the stored user, deeply frozen (handed out as it is: nobody can change it). */
   readonly byId = new Map<string, ScimUser>();
-  /** Lower-cased userName → id. */
+  /** userName key (`userNameKey`: NFC, simple case folding) → id. */
   readonly idByUserName = new Map<string, string>();
   /** externalId (caseExact) → ids; clients may reuse one, so it is not unique. */
   readonly idsByExternalId = new Map<string, Set<string>>();

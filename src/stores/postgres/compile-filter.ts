@@ -1,4 +1,5 @@
 import type { CompareOperator, Filter, FilterValue } from '../../filter/ast.js';
+import { foldCase } from '../../schema/fold-case.js';
 import type { AttributeDefinition, SchemaDefinition } from '../../schema/types.js';
 import {
   DEFAULT_SCHEMAS,
@@ -116,7 +117,10 @@ class FilterCompiler {
     switch (target.kind) {
       case 'column': {
         if (typeof value !== 'string') return 'FALSE';
-        const sql = compareText(target.column, target.caseExact, op, value, this.params);
+        const sql =
+          target.key === undefined
+            ? compareText(target.column, target.caseExact, op, value, this.params)
+            : compareText(target.key, true, op, foldCase(value), this.params);
         // Two-valued without hiding the indexable comparison from the planner.
         return target.nullable ? `(${sql} AND ${target.column} IS NOT NULL)` : sql;
       }
@@ -177,7 +181,8 @@ class FilterCompiler {
 
 /**
  * Compiles a filter to a parameterised SQL condition on the users table: `id`, `userName`
- * and `externalId` on their indexed columns (`userName` as `lower(user_name) = lower($n)`),
+ * and `externalId` on their indexed columns (`userName` as `user_name_key = $n`, the literal
+ * folded by `userNameKey`),
  * `meta.created` and `meta.lastModified` on timestamp columns, everything else on the stored
  * document, case-insensitively where the schema says `caseExact: false`. Paths resolve in
  * `schemas` (core first, then extensions; default the User, Enterprise and account schemas). Values only ever

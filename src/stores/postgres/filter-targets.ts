@@ -15,8 +15,11 @@ export const DEFAULT_SCHEMAS: readonly SchemaDefinition[] = [
 
 /** Where a filter path's values live in the users table. */
 export type FilterTarget =
-  /** A text column: `id`, `user_name`, `external_id`. */
-  | { kind: 'column'; column: string; caseExact: boolean; nullable: boolean }
+  /**
+   * A text column: `id`, `user_name`, `external_id`. `key` names a column that holds the
+   * value's `foldCase`: caseless comparisons fold the literal and compare that column exactly.
+   */
+  | { kind: 'column'; column: string; caseExact: boolean; nullable: boolean; key?: string }
   /** A timestamptz column with the document text it mirrors. */
   | { kind: 'instant'; column: string; doc: JsonRef }
   /** One value in the document. */
@@ -39,9 +42,12 @@ export function member(base: string, name: string): JsonRef {
   return { json: `${base}->${key}`, text: `${base}->>${key}` };
 }
 
-const COLUMNS: Record<string, { column: string; caseExact: boolean; nullable: boolean }> = {
+const COLUMNS: Record<
+  string,
+  { column: string; caseExact: boolean; nullable: boolean; key?: string }
+> = {
   id: { column: 'id', caseExact: true, nullable: false },
-  userName: { column: 'user_name', caseExact: false, nullable: false },
+  userName: { column: 'user_name', caseExact: false, nullable: false, key: 'user_name_key' },
   externalId: { column: 'external_id', caseExact: true, nullable: true },
 };
 const INSTANTS: Record<string, string> = { created: 'created', lastModified: 'last_modified' };

@@ -22,7 +22,7 @@ export { pgliteExecutor } from './pglite-executor.js';
 export { migrate } from './migrate.js';
 export type { MigrateResult } from './migrate.js';
 export { migrations } from './migrations.js';
-export type { Migration } from './migrations.js';
+export type { Migration, MigrationScript } from './migrations.js';
 export { compileFilter } from './compile-filter.js';
 export type { CompiledFilter } from './compile-filter.js';
 export { UnsupportedFilterError } from './unsupported-filter.js';

@@ -1,4 +1,4 @@
-import { migrations } from './migrations.js';
+import { migrations, type Migration } from './migrations.js';
 import type { QueryExecutor } from './query-executor.js';
 import { tableNames, type TableLocation } from './table-names.js';
 
@@ -21,9 +21,23 @@ export interface MigrateResult {
  * await migrate(pgExecutor(pool)); // at deploy time, or let the store do it: { migrate: true }
  * ```
  */
-export async function migrate(
+export function migrate(
   executor: QueryExecutor,
   location: TableLocation = {},
+): Promise<MigrateResult> {
+  return applyMigrations(executor, location, migrations);
+}
+
+/**
+ * Applies the given migrations that are not recorded yet, as {@link migrate} does with all of
+ * them; a test builds an older schema version with a prefix of the list.
+ *
+ * @internal
+ */
+export async function applyMigrations(
+  executor: QueryExecutor,
+  location: TableLocation,
+  list: readonly Migration[],
 ): Promise<MigrateResult> {
   const t = tableNames(location);
   return executor.transaction(async (tx) => {
@@ -41,9 +55,12 @@ export async function migrate(
     const rows = await tx.query<{ version: number }>(`SELECT version FROM ${t.migrations}`);
     const done = new Set(rows.map((r) => Number(r.version)));
     const applied: number[] = [];
-    for (const migration of migrations) {
+    for (const migration of list) {
       if (done.has(migration.version)) continue;
-      for (const statement of migration.statements(t)) await tx.query(statement);
+      for (const step of migration.statements(t)) {
+        if (typeof step === 'string') await tx.query(step);
+        else await step(tx, t);
+      }
       await tx.query(`INSERT INTO ${t.migrations} (version, name) VALUES ($1, $2)`, [
         migration.version,
         migration.name,

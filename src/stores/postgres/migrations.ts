@@ -1,12 +1,23 @@
+import type { QueryExecutor } from './query-executor.js';
 import type { TableNames } from './table-names.js';
+import { fillUserNameKeys } from './user-name-keys.js';
+
+/**
+ * A step of a migration that SQL alone cannot express (a value only scimkit's own code can
+ * compute). It runs in the migration's transaction: throwing rolls the whole migration back.
+ */
+export type MigrationScript = (tx: QueryExecutor, t: TableNames) => Promise<void>;
 
 /** One schema change, applied once and recorded in the migrations table. */
 export interface Migration {
   /** Applied in increasing order; never reused or renumbered. */
   readonly version: number;
   readonly name: string;
-  /** The statements, each run on its own, in one transaction with the others. */
-  readonly statements: (t: TableNames) => readonly string[];
+  /**
+   * The steps, in order, in one transaction with the others: SQL statements, each run on its
+   * own, and scripts.
+   */
+  readonly statements: (t: TableNames) => readonly (string | MigrationScript)[];
 }
 
 /**
@@ -76,6 +87,20 @@ export const migrations: readonly Migration[] = [
       )`,
       `CREATE INDEX "${t.prefix}outbox_due_idx" ON ${t.outbox} (due_at)
        WHERE sent_at IS NULL AND failed_at IS NULL`,
+    ],
+  },
+  {
+    version: 2,
+    name: 'userName key: NFC and Unicode simple case folding',
+    statements: (t) => [
+      // The key is computed by scimkit (userNameKey), never by the database: lower() folds by
+      // the database's locale, and under "C" only A–Z.
+      `ALTER TABLE ${t.users} ADD COLUMN user_name_key text COLLATE "C"`,
+      fillUserNameKeys,
+      `ALTER TABLE ${t.users} ALTER COLUMN user_name_key SET NOT NULL`,
+      `DROP INDEX ${t.schema}."${t.prefix}users_user_name_key"`,
+      // Same name as before: the name is how a unique violation is recognised as a taken userName.
+      `CREATE UNIQUE INDEX "${t.prefix}users_user_name_key" ON ${t.users} (tenant, user_name_key)`,
     ],
   },
 ];

@@ -11,6 +11,7 @@ import type {
 import type { AttributePath, Filter } from '../../filter/ast.js';
 import type { SchemaDefinition } from '../../schema/types.js';
 import type { ScimUser } from '../../schema/user-resource.js';
+import { userNameKey } from '../../schema/user-name-key.js';
 import { compileFilter } from './compile-filter.js';
 import { DEFAULT_SCHEMAS } from './filter-targets.js';
 import type { MigrateResult } from './migrate.js';
@@ -39,10 +40,11 @@ export interface PostgresUserStoreOptions extends TableLocation {
 
 type Doc = Record<string, unknown>;
 
-/** The columns every write sends, in statement order ($3 to $8). */
+/** The columns every write sends, in statement order ($3 to $9). */
 function userColumns(user: ScimUser): unknown[] {
   return [
     user.userName,
+    userNameKey(user.userName),
     user.externalId ?? null,
     user.meta.version,
     user.meta.created,
@@ -57,7 +59,8 @@ const messages = (outbox: readonly OutboxMessage[] | undefined) =>
 /**
  * Keeps users in PostgreSQL (a server through `pg`, or PGlite in process). Each call is one
  * statement: writes are conditional on the stored version, userName is unique per tenant
- * regardless of case through a unique index, outbox messages are written in the same
+ * regardless of case through a unique index on its key (`userNameKey`, computed here, never
+ * by the database's locale), outbox messages are written in the same
  * statement as their user, and filters run in SQL.
  *
  * @example

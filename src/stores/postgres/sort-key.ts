@@ -25,7 +25,7 @@ function typedValue(ref: JsonRef, def: AttributeDefinition): string {
 
 /**
  * Builds the SQL expression a `sortBy` path orders by: the indexed column for `id`,
- * `userName` (case-insensitively), `externalId` and the `meta` timestamps; a typed value of the
+ * `userName` (by its key column, folded as the core folds), `externalId` and the `meta` timestamps; a typed value of the
  * document otherwise; for a multi-valued attribute the primary value, else the first. The
  * order is that of the core's `compileSort`.
  *
@@ -39,6 +39,7 @@ export function sortKey(
   const target = userScope(schemas)(path);
   switch (target.kind) {
     case 'column':
+      if (target.key !== undefined) return target.key;
       return target.caseExact ? target.column : `lower(${target.column})`;
     case 'instant':
       return target.column;

@@ -18,8 +18,9 @@ export function orderingOperator(op: CompareOperator): string | undefined {
 
 /**
  * Compares a text expression with a string value; `null` when `lhs` is SQL NULL (the caller
- * decides how to make it two-valued). Case-insensitive comparisons lower both sides, so
- * `lower(user_name) = lower($n)` is the expression its unique index covers.
+ * decides how to make it two-valued). Case-insensitive comparisons lower both sides with the
+ * database's `lower()`; `userName` never comes here case-insensitively (its key column holds
+ * scimkit's own folding).
  *
  * @see RFC 7644 §3.4.2.2
  */

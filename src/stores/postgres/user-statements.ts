@@ -6,11 +6,11 @@ import type { TableNames } from './table-names.js';
  */
 export interface UserStatements {
   readonly insert: string;
-  /** Insert plus the outbox rows ($9, a jsonb array of messages), or neither. */
+  /** Insert plus the outbox rows ($10, a jsonb array of messages), or neither. */
   readonly insertWithOutbox: string;
   readonly get: string;
   readonly replace: string;
-  /** Replace ($9: expected version) plus the outbox rows ($10), written only when the user is. */
+  /** Replace ($10: expected version) plus the outbox rows ($11), written only when the user is. */
   readonly replaceWithOutbox: string;
   readonly delete: string;
   readonly deleteVersioned: string;
@@ -23,8 +23,8 @@ export interface UserStatements {
 /** Builds the user statements for a table location. */
 export function userStatements(t: TableNames): UserStatements {
   const insertUser = `INSERT INTO ${t.users}
-      (tenant, id, user_name, external_id, version, created, last_modified, doc)
-      VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz, $8::jsonb)`;
+      (tenant, id, user_name, user_name_key, external_id, version, created, last_modified, doc)
+      VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8::timestamptz, $9::jsonb)`;
   // The outbox rows read from the user's CTE: no user row, no message.
   const outboxFrom = (cte: string, messages: string) => `INSERT INTO ${t.outbox}
       (id, tenant, user_id, kind, payload, created_at, due_at)
@@ -35,18 +35,18 @@ export function userStatements(t: TableNames): UserStatements {
   // tell "no such user" from "stale version" without a second round trip.
   const replaceCtes = `WITH cur AS (SELECT version FROM ${t.users} WHERE tenant = $1 AND id = $2),
     upd AS (
-      UPDATE ${t.users} SET user_name = $3, external_id = $4, version = $5,
-        created = $6::timestamptz, last_modified = $7::timestamptz, doc = $8::jsonb
-      WHERE tenant = $1 AND id = $2 AND version = $9
+      UPDATE ${t.users} SET user_name = $3, user_name_key = $4, external_id = $5, version = $6,
+        created = $7::timestamptz, last_modified = $8::timestamptz, doc = $9::jsonb
+      WHERE tenant = $1 AND id = $2 AND version = $10
       RETURNING 1
     )`;
   const replaceResult = `SELECT (SELECT count(*) FROM upd)::int AS changed, (SELECT version FROM cur) AS current`;
   return {
     insert: insertUser,
-    insertWithOutbox: `WITH u AS (${insertUser} RETURNING 1) ${outboxFrom('u', '$9')}`,
+    insertWithOutbox: `WITH u AS (${insertUser} RETURNING 1) ${outboxFrom('u', '$10')}`,
     get: `SELECT doc FROM ${t.users} WHERE tenant = $1 AND id = $2`,
     replace: `${replaceCtes} ${replaceResult}`,
-    replaceWithOutbox: `${replaceCtes}, ob AS (${outboxFrom('upd', '$10')}) ${replaceResult}`,
+    replaceWithOutbox: `${replaceCtes}, ob AS (${outboxFrom('upd', '$11')}) ${replaceResult}`,
     delete: `DELETE FROM ${t.users} WHERE tenant = $1 AND id = $2 RETURNING 1`,
     deleteVersioned: `WITH cur AS (SELECT version FROM ${t.users} WHERE tenant = $1 AND id = $2),
       del AS (DELETE FROM ${t.users} WHERE tenant = $1 AND id = $2 AND version = $3 RETURNING 1)

@@ -1,4 +1,4 @@
-import type { Filter } from '../../filter/ast.js';
+import type { CompareOperator, Filter } from '../../filter/ast.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import { check } from '../assertions.js';
 import type { StoreConformanceCase, StoreTestContext } from '../types.js';
@@ -125,6 +125,60 @@ const indexedCases: StoreConformanceCase[] = [
   },
 ];
 
+/** The same rule for non-ASCII userNames: Unicode simple case folding after NFC. */
+const unicodeCases: StoreConformanceCase[] = [
+  {
+    id: 'filter.username-eq-unicode-case',
+    title:
+      'userName eq finds a non-ASCII userName by itself and by every case and normal form of it, and nothing else (required)',
+    async run(ctx) {
+      const unal = ctx.users.make({ userName: 'Ünal@example.org' });
+      const emile = ctx.users.make({ userName: 'e\u0301mile@example.org' });
+      const sisyphus = ctx.users.make({ userName: 'Σίσυφος@example.org' });
+      const strasse = ctx.users.make({ userName: 'straße@example.org' });
+      await createAll(ctx, [unal, emile, sisyphus, strasse, ctx.users.make()]);
+      const finds = async (value: string, expected: ScimUser[]) =>
+        expectMatches(ctx, eq('userName', value), expected, `userName eq ${JSON.stringify(value)}`);
+      // An IdP's "find, else create" loop starts with the userName exactly as it sent it.
+      for (const user of [unal, emile, sisyphus, strasse]) await finds(user.userName, [user]);
+      await finds('ünal@EXAMPLE.org', [unal]);
+      await finds('U\u0308NAL@example.org', [unal]);
+      await finds('Émile@example.org', [emile]);
+      await finds('ÉMILE@EXAMPLE.ORG', [emile]);
+      await finds('ΣΊΣΥΦΟΣ@example.org', [sisyphus]);
+      await finds('σίσυφοσ@example.org', [sisyphus]);
+      await finds('STRAẞE@example.org', [strasse]);
+      // Different letters stay different: no accent stripping, ß is not ss.
+      await finds('Unal@example.org', []);
+      await finds('emile@example.org', []);
+      await finds('strasse@example.org', []);
+    },
+  },
+  {
+    id: 'filter.username-sw-co-ew-unicode-case',
+    title: 'userName sw, co and ew compare with the same Unicode folding as eq',
+    async run(ctx) {
+      const tests: [CompareOperator, string][] = [
+        ['sw', 'E\u0301MI'],
+        ['co', 'ΊΣΥΦ'],
+        ['ew', 'ΟΣ@EXAMPLE.ORG'],
+      ];
+      for (const [op, value] of tests) requireFilter(ctx, compare('userName', op, value));
+      const emile = ctx.users.make({ userName: 'Émile@example.org' });
+      const sisyphus = ctx.users.make({ userName: 'σίσυφος@example.org' });
+      await createAll(ctx, [emile, sisyphus, ctx.users.make()]);
+      const [sw, co, ew] = tests.map(([op, value]) => compare('userName', op, value)) as [
+        Filter,
+        Filter,
+        Filter,
+      ];
+      await expectMatches(ctx, sw, [emile], 'userName sw with a decomposed accent');
+      await expectMatches(ctx, co, [sisyphus], 'userName co in capitals');
+      await expectMatches(ctx, ew, [sisyphus], 'userName ew with a capital sigma');
+    },
+  },
+];
+
 /** Builds a case for a filter form beyond the indexed equalities; it runs only when declared. */
 function optional(
   id: string,
@@ -226,4 +280,8 @@ const optionalCases: StoreConformanceCase[] = [
 ];
 
 /** Filters: the required `userName eq`, the indexed equalities, and every other declared form. */
-export const filterCases: readonly StoreConformanceCase[] = [...indexedCases, ...optionalCases];
+export const filterCases: readonly StoreConformanceCase[] = [
+  ...indexedCases,
+  ...unicodeCases,
+  ...optionalCases,
+];

@@ -3,6 +3,17 @@ import type { StoreConformanceCase } from '../types.js';
 
 const page = { startIndex: 1, count: 100 } as const;
 
+/**
+ * userNames that are one identity: each group's first is created, and every other must then
+ * be refused. Composed and decomposed accents, the three sigmas, capital and small sharp s.
+ */
+const UNICODE_CASE_GROUPS: readonly (readonly [string, ...string[]])[] = [
+  ['Émile@example.org', 'émile@example.org', 'E\u0301mile@example.org', 'e\u0301MILE@EXAMPLE.ORG'],
+  ['Ünal@example.org', 'ünal@example.org', 'U\u0308NAL@example.org'],
+  ['Σίσυφος@example.org', 'ΣΊΣΥΦΟΣ@example.org', 'σίσυφοσ@example.org', 'ςίσυφος@example.org'],
+  ['STRAẞE@example.org', 'straße@example.org', 'Straße@EXAMPLE.org'],
+];
+
 /** userName is unique per tenant regardless of case, on create and on replace. */
 export const uniquenessCases: readonly StoreConformanceCase[] = [
   {
@@ -136,6 +147,69 @@ export const uniquenessCases: readonly StoreConformanceCase[] = [
         }
       }
       check.equal((await store.list(tenant, page)).totalResults, 1, 'totalResults');
+    },
+  },
+  {
+    id: 'uniqueness.unicode-case-pairs',
+    title:
+      'userNames equal under Unicode simple case folding and NFC (É/é/e+U+0301, Σ/σ/ς, ẞ/ß, Ü/ü) are one identity, stored as sent',
+    async run({ store, tenant, users, read }) {
+      for (const [first, ...others] of UNICODE_CASE_GROUPS) {
+        const holder = users.make({ userName: first });
+        await store.create(tenant, holder);
+        for (const other of others) {
+          await check.rejects(
+            store.create(tenant, users.make({ userName: other })),
+            409,
+            'uniqueness',
+            `create of ${JSON.stringify(other)} while ${JSON.stringify(first)} exists`,
+          );
+        }
+        check.deepEqual(await read(holder.id), holder, `the holder of ${JSON.stringify(first)}`);
+      }
+      check.equal(
+        (await store.list(tenant, page)).totalResults,
+        UNICODE_CASE_GROUPS.length,
+        'totalResults after the rejected creates',
+      );
+    },
+  },
+  {
+    id: 'uniqueness.unicode-rename-to-taken',
+    title: "replace to another user's userName in another Unicode case throws uniqueness",
+    async run({ store, tenant, users, read }) {
+      const emile = users.make({ userName: 'Émile@example.org' });
+      const bob = users.make({ userName: 'bob@example.org' });
+      await store.create(tenant, emile);
+      await store.create(tenant, bob);
+      await check.rejects(
+        store.replace(tenant, users.next(bob, { userName: 'E\u0301MILE@example.org' }), {
+          expectedVersion: bob.meta.version,
+        }),
+        409,
+        'uniqueness',
+        'rename to a taken userName in another case and normal form',
+      );
+      check.deepEqual(await read(bob.id), bob, 'the renamed user');
+      // The user's own userName in another case and normal form is still its own.
+      const own = users.next(emile, { userName: 'e\u0301mile@example.org' });
+      check.equal(
+        await store.replace(tenant, own, { expectedVersion: emile.meta.version }),
+        true,
+        'replace with its own userName in another case',
+      );
+      check.deepEqual(await read(emile.id), own, 'the user after the rename');
+    },
+  },
+  {
+    id: 'uniqueness.sharp-s-is-not-ss',
+    title: 'simple case folding keeps ß and ss apart: straße and strasse are two userNames',
+    async run({ store, tenant, users, read }) {
+      const sharp = users.make({ userName: 'straße@example.org' });
+      const double = users.make({ userName: 'STRASSE@example.org' });
+      await store.create(tenant, sharp);
+      await store.create(tenant, double);
+      check.deepEqual(await read(double.id), double, 'the second user');
     },
   },
 ];

@@ -16,10 +16,14 @@ const compare = (
 });
 
 describe('compileFilter', () => {
-  it('compiles userName eq to the expression its unique index covers', () => {
-    expect(compileFilter(compare('userName', 'eq', 'a@b.c'), 4)).toEqual({
-      sql: 'lower(user_name) = lower($4)',
-      params: ['a@b.c'],
+  it('compiles userName eq to the key column its unique index covers, the literal folded', () => {
+    expect(compileFilter(compare('userName', 'eq', 'E\u0301MILE@B.c'), 4)).toEqual({
+      sql: 'user_name_key = $4',
+      params: ['émile@b.c'],
+    });
+    expect(compileFilter(compare('userName', 'sw', 'ΣΑ_'), 1)).toEqual({
+      sql: 'user_name_key LIKE $1',
+      params: ['σα\\_%'],
     });
   });
 
