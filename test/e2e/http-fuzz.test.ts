@@ -76,7 +76,8 @@ const issueFilters = fc
     fc.boolean(),
   )
   .map(([attribute, value, escaped]) => {
-    const literal = escaped ? JSON.stringify(value).replace(/[\u0000-\u001f]/g, '') : `"${value}"`;
+    // JSON.stringify writes U+0000 and lone surrogates as \u escapes the filter parser decodes.
+    const literal = escaped ? JSON.stringify(value) : `"${value}"`;
     return `filter=${percentEncode(`${attribute} eq ${literal}`)}`;
   });
 const issueIds = fc.oneof(
