@@ -1,8 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   findBadJson,
   isClientText,
   jsonTextTooDeep,
+  mayHoldBadText,
   MAX_JSON_DEPTH,
 } from '../../src/json/client-text.js';
 import { previewJson } from '../../src/json/preview-json.js';
@@ -26,6 +28,10 @@ describe('jsonTextTooDeep', () => {
     expect(jsonTextTooDeep(nested(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).toBe(true);
     expect(jsonTextTooDeep(`${'{"a":'.repeat(3)}1}}}`, 3)).toBe(false);
     expect(jsonTextTooDeep(`${'{"a":['.repeat(2)}1]}]}`, 3)).toBe(true);
+    // Fewer brackets than the limit, wherever they are, cannot nest deeper than it.
+    expect(jsonTextTooDeep('{"a":[1,{"b":"[["}]}', 5)).toBe(false);
+    expect(jsonTextTooDeep('[{"a":[1,{"b":[]}]}]', 5)).toBe(false);
+    expect(jsonTextTooDeep('[{"a":[1,{"b":[[]]}]}]', 5)).toBe(true);
   });
 
   it('skips brackets inside strings, escaped quotes included', () => {
@@ -39,6 +45,33 @@ describe('jsonTextTooDeep', () => {
     const started = performance.now();
     expect(jsonTextTooDeep(nested(512 * 1024), MAX_JSON_DEPTH)).toBe(true);
     expect(performance.now() - started).toBeLessThan(50);
+  });
+});
+
+describe('mayHoldBadText', () => {
+  it('is never false for JSON text whose parsed value holds a bad key or string', () => {
+    const anyUnit = fc.string({
+      unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+      maxLength: 8,
+    });
+    const json = fc.oneof(
+      anyUnit.map((s) => JSON.stringify({ [s]: s })),
+      // Hand-written escapes, in any letter case, with and without an escaped backslash.
+      fc
+        .tuple(
+          fc.constantFrom('0000', 'D800', 'dbff', 'DC00', 'dFfF', 'D83D\\uDE00', '0041'),
+          fc.boolean(),
+        )
+        .map(([hex, backslash]) => `["${backslash ? '\\\\' : ''}\\u${hex}"]`),
+    );
+    fc.assert(
+      fc.property(json, (text) => {
+        const value = JSON.parse(text) as unknown;
+        if (!mayHoldBadText(text)) expect(findBadJson(value, 64)).toBeUndefined();
+      }),
+      { numRuns: 2000 },
+    );
+    expect(mayHoldBadText(JSON.stringify({ a: 'plain \u{1F600} é' }))).toBe(false);
   });
 });
 

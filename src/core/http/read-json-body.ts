@@ -1,5 +1,10 @@
 import { scimErrors } from '../../errors/index.js';
-import { findBadJson, jsonTextTooDeep, MAX_JSON_DEPTH } from '../../json/client-text.js';
+import {
+  findBadJson,
+  jsonTextTooDeep,
+  mayHoldBadText,
+  MAX_JSON_DEPTH,
+} from '../../json/client-text.js';
 import type { ScimRequest } from '../types.js';
 import { getHeader } from './headers.js';
 import { isJsonMediaType } from './media-type.js';
@@ -66,7 +71,8 @@ export function readJsonBody(request: ScimRequest, maxBytes: number): unknown {
     const reason = error instanceof SyntaxError ? error.message : 'malformed JSON';
     throw scimErrors.invalidSyntax(`The request body is not valid JSON: ${reason}`);
   }
-  return checkClientJson(value);
+  // The scan above bounded the depth: only the text rule is left, and most bodies cannot break it.
+  return mayHoldBadText(text) ? checkClientJson(value) : value;
 }
 
 /**
