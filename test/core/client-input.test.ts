@@ -1,30 +1,14 @@
 // Issue 11 item 5: text no store can hold (U+0000, lone surrogates) and absurd nesting are 400s
 // (404 for an id), the same on every store, and nothing is written; error details quote little.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserStore } from '../../src/index.js';
-import { MemoryUserStore } from '../../src/stores/memory/index.js';
-import { backends, type Backend } from '../stores/postgres/harness.js';
+import { everyStore } from './every-store.js';
 import { BASE, KEY_A, ORIGIN, USER_SCHEMA, patchBody, setup } from './harness.js';
-
-const stores: {
-  name: string;
-  open: () => Promise<{ store: UserStore; close(): Promise<void> }>;
-}[] = [
-  { name: 'memory', open: async () => ({ store: new MemoryUserStore(), close: async () => {} }) },
-  ...backends.map(({ name, open }) => ({
-    name,
-    open: async () => {
-      const backend: Backend = await open();
-      return { store: backend.newStore(), close: () => backend.close() };
-    },
-  })),
-];
 
 const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 const userJson = (rest: string) =>
   `{"schemas":["${USER_SCHEMA}"],"userName":"new@example.org",${rest}}`;
 
-describe.each(stores)('client input on the $name store', ({ open }) => {
+describe.each(everyStore)('client input on the $name store', ({ open }) => {
   let h: ReturnType<typeof setup>;
   let close: () => Promise<void>;
   let adaId: string;

@@ -5,9 +5,8 @@
 import fc from 'fast-check';
 import { request as httpRequest, Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { everyStore } from '../core/every-store.js';
 import { startServer, type RunningServer } from '../../examples/server/server.js';
-import type { UserStore } from '../../src/index.js';
-import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { BASE, KEY_A, KEY_B, PATCH_SCHEMA, USER_SCHEMA } from '../core/harness.js';
 import {
   ENTERPRISE,
@@ -22,7 +21,6 @@ import {
   userBodies,
   type Json,
 } from '../review/fuzz-generators.js';
-import { backends } from '../stores/postgres/harness.js';
 
 const RUNS = Number(process.env['SCIMKIT_FUZZ_RUNS'] ?? 250);
 const SEED = Number(process.env['SCIMKIT_FUZZ_SEED'] ?? Date.now() % 2 ** 31);
@@ -197,21 +195,7 @@ function send(origin: URL, agent: Agent, wire: WireRequest): Promise<WireRespons
 
 // ---------------------------------------------------------------- the property
 
-const stores: {
-  name: string;
-  open: () => Promise<{ store: UserStore; close(): Promise<void> }>;
-}[] = [
-  { name: 'memory', open: async () => ({ store: new MemoryUserStore(), close: async () => {} }) },
-  ...backends.map(({ name, open }) => ({
-    name,
-    open: async () => {
-      const backend = await open();
-      return { store: backend.newStore(), close: () => backend.close() };
-    },
-  })),
-];
-
-describe.each(stores)('HTTP fuzz on the example server, $name store', ({ name, open }) => {
+describe.each(everyStore)('HTTP fuzz on the example server, $name store', ({ name, open }) => {
   let running: RunningServer;
   let closeStore: () => Promise<void>;
   let agent: Agent;
