@@ -37,8 +37,8 @@ export function mayHoldBadText(json: string): boolean {
 /**
  * Tells whether JSON text nests arrays and objects deeper than `maxDepth`, without parsing it,
  * so that `JSON.parse` never spends its time on absurd nesting (500,000 levels fit in 1 MiB and
- * take 0.3 s to parse). Brackets inside strings are skipped; the text
- * need not be valid JSON (the parser reports that).
+ * take 0.3 s to parse). Brackets inside strings are skipped; the text need not be valid JSON
+ * (the parser reports that).
  */
 export function jsonTextTooDeep(text: string, maxDepth: number): boolean {
   // Usual bodies hold fewer brackets than the limit: counting them with the engine's own search

@@ -29,7 +29,7 @@ function utf8Length(text: string): number {
 /**
  * Reads a request's JSON body: checks the media type and the size limit, and parses text or
  * bytes. A value a host's own body parser produced is taken as it is. Either way the value is
- * then held to what a client may send (see {@link checkClientJson}).
+ * then held to what a client may send (`src/json/client-text.ts`).
  *
  * @throws ScimError 415, 413, or 400 `invalidSyntax` for a missing, malformed or too deeply
  *   nested body, 400 `invalidValue` for U+0000 or a lone surrogate in a key or string.
@@ -75,14 +75,9 @@ export function readJsonBody(request: ScimRequest, maxBytes: number): unknown {
   return mayHoldBadText(text) ? checkClientJson(value) : value;
 }
 
-/**
- * Holds a request body to what a client may send: at most {@link MAX_JSON_DEPTH} levels of
- * arrays and objects, and no U+0000 or lone surrogate in any key or string (no store could
- * keep them). One walk, at the one place every body enters the core.
- *
- * @throws ScimError 400 `invalidSyntax` (too deep) or `invalidValue` (bad text).
- */
-export function checkClientJson(value: unknown): unknown {
+// Holds a body to what a client may send: at most MAX_JSON_DEPTH levels, and no U+0000 or lone
+// surrogate in any key or string (no store could keep them), at the one place bodies enter.
+function checkClientJson(value: unknown): unknown {
   const bad = findBadJson(value, MAX_JSON_DEPTH);
   if (bad === undefined) return value;
   if (bad.problem === 'depth') throw tooDeep();
