@@ -1,4 +1,6 @@
 import { scimErrors } from '../errors/index.js';
+import { isClientText } from '../json/client-text.js';
+import { previewJson } from '../json/preview-json.js';
 import type { Handler } from './handlers/context.js';
 import { createUser } from './handlers/create-user.js';
 import { deleteUser } from './handlers/delete-user.js';
@@ -101,10 +103,18 @@ function leadingSegments(path: string): string[] {
 
 function decodeSegment(segment: string): string {
   // Generated ids are URL-safe: most segments have nothing to decode.
-  if (!segment.includes('%')) return segment;
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw scimErrors.notFound(`The path segment "${segment}" is not valid percent-encoding.`);
+  let id = segment;
+  if (segment.includes('%')) {
+    try {
+      id = decodeURIComponent(segment);
+    } catch {
+      throw scimErrors.notFound(
+        `The path segment ${previewJson(segment)} is not valid percent-encoding.`,
+      );
+    }
   }
+  // No resource can have such an id (no store can hold U+0000): "not found", as for bad
+  // percent-encoding, before any store sees it.
+  if (!isClientText(id)) throw scimErrors.notFound(`No resource has the id ${previewJson(id)}.`);
+  return id;
 }

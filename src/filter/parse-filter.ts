@@ -1,5 +1,6 @@
 import { scimErrors } from '../errors/index.js';
 import type { ScimError } from '../errors/index.js';
+import { isClientText } from '../json/client-text.js';
 import { DELIMITER, DIGIT, LETTER, NAME, SPACE, charClass } from './char-class.js';
 import type { AttributePath, CompareFilter, CompareOperator, Filter, FilterValue } from './ast.js';
 
@@ -177,7 +178,7 @@ function readString(): string {
   if (nextBackslash >= 0 && nextBackslash <= open) nextBackslash = src.indexOf('\\', open + 1);
   if (nextBackslash < 0 || nextBackslash > close) {
     pos = close + 1;
-    return src.slice(open + 1, close);
+    return clientText(src.slice(open + 1, close), open);
   }
   let chunk = ++pos;
   let out = '';
@@ -237,7 +238,13 @@ function readString(): string {
   }
   const value = chunk === open + 1 ? src.slice(chunk, pos) : out + src.slice(chunk, pos);
   pos++;
-  return value;
+  return clientText(value, open);
+}
+
+// A `\u0000` or `\uD800` escape decodes to text no store can hold or compare.
+function clientText(value: string, open: number): string {
+  if (isClientText(value)) return value;
+  throw failAt('a string may not hold U+0000 or an unpaired surrogate', open);
 }
 
 function hexValue(c: number): number {

@@ -1,12 +1,6 @@
 import type * as v from 'valibot';
 import { scimErrors, type ScimError } from '../errors/index.js';
-
-const MAX_SHOWN = 80;
-
-function show(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}…` : text;
-}
+import { previewJson } from '../json/preview-json.js';
 
 /**
  * Names the attribute an issue is about, as a client would write it: `name.givenName`,
@@ -38,6 +32,6 @@ export function issueToScimError(issues: readonly v.BaseIssue<unknown>[], base =
   if (!issue) return scimErrors.invalidValue('The value is invalid.');
   const path = issuePath(issue, base) || 'value';
   // Whole-value checks (required, one primary) describe the attribute; type checks show the input.
-  const got = issue.type === 'raw_check' ? '' : `; got ${show(issue.input)}`;
+  const got = issue.type === 'raw_check' ? '' : `; got ${previewJson(issue.input)}`;
   return scimErrors.invalidValue(`"${path}" ${issue.message}${got}.`);
 }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isScimError } from '../../src/errors/index.js';
 import { parseFilter, stringifyFilter } from '../../src/filter/index.js';
+import { isClientText } from '../../src/json/client-text.js';
 import type {
   AttributePath,
   CompareOperator,
@@ -98,7 +99,8 @@ const attributePath: fc.Arbitrary<AttributePath> = fc
   }));
 
 const value: fc.Arbitrary<FilterValue> = fc.oneof(
-  anyString,
+  // A literal holding U+0000 or a lone surrogate is refused by design (docs/errors.md).
+  anyString.filter(isClientText),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
   fc.integer(),
   fc.boolean(),

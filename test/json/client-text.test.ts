@@ -1,0 +1,127 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  findBadJson,
+  isClientText,
+  jsonTextTooDeep,
+  mayHoldBadText,
+  MAX_JSON_DEPTH,
+} from '../../src/json/client-text.js';
+import { previewJson } from '../../src/json/preview-json.js';
+
+const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+
+describe('isClientText', () => {
+  it('refuses U+0000 and lone surrogates, and keeps every other character', () => {
+    expect(isClientText('a\u0000b')).toBe(false);
+    expect(isClientText('\uD800')).toBe(false);
+    expect(isClientText('x\uDC00')).toBe(false);
+    expect(isClientText('\uDE00\uD83D')).toBe(false); // a pair in the wrong order
+    expect(isClientText('\u{1F600} Émile ß \u0001 \t \u007F \uFFFF')).toBe(true);
+    expect(isClientText('')).toBe(true);
+  });
+});
+
+describe('jsonTextTooDeep', () => {
+  it('counts arrays and objects up to the limit, and one more is too deep', () => {
+    expect(jsonTextTooDeep(nested(MAX_JSON_DEPTH), MAX_JSON_DEPTH)).toBe(false);
+    expect(jsonTextTooDeep(nested(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).toBe(true);
+    expect(jsonTextTooDeep(`${'{"a":'.repeat(3)}1}}}`, 3)).toBe(false);
+    expect(jsonTextTooDeep(`${'{"a":['.repeat(2)}1]}]}`, 3)).toBe(true);
+    // Fewer brackets than the limit, wherever they are, cannot nest deeper than it.
+    expect(jsonTextTooDeep('{"a":[1,{"b":"[["}]}', 5)).toBe(false);
+    expect(jsonTextTooDeep('[{"a":[1,{"b":[]}]}]', 5)).toBe(false);
+    expect(jsonTextTooDeep('[{"a":[1,{"b":[[]]}]}]', 5)).toBe(true);
+  });
+
+  it('skips brackets inside strings, escaped quotes included', () => {
+    expect(jsonTextTooDeep('{"[[[[": "{{{{"}', 1)).toBe(false);
+    expect(jsonTextTooDeep('["a\\"[[[["]', 1)).toBe(false);
+    expect(jsonTextTooDeep('["a\\\\", [[1]]]', 2)).toBe(true); // the backslash is escaped
+    expect(jsonTextTooDeep('["unterminated [[[', 1)).toBe(false);
+  });
+
+  it('answers at once for a 1 MiB body of brackets', () => {
+    const started = performance.now();
+    expect(jsonTextTooDeep(nested(512 * 1024), MAX_JSON_DEPTH)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(50);
+  });
+});
+
+describe('mayHoldBadText', () => {
+  it('is never false for JSON text whose parsed value holds a bad key or string', () => {
+    const anyUnit = fc.string({
+      unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+      maxLength: 8,
+    });
+    const json = fc.oneof(
+      anyUnit.map((s) => JSON.stringify({ [s]: s })),
+      // Hand-written escapes, in any letter case, with and without an escaped backslash.
+      fc
+        .tuple(
+          fc.constantFrom('0000', 'D800', 'dbff', 'DC00', 'dFfF', 'D83D\\uDE00', '0041'),
+          fc.boolean(),
+        )
+        .map(([hex, backslash]) => `["${backslash ? '\\\\' : ''}\\u${hex}"]`),
+    );
+    fc.assert(
+      fc.property(json, (text) => {
+        const value = JSON.parse(text) as unknown;
+        if (!mayHoldBadText(text)) expect(findBadJson(value, 64)).toBeUndefined();
+      }),
+      { numRuns: 2000 },
+    );
+    expect(mayHoldBadText(JSON.stringify({ a: 'plain \u{1F600} é' }))).toBe(false);
+  });
+});
+
+describe('findBadJson', () => {
+  it('names the first key or string that is not client text', () => {
+    expect(findBadJson({ emails: [{ value: 'a' }, { value: 'b\u0000' }] }, 64)).toEqual({
+      problem: 'text',
+      path: 'emails[1].value',
+    });
+    expect(findBadJson({ name: { ['giv\uD800']: 'x' } }, 64)).toEqual({
+      problem: 'text',
+      path: 'name.giv\\ud800',
+    });
+    expect(findBadJson(['ok', 7, null, true, { a: 'ok' }], 64)).toBeUndefined();
+  });
+
+  it('refuses nesting deeper than the limit, counting the value itself as level 1', () => {
+    expect(findBadJson(JSON.parse(nested(64)), 64)).toBeUndefined();
+    expect(findBadJson(JSON.parse(nested(65)), 64)?.problem).toBe('depth');
+    expect(findBadJson({ a: { b: 1 } }, 2)).toBeUndefined();
+    expect(findBadJson({ a: { b: {} } }, 2)).toEqual({ problem: 'depth', path: 'a.b' });
+  });
+
+  it('ends on a cyclic value a host could pass', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(findBadJson(cyclic, 64)?.problem).toBe('depth');
+  });
+
+  it('sees an own "__proto__" key and skips inherited ones', () => {
+    const body = JSON.parse('{"__proto__": {"x": "\\u0000"}}') as object;
+    expect(findBadJson(body, 64)).toEqual({ problem: 'text', path: '__proto__.x' });
+    expect(findBadJson(Object.create({ inherited: '\u0000' }), 64)).toBeUndefined();
+  });
+});
+
+describe('previewJson', () => {
+  it('writes small values whole and cuts long ones at the limit', () => {
+    expect(previewJson({ a: [1, 'x', null] })).toBe('{"a":[1,"x",null]}');
+    expect(previewJson('x'.repeat(500))).toBe(`"${'x'.repeat(99)}…`);
+    expect(previewJson(10n)).toBe('10');
+    expect(previewJson(undefined)).toBe('undefined');
+  });
+
+  it('stops early on a huge or deep value instead of writing it all', () => {
+    const deep = JSON.parse(nested(10_000)) as unknown;
+    expect(previewJson(deep)).toBe(`${'['.repeat(100)}…`);
+    const wide = Array.from({ length: 1_000_000 }, () => 'abc');
+    const started = performance.now();
+    expect(previewJson(wide, 20)).toBe('["abc","abc","abc","…');
+    expect(performance.now() - started).toBeLessThan(20);
+  });
+});
