@@ -1,12 +1,23 @@
 import type { Mailer } from '../../contracts/mailer.js';
 import type { OutboxStore, PendingOutboxMessage } from '../../contracts/outbox.js';
+import { ScimConfigError } from '../../errors/index.js';
 import type { OutboxOptions } from '../options.js';
+import { OutboxClaimLost, sendUnderLease } from './send-under-lease.js';
 
 const BATCH = 20;
+// A mailer's error is kept in the store for inspection: bounded, and without the NUL that a
+// PostgreSQL text column refuses.
+const MAX_REASON = 1000;
 
 /**
  * Delivers the outbox: claims due messages, hands them to the Mailer, and records the outcome,
  * retrying failures with exponential backoff. A mailer failure never reaches the SCIM client.
+ *
+ * Every send happens under a claim this process holds: the claim is confirmed (and its lease
+ * renewed) just before the Mailer gets the message and renewed while it runs, and the outcome
+ * is recorded only under that claim. So without a crash or a stall longer than the lease, no
+ * two processes send one message; after one, the Mailer may get it again with the same
+ * idempotency key.
  */
 export class OutboxDispatcher {
   readonly #store: OutboxStore;
@@ -18,6 +29,7 @@ export class OutboxDispatcher {
   readonly #retryBaseMs: number;
   readonly #retryMaxMs: number;
   readonly #leaseMs: number;
+  readonly #sendTimeoutMs: number;
   #draining: Promise<number> | undefined;
   #again = false;
   #closed = false;
@@ -40,7 +52,8 @@ export class OutboxDispatcher {
     this.#maxAttempts = options.maxAttempts ?? 8;
     this.#retryBaseMs = options.retryBaseMs ?? 1000;
     this.#retryMaxMs = options.retryMaxMs ?? 300_000;
-    this.#leaseMs = options.leaseMs ?? 60_000;
+    this.#leaseMs = positive(options, 'leaseMs', 60_000);
+    this.#sendTimeoutMs = positive(options, 'sendTimeoutMs', 30_000);
     const poll = options.pollIntervalMs ?? 0;
     if (poll > 0) {
       this.#poll = setInterval(() => this.kick(), poll);
@@ -55,8 +68,9 @@ export class OutboxDispatcher {
     this.drain().catch(this.#onError);
   }
 
-  /** Delivers everything due now; resolves to how many messages were sent. */
+  /** Delivers everything due now; resolves to how many messages were sent (0 once closed). */
   async drain(): Promise<number> {
+    if (this.#closed) return 0;
     if (this.#draining) {
       this.#again = true;
       return this.#draining;
@@ -74,11 +88,13 @@ export class OutboxDispatcher {
     do {
       this.#again = false;
       for (;;) {
-        const now = this.#now();
-        const batch = await this.#store.claim(now, new Date(now.getTime() + this.#leaseMs), BATCH);
-        for (const message of batch) {
-          // After close(), stop between messages; unsent claims come back when their lease ends.
-          if (this.#closed) return sent;
+        const batch = await this.#store.claim(this.#now(), this.#leaseEnd(), BATCH);
+        for (const [i, message] of batch.entries()) {
+          // After close(), stop between messages and hand the rest back for others to send now.
+          if (this.#closed) {
+            await this.#release(batch.slice(i));
+            return sent;
+          }
           if (await this.#deliver(message)) sent++;
         }
         if (batch.length < BATCH) break;
@@ -87,31 +103,69 @@ export class OutboxDispatcher {
     return sent;
   }
 
+  #leaseEnd(): Date {
+    return new Date(this.#now().getTime() + this.#leaseMs);
+  }
+
   async #deliver(message: PendingOutboxMessage): Promise<boolean> {
-    const { attempts: _attempts, ...email } = message;
+    const { attempts: _attempts, claimToken, ...email } = message;
+    const { id } = message;
     try {
-      // A user deleted before the email went out gets none; the message is settled as done.
+      // A user deleted before the email went out gets none: the message is settled as done.
       if (!(await this.#userExists(message.tenant, message.userId))) {
-        await this.#store.complete(message.id, this.#now());
+        await this.#store.complete(id, claimToken, this.#now());
         return false;
       }
-      await this.#mailer.sendWelcome({ ...email, idempotencyKey: message.id });
+      // Later messages of a batch wait for the earlier ones: their lease may have run out and
+      // another process claimed them. Confirming the claim also gives the send a full lease.
+      if (!(await this.#store.renew(id, claimToken, this.#leaseEnd()))) return false;
+      await sendUnderLease(
+        {
+          renew: () => this.#store.renew(id, claimToken, this.#leaseEnd()),
+          leaseMs: this.#leaseMs,
+          timeoutMs: this.#sendTimeoutMs,
+          now: this.#now,
+          onError: this.#onError,
+        },
+        (signal) => this.#mailer.sendWelcome({ ...email, idempotencyKey: id }, { signal }),
+      );
     } catch (error) {
       this.#onError(error);
-      const attempts = message.attempts + 1;
-      const reason = error instanceof Error ? error.message : String(error);
-      if (attempts >= this.#maxAttempts) {
-        await this.#store.fail(message.id, reason, undefined);
-      } else {
-        const delay = Math.min(this.#retryMaxMs, this.#retryBaseMs * 2 ** (attempts - 1));
-        const dueAt = this.#now().getTime() + delay;
-        await this.#store.fail(message.id, reason, new Date(dueAt));
-        this.#schedule(dueAt);
-      }
+      // Another process holds the message now and records its outcome.
+      if (error instanceof OutboxClaimLost) return false;
+      await this.#fail(message, error);
       return false;
     }
-    await this.#store.complete(message.id, this.#now());
+    if (!(await this.#store.complete(id, claimToken, this.#now()))) {
+      this.#onError(
+        new OutboxClaimLost(
+          `Outbox message ${id} was sent, but its claim had passed to another sender, which may send it again (with the same idempotency key). Make outbox.leaseMs longer than the longest stall of this process.`,
+        ),
+      );
+    }
     return true;
+  }
+
+  async #fail(message: PendingOutboxMessage, error: unknown): Promise<void> {
+    const attempts = message.attempts + 1;
+    const text = error instanceof Error ? error.message : String(error);
+    const reason = text.replaceAll('\0', '\uFFFD').slice(0, MAX_REASON);
+    if (attempts >= this.#maxAttempts) {
+      await this.#store.fail(message.id, message.claimToken, reason, undefined);
+      return;
+    }
+    const delay = Math.min(this.#retryMaxMs, this.#retryBaseMs * 2 ** (attempts - 1));
+    const dueAt = this.#now().getTime() + delay;
+    if (await this.#store.fail(message.id, message.claimToken, reason, new Date(dueAt)))
+      this.#schedule(dueAt);
+  }
+
+  /** Hands claimed, unsent messages back; one that fails to go back waits out its lease. */
+  async #release(messages: readonly PendingOutboxMessage[]): Promise<void> {
+    const results = await Promise.allSettled(
+      messages.map((m) => this.#store.release(m.id, m.claimToken)),
+    );
+    for (const r of results) if (r.status === 'rejected') this.#onError(r.reason);
   }
 
   /**
@@ -135,7 +189,11 @@ export class OutboxDispatcher {
     this.#timers.add(timer);
   }
 
-  /** Stops polling and retries, and waits for a round in flight. */
+  /**
+   * Stops polling and retries, waits for the send in flight (at most `sendTimeoutMs`) and
+   * records its outcome, and hands every message claimed but not sent back to the store, so
+   * another process (or the next start) sends it at once instead of after the lease.
+   */
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#poll) clearInterval(this.#poll);
@@ -143,4 +201,12 @@ export class OutboxDispatcher {
     this.#timers.clear();
     await this.#draining?.catch(() => undefined);
   }
+}
+
+/** Reads a duration option that must be a positive number of milliseconds. */
+function positive(options: OutboxOptions, name: 'leaseMs' | 'sendTimeoutMs', fallback: number) {
+  const value = options[name] ?? fallback;
+  if (!(value > 0) || !Number.isFinite(value))
+    throw new ScimConfigError(`createScim: outbox.${name} must be a positive number of ms.`);
+  return value;
 }

@@ -78,4 +78,14 @@ export const migrations: readonly Migration[] = [
        WHERE sent_at IS NULL AND failed_at IS NULL`,
     ],
   },
+  {
+    version: 3,
+    name: 'outbox claim tokens',
+    statements: (t) => [
+      // The fencing token of the current claim (NULL while no one holds the row): renew,
+      // complete, fail and release act only for the holder, so a sender whose lease ran out
+      // and was claimed by another process cannot also settle or send the message.
+      `ALTER TABLE ${t.outbox} ADD COLUMN claim_token text`,
+    ],
+  },
 ];
