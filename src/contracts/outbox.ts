@@ -60,12 +60,7 @@ export interface OutboxStore {
    * the message is due again then; without it the message has failed for good and is kept
    * with `error` for inspection. Resolves to whether it did.
    */
-  fail(
-    id: string,
-    claimToken: string,
-    error: string,
-    retryAt: Date | undefined,
-  ): Promise<boolean>;
+  fail(id: string, claimToken: string, error: string, retryAt: Date | undefined): Promise<boolean>;
   /**
    * Hands a claimed message back unsent, if `claimToken` is current: ends the claim without
    * counting an attempt, so the message is claimable at once. Resolves to whether it did.

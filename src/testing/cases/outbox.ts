@@ -130,7 +130,11 @@ export const outboxCases: readonly StoreConformanceCase[] = [
       const first = await claimOne(ctx, message, 0);
       check.equal(await outbox.fail(message.id, first, 'SMTP 451', ctx.at(5_000)), true, 'fail');
       // The failure ended the claim: its token settles nothing any more.
-      check.equal(await outbox.complete(message.id, first, ctx.at(1)), false, 'complete after fail');
+      check.equal(
+        await outbox.complete(message.id, first, ctx.at(1)),
+        false,
+        'complete after fail',
+      );
       check.deepEqual(await claim(ctx, 4_000), [], 'claim before retryAt');
       const second = await claim(ctx, 5_000);
       check.deepEqual(untokened(second), [{ ...message, attempts: 1 }], 'claim at retryAt');
@@ -277,9 +281,17 @@ export const outboxCases: readonly StoreConformanceCase[] = [
       check.equal(await outbox.release(message.id, token), false, 'a second release');
       const again = await claim(ctx, 1);
       check.deepEqual(untokened(again), [{ ...message, attempts: 0 }], 'claim after release');
-      check.equal(await outbox.complete(message.id, token, ctx.at(2)), false, 'complete, old token');
+      check.equal(
+        await outbox.complete(message.id, token, ctx.at(2)),
+        false,
+        'complete, old token',
+      );
       const current = again[0]!.claimToken;
-      check.equal(await outbox.complete(message.id, current, ctx.at(2)), true, 'complete, new token');
+      check.equal(
+        await outbox.complete(message.id, current, ctx.at(2)),
+        true,
+        'complete, new token',
+      );
     },
   },
 ];

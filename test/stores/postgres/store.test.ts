@@ -175,7 +175,8 @@ describe.each(backends)('PostgresUserStore on $name', ({ open }) => {
       attempts: 0,
       claimToken: expect.any(String),
     });
-    for (const m of claimed) await store.outbox.complete(m.id, m.claimToken, new Date('2030-01-01'));
+    for (const m of claimed)
+      await store.outbox.complete(m.id, m.claimToken, new Date('2030-01-01'));
   });
 
   it('claims due messages once per lease, retries failures and keeps final failures', async () => {
