@@ -156,6 +156,9 @@ describe('the outbox dispatcher sends only under a claim it holds', () => {
     [{ leaseMs: Number.NaN }, 'outbox.leaseMs'],
     [{ sendTimeoutMs: -1 }, 'outbox.sendTimeoutMs'],
     [{ sendTimeoutMs: Number.POSITIVE_INFINITY }, 'outbox.sendTimeoutMs'],
+    [{ maxAttempts: 0 }, 'outbox.maxAttempts'],
+    [{ pollIntervalMs: -5 }, 'outbox.pollIntervalMs'],
+    [{ retryBaseMs: '50' as unknown as number }, 'outbox.retryBaseMs'],
   ])('refuses %o at start', (options, name) => {
     const create = () => dispatcherFor(new MemoryUserStore(), heldMailer().mailer, options);
     expect(create).toThrow(ScimConfigError);

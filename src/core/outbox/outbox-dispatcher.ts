@@ -1,7 +1,7 @@
 import type { Mailer } from '../../contracts/mailer.js';
 import type { OutboxStore, PendingOutboxMessage } from '../../contracts/outbox.js';
-import { ScimConfigError } from '../../errors/index.js';
 import type { OutboxOptions } from '../options.js';
+import { outboxSettings, retryDelay, type OutboxSettings } from './outbox-settings.js';
 import { OutboxClaimLost, sendUnderLease } from './send-under-lease.js';
 
 const BATCH = 20;
@@ -25,11 +25,7 @@ export class OutboxDispatcher {
   readonly #userExists: (tenant: string, userId: string) => Promise<boolean>;
   readonly #now: () => Date;
   readonly #onError: (error: unknown) => void;
-  readonly #maxAttempts: number;
-  readonly #retryBaseMs: number;
-  readonly #retryMaxMs: number;
-  readonly #leaseMs: number;
-  readonly #sendTimeoutMs: number;
+  readonly #settings: OutboxSettings;
   #draining: Promise<number> | undefined;
   #again = false;
   #closed = false;
@@ -49,12 +45,8 @@ export class OutboxDispatcher {
     this.#mailer = mailer;
     this.#now = now;
     this.#onError = onError;
-    this.#maxAttempts = options.maxAttempts ?? 8;
-    this.#retryBaseMs = options.retryBaseMs ?? 1000;
-    this.#retryMaxMs = options.retryMaxMs ?? 300_000;
-    this.#leaseMs = positive(options, 'leaseMs', 60_000);
-    this.#sendTimeoutMs = positive(options, 'sendTimeoutMs', 30_000);
-    const poll = options.pollIntervalMs ?? 0;
+    this.#settings = outboxSettings(options);
+    const poll = this.#settings.pollIntervalMs;
     if (poll > 0) {
       this.#poll = setInterval(() => this.kick(), poll);
       this.#poll.unref?.();
@@ -104,7 +96,7 @@ export class OutboxDispatcher {
   }
 
   #leaseEnd(): Date {
-    return new Date(this.#now().getTime() + this.#leaseMs);
+    return new Date(this.#now().getTime() + this.#settings.leaseMs);
   }
 
   async #deliver(message: PendingOutboxMessage): Promise<boolean> {
@@ -122,8 +114,8 @@ export class OutboxDispatcher {
       await sendUnderLease(
         {
           renew: () => this.#store.renew(id, claimToken, this.#leaseEnd()),
-          leaseMs: this.#leaseMs,
-          timeoutMs: this.#sendTimeoutMs,
+          leaseMs: this.#settings.leaseMs,
+          timeoutMs: this.#settings.sendTimeoutMs,
           now: this.#now,
           onError: this.#onError,
         },
@@ -150,12 +142,11 @@ export class OutboxDispatcher {
     const attempts = message.attempts + 1;
     const text = error instanceof Error ? error.message : String(error);
     const reason = text.replaceAll('\0', '\uFFFD').slice(0, MAX_REASON);
-    if (attempts >= this.#maxAttempts) {
+    if (attempts >= this.#settings.maxAttempts) {
       await this.#store.fail(message.id, message.claimToken, reason, undefined);
       return;
     }
-    const delay = Math.min(this.#retryMaxMs, this.#retryBaseMs * 2 ** (attempts - 1));
-    const dueAt = this.#now().getTime() + delay;
+    const dueAt = this.#now().getTime() + retryDelay(this.#settings, attempts);
     if (await this.#store.fail(message.id, message.claimToken, reason, new Date(dueAt)))
       this.#schedule(dueAt);
   }
@@ -201,12 +192,4 @@ export class OutboxDispatcher {
     this.#timers.clear();
     await this.#draining?.catch(() => undefined);
   }
-}
-
-/** Reads a duration option that must be a positive number of milliseconds. */
-function positive(options: OutboxOptions, name: 'leaseMs' | 'sendTimeoutMs', fallback: number) {
-  const value = options[name] ?? fallback;
-  if (!(value > 0) || !Number.isFinite(value))
-    throw new ScimConfigError(`createScim: outbox.${name} must be a positive number of ms.`);
-  return value;
 }
