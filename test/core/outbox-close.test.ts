@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { OutboxDispatcher } from '../../src/core/outbox/outbox-dispatcher.js';
 import { createScim, staticApiKeys } from '../../src/index.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { createUserFactory } from '../../src/testing/index.js';
@@ -58,6 +59,33 @@ describe('closing the outbox dispatcher', () => {
     expect(Object.values(states(store)).every((s) => !s.leased && s.state === 'pending')).toBe(
       true,
     );
+  });
+
+  it('hands back a message whose send had not started when close() came', async () => {
+    const store = new MemoryUserStore();
+    await record(store, ['m1']);
+    const held = heldMailer();
+    let looked!: () => void;
+    const lookup = new Promise<void>((resolve) => (looked = resolve));
+    const dispatcher = new OutboxDispatcher(
+      store.outbox,
+      async () => {
+        await lookup;
+        return true;
+      },
+      held.mailer,
+      {},
+      () => new Date(),
+      () => undefined,
+    );
+    const draining = dispatcher.drain();
+    await sleep(10);
+    const closing = dispatcher.close();
+    looked();
+    await closing;
+    expect(await draining).toBe(0);
+    expect(held.calls).toEqual([]);
+    expect(states(store).m1).toEqual({ state: 'pending', attempts: 0, leased: false });
   });
 
   it('claims nothing when asked to deliver after close()', async () => {

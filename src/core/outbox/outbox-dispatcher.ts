@@ -108,6 +108,11 @@ export class OutboxDispatcher {
         await this.#store.complete(id, claimToken, this.#now());
         return false;
       }
+      // close() came while the user was looked up: the send has not started, so hand it back.
+      if (this.#closed) {
+        await this.#release([message]);
+        return false;
+      }
       // Later messages of a batch wait for the earlier ones: their lease may have run out and
       // another process claimed them. Confirming the claim also gives the send a full lease.
       if (!(await this.#store.renew(id, claimToken, this.#leaseEnd()))) return false;
