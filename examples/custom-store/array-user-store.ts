@@ -22,6 +22,7 @@ type Mail = {
   attempts: number;
   dueAt: number;
   leaseUntil: number;
+  claimToken: string | undefined;
   done: boolean;
 };
 
@@ -72,6 +73,7 @@ export class ArrayUserStore implements UserStore {
         attempts: 0,
         dueAt: 0,
         leaseUntil: 0,
+        claimToken: undefined,
         done: false,
       });
     }
@@ -118,25 +120,46 @@ export class ArrayUserStore implements UserStore {
     return { totalResults: found.length, resources: copy(found.slice(start, start + query.count)) };
   }
 
+  private claims = 0;
+
+  // A claim's token changes on every claim, so only its current holder settles a message.
+  private held(id: string, token: string) {
+    return this.mails.find((m) => m.message.id === id && !m.done && m.claimToken === token);
+  }
+
   readonly outbox: OutboxStore = {
     claim: async (now, leaseUntil, limit) => {
       const due = this.mails.filter((m) => !m.done && m.dueAt <= +now && m.leaseUntil <= +now);
       return due.slice(0, limit).map((m): PendingOutboxMessage => {
         m.leaseUntil = +leaseUntil;
-        return { ...copy(m.message), attempts: m.attempts };
+        m.claimToken = String(++this.claims);
+        return { ...copy(m.message), attempts: m.attempts, claimToken: m.claimToken };
       });
     },
-    complete: async (id) => {
-      for (const m of this.mails) if (m.message.id === id) m.done = true;
+    renew: async (id, token, leaseUntil) => {
+      const m = this.held(id, token);
+      if (m) m.leaseUntil = +leaseUntil;
+      return m !== undefined;
     },
-    fail: async (id, _error, retryAt) => {
-      for (const m of this.mails.filter((mail) => mail.message.id === id)) {
-        m.attempts += 1;
-        if (retryAt) {
-          m.dueAt = +retryAt;
-          m.leaseUntil = 0;
-        } else m.done = true;
-      }
+    complete: async (id, token) => {
+      const m = this.held(id, token);
+      if (m) m.done = true;
+      return m !== undefined;
+    },
+    fail: async (id, token, _error, retryAt) => {
+      const m = this.held(id, token);
+      if (!m) return false;
+      m.attempts += 1;
+      if (retryAt) m.dueAt = +retryAt;
+      else m.done = true;
+      m.leaseUntil = 0;
+      m.claimToken = undefined;
+      return true;
+    },
+    release: async (id, token) => {
+      const m = this.held(id, token);
+      if (m) [m.leaseUntil, m.claimToken] = [0, undefined];
+      return m !== undefined;
     },
   };
 }

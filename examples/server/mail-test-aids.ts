@@ -1,4 +1,4 @@
-import type { Mailer, WelcomeEmail } from '../../src/index.js';
+import type { Mailer, SendOptions, WelcomeEmail } from '../../src/index.js';
 import type { MailTestAids } from './config.js';
 
 /** The error of a delivery failed on purpose by `SCIMKIT_MAIL_FAIL_FIRST`. */
@@ -30,7 +30,7 @@ export function withMailTestAids(
   const waiting = new Set<() => void>();
   let aborted = false;
   return {
-    async sendWelcome(email: WelcomeEmail) {
+    async sendWelcome(email: WelcomeEmail, options: SendOptions) {
       const key = email.idempotencyKey;
       const attempt = (attempts.get(key) ?? 0) + 1;
       attempts.set(key, attempt);
@@ -54,10 +54,12 @@ export function withMailTestAids(
             resolve();
           }, aids.delayMs);
           waiting.add(cancel);
+          // The outbox stopped waiting (its send timeout): a held email is not sent after all.
+          options.signal.addEventListener('abort', cancel, { once: true });
         });
       }
       attempts.delete(key);
-      await mailer.sendWelcome(email);
+      await mailer.sendWelcome(email, options);
     },
     abort() {
       aborted = true;

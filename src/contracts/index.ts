@@ -9,5 +9,5 @@ export type {
   WriteEffects,
 } from './user-store.js';
 export type { OutboxKind, OutboxMessage, OutboxStore, PendingOutboxMessage } from './outbox.js';
-export type { Mailer, WelcomeEmail } from './mailer.js';
+export type { Mailer, SendOptions, WelcomeEmail } from './mailer.js';
 export type { ApiKeyVerifier, Tenant } from './api-key-verifier.js';

@@ -6,6 +6,15 @@ export interface WelcomeEmail extends OutboxMessage {
   readonly idempotencyKey: string;
 }
 
+/** What comes with each send besides the email. */
+export interface SendOptions {
+  /**
+   * Aborted when scimkit stops waiting: after `outbox.sendTimeoutMs`, or when the message's
+   * claim passed to another process. Pass it to your HTTP client so the send stops too.
+   */
+  readonly signal: AbortSignal;
+}
+
 /**
  * Delivers the emails scimkit decides to send. A rejected promise is retried with backoff
  * (it never fails the SCIM request); the same `idempotencyKey` comes back on every retry.
@@ -13,13 +22,16 @@ export interface WelcomeEmail extends OutboxMessage {
  * @example
  * ```ts
  * const mailer: Mailer = {
- *   async sendWelcome(email) {
- *     await provider.send({ to: email.to, template: 'welcome', idempotencyKey: email.idempotencyKey });
+ *   async sendWelcome(email, { signal }) {
+ *     await provider.send(
+ *       { to: email.to, template: 'welcome', idempotencyKey: email.idempotencyKey },
+ *       { signal },
+ *     );
  *   },
  * };
  * ```
  */
 export interface Mailer {
   /** Sends the welcome email of a user who has just been invited. */
-  sendWelcome(email: WelcomeEmail): Promise<void>;
+  sendWelcome(email: WelcomeEmail, options: SendOptions): Promise<void>;
 }

@@ -18,7 +18,7 @@ import type { ScimRequest, ScimResponse } from './types.js';
 import { UserService } from './users/user-service.js';
 
 const STORE_METHODS = ['create', 'get', 'replace', 'delete', 'list'] as const;
-const OUTBOX_METHODS = ['claim', 'complete', 'fail'] as const;
+const OUTBOX_METHODS = ['claim', 'renew', 'complete', 'fail', 'release'] as const;
 
 function checkOptions(options: ScimOptions): void {
   const missing: string[] = [];

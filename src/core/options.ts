@@ -6,7 +6,12 @@ import type { SchemaDefinition } from '../schema/types.js';
 import type { ScimEvent } from './events/types.js';
 import type { ScimRequest } from './types.js';
 
-/** How failed welcome emails are retried. */
+/**
+ * How the welcome-email outbox is delivered: leases, timeouts, retries and polling. Without a
+ * crash (or a stall of the process longer than `leaseMs`) each email is sent once, whatever
+ * the number of instances; across a crash between send and record it may be sent again, with
+ * the same idempotency key.
+ */
 export interface OutboxOptions {
   /** Attempts before a message is given up and kept as failed. Default 8. */
   readonly maxAttempts?: number;
@@ -14,8 +19,20 @@ export interface OutboxOptions {
   readonly retryBaseMs?: number;
   /** Longest delay between retries. Default 5 minutes. */
   readonly retryMaxMs?: number;
-  /** How long a claimed message is hidden from other processes. Default 60,000 ms. */
+  /**
+   * How long a claim hides a message from other processes. It is renewed every third of
+   * this while the Mailer runs, so a send may take longer; it must exceed the longest stall
+   * of the process (a blocked event loop, a slow store) plus a store round trip, and the
+   * clock difference between instances. A process that dies holding a claim leaves the
+   * message to others after this. Default 60,000 ms.
+   */
   readonly leaseMs?: number;
+  /**
+   * Longest wait for one `sendWelcome`: then its `signal` is aborted and the attempt counts
+   * as failed and is retried (the Mailer may have sent it: the retry has the same idempotency
+   * key). `close()` waits at most this long for a send in flight. Default 30,000 ms.
+   */
+  readonly sendTimeoutMs?: number;
   /**
    * Also look for due messages every this many ms (messages left by a crashed process, or
    * written by another instance). 0 turns polling off. Default 0; the example server uses it.
@@ -74,7 +91,7 @@ export interface ScimOptions {
   readonly patchRules?: Partial<Record<DialectRuleName, boolean>>;
   /** Largest number of operations in one PATCH; more answer 400 `tooMany`. Default 1,000. */
   readonly maxPatchOperations?: number;
-  /** Retries of the welcome-email outbox. */
+  /** Delivery of the welcome-email outbox: leases, timeouts, retries, polling. */
   readonly outbox?: OutboxOptions;
   /** Receives every lifecycle event, for audit logs. */
   readonly onEvent?: (event: ScimEvent) => void;

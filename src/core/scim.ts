@@ -34,6 +34,9 @@ export interface Scim {
   on(listener: (event: ScimEvent) => void): () => void;
   /** Delivers every welcome email that is due now; resolves to how many were sent. */
   dispatchOutbox(): Promise<number>;
-  /** Stops timers and waits for deliveries in flight. */
+  /**
+   * Stops the outbox's timers, waits for the welcome email being sent (at most
+   * `outbox.sendTimeoutMs`), and hands emails claimed but not sent back to the store.
+   */
   close(): Promise<void>;
 }

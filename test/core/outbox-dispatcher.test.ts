@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { OutboxMessage, WelcomeEmail } from '../../src/index.js';
+import type { WelcomeEmail } from '../../src/index.js';
 import { OutboxDispatcher } from '../../src/core/outbox/outbox-dispatcher.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
-import { createUserFactory } from '../../src/testing/index.js';
-
-const message = (id: string): OutboxMessage => ({
-  id,
-  kind: 'welcome',
-  tenant: 't',
-  userId: `user-${id}`,
-  to: `${id}@example.org`,
-  createdAt: new Date(0).toISOString(),
-});
+import { record } from './outbox-harness.js';
 
 function dispatcher(
   exists: (userId: string) => boolean,
@@ -30,11 +21,6 @@ function dispatcher(
   return { store, outbox };
 }
 
-// Records messages the way the core does: in the same write as a user.
-async function record(store: MemoryUserStore, messages: OutboxMessage[]): Promise<void> {
-  await store.create('t', createUserFactory('t').make(), { outbox: messages });
-}
-
 describe('the outbox dispatcher', () => {
   it('sends nothing for a user deleted before delivery, and settles the message', async () => {
     const sent: string[] = [];
@@ -42,7 +28,7 @@ describe('the outbox dispatcher', () => {
       (userId) => userId !== 'user-gone',
       async (email) => void sent.push(email.id),
     );
-    await record(store, [message('gone'), message('here')]);
+    await record(store, ['gone', 'here']);
     expect(await outbox.drain()).toBe(1);
     expect(sent).toEqual(['here']);
     expect(await outbox.drain()).toBe(0);
@@ -61,7 +47,7 @@ describe('the outbox dispatcher', () => {
       },
       1,
     );
-    await record(store, [message('m')]);
+    await record(store, ['m']);
     expect(await outbox.drain()).toBe(0);
     const [entry] = store.outboxSnapshot();
     expect(entry).toMatchObject({
@@ -94,7 +80,7 @@ describe('the outbox dispatcher', () => {
       halfSpeed,
       () => undefined,
     );
-    await record(store, [message('m')]);
+    await record(store, ['m']);
     expect(await outbox.drain()).toBe(0);
     await expect.poll(() => delivered, { timeout: 5_000 }).toEqual(['m']);
     expect(calls).toBe(2);

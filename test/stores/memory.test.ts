@@ -210,10 +210,10 @@ describe('MemoryUserStore outbox inspection', () => {
     await store.create('t', bob, { outbox: [messages[1]!] });
     await store.create('t', cy, { outbox: [messages[2]!] });
     const now = new Date('2030-01-01T00:00:00Z');
-    await store.outbox.claim(now, new Date('2030-01-01T00:01:00Z'), 10);
-    await store.outbox.complete(messages[0]!.id, new Date('2030-01-01T00:00:01Z'));
-    await store.outbox.fail(messages[1]!.id, 'SMTP 451', new Date('2030-01-01T00:05:00Z'));
-    await store.outbox.fail(messages[2]!.id, 'no such mailbox', undefined);
+    const [a, b, c] = await store.outbox.claim(now, new Date('2030-01-01T00:01:00Z'), 10);
+    await store.outbox.complete(a!.id, a!.claimToken, new Date('2030-01-01T00:00:01Z'));
+    await store.outbox.fail(b!.id, b!.claimToken, 'SMTP 451', new Date('2030-01-01T00:05:00Z'));
+    await store.outbox.fail(c!.id, c!.claimToken, 'no such mailbox', undefined);
     const snapshot = store.outboxSnapshot();
     expect(snapshot.map((e) => [e.message.id, e.state, e.attempts])).toEqual([
       [messages[0]!.id, 'sent', 0],

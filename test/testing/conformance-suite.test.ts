@@ -21,8 +21,10 @@ function broken(
     return {
       outbox: {
         claim: (...a) => inner.outbox.claim(...a),
+        renew: (...a) => inner.outbox.renew(...a),
         complete: (...a) => inner.outbox.complete(...a),
         fail: (...a) => inner.outbox.fail(...a),
+        release: (...a) => inner.outbox.release(...a),
         ...outbox,
       },
       create: (...a) => inner.create(...a),
@@ -115,13 +117,52 @@ const mutants: [string, ReturnType<typeof broken>, string][] = [
   ],
   [
     'complete does nothing',
-    broken(() => ({ outbox: { complete: async () => {} } })),
+    broken(() => ({ outbox: { complete: async () => true } })),
     'outbox.complete-is-final',
   ],
   [
     'fail ignores retryAt',
-    broken((s) => ({ outbox: { fail: (id, error) => s.outbox.fail(id, error, new Date(0)) } })),
+    broken((s) => ({
+      outbox: { fail: (id, token, error) => s.outbox.fail(id, token, error, new Date(0)) },
+    })),
     'outbox.fail-with-retry-reschedules',
+  ],
+  [
+    'claim hands out one token for every claim',
+    broken((s) => ({
+      outbox: {
+        claim: async (...a) => (await s.outbox.claim(...a)).map((m) => ({ ...m, claimToken: 'x' })),
+      },
+    })),
+    'outbox.claim-tokens-differ',
+  ],
+  [
+    'complete ignores the claim token (the fault of issue 11)',
+    broken((s) => {
+      // Settles with whichever token is current, as a store without fencing would.
+      const current = new Map<string, string>();
+      return {
+        outbox: {
+          claim: async (...a) => {
+            const claimed = await s.outbox.claim(...a);
+            for (const m of claimed) current.set(m.id, m.claimToken);
+            return claimed;
+          },
+          complete: (id, _token, at) => s.outbox.complete(id, current.get(id) ?? '', at),
+        },
+      };
+    }),
+    'outbox.stale-claim-changes-nothing',
+  ],
+  [
+    'renew does not move the lease',
+    broken(() => ({ outbox: { renew: async () => true } })),
+    'outbox.renew-extends-the-lease',
+  ],
+  [
+    'release leaves the lease in place',
+    broken(() => ({ outbox: { release: async () => true } })),
+    'outbox.release-hands-back',
   ],
   [
     'outbox written before the uniqueness check',

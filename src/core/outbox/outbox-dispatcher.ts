@@ -1,12 +1,23 @@
 import type { Mailer } from '../../contracts/mailer.js';
 import type { OutboxStore, PendingOutboxMessage } from '../../contracts/outbox.js';
 import type { OutboxOptions } from '../options.js';
+import { outboxSettings, retryDelay, type OutboxSettings } from './outbox-settings.js';
+import { OutboxClaimLost, sendUnderLease } from './send-under-lease.js';
 
 const BATCH = 20;
+// A mailer's error is kept in the store for inspection: bounded, and without the NUL that a
+// PostgreSQL text column refuses.
+const MAX_REASON = 1000;
 
 /**
  * Delivers the outbox: claims due messages, hands them to the Mailer, and records the outcome,
  * retrying failures with exponential backoff. A mailer failure never reaches the SCIM client.
+ *
+ * Every send happens under a claim this process holds: the claim is confirmed (and its lease
+ * renewed) just before the Mailer gets the message and renewed while it runs, and the outcome
+ * is recorded only under that claim. So without a crash or a stall longer than the lease, no
+ * two processes send one message; after one, the Mailer may get it again with the same
+ * idempotency key.
  */
 export class OutboxDispatcher {
   readonly #store: OutboxStore;
@@ -14,10 +25,7 @@ export class OutboxDispatcher {
   readonly #userExists: (tenant: string, userId: string) => Promise<boolean>;
   readonly #now: () => Date;
   readonly #onError: (error: unknown) => void;
-  readonly #maxAttempts: number;
-  readonly #retryBaseMs: number;
-  readonly #retryMaxMs: number;
-  readonly #leaseMs: number;
+  readonly #settings: OutboxSettings;
   #draining: Promise<number> | undefined;
   #again = false;
   #closed = false;
@@ -37,11 +45,8 @@ export class OutboxDispatcher {
     this.#mailer = mailer;
     this.#now = now;
     this.#onError = onError;
-    this.#maxAttempts = options.maxAttempts ?? 8;
-    this.#retryBaseMs = options.retryBaseMs ?? 1000;
-    this.#retryMaxMs = options.retryMaxMs ?? 300_000;
-    this.#leaseMs = options.leaseMs ?? 60_000;
-    const poll = options.pollIntervalMs ?? 0;
+    this.#settings = outboxSettings(options);
+    const poll = this.#settings.pollIntervalMs;
     if (poll > 0) {
       this.#poll = setInterval(() => this.kick(), poll);
       this.#poll.unref?.();
@@ -55,8 +60,9 @@ export class OutboxDispatcher {
     this.drain().catch(this.#onError);
   }
 
-  /** Delivers everything due now; resolves to how many messages were sent. */
+  /** Delivers everything due now; resolves to how many messages were sent (0 once closed). */
   async drain(): Promise<number> {
+    if (this.#closed) return 0;
     if (this.#draining) {
       this.#again = true;
       return this.#draining;
@@ -74,11 +80,13 @@ export class OutboxDispatcher {
     do {
       this.#again = false;
       for (;;) {
-        const now = this.#now();
-        const batch = await this.#store.claim(now, new Date(now.getTime() + this.#leaseMs), BATCH);
-        for (const message of batch) {
-          // After close(), stop between messages; unsent claims come back when their lease ends.
-          if (this.#closed) return sent;
+        const batch = await this.#store.claim(this.#now(), this.#leaseEnd(), BATCH);
+        for (const [i, message] of batch.entries()) {
+          // After close(), stop between messages and hand the rest back for others to send now.
+          if (this.#closed) {
+            await this.#release(batch.slice(i));
+            return sent;
+          }
           if (await this.#deliver(message)) sent++;
         }
         if (batch.length < BATCH) break;
@@ -87,31 +95,73 @@ export class OutboxDispatcher {
     return sent;
   }
 
+  #leaseEnd(): Date {
+    return new Date(this.#now().getTime() + this.#settings.leaseMs);
+  }
+
   async #deliver(message: PendingOutboxMessage): Promise<boolean> {
-    const { attempts: _attempts, ...email } = message;
+    const { attempts: _attempts, claimToken, ...email } = message;
+    const { id } = message;
     try {
-      // A user deleted before the email went out gets none; the message is settled as done.
+      // A user deleted before the email went out gets none: the message is settled as done.
       if (!(await this.#userExists(message.tenant, message.userId))) {
-        await this.#store.complete(message.id, this.#now());
+        await this.#store.complete(id, claimToken, this.#now());
         return false;
       }
-      await this.#mailer.sendWelcome({ ...email, idempotencyKey: message.id });
+      // close() came while the user was looked up: the send has not started, so hand it back.
+      if (this.#closed) {
+        await this.#release([message]);
+        return false;
+      }
+      // Later messages of a batch wait for the earlier ones: their lease may have run out and
+      // another process claimed them. Confirming the claim also gives the send a full lease.
+      if (!(await this.#store.renew(id, claimToken, this.#leaseEnd()))) return false;
+      await sendUnderLease(
+        {
+          renew: () => this.#store.renew(id, claimToken, this.#leaseEnd()),
+          leaseMs: this.#settings.leaseMs,
+          timeoutMs: this.#settings.sendTimeoutMs,
+          now: this.#now,
+          onError: this.#onError,
+        },
+        (signal) => this.#mailer.sendWelcome({ ...email, idempotencyKey: id }, { signal }),
+      );
     } catch (error) {
       this.#onError(error);
-      const attempts = message.attempts + 1;
-      const reason = error instanceof Error ? error.message : String(error);
-      if (attempts >= this.#maxAttempts) {
-        await this.#store.fail(message.id, reason, undefined);
-      } else {
-        const delay = Math.min(this.#retryMaxMs, this.#retryBaseMs * 2 ** (attempts - 1));
-        const dueAt = this.#now().getTime() + delay;
-        await this.#store.fail(message.id, reason, new Date(dueAt));
-        this.#schedule(dueAt);
-      }
+      // Another process holds the message now and records its outcome.
+      if (error instanceof OutboxClaimLost) return false;
+      await this.#fail(message, error);
       return false;
     }
-    await this.#store.complete(message.id, this.#now());
+    if (!(await this.#store.complete(id, claimToken, this.#now()))) {
+      this.#onError(
+        new OutboxClaimLost(
+          `Outbox message ${id} was sent, but its claim had passed to another sender, which may send it again (with the same idempotency key). Make outbox.leaseMs longer than the longest stall of this process.`,
+        ),
+      );
+    }
     return true;
+  }
+
+  async #fail(message: PendingOutboxMessage, error: unknown): Promise<void> {
+    const attempts = message.attempts + 1;
+    const text = error instanceof Error ? error.message : String(error);
+    const reason = text.replaceAll('\0', '\uFFFD').slice(0, MAX_REASON);
+    if (attempts >= this.#settings.maxAttempts) {
+      await this.#store.fail(message.id, message.claimToken, reason, undefined);
+      return;
+    }
+    const dueAt = this.#now().getTime() + retryDelay(this.#settings, attempts);
+    if (await this.#store.fail(message.id, message.claimToken, reason, new Date(dueAt)))
+      this.#schedule(dueAt);
+  }
+
+  /** Hands claimed, unsent messages back; one that fails to go back waits out its lease. */
+  async #release(messages: readonly PendingOutboxMessage[]): Promise<void> {
+    const results = await Promise.allSettled(
+      messages.map((m) => this.#store.release(m.id, m.claimToken)),
+    );
+    for (const r of results) if (r.status === 'rejected') this.#onError(r.reason);
   }
 
   /**
@@ -135,7 +185,11 @@ export class OutboxDispatcher {
     this.#timers.add(timer);
   }
 
-  /** Stops polling and retries, and waits for a round in flight. */
+  /**
+   * Stops polling and retries, waits for the send in flight (at most `sendTimeoutMs`) and
+   * records its outcome, and hands every message claimed but not sent back to the store, so
+   * another process (or the next start) sends it at once instead of after the lease.
+   */
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#poll) clearInterval(this.#poll);

@@ -28,6 +28,8 @@ interface Entry {
   attempts: number;
   dueAt: number;
   leaseUntil: number;
+  /** The current claim's fencing token; absent while no one holds the message. */
+  claimToken?: string;
   sentAt?: number;
   lastError?: string;
 }
@@ -45,6 +47,8 @@ export class MemoryOutbox implements OutboxStore {
   readonly #all = new Map<string, Entry>();
   /** The messages not yet sent or given up, so a claim never walks the settled ones. */
   readonly #pending = new Map<string, Entry>();
+  /** Claims made so far: each claim's token is the next number, so no two are alike. */
+  #claims = 0;
 
   /** Records messages; called in the same synchronous step as the user write. */
   record(messages: readonly OutboxMessage[]): void {
@@ -73,22 +77,39 @@ export class MemoryOutbox implements OutboxStore {
       if (claimed.length >= limit) break;
       if (entry.dueAt > at || entry.leaseUntil > at) continue;
       entry.leaseUntil = leaseUntil.getTime();
-      claimed.push({ ...cloneJson(entry.message), attempts: entry.attempts });
+      entry.claimToken = `claim-${++this.#claims}`;
+      claimed.push({
+        ...cloneJson(entry.message),
+        attempts: entry.attempts,
+        claimToken: entry.claimToken,
+      });
     }
     return claimed;
   }
 
-  async complete(id: string, at: Date): Promise<void> {
-    const entry = this.#pending.get(id);
-    if (!entry) return;
+  async renew(id: string, claimToken: string, leaseUntil: Date): Promise<boolean> {
+    const entry = this.#held(id, claimToken);
+    if (entry) entry.leaseUntil = leaseUntil.getTime();
+    return entry !== undefined;
+  }
+
+  async complete(id: string, claimToken: string, at: Date): Promise<boolean> {
+    const entry = this.#held(id, claimToken);
+    if (!entry) return false;
     entry.state = 'sent';
     entry.sentAt = at.getTime();
     this.#settle(id, entry);
+    return true;
   }
 
-  async fail(id: string, error: string, retryAt: Date | undefined): Promise<void> {
-    const entry = this.#pending.get(id);
-    if (!entry) return;
+  async fail(
+    id: string,
+    claimToken: string,
+    error: string,
+    retryAt: Date | undefined,
+  ): Promise<boolean> {
+    const entry = this.#held(id, claimToken);
+    if (!entry) return false;
     entry.attempts += 1;
     entry.lastError = error;
     if (retryAt === undefined) {
@@ -96,8 +117,15 @@ export class MemoryOutbox implements OutboxStore {
       this.#settle(id, entry);
     } else {
       entry.dueAt = retryAt.getTime();
-      entry.leaseUntil = -Infinity;
+      this.#unclaim(entry);
     }
+    return true;
+  }
+
+  async release(id: string, claimToken: string): Promise<boolean> {
+    const entry = this.#held(id, claimToken);
+    if (entry) this.#unclaim(entry);
+    return entry !== undefined;
   }
 
   /** Returns a copy of every message and its delivery state, in the order recorded. */
@@ -105,9 +133,20 @@ export class MemoryOutbox implements OutboxStore {
     return [...this.#all.values()].map(toView);
   }
 
+  /** The pending message `id`, when `claimToken` is its current claim. */
+  #held(id: string, claimToken: string): Entry | undefined {
+    const entry = this.#pending.get(id);
+    return entry?.claimToken === claimToken ? entry : undefined;
+  }
+
+  #unclaim(entry: Entry): void {
+    entry.leaseUntil = -Infinity;
+    delete entry.claimToken;
+  }
+
   #settle(id: string, entry: Entry): void {
     this.#pending.delete(id);
-    entry.leaseUntil = -Infinity;
+    this.#unclaim(entry);
   }
 }
 

@@ -103,4 +103,14 @@ export const migrations: readonly Migration[] = [
       `CREATE UNIQUE INDEX "${t.prefix}users_user_name_key" ON ${t.users} (tenant, user_name_key)`,
     ],
   },
+  {
+    version: 3,
+    name: 'outbox claim tokens',
+    statements: (t) => [
+      // The fencing token of the current claim (NULL while no one holds the row): renew,
+      // complete, fail and release act only for the holder, so a sender whose lease ran out
+      // and was claimed by another process cannot also settle or send the message.
+      `ALTER TABLE ${t.outbox} ADD COLUMN claim_token text`,
+    ],
+  },
 ];

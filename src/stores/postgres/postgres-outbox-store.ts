@@ -4,26 +4,33 @@ import type { StoreContext } from './store-context.js';
 interface ClaimedRow {
   payload: OutboxMessage;
   attempts: number;
+  claim_token: string;
+  due_at: Date;
+  id: string;
 }
 
 /**
  * Keeps the welcome-email outbox in PostgreSQL, in the table the user store writes messages
- * to with their user. Claims lock rows with `FOR UPDATE SKIP LOCKED` and take a lease, so two
- * processes never deliver the same message at the same time.
+ * to with their user. Claims lock rows with `FOR UPDATE SKIP LOCKED`, take a lease and set a
+ * random claim token; every later change is an `UPDATE … WHERE id = $1 AND claim_token = $2`,
+ * so only the current holder's takes effect.
  *
  * Created by {@link PostgresUserStore}; reach it as `store.outbox`.
  */
 export class PostgresOutboxStore implements OutboxStore {
   private readonly claimSql: string;
+  private readonly renewSql: string;
   private readonly completeSql: string;
   private readonly failSql: string;
+  private readonly releaseSql: string;
 
   /** @internal */
   constructor(private readonly context: StoreContext) {
     const { outbox } = context.tables;
     // SKIP LOCKED lets concurrent claimers take disjoint rows instead of waiting; the lease
     // keeps a claimed row hidden after the claiming transaction commits.
-    this.claimSql = `UPDATE ${outbox} SET lease_until = $2::timestamptz
+    this.claimSql = `UPDATE ${outbox} SET lease_until = $2::timestamptz,
+        claim_token = gen_random_uuid()::text
       WHERE id IN (
         SELECT id FROM ${outbox}
         WHERE sent_at IS NULL AND failed_at IS NULL AND due_at <= $1::timestamptz
@@ -32,12 +39,18 @@ export class PostgresOutboxStore implements OutboxStore {
         LIMIT $3
         FOR UPDATE SKIP LOCKED
       )
-      RETURNING payload, attempts, due_at, id`;
-    this.completeSql = `UPDATE ${outbox} SET sent_at = $2::timestamptz, lease_until = NULL WHERE id = $1`;
-    this.failSql = `UPDATE ${outbox} SET attempts = attempts + 1, last_error = $2, lease_until = NULL,
-        due_at = COALESCE($3::timestamptz, due_at),
-        failed_at = CASE WHEN $3::timestamptz IS NULL THEN now() END
-      WHERE id = $1`;
+      RETURNING payload, attempts, claim_token, due_at, id`;
+    // Settling clears the token, so a token matches only an unsettled row of its holder.
+    const held = 'WHERE id = $1 AND claim_token = $2 RETURNING 1';
+    this.renewSql = `UPDATE ${outbox} SET lease_until = $3::timestamptz ${held}`;
+    this.completeSql = `UPDATE ${outbox} SET sent_at = $3::timestamptz, lease_until = NULL,
+        claim_token = NULL ${held}`;
+    this.failSql = `UPDATE ${outbox} SET attempts = attempts + 1, last_error = $3,
+        lease_until = NULL, claim_token = NULL,
+        due_at = COALESCE($4::timestamptz, due_at),
+        failed_at = CASE WHEN $4::timestamptz IS NULL THEN now() END
+      ${held}`;
+    this.releaseSql = `UPDATE ${outbox} SET lease_until = NULL, claim_token = NULL ${held}`;
   }
 
   async claim(
@@ -46,19 +59,41 @@ export class PostgresOutboxStore implements OutboxStore {
     limit: number,
   ): Promise<readonly PendingOutboxMessage[]> {
     if (limit <= 0) return [];
-    const rows = await this.context.query<ClaimedRow & { due_at: Date; id: string }>(
-      this.claimSql,
-      [now.toISOString(), leaseUntil.toISOString(), limit],
-    );
+    const rows = await this.context.query<ClaimedRow>(this.claimSql, [
+      now.toISOString(),
+      leaseUntil.toISOString(),
+      limit,
+    ]);
     rows.sort((a, b) => +new Date(a.due_at) - +new Date(b.due_at) || (a.id < b.id ? -1 : 1));
-    return rows.map((row) => ({ ...row.payload, attempts: Number(row.attempts) }));
+    return rows.map((row) => ({
+      ...row.payload,
+      attempts: Number(row.attempts),
+      claimToken: row.claim_token,
+    }));
   }
 
-  async complete(id: string, at: Date): Promise<void> {
-    await this.context.query(this.completeSql, [id, at.toISOString()]);
+  async renew(id: string, claimToken: string, leaseUntil: Date): Promise<boolean> {
+    return this.changed(this.renewSql, [id, claimToken, leaseUntil.toISOString()]);
   }
 
-  async fail(id: string, error: string, retryAt: Date | undefined): Promise<void> {
-    await this.context.query(this.failSql, [id, error, retryAt?.toISOString() ?? null]);
+  async complete(id: string, claimToken: string, at: Date): Promise<boolean> {
+    return this.changed(this.completeSql, [id, claimToken, at.toISOString()]);
+  }
+
+  async fail(
+    id: string,
+    claimToken: string,
+    error: string,
+    retryAt: Date | undefined,
+  ): Promise<boolean> {
+    return this.changed(this.failSql, [id, claimToken, error, retryAt?.toISOString() ?? null]);
+  }
+
+  async release(id: string, claimToken: string): Promise<boolean> {
+    return this.changed(this.releaseSql, [id, claimToken]);
+  }
+
+  private async changed(sql: string, params: readonly unknown[]): Promise<boolean> {
+    return (await this.context.query(sql, params)).length > 0;
   }
 }

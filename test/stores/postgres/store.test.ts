@@ -173,8 +173,10 @@ describe.each(backends)('PostgresUserStore on $name', ({ open }) => {
     expect(claimed.find((m) => m.id === `msg-${user.id}`)).toEqual({
       ...welcome(user.id, user.userName),
       attempts: 0,
+      claimToken: expect.any(String),
     });
-    for (const m of claimed) await store.outbox.complete(m.id, new Date('2030-01-01'));
+    for (const m of claimed)
+      await store.outbox.complete(m.id, m.claimToken, new Date('2030-01-01'));
   });
 
   it('claims due messages once per lease, retries failures and keeps final failures', async () => {
@@ -188,11 +190,11 @@ describe.each(backends)('PostgresUserStore on $name', ({ open }) => {
     const again = await store.outbox.claim(lease, new Date('2031-01-01T00:02:00Z'), 10);
     expect(again.map((m) => [m.id, m.attempts])).toEqual([['msg-retry', 0]]);
     const retryAt = new Date('2031-01-01T00:10:00Z');
-    await store.outbox.fail('msg-retry', 'smtp down', retryAt);
+    await store.outbox.fail('msg-retry', again[0]!.claimToken, 'smtp down', retryAt);
     expect(await store.outbox.claim(new Date('2031-01-01T00:05:00Z'), retryAt, 10)).toEqual([]);
     const third = await store.outbox.claim(retryAt, new Date('2031-01-01T00:11:00Z'), 10);
     expect(third.map((m) => [m.id, m.attempts])).toEqual([['msg-retry', 1]]);
-    await store.outbox.fail('msg-retry', 'bounced', undefined);
+    await store.outbox.fail('msg-retry', third[0]!.claimToken, 'bounced', undefined);
     expect(await store.outbox.claim(new Date('2040-01-01'), new Date('2040-01-02'), 10)).toEqual(
       [],
     );
