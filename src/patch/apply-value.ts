@@ -28,7 +28,7 @@ export function applyResolved(
     if (op !== 'remove' && !ctx.rules.nullClears)
       throw scimErrors.invalidValue(`"${to.schema.id}" must not be null.`);
     for (const attr of to.schema.attributes) {
-      if (draft.peek(to.schema)?.[attr.name] !== undefined) {
+      if (draft.has(to.schema, attr)) {
         applyToTarget(
           draft,
           ctx,
@@ -104,7 +104,7 @@ function isReadOnly(t: Target): boolean {
 }
 
 function current(draft: Draft, t: Target): unknown {
-  const v = draft.peek(t.schema)?.[t.attr.name];
+  const v = draft.read(t.schema, t.attr);
   return t.sub && isJsonObject(v) ? v[t.sub.name] : v;
 }
 

@@ -1,7 +1,7 @@
 import { scimErrors } from '../errors/index.js';
 import type { SchemaDefinition } from '../schema/types.js';
 import type { Target } from './apply-to-target.js';
-import { compileElementFilter } from './match-element.js';
+import { compileElementFilter, valueLookupOf } from './match-element.js';
 import { parsePatchPath } from './parse-patch-path.js';
 import { rememberPath, type PatchContext } from './patch-context.js';
 import type { PatchPath } from './types.js';
@@ -56,6 +56,7 @@ export function resolveTarget(path: PatchPath, ctx: PatchContext, label: string)
       );
   }
   let predicate;
+  let lookup;
   if (path.filter) {
     if (!attr.multiValued || attr.type !== 'complex') {
       throw scimErrors.invalidPath(
@@ -63,9 +64,10 @@ export function resolveTarget(path: PatchPath, ctx: PatchContext, label: string)
       );
     }
     predicate = compileElementFilter(path.filter, attr, index, ctx.rules.stringBooleans);
+    lookup = valueLookupOf(path.filter, attr, index, ctx.rules.stringBooleans);
   }
   return {
     kind: 'attribute',
-    target: { schema, attr, sub, filter: path.filter, predicate, label },
+    target: { schema, attr, sub, filter: path.filter, predicate, lookup, label },
   };
 }
