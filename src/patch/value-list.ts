@@ -3,8 +3,6 @@ import type { AttributeDefinition } from '../schema/types.js';
 import { valueKey } from './value-key.js';
 import type { WorkMeter } from './work-meter.js';
 
-type Json = Record<string, unknown>;
-
 /** Tells whether one value of the list is the one looked for. */
 export type ValueTest = (value: unknown) => boolean;
 
