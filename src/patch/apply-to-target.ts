@@ -2,7 +2,7 @@ import { isJsonObject, jsonEqual } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
 import type { Filter } from '../filter/ast.js';
 import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
-import { exclusivePrimary, sameValue, sameValueLookup, type Touched } from './multi-valued.js';
+import { exclusivePrimary, sameValue, sameValueLookups, type Touched } from './multi-valued.js';
 import { coerceMany, coerceOne, stripUndefined } from './coerce-value.js';
 import type { Draft } from './draft.js';
 import { equalitiesOf, type ElementPredicate } from './match-element.js';
@@ -19,8 +19,8 @@ export interface Target {
   readonly sub?: AttributeDefinition | undefined;
   readonly filter?: Filter | undefined;
   readonly predicate?: ElementPredicate | undefined;
-  /** An equality the filter implies, answered from an index of the values. */
-  readonly lookup?: ValueLookup | undefined;
+  /** The equalities the filter implies, answered from an index of the values. */
+  readonly lookups?: readonly ValueLookup[] | undefined;
   /** How the client named it, for error messages. */
   readonly label: string;
 }
@@ -128,14 +128,14 @@ function multi(
       }
       for (const gone of coerceMany(attr, value, ctx, t.label) ?? []) {
         const same = (el: unknown) => sameValue(ctx, attr, el, gone);
-        for (const slot of list.find(same, sameValueLookup(ctx, attr, gone))) list.remove(slot);
+        for (const slot of list.find(same, sameValueLookups(ctx, attr, gone))) list.remove(slot);
       }
       return;
     }
     const touched: Touched[] = [];
     for (const v of coerceMany(attr, value, ctx, t.label) ?? []) {
       const same = (el: unknown) => sameValue(ctx, attr, el, v);
-      const slot = list.find(same, sameValueLookup(ctx, attr, v))[0];
+      const slot = list.find(same, sameValueLookups(ctx, attr, v))[0];
       if (slot === undefined) {
         touched.push({ slot: list.push(v), value: v });
         continue;
@@ -153,7 +153,7 @@ function multi(
   }
   const match = t.predicate ?? (() => true);
   if (op === 'remove') {
-    for (const slot of list.find(match, t.lookup)) {
+    for (const slot of list.find(match, t.lookups)) {
       const next = sub ? merge(list.at(slot), { [sub.name]: undefined }) : undefined;
       if (next === undefined) list.remove(slot);
       else list.set(slot, next);
@@ -163,7 +163,7 @@ function multi(
   const change: unknown = sub
     ? { [sub.name]: coerceOne(sub, value, ctx, t.label) }
     : coerceOne(attr, value, ctx, t.label);
-  const matches = list.find(match, t.lookup);
+  const matches = list.find(match, t.lookups);
   if (matches.length === 0) {
     const empty = sub ? (change as Json)[sub.name] === undefined : change === undefined;
     if (empty) return;

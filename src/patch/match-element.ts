@@ -88,27 +88,27 @@ const LOOKUP_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Finds an equality every value matching the filter must satisfy (`value eq "x"`, alone or as a
- * conjunct of an `and`), so the values to test can come from an index instead of a scan.
- * Returns `undefined` when the filter has none (`or`, `not`, `co`, dateTimes, `eq null`).
+ * Lists the equalities every value matching the filter must satisfy (`value eq "x"`, alone or
+ * as conjuncts of an `and`), so the values to test can come from an index instead of a scan.
+ * Empty when the filter has none (`or`, `not`, `co`, dateTimes, `eq null`).
  */
-export function valueLookupOf(
+export function valueLookupsOf(
   filter: Filter,
   parent: AttributeDefinition,
   index: SchemaIndex,
   stringBooleans: boolean,
-): ValueLookup | undefined {
+): ValueLookup[] {
   if (filter.kind === 'and') {
-    return (
-      valueLookupOf(filter.left, parent, index, stringBooleans) ??
-      valueLookupOf(filter.right, parent, index, stringBooleans)
-    );
+    return [
+      ...valueLookupsOf(filter.left, parent, index, stringBooleans),
+      ...valueLookupsOf(filter.right, parent, index, stringBooleans),
+    ];
   }
-  if (filter.kind !== 'compare' || filter.op !== 'eq' || filter.value === null) return undefined;
-  if (filter.path.schema !== undefined || filter.path.subAttribute !== undefined) return undefined;
+  if (filter.kind !== 'compare' || filter.op !== 'eq' || filter.value === null) return [];
+  if (filter.path.schema !== undefined || filter.path.subAttribute !== undefined) return [];
   const sub = index.subAttribute(parent, filter.path.attribute);
-  if (!sub || sub.multiValued || !LOOKUP_TYPES.has(sub.type)) return undefined;
-  return { sub, value: filterLiteral(filter.value, sub, stringBooleans) };
+  if (!sub || sub.multiValued || !LOOKUP_TYPES.has(sub.type)) return [];
+  return [{ sub, value: filterLiteral(filter.value, sub, stringBooleans) }];
 }
 
 /** Resolves a name inside a value filter to a sub-attribute of the filtered attribute. */

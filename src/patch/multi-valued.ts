@@ -43,19 +43,19 @@ function sameText(a: unknown, b: unknown, caseExact: boolean): boolean {
 
 /**
  * Returns the equality {@link sameValue} implies for `value`, so the members it can be the same
- * as are looked up in an index; `undefined` when they must be scanned (a complex value without
+ * as are looked up in an index; none when they must be scanned (a complex value without
  * `value`).
  */
-export function sameValueLookup(
+export function sameValueLookups(
   ctx: PatchContext,
   attr: AttributeDefinition,
   value: unknown,
-): ValueLookup | undefined {
-  if (attr.type !== 'complex') return { sub: undefined, value };
+): ValueLookup[] {
+  if (attr.type !== 'complex') return [{ sub: undefined, value }];
   const valueDef = ctx.index.subAttribute(attr, 'value');
   if (!valueDef || valueDef.multiValued || !isJsonObject(value) || value.value === undefined)
-    return undefined;
-  return { sub: valueDef, value: value.value };
+    return [];
+  return [{ sub: valueDef, value: value.value }];
 }
 
 /**

@@ -1,7 +1,7 @@
 import { scimErrors } from '../errors/index.js';
 import type { SchemaDefinition } from '../schema/types.js';
 import type { Target } from './apply-to-target.js';
-import { compileElementFilter, valueLookupOf } from './match-element.js';
+import { compileElementFilter, valueLookupsOf } from './match-element.js';
 import { parsePatchPath } from './parse-patch-path.js';
 import { rememberPath, type PatchContext } from './patch-context.js';
 import type { PatchPath } from './types.js';
@@ -56,7 +56,7 @@ export function resolveTarget(path: PatchPath, ctx: PatchContext, label: string)
       );
   }
   let predicate;
-  let lookup;
+  let lookups;
   if (path.filter) {
     if (!attr.multiValued || attr.type !== 'complex') {
       throw scimErrors.invalidPath(
@@ -64,10 +64,10 @@ export function resolveTarget(path: PatchPath, ctx: PatchContext, label: string)
       );
     }
     predicate = compileElementFilter(path.filter, attr, index, ctx.rules.stringBooleans);
-    lookup = valueLookupOf(path.filter, attr, index, ctx.rules.stringBooleans);
+    lookups = valueLookupsOf(path.filter, attr, index, ctx.rules.stringBooleans);
   }
   return {
     kind: 'attribute',
-    target: { schema, attr, sub, filter: path.filter, predicate, lookup, label },
+    target: { schema, attr, sub, filter: path.filter, predicate, lookups, label },
   };
 }

@@ -66,12 +66,13 @@ export class ValueList {
   }
 
   /**
-   * Lists, in order, the slots whose value passes `test`. With a `lookup`, only the values the
-   * index holds under the lookup's key are tested; `test` must imply the lookup's equality.
+   * Lists, in order, the slots whose value passes `test`. With `lookups`, only the values an
+   * index holds under the most selective lookup's key are tested; `test` must imply every
+   * lookup's equality.
    */
-  find(test: ValueTest, lookup?: ValueLookup): number[] {
+  find(test: ValueTest, lookups: readonly ValueLookup[] = []): number[] {
     const found: number[] = [];
-    const candidates = lookup && this.#candidates(lookup);
+    const candidates = this.#candidates(lookups);
     if (candidates) {
       this.meter.spend(candidates.length);
       for (const slot of candidates) if (test(this.#slots[slot])) found.push(slot);
@@ -90,7 +91,7 @@ export class ValueList {
     this.meter.spend(1);
     this.#unindex(slot);
     this.#slots[slot] = value;
-    this.#index(slot);
+    this.#reindex(slot);
     this.#changed = true;
   }
 
@@ -109,7 +110,7 @@ export class ValueList {
     this.meter.spend(1);
     const slot = this.#slots.push(value) - 1;
     this.#live++;
-    this.#index(slot);
+    this.#reindex(slot);
     this.#changed = true;
     return slot;
   }
@@ -148,11 +149,23 @@ export class ValueList {
     return out;
   }
 
-  // The slots an index holds under the lookup's key, in order; undefined when the list is short
-  // enough to scan.
-  #candidates(lookup: ValueLookup): number[] | undefined {
-    if (this.#slots.length < INDEX_FROM) return undefined;
-    const def = lookup.sub ?? this.attr;
+  // The slots the indexes hold under the lookups' keys, the fewest of them, in order; undefined
+  // when there is nothing to look up or the list is short enough to scan.
+  #candidates(lookups: readonly ValueLookup[]): number[] | undefined {
+    if (lookups.length === 0 || this.#slots.length < INDEX_FROM) return undefined;
+    let fewest: Slots | undefined;
+    for (const lookup of lookups) {
+      const def = lookup.sub ?? this.attr;
+      const slots = this.#index(def).get(valueKey(def, lookup.value));
+      if (slots === undefined) return [];
+      if (fewest === undefined || size(slots) < size(fewest)) fewest = slots;
+    }
+    if (fewest === undefined) return [];
+    return typeof fewest === 'number' ? [fewest] : [...fewest].sort((a, b) => a - b);
+  }
+
+  // The index of the values' `def` sub-attribute, built on first use.
+  #index(def: AttributeDefinition): Map<unknown, Slots> {
     let index = this.#indexes?.get(def);
     if (!index) {
       this.meter.spend(this.#slots.length);
@@ -161,9 +174,7 @@ export class ValueList {
       for (let slot = 0; slot < this.#slots.length; slot++)
         add(index, this.#keyOf(def, slot), slot);
     }
-    const slots = index.get(valueKey(def, lookup.value));
-    if (slots === undefined) return [];
-    return typeof slots === 'number' ? [slots] : [...slots].sort((a, b) => a - b);
+    return index;
   }
 
   // The key of a slot's value in the index of `def`; undefined (not indexed) for a hole or a
@@ -183,7 +194,7 @@ export class ValueList {
     this.#primaries?.delete(slot);
   }
 
-  #index(slot: number): void {
+  #reindex(slot: number): void {
     if (this.#indexes) {
       for (const [def, index] of this.#indexes) add(index, this.#keyOf(def, slot), slot);
     }
@@ -201,6 +212,10 @@ function add(index: Map<unknown, Slots>, key: unknown, slot: number): void {
   if (slots === undefined) index.set(key, slot);
   else if (typeof slots === 'number') index.set(key, new Set([slots, slot]));
   else slots.add(slot);
+}
+
+function size(slots: Slots): number {
+  return typeof slots === 'number' ? 1 : slots.size;
 }
 
 function drop(index: Map<unknown, Slots>, key: unknown, slot: number): void {

@@ -8,6 +8,7 @@ const roles = (n: number, from = 0) =>
   Array.from({ length: n }, (_, i) => ({ value: `r${from + i}` }));
 
 // The limits are checked by the core before the store is called: every store answers alike.
+const url = databaseUrl;
 // One database per store for the whole file, so each test uses userNames of its own.
 const backends: {
   name: string;
@@ -18,7 +19,7 @@ const backends: {
     open: async () => ({ store: () => new MemoryUserStore(), close: async () => {} }),
   },
   { name: 'pglite', open: () => wrap(openPglite()) },
-  ...(databaseUrl ? [{ name: 'postgres', open: () => wrap(openServer(databaseUrl)) }] : []),
+  ...(url ? [{ name: 'postgres', open: () => wrap(openServer(url)) }] : []),
 ];
 
 async function wrap(backend: Promise<Backend>) {

@@ -57,6 +57,18 @@ describe('the cost of a PATCH', () => {
     expect(roles.some((r) => r.value === 'r1')).toBe(false);
   });
 
+  it('looks up the most selective equality of an `and`', () => {
+    // Every role has the same type: an index on `type` would hand every operation all of them.
+    const user = userWithRoles(10_000);
+    (user.roles as Json[]).forEach((r) => (r.type = 'course'));
+    const ops = Array.from({ length: 1000 }, (_, i) => ({
+      op: 'remove',
+      path: `roles[type eq "course" and value eq "r${i}"]`,
+    }));
+    const { resource } = applyPatch(user, message(...ops), { ...OPTIONS, maxWork: 100_000 });
+    expect(resource.roles).toHaveLength(9_000);
+  });
+
   it('stops a PATCH that needs more than maxWork visits: 400 invalidValue, input unchanged', () => {
     const user = userWithRoles(2_000);
     const before = structuredClone(user);
