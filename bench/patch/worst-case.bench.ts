@@ -26,7 +26,9 @@ const { MemoryUserStore } = await load('src/stores/memory/index.ts');
 
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
-const options = { schemas: [schemas.userSchema, schemas.enterpriseUserSchema, schemas.accountSchema] };
+const options = {
+  schemas: [schemas.userSchema, schemas.enterpriseUserSchema, schemas.accountSchema],
+};
 
 const roles = (n: number) =>
   Array.from({ length: n }, (_, i) => ({ value: `r${i}`, display: `Role ${i}`, type: 'course' }));
@@ -45,14 +47,22 @@ const cases: Case[] = [
     operations: times(1000, (i) =>
       i % 2 === 0
         ? { op: 'remove', path: `roles[value eq "r${i * 13}"]` }
-        : { op: 'replace', path: `roles[value eq "r${i * 13}"]`, value: { value: `r${i * 13}`, display: 'x' } },
+        : {
+            op: 'replace',
+            path: `roles[value eq "r${i * 13}"]`,
+            value: { value: `r${i * 13}`, display: 'x' },
+          },
     ),
   },
   {
     // Every operation rewrites every value: a visit, a new object and two index updates each.
     name: 'budget edge: 49 × replace `roles[value sw "r"].display` (all match), 10,000 roles',
     roles: 10_000,
-    operations: times(49, (i) => ({ op: 'replace', path: 'roles[value sw "r"].display', value: `d${i}` })),
+    operations: times(49, (i) => ({
+      op: 'replace',
+      path: 'roles[value sw "r"].display',
+      value: `d${i}`,
+    })),
   },
   {
     // Unindexed filters that match nothing: one predicate test per value per operation.
@@ -64,14 +74,20 @@ const cases: Case[] = [
     // A value without `value` cannot be looked up: each one is compared with every member.
     name: 'budget edge: 97 × remove with a value without `value` (deep compare), 10,000 roles',
     roles: 10_000,
-    operations: [{ op: 'remove', path: 'roles', value: times(97, (i) => ({ display: `nobody ${i}` })) }],
+    operations: [
+      { op: 'remove', path: 'roles', value: times(97, (i) => ({ display: `nobody ${i}` })) },
+    ],
   },
   {
     name: 'budget edge: add 10,000 values (1 MiB body) to 0 roles, then replace each by filter',
     roles: 0,
     operations: [
       { op: 'add', path: 'roles', value: roles(10_000) },
-      ...times(990, (i) => ({ op: 'replace', path: `roles[value eq "r${i * 10}"].display`, value: 'y' })),
+      ...times(990, (i) => ({
+        op: 'replace',
+        path: `roles[value eq "r${i * 10}"].display`,
+        value: 'y',
+      })),
     ],
   },
 ];
@@ -111,14 +127,28 @@ async function timeCase(c: Case, runs: number) {
   });
   const headers = { authorization: 'Bearer k', 'content-type': 'application/scim+json' };
   const request = (method: string, p: string, b: unknown) =>
-    scim.handle({ method, path: p, query: '', headers, body: JSON.stringify(b), baseUrl: 'http://x' });
+    scim.handle({
+      method,
+      path: p,
+      query: '',
+      headers,
+      body: JSON.stringify(b),
+      baseUrl: 'http://x',
+    });
   const http: number[] = [];
   let status = 0;
   for (let i = 0; i < runs; i++) {
     const created = await request('POST', '/Users', { ...user, userName: `u${i}@example.org` });
     const id = JSON.parse(created.body as string).id as string;
     const t = performance.now();
-    const reply = await scim.handle({ method: 'PATCH', path: `/Users/${id}`, query: '', headers, body: text, baseUrl: 'http://x' });
+    const reply = await scim.handle({
+      method: 'PATCH',
+      path: `/Users/${id}`,
+      query: '',
+      headers,
+      body: text,
+      baseUrl: 'http://x',
+    });
     http.push(performance.now() - t);
     status = reply.status;
   }
