@@ -1,29 +1,15 @@
 import { isJsonObject, jsonEqual } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
-import type { Filter } from '../filter/ast.js';
-import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
 import { exclusivePrimary, sameValue, sameValueLookups, type Touched } from './multi-valued.js';
 import { coerceMany, coerceOne, stripUndefined } from './coerce-value.js';
 import type { Draft } from './draft.js';
-import { equalitiesOf, type ElementPredicate } from './match-element.js';
+import { equalitiesOf } from './match-element.js';
 import type { PatchContext } from './patch-context.js';
 import type { PatchOpName } from './types.js';
-import type { ValueList, ValueLookup } from './value-list.js';
+import type { Target } from './target.js';
+import type { ValueList } from './value-list.js';
 
 type Json = Record<string, unknown>;
-
-/** One attribute an operation acts on, resolved against the schemas. */
-export interface Target {
-  readonly schema: SchemaDefinition;
-  readonly attr: AttributeDefinition;
-  readonly sub?: AttributeDefinition | undefined;
-  readonly filter?: Filter | undefined;
-  readonly predicate?: ElementPredicate | undefined;
-  /** The equalities the filter implies, answered from an index of the values. */
-  readonly lookups?: readonly ValueLookup[] | undefined;
-  /** How the client named it, for error messages. */
-  readonly label: string;
-}
 
 /**
  * Applies one operation to one resolved attribute of the draft, with the semantics of

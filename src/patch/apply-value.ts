@@ -1,11 +1,12 @@
 import { isJsonObject, jsonEqual } from '../json/json-value.js';
 import { isScimError, scimErrors } from '../errors/index.js';
 import type { SchemaDefinition } from '../schema/types.js';
-import { applyToTarget, type Target } from './apply-to-target.js';
+import { applyToTarget } from './apply-to-target.js';
 import type { Draft } from './draft.js';
 import { parsePatchPath } from './parse-patch-path.js';
 import type { PatchContext } from './patch-context.js';
-import { resolveTarget, type Resolved } from './resolve-target.js';
+import { resolveTarget } from './resolve-target.js';
+import type { Resolved, Target } from './target.js';
 import type { PatchOpName } from './types.js';
 
 type Json = Record<string, unknown>;

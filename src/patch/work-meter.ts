@@ -33,9 +33,4 @@ export class WorkMeter {
       );
     }
   }
-
-  /** How many value visits were recorded so far. */
-  get spent(): number {
-    return this.limit - this.#left;
-  }
 }
