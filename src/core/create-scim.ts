@@ -3,6 +3,8 @@ import type { Tenant } from '../contracts/api-key-verifier.js';
 import { ScimConfigError, scimErrors, toScimError } from '../errors/index.js';
 import { accountSchema, enterpriseUserSchema, userSchema } from '../schema/user-schema.js';
 import { compileUserInput } from '../schema/compile-user-input.js';
+import { DEFAULT_MAX_ATTRIBUTE_VALUES } from '../schema/check-value-counts.js';
+import { DEFAULT_MAX_PATCH_WORK } from '../patch/work-meter.js';
 import { authenticate, isThenable } from './auth/authenticate.js';
 import { checkExtensions } from './check-extensions.js';
 import { EventHub } from './events/event-hub.js';
@@ -75,6 +77,7 @@ export function createScim(options: ScimOptions): Scim {
     patchOptions: {
       schemas,
       maxOperations: options.maxPatchOperations ?? 1000,
+      maxWork: options.maxPatchWork ?? DEFAULT_MAX_PATCH_WORK,
       rules: options.patchRules ?? {},
     },
     readFilter: filterReader(schemas),
@@ -94,7 +97,9 @@ export function createScim(options: ScimOptions): Scim {
     now,
     reportError,
   );
-  const users = new UserService(options.store, events, outbox, now, config.schemas);
+  const users = new UserService(options.store, events, outbox, now, config.schemas, {
+    maxAttributeValues: options.maxAttributeValues ?? DEFAULT_MAX_ATTRIBUTE_VALUES,
+  });
 
   const basePrefix = `${basePath}/`;
   // A server sees one origin, or a few: build its Users URL once, not on every request.

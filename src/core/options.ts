@@ -91,6 +91,19 @@ export interface ScimOptions {
   readonly patchRules?: Partial<Record<DialectRuleName, boolean>>;
   /** Largest number of operations in one PATCH; more answer 400 `tooMany`. Default 1,000. */
   readonly maxPatchOperations?: number;
+  /**
+   * Work budget of one PATCH, in value visits (a value of a multi-valued attribute copied,
+   * looked up, tested against a value filter or written). A PATCH that needs more answers 400
+   * `invalidValue` and changes nothing, so no request holds the process for long. Value
+   * filters with an `eq` (`roles[value eq "x"]`) cost about one visit each. Default 1,000,000.
+   */
+  readonly maxPatchWork?: number;
+  /**
+   * Most values one multi-valued attribute (`roles`, `emails`, …) may hold after a POST, PUT or
+   * PATCH; more answer 400 `invalidValue`. An attribute stored with more may shrink but not
+   * grow. Default 10,000.
+   */
+  readonly maxAttributeValues?: number;
   /** Delivery of the welcome-email outbox: leases, timeouts, retries, polling. */
   readonly outbox?: OutboxOptions;
   /** Receives every lifecycle event, for audit logs. */

@@ -6,6 +6,7 @@ import { patchContext, type PatchContext } from './patch-context.js';
 import { hasMember, member, readMessage } from './read-patch-message.js';
 import { resolvePath } from './resolve-target.js';
 import { type PatchOpName, type PatchOptions, type PatchResult } from './types.js';
+import { DEFAULT_MAX_PATCH_WORK, WorkMeter } from './work-meter.js';
 
 type Json = Record<string, unknown>;
 
@@ -18,8 +19,13 @@ const OPS: ReadonlySet<string> = new Set<PatchOpName>(['add', 'remove', 'replace
  * Pure and synchronous: the input is never mutated, all operations apply or none do, and
  * `meta` is left to the caller.
  *
+ * Its cost is about linear in the operations plus the values they touch: each multi-valued
+ * attribute is copied once per request, and a value filter with an `eq` (`roles[value eq "x"]`)
+ * is answered from an index. Whatever remains is bounded by {@link PatchOptions.maxWork}.
+ *
  * @throws ScimError 400 (`invalidSyntax`, `invalidPath`, `noTarget`, `mutability`,
- *   `invalidValue`, `tooMany`) and changes nothing.
+ *   `invalidValue`, `tooMany`) and changes nothing; `invalidValue` also when the work budget
+ *   is spent.
  * @see RFC 7644 §3.5.2
  * @example
  * ```ts
@@ -37,7 +43,11 @@ export function applyPatch(
   const ctx = patchContext(options);
   const { index } = ctx;
   const operations = readMessage(body, options.maxOperations ?? 1000);
-  const draft = new Draft(resource, index);
+  const draft = new Draft(
+    resource,
+    index,
+    new WorkMeter(options.maxWork ?? DEFAULT_MAX_PATCH_WORK),
+  );
   for (let i = 0; i < operations.length; i++) {
     try {
       applyOperation(draft, ctx, operations[i]);

@@ -1,26 +1,15 @@
 import { isJsonObject, jsonEqual } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
-import type { Filter } from '../filter/ast.js';
-import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
-import { exclusivePrimary, sameValue } from './multi-valued.js';
+import { exclusivePrimary, sameValue, sameValueLookups, type Touched } from './multi-valued.js';
 import { coerceMany, coerceOne, stripUndefined } from './coerce-value.js';
 import type { Draft } from './draft.js';
-import { equalitiesOf, type ElementPredicate } from './match-element.js';
+import { equalitiesOf } from './match-element.js';
 import type { PatchContext } from './patch-context.js';
 import type { PatchOpName } from './types.js';
+import type { Target } from './target.js';
+import type { ValueList } from './value-list.js';
 
 type Json = Record<string, unknown>;
-
-/** One attribute an operation acts on, resolved against the schemas. */
-export interface Target {
-  readonly schema: SchemaDefinition;
-  readonly attr: AttributeDefinition;
-  readonly sub?: AttributeDefinition | undefined;
-  readonly filter?: Filter | undefined;
-  readonly predicate?: ElementPredicate | undefined;
-  /** How the client named it, for error messages. */
-  readonly label: string;
-}
 
 /**
  * Applies one operation to one resolved attribute of the draft, with the semantics of
@@ -44,20 +33,34 @@ export function applyToTarget(
   }
   if (op !== 'remove' && !hasValue)
     throw scimErrors.invalidValue(`"${op}" of "${t.label}" needs a "value".`);
+  if (attr.multiValued) {
+    const list = draft.list(t.schema, attr);
+    // Only an immutable attribute needs the values before and after; others skip the copies.
+    const before = attr.mutability === 'immutable' ? list.toArray() : undefined;
+    multi(ctx, op, t, list, value, hasValue);
+    if (before != null && !jsonEqual(before, list.toArray())) throw immutable(t);
+    draft.settle(t.schema, attr, list);
+    return;
+  }
   const container = draft.container(t.schema);
   const current = container[attr.name];
-  const next = attr.multiValued
-    ? multi(ctx, op, t, current, value, hasValue)
-    : singular(ctx, op, t, current, value);
-  if (current !== undefined && current !== null && !jsonEqual(current, next)) {
-    const immutable =
-      attr.mutability === 'immutable' ||
-      (sub?.mutability === 'immutable' && isJsonObject(current) && current[sub.name] !== undefined);
-    if (immutable)
-      throw scimErrors.mutability(`"${t.label}" is immutable and already has a value.`);
-  }
+  const next = singular(ctx, op, t, current, value);
+  if (
+    current !== undefined &&
+    current !== null &&
+    (attr.mutability === 'immutable' ||
+      (sub?.mutability === 'immutable' &&
+        isJsonObject(current) &&
+        current[sub.name] !== undefined)) &&
+    !jsonEqual(current, next)
+  )
+    throw immutable(t);
   if (next === undefined) delete container[attr.name];
   else container[attr.name] = next;
+}
+
+function immutable(t: Target) {
+  return scimErrors.mutability(`"${t.label}" is immutable and already has a value.`);
 }
 
 function merge(current: unknown, patch: unknown): Json | undefined {
@@ -86,70 +89,77 @@ function singular(
   if (op === 'remove') return undefined;
   const v = coerceOne(attr, value, ctx, t.label);
   if (attr.type !== 'complex' || v === undefined) return v;
-  // A complex attribute's sub-attributes not in the value stay as they are (RFC 7644 §3.5.2.3).
+  // A complex attribute's sub-attributes not in the value stay as they are (RFC 7643 §3.5.2.3).
   return merge(current, v);
 }
 
+// Applies one operation to the working list of a multi-valued attribute, in place.
 function multi(
   ctx: PatchContext,
   op: PatchOpName,
   t: Target,
-  current: unknown,
+  list: ValueList,
   value: unknown,
   hasValue: boolean,
-): unknown[] | undefined {
+): void {
   const { attr, sub } = t;
-  const list: unknown[] = Array.isArray(current) ? current : current == null ? [] : [current];
   if (!t.filter && !sub) {
-    if (op === 'replace') return coerceMany(attr, value, ctx, t.label);
+    if (op === 'replace') return list.reset(coerceMany(attr, value, ctx, t.label) ?? []);
     if (op === 'remove') {
-      if (!hasValue || value === null) return undefined;
+      if (!hasValue || value === null) return list.reset([]);
       if (!ctx.rules.removeWithValue) {
         throw scimErrors.invalidSyntax(
           `"remove" of "${t.label}" takes a filter in the path, not a "value".`,
         );
       }
-      const gone = coerceMany(attr, value, ctx, t.label) ?? [];
-      return nonEmpty(list.filter((el) => !gone.some((g) => sameValue(ctx, attr, el, g))));
+      for (const gone of coerceMany(attr, value, ctx, t.label) ?? []) {
+        const same = (el: unknown) => sameValue(ctx, attr, el, gone);
+        for (const slot of list.find(same, sameValueLookups(ctx, attr, gone))) list.remove(slot);
+      }
+      return;
     }
-    const out = list.slice();
-    const touched: unknown[] = [];
+    const touched: Touched[] = [];
     for (const v of coerceMany(attr, value, ctx, t.label) ?? []) {
-      const i = out.findIndex((el) => sameValue(ctx, attr, el, v));
+      const same = (el: unknown) => sameValue(ctx, attr, el, v);
+      const slot = list.find(same, sameValueLookups(ctx, attr, v))[0];
+      if (slot === undefined) {
+        touched.push({ slot: list.push(v), value: v });
+        continue;
+      }
       // The same member again merges into the one there, which keeps its own spelling of `value`.
-      const existing = out[i];
+      const existing = list.at(slot);
       const merged =
-        i >= 0 && isJsonObject(v) && isJsonObject(existing)
+        isJsonObject(v) && isJsonObject(existing)
           ? { ...existing, ...v, ...('value' in existing ? { value: existing.value } : {}) }
-          : i >= 0
-            ? existing
-            : v;
-      if (i >= 0) out[i] = merged;
-      else out.push(merged);
-      touched.push(merged);
+          : existing;
+      list.set(slot, merged);
+      touched.push({ slot, value: merged });
     }
-    return nonEmpty(exclusivePrimary(out, touched, t.label));
+    return exclusivePrimary(list, touched, t.label);
   }
   const match = t.predicate ?? (() => true);
   if (op === 'remove') {
-    if (!sub) return nonEmpty(list.filter((el) => !match(el)));
-    return nonEmpty(
-      list.flatMap((el) => (match(el) ? (merge(el, { [sub.name]: undefined }) ?? []) : [el])),
-    );
+    for (const slot of list.find(match, t.lookups)) {
+      const next = sub ? merge(list.at(slot), { [sub.name]: undefined }) : undefined;
+      if (next === undefined) list.remove(slot);
+      else list.set(slot, next);
+    }
+    return;
   }
   const change: unknown = sub
     ? { [sub.name]: coerceOne(sub, value, ctx, t.label) }
     : coerceOne(attr, value, ctx, t.label);
-  if (!list.some(match)) {
+  const matches = list.find(match, t.lookups);
+  if (matches.length === 0) {
     const empty = sub ? (change as Json)[sub.name] === undefined : change === undefined;
-    if (empty) return nonEmpty(list);
+    if (empty) return;
     const created = stripUndefined({ ...pinned(ctx, t), ...(isJsonObject(change) ? change : {}) });
     if (t.predicate && !t.predicate(created)) {
       throw scimErrors.noTarget(
         `The filter of "${t.label}" matches nothing, and the value given would not match it.`,
       );
     }
-    return nonEmpty(exclusivePrimary([...list, created], [created], t.label));
+    return exclusivePrimary(list, [{ slot: list.push(created), value: created }], t.label);
   }
   // replace with a filter and no sub-attribute replaces the matching values whole; what the
   // filter pins (`type eq "work"`) stays unless the value says otherwise, so the same path
@@ -158,15 +168,17 @@ function multi(
     ? equalitiesOf(t.filter, t.attr, ctx.index, ctx.rules.stringBooleans)
     : undefined;
   const whole = isJsonObject(change) ? stripUndefined({ ...pins, ...change }) : undefined;
-  const touched: unknown[] = [];
-  const out = list.flatMap((el) => {
-    if (!match(el)) return [el];
-    const next = op === 'replace' && !sub ? whole && { ...whole } : merge(el, change);
-    if (next === undefined || Object.keys(next).length === 0) return [];
-    touched.push(next);
-    return [next];
-  });
-  return nonEmpty(exclusivePrimary(out, touched, t.label));
+  const touched: Touched[] = [];
+  for (const slot of matches) {
+    const next = op === 'replace' && !sub ? whole && { ...whole } : merge(list.at(slot), change);
+    if (next === undefined || Object.keys(next).length === 0) {
+      list.remove(slot);
+      continue;
+    }
+    list.set(slot, next);
+    touched.push({ slot, value: next });
+  }
+  exclusivePrimary(list, touched, t.label);
 }
 
 /** The sub-attributes a value filter that matched nothing fixes for the value to create. */
@@ -178,8 +190,4 @@ function pinned(ctx: PatchContext, t: Target): Json {
   const eqs = equalitiesOf(t.filter, t.attr, ctx.index, ctx.rules.stringBooleans);
   if (!eqs) throw fail();
   return eqs;
-}
-
-function nonEmpty(list: unknown[]): unknown[] | undefined {
-  return list.length > 0 ? list : undefined;
 }

@@ -1,11 +1,12 @@
 import { isJsonObject, jsonEqual } from '../json/json-value.js';
 import { isScimError, scimErrors } from '../errors/index.js';
 import type { SchemaDefinition } from '../schema/types.js';
-import { applyToTarget, type Target } from './apply-to-target.js';
+import { applyToTarget } from './apply-to-target.js';
 import type { Draft } from './draft.js';
 import { parsePatchPath } from './parse-patch-path.js';
 import type { PatchContext } from './patch-context.js';
-import { resolveTarget, type Resolved } from './resolve-target.js';
+import { resolveTarget } from './resolve-target.js';
+import type { Resolved, Target } from './target.js';
 import type { PatchOpName } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -28,7 +29,7 @@ export function applyResolved(
     if (op !== 'remove' && !ctx.rules.nullClears)
       throw scimErrors.invalidValue(`"${to.schema.id}" must not be null.`);
     for (const attr of to.schema.attributes) {
-      if (draft.peek(to.schema)?.[attr.name] !== undefined) {
+      if (draft.has(to.schema, attr)) {
         applyToTarget(
           draft,
           ctx,
@@ -104,7 +105,7 @@ function isReadOnly(t: Target): boolean {
 }
 
 function current(draft: Draft, t: Target): unknown {
-  const v = draft.peek(t.schema)?.[t.attr.name];
+  const v = draft.read(t.schema, t.attr);
   return t.sub && isJsonObject(v) ? v[t.sub.name] : v;
 }
 

@@ -3,6 +3,7 @@ import { compileFilter } from '../filter/index.js';
 import type { Filter, FilterValue } from '../filter/ast.js';
 import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
 import type { SchemaIndex } from './schema-index.js';
+import type { ValueLookup } from './value-list.js';
 
 /** Tells whether one value of a multi-valued attribute matches a value filter. */
 export type ElementPredicate = (element: unknown) => boolean;
@@ -74,6 +75,40 @@ function booleanLiterals(filter: Filter, parent: AttributeDefinition, index: Sch
     default:
       return filter;
   }
+}
+
+// Types whose filter `eq` is plain equality of the value (dateTimes compare as instants).
+const LOOKUP_TYPES: ReadonlySet<string> = new Set([
+  'string',
+  'reference',
+  'binary',
+  'boolean',
+  'integer',
+  'decimal',
+]);
+
+/**
+ * Lists the equalities every value matching the filter must satisfy (`value eq "x"`, alone or
+ * as conjuncts of an `and`), so the values to test can come from an index instead of a scan.
+ * Empty when the filter has none (`or`, `not`, `co`, dateTimes, `eq null`).
+ */
+export function valueLookupsOf(
+  filter: Filter,
+  parent: AttributeDefinition,
+  index: SchemaIndex,
+  stringBooleans: boolean,
+): ValueLookup[] {
+  if (filter.kind === 'and') {
+    return [
+      ...valueLookupsOf(filter.left, parent, index, stringBooleans),
+      ...valueLookupsOf(filter.right, parent, index, stringBooleans),
+    ];
+  }
+  if (filter.kind !== 'compare' || filter.op !== 'eq' || filter.value === null) return [];
+  if (filter.path.schema !== undefined || filter.path.subAttribute !== undefined) return [];
+  const sub = index.subAttribute(parent, filter.path.attribute);
+  if (!sub || sub.multiValued || !LOOKUP_TYPES.has(sub.type)) return [];
+  return [{ sub, value: filterLiteral(filter.value, sub, stringBooleans) }];
 }
 
 /** Resolves a name inside a value filter to a sub-attribute of the filtered attribute. */

@@ -2,20 +2,33 @@ import { isJsonObject, jsonEqual } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
 import type { AttributeDefinition } from '../schema/types.js';
 import type { PatchContext } from './patch-context.js';
+import type { ValueList, ValueLookup } from './value-list.js';
+
+/** A value an operation wrote, and the slot of the working list it went to. */
+export interface Touched {
+  readonly slot: number;
+  readonly value: unknown;
+}
 
 /**
  * Keeps at most one value `primary`: a value this operation made primary wins, and the others
  * lose the flag (RFC 7643 §2.4, RFC 7644 §3.5.2).
+ *
+ * @throws ScimError 400 `invalidValue` when the operation wrote two primary values.
  */
-export function exclusivePrimary(list: unknown[], touched: unknown[], label: string): unknown[] {
-  const winners = touched.filter((v) => isJsonObject(v) && v.primary === true);
+export function exclusivePrimary(
+  list: ValueList,
+  touched: readonly Touched[],
+  label: string,
+): void {
+  const winners = touched.filter((t) => isJsonObject(t.value) && t.value.primary === true);
   if (winners.length > 1)
     throw scimErrors.invalidValue(`"${label}" would have more than one primary value.`);
   const winner = winners[0];
-  if (winner === undefined) return list;
-  return list.map((el) =>
-    el !== winner && isJsonObject(el) && el.primary === true ? { ...el, primary: false } : el,
-  );
+  if (winner === undefined) return;
+  for (const slot of list.primaries()) {
+    if (slot !== winner.slot) list.set(slot, { ...(list.at(slot) as object), primary: false });
+  }
 }
 
 function sameText(a: unknown, b: unknown, caseExact: boolean): boolean {
@@ -26,6 +39,23 @@ function sameText(a: unknown, b: unknown, caseExact: boolean): boolean {
     typeof b === 'string' &&
     a.toLowerCase() === b.toLowerCase()
   );
+}
+
+/**
+ * Returns the equality {@link sameValue} implies for `value`, so the members it can be the same
+ * as are looked up in an index; none when they must be scanned (a complex value without
+ * `value`).
+ */
+export function sameValueLookups(
+  ctx: PatchContext,
+  attr: AttributeDefinition,
+  value: unknown,
+): ValueLookup[] {
+  if (attr.type !== 'complex') return [{ sub: undefined, value }];
+  const valueDef = ctx.index.subAttribute(attr, 'value');
+  if (!valueDef || valueDef.multiValued || !isJsonObject(value) || value.value === undefined)
+    return [];
+  return [{ sub: valueDef, value: value.value }];
 }
 
 /**

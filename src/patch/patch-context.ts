@@ -1,5 +1,5 @@
 import { resolveRules } from './resolve-rules.js';
-import type { Resolved } from './resolve-target.js';
+import type { Resolved } from './target.js';
 import { schemaIndex, type SchemaIndex } from './schema-index.js';
 import type { DialectRuleName, PatchOptions } from './types.js';
 

@@ -1,15 +1,9 @@
 import { scimErrors } from '../errors/index.js';
-import type { SchemaDefinition } from '../schema/types.js';
-import type { Target } from './apply-to-target.js';
-import { compileElementFilter } from './match-element.js';
+import type { Resolved } from './target.js';
+import { compileElementFilter, valueLookupsOf } from './match-element.js';
 import { parsePatchPath } from './parse-patch-path.js';
 import { rememberPath, type PatchContext } from './patch-context.js';
 import type { PatchPath } from './types.js';
-
-/** What a PATCH path names: one attribute, or a whole extension (`urn:…:enterprise:2.0:User`). */
-export type Resolved =
-  | { readonly kind: 'attribute'; readonly target: Target }
-  | { readonly kind: 'extension'; readonly schema: SchemaDefinition };
 
 /**
  * Parses and resolves a PATCH path's text, or returns what the same text resolved to before in
@@ -56,6 +50,7 @@ export function resolveTarget(path: PatchPath, ctx: PatchContext, label: string)
       );
   }
   let predicate;
+  let lookups;
   if (path.filter) {
     if (!attr.multiValued || attr.type !== 'complex') {
       throw scimErrors.invalidPath(
@@ -63,9 +58,10 @@ export function resolveTarget(path: PatchPath, ctx: PatchContext, label: string)
       );
     }
     predicate = compileElementFilter(path.filter, attr, index, ctx.rules.stringBooleans);
+    lookups = valueLookupsOf(path.filter, attr, index, ctx.rules.stringBooleans);
   }
   return {
     kind: 'attribute',
-    target: { schema, attr, sub, filter: path.filter, predicate, label },
+    target: { schema, attr, sub, filter: path.filter, predicate, lookups, label },
   };
 }

@@ -51,6 +51,12 @@ export interface PatchOptions {
   readonly schemas: readonly SchemaDefinition[];
   /** The most operations one request may carry; more answer 400 `tooMany`. Default 1,000. */
   readonly maxOperations?: number;
+  /**
+   * The most value visits one request may make (a value of a multi-valued attribute copied,
+   * tested against a value filter, looked up or written); beyond it the PATCH answers 400
+   * `invalidValue` and changes nothing. Default 1,000,000.
+   */
+  readonly maxWork?: number;
   /** Dialect rules to switch off (`false`); every rule is on unless set to `false`. */
   readonly rules?: Partial<Record<DialectRuleName, boolean>>;
 }

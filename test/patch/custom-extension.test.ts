@@ -15,6 +15,7 @@ const district: SchemaDefinition = {
     attr('grade', 'integer'),
     attr('gpa', 'decimal'),
     attr('tags', 'string', { multiValued: true }),
+    attr('badges', 'string', { multiValued: true, mutability: 'immutable' }),
   ],
 };
 const options = { schemas: [...SCHEMAS, district] };
@@ -69,5 +70,20 @@ describe('a host-registered extension', () => {
     expect(failure(() => applyPatch(first, again, options)).scimType).toBe('mutability');
     const remove = message({ op: 'remove', path: path('studentNumber') });
     expect(failure(() => applyPatch(first, remove, options)).scimType).toBe('mutability');
+  });
+
+  it('lets an immutable multi-valued attribute be set once, and restated unchanged', () => {
+    const first = run({ op: 'add', path: path('badges'), value: ['gold', 'silver'] }).resource;
+    for (const op of [
+      { op: 'add', path: path('badges'), value: ['bronze'] },
+      { op: 'remove', path: path('badges'), value: ['gold'] },
+      { op: 'replace', path: path('badges'), value: ['gold'] },
+      { op: 'remove', path: path('badges') },
+    ]) {
+      expect(failure(() => applyPatch(first, message(op), options)).scimType).toBe('mutability');
+    }
+    // Adding members it already has changes nothing, so it is no change of an immutable value.
+    const same = message({ op: 'add', path: path('badges'), value: ['GOLD', 'silver'] });
+    expect(applyPatch(first, same, options).changed).toBe(false);
   });
 });

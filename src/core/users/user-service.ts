@@ -5,6 +5,7 @@ import type { AttributePath, Filter } from '../../filter/ast.js';
 import type { AccountExtension, ScimUser } from '../../schema/user-resource.js';
 import type { SchemaDefinition } from '../../schema/types.js';
 import { ACCOUNT_SCHEMA, USER_SCHEMA } from '../../schema/user-schema.js';
+import { checkValueCounts } from '../../schema/check-value-counts.js';
 import type { EventHub } from '../events/event-hub.js';
 import { assertIfMatch } from '../http/etag.js';
 import type { OutboxDispatcher } from '../outbox/outbox-dispatcher.js';
@@ -54,6 +55,7 @@ export class UserService {
     outbox: OutboxDispatcher,
     now: () => Date,
     schemas: readonly SchemaDefinition[],
+    private readonly limits: { readonly maxAttributeValues: number },
   ) {
     this.#schemas = schemas;
     this.#extensionIds = schemas
@@ -70,6 +72,7 @@ export class UserService {
   async create(tenant: string, attributes: UserAttributes): Promise<ScimUser> {
     const date = this.#now();
     const now = isoTimestamp(date);
+    checkValueCounts(attributes, this.#schemas, this.limits.maxAttributeValues);
     const active = attributes.active === true;
     const { account, invite } = initialAccount(active, now);
     const user = this.#assemble(newId(date.getTime()), attributes, account, {
@@ -136,6 +139,7 @@ export class UserService {
         assertIfMatch(ifMatch, current.meta.version);
         const attributes = transform(current);
         if (attributes === null) return current;
+        checkValueCounts(attributes, this.#schemas, this.limits.maxAttributeValues, current);
         const now = isoTimestamp(this.#now());
         const next = this.#nextVersion(current, attributes, now);
         if (next === null) return current;

@@ -1,0 +1,49 @@
+import { isJsonObject } from '../json/json-value.js';
+import { scimErrors } from '../errors/index.js';
+import type { SchemaDefinition } from './types.js';
+
+type Json = Record<string, unknown>;
+
+/** How many values one multi-valued attribute may hold by default; see {@link checkValueCounts}. */
+export const DEFAULT_MAX_ATTRIBUTE_VALUES = 10_000;
+
+/**
+ * Checks that no multi-valued attribute of a resource about to be written holds more than `max`
+ * values. An attribute that already held more (stored before the limit was lowered) may keep
+ * them and shrink, but not grow, so an IdP can still update or clean up such a user.
+ *
+ * @param next The attributes to write (core attributes at the top level, extensions under their
+ *   URN).
+ * @param schemas The resource's schemas, core first.
+ * @param current The stored resource a PUT or PATCH replaces; none for a create.
+ * @throws ScimError 400 `invalidValue` naming the attribute, its count and the limit.
+ */
+export function checkValueCounts(
+  next: Readonly<Json>,
+  schemas: readonly SchemaDefinition[],
+  max: number,
+  current?: Readonly<Json>,
+): void {
+  schemas.forEach((schema, i) => {
+    const values = i === 0 ? next : next[schema.id];
+    if (!isJsonObject(values)) return;
+    const stored = i === 0 ? current : current?.[schema.id];
+    for (const attr of schema.attributes) {
+      if (!attr.multiValued) continue;
+      const count = countOf(values[attr.name]);
+      if (count <= max || count <= countOf(isJsonObject(stored) ? stored[attr.name] : undefined))
+        continue;
+      const name = i === 0 ? attr.name : `${schema.id}:${attr.name}`;
+      // invalidValue, not tooMany: RFC 7644 §3.12 keeps tooMany for filters that yield too
+      // many results; here the value sent is more than this server stores.
+      throw scimErrors.invalidValue(
+        `"${name}" would hold ${count.toLocaleString('en-US')} values; this server keeps at most ` +
+          `${max.toLocaleString('en-US')} per attribute (maxAttributeValues).`,
+      );
+    }
+  });
+}
+
+function countOf(value: unknown): number {
+  return Array.isArray(value) ? value.length : 0;
+}
