@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScim, staticApiKeys, type Scim, type UserStore } from '../../src/index.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { PostgresUserStore, pgliteExecutor } from '../../src/stores/postgres/index.js';
@@ -60,7 +60,11 @@ describe('concurrent writers never lose an update', () => {
     expect(final.meta.version).toBe('W/"51"');
   });
 
-  const db = new PGlite();
+  // Started in the hook (hook timeout 60 s): PGlite's start alone can take 20 s on a busy machine.
+  let db: PGlite;
+  beforeAll(async () => {
+    db = await PGlite.create();
+  });
   afterAll(() => db.close());
   it('the same on the PostgreSQL store (PGlite)', async () => {
     const { statuses, final } = await fiftyRoles(

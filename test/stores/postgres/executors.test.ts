@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   PostgresUserStore,
   pgExecutor,
@@ -28,13 +28,14 @@ async function transactions(executor: QueryExecutor, table: string) {
 }
 
 describe('pgliteExecutor', () => {
+  // Started in the hook (hook timeout 60 s): PGlite's start alone can take 20 s on a busy machine.
+  let db: PGlite;
+  beforeAll(async () => {
+    db = await PGlite.create();
+  });
+  afterAll(() => db.close());
   it('commits, joins nested transactions and rolls back on a throw', async () => {
-    const db = await PGlite.create();
-    try {
-      await transactions(pgliteExecutor(db), 'tx_check');
-    } finally {
-      await db.close();
-    }
+    await transactions(pgliteExecutor(db), 'tx_check');
   });
 });
 

@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScimConfigError, isScimError } from '../../../src/errors/index.js';
 import { PostgresUserStore, pgliteExecutor } from '../../../src/stores/postgres/index.js';
 import { makeUser } from './harness.js';
@@ -15,41 +15,42 @@ describe('PostgresUserStore table location', () => {
     );
   });
 
+  // Started in the hook (hook timeout 60 s): PGlite's start alone can take 20 s on a busy machine.
+  let db: PGlite;
+  beforeAll(async () => {
+    db = await PGlite.create();
+  });
+  afterAll(() => db.close());
   it('keeps prefixed tables in public, with the same uniqueness and counts', async () => {
-    const db = await PGlite.create();
-    try {
-      const executor = pgliteExecutor(db);
-      const store = new PostgresUserStore({
-        executor,
-        schema: 'public',
-        tablePrefix: 'scim_',
-        migrate: true,
-      });
-      const user = makeUser({ userName: 'Ada@example.org' });
-      await store.create('t', user);
-      const twin = store.create('t', makeUser({ userName: 'ada@EXAMPLE.org' }));
-      const error = await twin.then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(isScimError(error) && error.status === 409 && error.scimType === 'uniqueness').toBe(
-        true,
-      );
-      expect(await store.list('t', { startIndex: 1, count: 10 })).toEqual({
-        totalResults: 1,
-        resources: [user],
-      });
-      const tables = await executor.query<{ tablename: string }>(
-        `SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`,
-      );
-      expect(tables.map((t) => t.tablename)).toEqual([
-        'scim_migrations',
-        'scim_outbox',
-        'scim_user_counts',
-        'scim_users',
-      ]);
-    } finally {
-      await db.close();
-    }
+    const executor = pgliteExecutor(db);
+    const store = new PostgresUserStore({
+      executor,
+      schema: 'public',
+      tablePrefix: 'scim_',
+      migrate: true,
+    });
+    const user = makeUser({ userName: 'Ada@example.org' });
+    await store.create('t', user);
+    const twin = store.create('t', makeUser({ userName: 'ada@EXAMPLE.org' }));
+    const error = await twin.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isScimError(error) && error.status === 409 && error.scimType === 'uniqueness').toBe(
+      true,
+    );
+    expect(await store.list('t', { startIndex: 1, count: 10 })).toEqual({
+      totalResults: 1,
+      resources: [user],
+    });
+    const tables = await executor.query<{ tablename: string }>(
+      `SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`,
+    );
+    expect(tables.map((t) => t.tablename)).toEqual([
+      'scim_migrations',
+      'scim_outbox',
+      'scim_user_counts',
+      'scim_users',
+    ]);
   });
 });
