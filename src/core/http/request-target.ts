@@ -16,10 +16,11 @@ export function targetPath(path: string): string {
 }
 
 /**
- * Returns `scheme://authority` of a request target sent in absolute form, or `undefined` for an
- * origin-form path. RFC 9112 §3.2.2 has the server use it instead of the `Host` header.
+ * Returns `scheme://authority` of a request target sent in absolute form, lower-cased, or
+ * `undefined` for an origin-form path. RFC 9112 §3.2.2 has the server use it instead of the `Host` header.
  */
 export function targetOrigin(path: string): string | undefined {
   if (path.charCodeAt(0) === 0x2f) return undefined;
-  return ABSOLUTE_FORM.exec(path)?.[0];
+  // Scheme and host are case-insensitive (RFC 3986 §6.2.2.1): write them the usual way.
+  return ABSOLUTE_FORM.exec(path)?.[0].toLowerCase();
 }
