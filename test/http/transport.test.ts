@@ -128,6 +128,24 @@ describe.each(targets)('$name: no client holds the server', (target) => {
     expect(exchange.closedByServer).toBe(true);
   });
 
+  it('answers a malformed Content-Type with the SCIM 401, then 415, of every adapter', async () => {
+    const send = (headers: Record<string, string>) =>
+      fetch(`${server.url}/Users`, { method: 'POST', headers, body: '{}' });
+    const anonymous = await send({ 'content-type': 'garbage' });
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ schemas: [ERROR_SCHEMA] });
+    const garbage = await send({ authorization: `Bearer ${KEY}`, 'content-type': 'garbage' });
+    expect(garbage.status).toBe(415);
+    expect(await garbage.json()).toMatchObject({ schemas: [ERROR_SCHEMA], status: '415' });
+    // An empty Content-Type counts as none: the body is read as JSON, like everywhere else.
+    const empty = await send({ authorization: `Bearer ${KEY}`, 'content-type': '' });
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({
+      schemas: [ERROR_SCHEMA],
+      scimType: 'invalidSyntax',
+    });
+  });
+
   it('answers 408 to a body that stalls, after the body timeout, and closes', async () => {
     const exchange = await rawExchange(server.origin, {
       request:

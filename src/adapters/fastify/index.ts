@@ -3,7 +3,6 @@
  *
  * @module
  */
-import type { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Scim } from '../../index.js';
 import { type AdapterOptions, bodyLimits } from '../../internal/adapter-options.js';
@@ -14,10 +13,10 @@ import { runScim } from '../../internal/run-scim.js';
 export type { AdapterOptions } from '../../internal/adapter-options.js';
 
 /**
- * Creates a Fastify 5 plugin that answers every request below its prefix with `scim`. Inside
- * the plugin's own scope it replaces Fastify's body parsers with one that hands the payload
- * stream over unread; the handler reads it only once the core has admitted the request from
- * its headers, and the core owns JSON errors, media-type checks and the size limit.
+ * Creates a Fastify 5 plugin that answers every request below its prefix with `scim`. It answers
+ * in the plugin's own `onRequest` hook, before Fastify's media-type check and body parsing, so
+ * the core decides everything (the key before the body, SCIM errors for any media type); the
+ * body is read from the raw request only once the core has admitted the request.
  *
  * @param scim - the service from `createScim`, with `basePath` equal to the prefix.
  * @param options - a `context` function, the body read limit and the body timeout.
@@ -36,21 +35,20 @@ export function scimFastify(
   options?: AdapterOptions<FastifyRequest>,
 ): FastifyPluginAsync {
   const limits = bodyLimits(scim, options);
-  const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const { method, url, headers } = request;
+  const answer = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const { method, url, headers, raw } = request;
     const head = buildScimHead(method, url, headers, `${request.protocol}://${request.host}`);
-    // The payload stream the parser below handed over, or the raw request (a GET's body).
-    const payload = (request.body as Readable | undefined) ?? request.raw;
-    const read = () => readNodeBody(payload, limits);
+    const read = () => readNodeBody(raw, limits);
     const response = await runScim(scim, head, options?.context, request, read);
     // A Buffer, because Fastify appends `; charset=utf-8` to a JSON media type sent as a string.
     const body = response.body === undefined ? undefined : Buffer.from(response.body);
     return reply.code(response.status).headers(response.headers).send(body);
   };
   return async (app) => {
-    app.removeAllContentTypeParsers();
-    app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-    app.all('/', handler);
-    app.all('/*', handler);
+    // Replying here ends the request: Fastify runs no parser and no route handler after it.
+    app.addHook('onRequest', answer);
+    const answered = (_request: FastifyRequest, reply: FastifyReply) => reply;
+    app.all('/', answered);
+    app.all('/*', answered);
   };
 }
