@@ -17,11 +17,19 @@
  * ```
  */
 export { createScim } from './core/create-scim.js';
-export type { ScimRequest, ScimResponse, HeaderValue } from './core/types.js';
+export type {
+  ScimRequest,
+  ScimResponse,
+  HeaderValue,
+  ScimRequestHead,
+  ScimAdmission,
+  ScimBodyPhase,
+  BodyEnd,
+} from './core/types.js';
 export { staticApiKeys, sha256Hex } from './auth/static-api-keys.js';
 export type { StaticApiKey } from './auth/static-api-keys.js';
 export type { Scim, UserLifecycle } from './core/scim.js';
-export type { ScimOptions, OutboxOptions } from './core/options.js';
+export type { ScimOptions, OutboxOptions, RateLimit, RateLimitVerdict } from './core/options.js';
 export type * from './core/events/types.js';
 export type * from './contracts/index.js';
 export * from './errors/index.js';

@@ -1,22 +1,20 @@
 import type { ScimEvent } from './events/types.js';
-import type { Tenant } from '../contracts/api-key-verifier.js';
-import { ScimConfigError, scimErrors, toScimError } from '../errors/index.js';
+import { ScimConfigError, scimErrors } from '../errors/index.js';
 import { accountSchema, enterpriseUserSchema, userSchema } from '../schema/user-schema.js';
 import { compileUserInput } from '../schema/compile-user-input.js';
 import { DEFAULT_MAX_ATTRIBUTE_VALUES } from '../schema/check-value-counts.js';
 import { DEFAULT_MAX_PATCH_WORK } from '../patch/work-meter.js';
-import { authenticate, isThenable } from './auth/authenticate.js';
 import { checkExtensions } from './check-extensions.js';
 import { EventHub } from './events/event-hub.js';
 import type { HandlerConfig } from './handlers/context.js';
 import { filterReader } from './handlers/filter-reader.js';
-import { getHeader } from './http/headers.js';
-import { errorResponse } from './http/respond.js';
+import { targetOrigin, targetPath } from './http/request-target.js';
 import type { ScimOptions } from './options.js';
 import { OutboxDispatcher } from './outbox/outbox-dispatcher.js';
+import { requestPhases } from './request-phases.js';
 import { matchRoute } from './routes.js';
 import type { Scim } from './scim.js';
-import type { ScimRequest, ScimResponse } from './types.js';
+import type { ScimRequest } from './types.js';
 import { UserService } from './users/user-service.js';
 
 const STORE_METHODS = ['create', 'get', 'replace', 'delete', 'list'] as const;
@@ -113,45 +111,32 @@ export function createScim(options: ScimOptions): Scim {
     return lastUsersUrl;
   };
 
-  // Not `async`: the handler's promise goes back as it is, not wrapped in another one (a promise
-  // resolved with a promise costs two more turns of the microtask queue on every request).
-  function route(request: ScimRequest, method: string): Promise<ScimResponse> {
-    try {
-      const found = authenticate(getHeader(request.headers, 'authorization'), options.verifier);
-      if (isThenable(found)) return found.then((tenant) => dispatch(request, method, tenant));
-      return dispatch(request, method, found);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-
-  function dispatch(request: ScimRequest, method: string, tenant: Tenant): Promise<ScimResponse> {
-    let path = request.path;
-    if (basePath !== '') {
-      if (path === basePath || path.startsWith(basePrefix)) path = path.slice(basePath.length);
-      else throw scimErrors.notFound(`No SCIM endpoint at "${request.path}".`);
-    }
-    // HEAD is GET without the body, wherever GET is allowed (RFC 9110 §9.3.2).
-    const { handler, id } = matchRoute(method === 'HEAD' ? 'GET' : method, path);
-    const usersUrl = usersUrlOf(options.publicBaseUrl ?? request.baseUrl ?? '');
-    return handler({ request, tenant, id, usersUrl, users, config });
-  }
-
-  // HEAD answers exactly as GET would, errors included, without the body.
-  const withoutBody = (response: ScimResponse): ScimResponse => ({ ...response, body: undefined });
+  const phases = requestPhases({
+    verifier: options.verifier,
+    rateLimit: options.rateLimit,
+    maxBodyBytes: config.maxBodyBytes,
+    route(request, method) {
+      // An absolute-form target (`http://host/...`) routes like its path.
+      let path = targetPath(request.path);
+      if (basePath !== '') {
+        if (path === basePath || path.startsWith(basePrefix)) path = path.slice(basePath.length);
+        else throw scimErrors.notFound(`No SCIM endpoint at "${request.path}".`);
+      }
+      // HEAD is GET without the body, wherever GET is allowed (RFC 9110 §9.3.2).
+      return matchRoute(method === 'HEAD' ? 'GET' : method, path);
+    },
+    run({ handler, id }, request, tenant) {
+      const origin = options.publicBaseUrl ?? targetOrigin(request.path) ?? request.baseUrl;
+      return handler({ request, tenant, id, usersUrl: usersUrlOf(origin ?? ''), users, config });
+    },
+    reportError,
+  });
 
   return {
-    handle(request) {
-      const method = request.method.toUpperCase();
-      // `route` turns every fault into a rejection, so every one arrives here.
-      const answered = route(request, method).catch((error: unknown) => {
-        const scimError = toScimError(error);
-        if (scimError.status === 500) reportError(error, request);
-        return errorResponse(scimError);
-      });
-      return method === 'HEAD' ? answered.then(withoutBody) : answered;
-    },
+    handle: phases.handle,
+    begin: phases.begin,
     maxBodyBytes: config.maxBodyBytes,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
     users: {
       activate: (tenant, id) => users.activate(tenant, id),
       resendInvitation: (tenant, id) => users.resendInvitation(tenant, id),

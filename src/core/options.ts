@@ -1,10 +1,10 @@
-import type { ApiKeyVerifier } from '../contracts/api-key-verifier.js';
+import type { ApiKeyVerifier, Tenant } from '../contracts/api-key-verifier.js';
 import type { Mailer } from '../contracts/mailer.js';
 import type { UserStore } from '../contracts/user-store.js';
 import type { DialectRuleName } from '../patch/index.js';
 import type { SchemaDefinition } from '../schema/types.js';
 import type { ScimEvent } from './events/types.js';
-import type { ScimRequest } from './types.js';
+import type { ScimRequest, ScimRequestHead } from './types.js';
 
 /**
  * How the welcome-email outbox is delivered: leases, timeouts, retries and polling. Without a
@@ -41,6 +41,21 @@ export interface OutboxOptions {
 }
 
 /**
+ * Says whether a request may go on: `true` lets it through; `false` refuses it with 429, and
+ * `{ retryAfterSeconds }` refuses it with 429 and a `Retry-After` header (rounded up).
+ */
+export type RateLimitVerdict = boolean | { readonly retryAfterSeconds: number };
+
+/**
+ * Decides whether an authenticated request may go on, before its body is read (see
+ * {@link ScimOptions.rateLimit}).
+ */
+export type RateLimit = (
+  tenant: Tenant,
+  request: ScimRequestHead,
+) => RateLimitVerdict | Promise<RateLimitVerdict>;
+
+/**
  * Options of {@link createScim}.
  *
  * @example
@@ -69,6 +84,23 @@ export interface ScimOptions {
   readonly publicBaseUrl?: string;
   /** Largest accepted request body in bytes. Default 1 MiB. */
   readonly maxBodyBytes?: number;
+  // Transport: how long a body may take, and how a host bounds a noisy tenant.
+  /**
+   * Longest time, in ms, an adapter waits for a whole request body once it starts reading; a
+   * slower body is answered 408 and its connection closed. Default 10,000.
+   */
+  readonly bodyTimeoutMs?: number;
+  /**
+   * Consulted for every authenticated request, after the `context` hook and before routing and
+   * the body: return `true` to let it through, `false` or `{ retryAfterSeconds }` to answer 429.
+   * A throw (or a rejection) is a SCIM 500 reported to `onError`. Default: no limit.
+   *
+   * @example
+   * ```ts
+   * rateLimit: (tenant) => buckets.take(tenant.id) || { retryAfterSeconds: 1 },
+   * ```
+   */
+  readonly rateLimit?: RateLimit;
   /** Page size when `count` is not given. Default 50. */
   readonly defaultPageSize?: number;
   /** Largest page size; a larger `count` is lowered to it. Default 100. */

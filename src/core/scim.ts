@@ -1,6 +1,6 @@
 import type { ScimUser } from '../schema/user-resource.js';
 import type { ScimEvent } from './events/types.js';
-import type { ScimRequest, ScimResponse } from './types.js';
+import type { ScimAdmission, ScimRequest, ScimRequestHead, ScimResponse } from './types.js';
 
 /** The programmatic API the host application calls, outside of SCIM requests. */
 export interface UserLifecycle {
@@ -24,10 +24,34 @@ export interface UserLifecycle {
  * ```
  */
 export interface Scim {
-  /** Answers one SCIM request. Never rejects: every failure becomes a SCIM error response. */
+  /**
+   * Answers one SCIM request whose body is already at hand. Never rejects: every failure
+   * becomes a SCIM error response. Runs the same two phases as {@link Scim.begin}.
+   */
   handle(request: ScimRequest): Promise<ScimResponse>;
+  /**
+   * Decides on a request from its head alone, before any body is read: authentication (401),
+   * the host's `context` and `rateLimit` hooks (500, 429), the route (404, 405) and the
+   * declared body (`Content-Type` 415, `Content-Length` 413). Returns the answer, or the body
+   * phase to call with the body once read. An answer that leaves a declared body unread carries
+   * `connection: close`: the adapter sends it and stops reading. Answers without a promise when
+   * the verifier and the hooks do.
+   *
+   * @param head - the request without its body.
+   * @param context - builds `ScimRequest.context`, called after authentication; a throw is a
+   *   SCIM 500 reported to `onError`. Without it, `head.context` is kept.
+   * @example
+   * ```ts
+   * const admitted = await scim.begin(head);
+   * const response =
+   *   typeof admitted === 'function' ? await admitted(await readBody(), 'complete') : admitted;
+   * ```
+   */
+  begin(head: ScimRequestHead, context?: () => unknown): ScimAdmission | Promise<ScimAdmission>;
   /** The largest request body accepted, in bytes; adapters read no further than this. */
   readonly maxBodyBytes: number;
+  /** How long, in ms, an adapter waits for a whole request body before the core answers 408. */
+  readonly bodyTimeoutMs: number;
   /** The account lifecycle API for the host application. */
   readonly users: UserLifecycle;
   /** Subscribes to lifecycle events; returns the function that unsubscribes. */

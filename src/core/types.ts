@@ -43,3 +43,26 @@ export interface ScimResponse {
   /** JSON text, or `undefined` for 204 and 304. */
   readonly body: string | undefined;
 }
+
+/**
+ * Describes a request before its body is read: what an adapter knows from the request line and
+ * the headers. {@link Scim.begin} decides on it.
+ */
+export type ScimRequestHead = Omit<ScimRequest, 'body'>;
+
+/**
+ * Says how an adapter's read of a request body ended: `complete`; `cut` at the size limit
+ * with the rest left unread; `timeout` when the whole body did not arrive within the body
+ * timeout; `aborted` when the client went away or the stream failed.
+ */
+export type BodyEnd = 'complete' | 'cut' | 'timeout' | 'aborted';
+
+/**
+ * Answers a request that {@link Scim.begin} admitted, once the adapter has read its body:
+ * bytes or text, a value a host's own body parser produced, or `undefined` for none.
+ * Never rejects.
+ */
+export type ScimBodyPhase = (body: unknown, end?: BodyEnd) => Promise<ScimResponse>;
+
+/** Holds what {@link Scim.begin} decided from a request head: an answer now, or the body phase. */
+export type ScimAdmission = ScimResponse | ScimBodyPhase;

@@ -35,6 +35,9 @@ export const scimErrors = {
   /** 405: the route exists but not with this method. */
   methodNotAllowed: (detail: string, allow: readonly string[]) =>
     new ScimError(405, detail, { headers: { allow: allow.join(', ') } }),
+  /** 408: the request body did not arrive in full within the body timeout. */
+  requestTimeout: () =>
+    new ScimError(408, 'The request body did not arrive in time; send it again without pausing.'),
   /** 409 `uniqueness`: a unique attribute (such as `userName`) is already taken in the tenant. */
   uniqueness: (detail: string) => new ScimError(409, detail, { scimType: 'uniqueness' }),
   /** 412: the resource changed since the version the write was based on. */
@@ -49,6 +52,18 @@ export const scimErrors = {
       415,
       `Content-Type "${got}" is not supported; send application/scim+json or application/json.`,
     ),
+  /**
+   * 429: the host's rate limit refused the request; `Retry-After` (whole seconds, rounded up)
+   * when the host said how long to wait.
+   *
+   * @see RFC 6585 §4
+   */
+  tooManyRequests: (retryAfterSeconds?: number) =>
+    new ScimError(429, 'Too many requests; slow down and try again later.', {
+      headers: Number.isFinite(retryAfterSeconds)
+        ? { 'retry-after': String(Math.max(0, Math.ceil(retryAfterSeconds as number))) }
+        : undefined,
+    }),
   /** 501: an RFC 7644 endpoint this server does not implement. */
   notImplemented: (detail: string) => new ScimError(501, detail),
   /** 500: an unexpected fault; the detail never carries internals. */

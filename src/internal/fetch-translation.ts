@@ -1,18 +1,11 @@
-import type { ScimRequest, ScimResponse } from '../core/types.js';
-import { buildScimRequest } from './build-scim-request.js';
+import type { ScimRequestHead, ScimResponse } from '../core/types.js';
+import { buildScimHead } from './build-scim-head.js';
 
-/** Turns a Web `Request` and its body, read by the caller, into a {@link ScimRequest}. */
-export function fromFetchRequest(request: Request, body: unknown, context: unknown): ScimRequest {
+/** Turns a Web `Request`'s method, URL and headers into a {@link ScimRequestHead}. */
+export function fetchHead(request: Request): ScimRequestHead {
   const url = new URL(request.url);
   const headers = Object.fromEntries(request.headers);
-  return buildScimRequest(
-    request.method,
-    url.pathname + url.search,
-    headers,
-    url.origin,
-    body,
-    context,
-  );
+  return buildScimHead(request.method, url.pathname + url.search, headers, url.origin);
 }
 
 /** Turns a {@link ScimResponse} into a Web `Response`. */

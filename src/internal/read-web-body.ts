@@ -1,35 +1,33 @@
-import { concatBytes } from './concat-bytes.js';
+import type { BodyLimits } from './adapter-options.js';
+import { BodyCollector, type BodyRead } from './body-collector.js';
 
 /**
- * Reads a Web stream body up to `cap` bytes. Past the cap it drains the rest in the background
- * instead of cancelling, because cancelling a stream bridged from node destroys the socket the
- * 413 answer has to travel on.
+ * Reads a Web stream body up to `limits.cap` bytes within `limits.timeoutMs`. At the cap or the
+ * deadline it stops pulling, so the runtime's backpressure stops reading the socket, and the
+ * core's answer carries `connection: close`. It does not cancel the stream: cancelling a
+ * stream bridged from node (`@hono/node-server`) destroys the socket the 413 or 408 answer has
+ * to travel on. Never rejects: a failed stream settles as `aborted`.
  */
-export async function readWebBody(
-  body: ReadableStream<Uint8Array> | null,
-  cap: number,
-): Promise<Uint8Array | undefined> {
-  if (body === null) return undefined;
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.length;
-    if (size >= cap) {
-      void drain(reader);
-      break;
-    }
-  }
-  return concatBytes(chunks, size);
+export function readWebBody(
+  body: ReadableStream<Uint8Array>,
+  limits: BodyLimits,
+): Promise<BodyRead> {
+  return new Promise((resolve) => {
+    void pump(body.getReader(), new BodyCollector(limits, resolve));
+  });
 }
 
-async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+async function pump(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  collector: BodyCollector,
+): Promise<void> {
   try {
-    while (!(await reader.read()).done);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return collector.finish('complete');
+      if (!collector.push(value)) return;
+    }
   } catch {
-    // The client went away; nothing is left to drain.
+    collector.finish('aborted');
   }
 }

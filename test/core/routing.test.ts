@@ -122,3 +122,44 @@ describe('HEAD', () => {
     expect(notAllowed.body).toBeUndefined();
   });
 });
+
+describe('an absolute-form request target', () => {
+  it('routes like its path, and builds locations from its origin (RFC 9112 §3.2.2)', async () => {
+    const { scim } = setup();
+    const headers = {
+      authorization: `Bearer ${KEY_A}`,
+      'content-type': 'application/scim+json',
+    };
+    const list = await scim.handle({
+      method: 'GET',
+      path: `http://proxy-facing.example.org:8080${BASE}/Users`,
+      headers,
+      baseUrl: 'http://127.0.0.1:8080',
+    });
+    expect(list.status).toBe(200);
+    const created = await scim.handle({
+      method: 'POST',
+      path: `HTTP://proxy-facing.example.org:8080${BASE}/Users`,
+      headers,
+      body: JSON.stringify({
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: 'absolute@example.org',
+      }),
+      baseUrl: 'http://127.0.0.1:8080',
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.location).toMatch(
+      new RegExp(`^http://proxy-facing\\.example\\.org:8080${BASE}/Users/`),
+    );
+  });
+
+  it('outside the base path is a 404 like any other path', async () => {
+    const { scim } = setup();
+    const response = await scim.handle({
+      method: 'GET',
+      path: 'http://host/elsewhere/Users',
+      headers: { authorization: `Bearer ${KEY_A}` },
+    });
+    expect(response.status).toBe(404);
+  });
+});

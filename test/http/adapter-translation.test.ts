@@ -125,7 +125,7 @@ describe.each(targets)('$name adapter translates requests and responses exactly'
     expect(seen).toMatchObject({ method: 'DELETE', bodyKind: 'undefined' });
   });
 
-  it('stops reading a body over 1 MiB just past the limit and stays usable', async () => {
+  it('stops reading a body over 1 MiB just past the limit, and the server stays usable', async () => {
     const big = `{"userName":"${'a'.repeat(2 * MiB)}"}`;
     const seen = await echo('/Users', {
       method: 'POST',
@@ -135,6 +135,7 @@ describe.each(targets)('$name adapter translates requests and responses exactly'
     expect(seen.bodyKind).toBe('bytes');
     expect(seen.bodyBytes).toBeGreaterThan(MiB);
     expect(seen.bodyBytes).toBeLessThan(big.length);
+    expect(seen.bodyEnd).toBe('cut');
     expect(await echo('/Users')).toMatchObject({ method: 'GET', path: `${MOUNT}/Users` });
   });
 

@@ -60,7 +60,8 @@ function fetchBridge(handler: (request: Request) => Promise<Response>) {
       for (const item of Array.isArray(value) ? value : [value ?? '']) headers.append(name, item);
     }
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-    const request = new Request(`http://${req.headers.host}${req.url}`, {
+    // An absolute-form target (`GET http://host/path`) is already the whole URL.
+    const request = new Request(new URL(req.url ?? '/', `http://${req.headers.host}`), {
       method: req.method ?? 'GET',
       headers,
       body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : null,

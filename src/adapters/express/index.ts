@@ -5,20 +5,22 @@
  */
 import type { NextFunction, Request, Response } from 'express';
 import type { Scim } from '../../index.js';
-import { type AdapterOptions, bodyReadCap } from '../../internal/adapter-options.js';
-import { buildScimRequest } from '../../internal/build-scim-request.js';
+import { type AdapterOptions, bodyLimits } from '../../internal/adapter-options.js';
+import { buildScimHead } from '../../internal/build-scim-head.js';
 import { readNodeBody } from '../../internal/read-node-body.js';
+import { runScim } from '../../internal/run-scim.js';
 import { writeNodeResponse } from '../../internal/write-node-response.js';
 
 export type { AdapterOptions } from '../../internal/adapter-options.js';
 
 /**
  * Creates Express middleware (Express 4 and 5) that answers every request below its mount point
- * with `scim`. It reads the raw body itself; when a host body parser such as `express.json()`
- * already consumed it, the parsed `req.body` is handed over instead.
+ * with `scim`. It reads the raw body itself, and only once the core has admitted the request
+ * from its headers; when a host body parser such as `express.json()` already consumed it, the
+ * parsed `req.body` is handed over instead.
  *
  * @param scim - the service from `createScim`, with `basePath` equal to the mount path.
- * @param options - a `context` function and the body read limit.
+ * @param options - a `context` function, the body read limit and the body timeout.
  * @example
  * ```ts
  * import express from 'express';
@@ -33,18 +35,17 @@ export function scimExpress(
   scim: Scim,
   options?: AdapterOptions<Request>,
 ): (req: Request, res: Response, next: NextFunction) => void {
-  const cap = bodyReadCap(scim, options);
+  const limits = bodyLimits(scim, options);
   return (req, res, next) => {
-    const read = req.readableEnded ? Promise.resolve<unknown>(req.body) : readNodeBody(req, cap);
-    read
-      .then((body) => {
-        const host = req.get('host');
-        const baseUrl = host === undefined ? undefined : `${req.protocol}://${host}`;
-        const context = options?.context?.(req);
-        return scim.handle(
-          buildScimRequest(req.method, req.originalUrl, req.headers, baseUrl, body, context),
-        );
-      })
-      .then((response) => writeNodeResponse(res, response), next);
+    const host = req.get('host');
+    const baseUrl = host === undefined ? undefined : `${req.protocol}://${host}`;
+    const head = buildScimHead(req.method, req.originalUrl, req.headers, baseUrl);
+    const read = req.readableEnded
+      ? () => Promise.resolve({ body: req.body as unknown, end: 'complete' as const })
+      : () => readNodeBody(req, limits);
+    runScim(scim, head, options?.context, req, read).then(
+      (response) => writeNodeResponse(res, response),
+      next,
+    );
   };
 }

@@ -5,19 +5,21 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Scim } from '../../index.js';
-import { type AdapterOptions, bodyReadCap } from '../../internal/adapter-options.js';
-import { buildScimRequest } from '../../internal/build-scim-request.js';
+import { type AdapterOptions, bodyLimits } from '../../internal/adapter-options.js';
+import { buildScimHead } from '../../internal/build-scim-head.js';
 import { readNodeBody } from '../../internal/read-node-body.js';
+import { runScim } from '../../internal/run-scim.js';
 
 export type { AdapterOptions } from '../../internal/adapter-options.js';
 
 /**
- * Creates a Fastify 5 plugin that answers every request below its prefix with `scim`. Inside
- * the plugin's own scope it replaces Fastify's body parsers with one that hands the raw bytes
- * of any media type to the core, which owns JSON errors, media-type checks and the size limit.
+ * Creates a Fastify 5 plugin that answers every request below its prefix with `scim`. It answers
+ * in the plugin's own `onRequest` hook, before Fastify's media-type check and body parsing, so
+ * the core decides everything (the key before the body, SCIM errors for any media type); the
+ * body is read from the raw request only once the core has admitted the request.
  *
  * @param scim - the service from `createScim`, with `basePath` equal to the prefix.
- * @param options - a `context` function and the body read limit.
+ * @param options - a `context` function, the body read limit and the body timeout.
  * @example
  * ```ts
  * import Fastify from 'fastify';
@@ -32,24 +34,21 @@ export function scimFastify(
   scim: Scim,
   options?: AdapterOptions<FastifyRequest>,
 ): FastifyPluginAsync {
-  const cap = bodyReadCap(scim, options);
-  const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const baseUrl = `${request.protocol}://${request.host}`;
-    const context = options?.context?.(request);
-    const { method, url, headers, body } = request;
-    const response = await scim.handle(
-      buildScimRequest(method, url, headers, baseUrl, body, context),
-    );
+  const limits = bodyLimits(scim, options);
+  const answer = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const { method, url, headers, raw } = request;
+    const head = buildScimHead(method, url, headers, `${request.protocol}://${request.host}`);
+    const read = () => readNodeBody(raw, limits);
+    const response = await runScim(scim, head, options?.context, request, read);
     // A Buffer, because Fastify appends `; charset=utf-8` to a JSON media type sent as a string.
-    const payload = response.body === undefined ? undefined : Buffer.from(response.body);
-    return reply.code(response.status).headers(response.headers).send(payload);
+    const body = response.body === undefined ? undefined : Buffer.from(response.body);
+    return reply.code(response.status).headers(response.headers).send(body);
   };
   return async (app) => {
-    app.removeAllContentTypeParsers();
-    app.addContentTypeParser('*', (_request, payload, done) => {
-      readNodeBody(payload, cap).then((body) => done(null, body), done);
-    });
-    app.all('/', handler);
-    app.all('/*', handler);
+    // Replying here ends the request: Fastify runs no parser and no route handler after it.
+    app.addHook('onRequest', answer);
+    const answered = (_request: FastifyRequest, reply: FastifyReply) => reply;
+    app.all('/', answered);
+    app.all('/*', answered);
   };
 }

@@ -5,18 +5,20 @@
  * @module
  */
 import type { Scim } from '../../index.js';
-import { type AdapterOptions, bodyReadCap } from '../../internal/adapter-options.js';
-import { fromFetchRequest, toFetchResponse } from '../../internal/fetch-translation.js';
+import { type AdapterOptions, bodyLimits } from '../../internal/adapter-options.js';
+import { fetchHead, toFetchResponse } from '../../internal/fetch-translation.js';
 import { readWebBody } from '../../internal/read-web-body.js';
+import { runScim } from '../../internal/run-scim.js';
 
 export type { AdapterOptions } from '../../internal/adapter-options.js';
 
 /**
  * Creates a `(request) => Promise<Response>` handler that answers every request with `scim`.
- * The core strips its `basePath`, so route every method below the mount point to it.
+ * The core strips its `basePath`, so route every method below the mount point to it. The body
+ * is read only once the core has admitted the request from its headers.
  *
  * @param scim - the service from `createScim`.
- * @param options - a `context` function and the body read limit.
+ * @param options - a `context` function, the body read limit and the body timeout.
  * @example
  * ```ts
  * import { scimFetch } from 'scimkit/fetch';
@@ -32,12 +34,12 @@ export function scimFetch(
   scim: Scim,
   options?: AdapterOptions<Request>,
 ): (request: Request) => Promise<Response> {
-  const cap = bodyReadCap(scim, options);
+  const limits = bodyLimits(scim, options);
   return async (request) => {
-    const body = await readWebBody(request.body, cap);
-    const response = await scim.handle(
-      fromFetchRequest(request, body, options?.context?.(request)),
+    const stream = request.body;
+    const read = stream === null ? undefined : () => readWebBody(stream, limits);
+    return toFetchResponse(
+      await runScim(scim, fetchHead(request), options?.context, request, read),
     );
-    return toFetchResponse(response);
   };
 }

@@ -5,20 +5,22 @@
  */
 import type { Context } from 'hono';
 import type { Scim } from '../../index.js';
-import { type AdapterOptions, bodyReadCap } from '../../internal/adapter-options.js';
-import { fromFetchRequest, toFetchResponse } from '../../internal/fetch-translation.js';
+import { type AdapterOptions, bodyLimits } from '../../internal/adapter-options.js';
+import { fetchHead, toFetchResponse } from '../../internal/fetch-translation.js';
 import { readWebBody } from '../../internal/read-web-body.js';
+import { runScim } from '../../internal/run-scim.js';
 
 export type { AdapterOptions } from '../../internal/adapter-options.js';
 
 /**
  * Creates a Hono handler that answers every request below its route with `scim`. Mount it on
- * every method with a trailing wildcard; it works on every runtime Hono runs on. A body that a
- * middleware before it already read (`c.req.json()`) is taken from Hono's body cache.
+ * every method with a trailing wildcard; it works on every runtime Hono runs on. The body is
+ * read only once the core has admitted the request from its headers. A body that a middleware
+ * before it already read (`c.req.json()`) is taken from Hono's body cache.
  *
  * @param scim - the service from `createScim`, with `basePath` equal to the mount path.
  * @param options - a `context` function (it receives Hono's `Context`, so `c.env` and
- *   `c.get(...)` reach the core) and the body read limit.
+ *   `c.get(...)` reach the core), the body read limit and the body timeout.
  * @example
  * ```ts
  * import { Hono } from 'hono';
@@ -33,12 +35,17 @@ export function scimHono(
   scim: Scim,
   options?: AdapterOptions<Context>,
 ): (c: Context) => Promise<Response> {
-  const cap = bodyReadCap(scim, options);
+  const limits = bodyLimits(scim, options);
   return async (c) => {
     const raw = c.req.raw;
-    // When a middleware already read the body (a validator, a logger), Hono keeps it cached.
-    const body = raw.bodyUsed ? await c.req.text() : await readWebBody(raw.body, cap);
-    const response = await scim.handle(fromFetchRequest(raw, body, options?.context?.(c)));
-    return toFetchResponse(response);
+    const stream = raw.body;
+    const read =
+      stream === null
+        ? undefined
+        : raw.bodyUsed
+          ? // A middleware already read it (a validator, a logger): Hono keeps it cached.
+            () => c.req.text().then((body) => ({ body, end: 'complete' as const }))
+          : () => readWebBody(stream, limits);
+    return toFetchResponse(await runScim(scim, fetchHead(raw), options?.context, c, read));
   };
 }

@@ -1,0 +1,191 @@
+import type { ApiKeyVerifier, Tenant } from '../contracts/api-key-verifier.js';
+import { scimErrors, toScimError } from '../errors/index.js';
+import { authenticate, isThenable } from './auth/authenticate.js';
+import { checkDeclaredBody, declaresBody } from './http/declared-body.js';
+import { getHeader } from './http/headers.js';
+import { errorResponse } from './http/respond.js';
+import type { RateLimit, RateLimitVerdict } from './options.js';
+import type { RouteMatch } from './routes.js';
+import type {
+  BodyEnd,
+  ScimAdmission,
+  ScimBodyPhase,
+  ScimRequest,
+  ScimRequestHead,
+  ScimResponse,
+} from './types.js';
+
+/** What the two phases of a request need from `createScim`. */
+export interface PhaseSettings {
+  readonly verifier: ApiKeyVerifier;
+  readonly rateLimit: RateLimit | undefined;
+  readonly maxBodyBytes: number;
+  /** Finds the handler of a request (upper-case method); throws 404 or 405. */
+  readonly route: (request: ScimRequestHead, method: string) => RouteMatch;
+  /** Runs a routed request's handler. */
+  readonly run: (match: RouteMatch, request: ScimRequest, tenant: Tenant) => Promise<ScimResponse>;
+  /** Receives the fault behind every 500. */
+  readonly reportError: (error: unknown, request?: ScimRequest) => void;
+}
+
+/** The two entry points of a service, as {@link Scim} exposes them. */
+export interface RequestPhases {
+  begin(head: ScimRequestHead, context?: () => unknown): ScimAdmission | Promise<ScimAdmission>;
+  handle(request: ScimRequest): Promise<ScimResponse>;
+}
+
+type Admitted = ScimAdmission | Promise<ScimAdmission>;
+
+// One `connection: close` for every answer that leaves body bytes unread: reading them would
+// cost the server as much as serving them, and draining lets a client hold it (DESIGN.md §6).
+function finish(response: ScimResponse, method: string, close: boolean): ScimResponse {
+  if (!close && method !== 'HEAD') return response;
+  return {
+    status: response.status,
+    headers: close ? { ...response.headers, connection: 'close' } : response.headers,
+    // HEAD answers exactly as GET would, errors included, without the body (RFC 9110 §9.3.2).
+    body: method === 'HEAD' ? undefined : response.body,
+  };
+}
+
+function withBody(head: ScimRequestHead, body: unknown): ScimRequest {
+  return body === undefined || (head as ScimRequest).body === body ? head : { ...head, body };
+}
+
+/**
+ * Builds a service's request pipeline in two phases: the head (authentication, the host's
+ * `context` and `rateLimit` hooks, routing, the declared body), decided before a body byte is
+ * read, then the handler with the body. `handle` runs both for a request whose body is at hand,
+ * so there is one path, not two copies. Every step that can answer without a promise does.
+ */
+export function requestPhases(settings: PhaseSettings): RequestPhases {
+  const { verifier, rateLimit, maxBodyBytes, route, run, reportError } = settings;
+
+  // Turns a fault of the head phase into its answer; `onWire` says the body is still unread.
+  function refuse(error: unknown, head: ScimRequestHead, method: string, onWire: boolean) {
+    const scimError = toScimError(error);
+    if (scimError.status === 500) reportError(error, head);
+    return finish(errorResponse(scimError), method, onWire && declaresBody(head.headers));
+  }
+
+  function admit(
+    head: ScimRequestHead,
+    method: string,
+    context: (() => unknown) | undefined,
+    onWire: boolean,
+  ): Admitted {
+    let tenant: Tenant | Promise<Tenant>;
+    try {
+      tenant = authenticate(getHeader(head.headers, 'authorization'), verifier);
+    } catch (error) {
+      return refuse(error, head, method, onWire);
+    }
+    if (!isThenable(tenant)) return authorised(head, method, tenant, context, onWire);
+    return tenant.then(
+      (found) => authorised(head, method, found, context, onWire),
+      (error: unknown) => refuse(error, head, method, onWire),
+    );
+  }
+
+  function authorised(
+    head: ScimRequestHead,
+    method: string,
+    tenant: Tenant,
+    context: (() => unknown) | undefined,
+    onWire: boolean,
+  ): Admitted {
+    let request = head;
+    try {
+      // The host's hook runs here, not in the adapter, so that its failure is one SCIM 500
+      // on every framework; only after authentication, so an anonymous client runs no host code.
+      if (context !== undefined) {
+        const value = context();
+        if (value !== undefined) request = { ...head, context: value };
+      }
+      if (rateLimit === undefined) return routed(request, method, tenant, onWire);
+      const verdict = rateLimit(tenant, request);
+      if (!isThenable(verdict)) return allowed(verdict, request, method, tenant, onWire);
+      return Promise.resolve(verdict).then(
+        (settled) => allowed(settled, request, method, tenant, onWire),
+        (error: unknown) => refuse(error, request, method, onWire),
+      );
+    } catch (error) {
+      return refuse(error, request, method, onWire);
+    }
+  }
+
+  function allowed(
+    verdict: RateLimitVerdict,
+    request: ScimRequestHead,
+    method: string,
+    tenant: Tenant,
+    onWire: boolean,
+  ): ScimAdmission {
+    try {
+      if (verdict === true) return routed(request, method, tenant, onWire);
+      throw scimErrors.tooManyRequests(
+        typeof verdict === 'object' && verdict !== null ? verdict.retryAfterSeconds : undefined,
+      );
+    } catch (error) {
+      return refuse(error, request, method, onWire);
+    }
+  }
+
+  function routed(
+    request: ScimRequestHead,
+    method: string,
+    tenant: Tenant,
+    onWire: boolean,
+  ): ScimBodyPhase {
+    const match = route(request, method);
+    const declared = onWire && declaresBody(request.headers);
+    if (declared) checkDeclaredBody(request.headers, maxBodyBytes);
+    return (body, end = 'complete') => answer(match, request, method, tenant, body, end, declared);
+  }
+
+  function answer(
+    match: RouteMatch,
+    head: ScimRequestHead,
+    method: string,
+    tenant: Tenant,
+    body: unknown,
+    end: BodyEnd,
+    declared: boolean,
+  ): Promise<ScimResponse> {
+    if (end === 'timeout' || end === 'aborted') {
+      const error =
+        end === 'timeout'
+          ? scimErrors.requestTimeout()
+          : scimErrors.invalidSyntax('The request body ended before it was complete.');
+      return Promise.resolve(finish(errorResponse(error), method, true));
+    }
+    const request = withBody(head, body);
+    let answered: Promise<ScimResponse>;
+    try {
+      answered = run(match, request, tenant).catch((error: unknown) =>
+        refuse(error, request, method, false),
+      );
+    } catch (error) {
+      answered = Promise.resolve(refuse(error, request, method, false));
+    }
+    // A body cut at the limit, or declared but not read (a Fetch `Request` has none on GET), has
+    // bytes left on the wire: close rather than read them.
+    const close = end === 'cut' || (declared && body === undefined);
+    if (!close && method !== 'HEAD') return answered;
+    return answered.then((response) => finish(response, method, close));
+  }
+
+  // A body phase, or the answer as a promise.
+  const proceed = (admission: ScimAdmission, body: unknown): Promise<ScimResponse> =>
+    typeof admission === 'function' ? admission(body) : Promise.resolve(admission);
+
+  return {
+    begin: (head, context) => admit(head, head.method.toUpperCase(), context, true),
+    handle(request) {
+      const admitted = admit(request, request.method.toUpperCase(), undefined, false);
+      return isThenable(admitted)
+        ? admitted.then((admission) => proceed(admission, request.body))
+        : proceed(admitted, request.body);
+    },
+  };
+}

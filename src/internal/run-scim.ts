@@ -1,0 +1,34 @@
+import { isThenable } from '../core/auth/authenticate.js';
+import type { Scim } from '../core/scim.js';
+import type { ScimAdmission, ScimRequestHead, ScimResponse } from '../core/types.js';
+import type { BodyRead } from './body-collector.js';
+
+/**
+ * Runs one request through the core's two phases: {@link Scim.begin} on the head, then, only
+ * if the core admits it, `read` for the body and the body phase. The core decides every answer;
+ * this only sequences the calls. Never rejects.
+ *
+ * @param context - the host's `context` option, handed to the core to call with `request`.
+ * @param read - reads the body; `undefined` when the framework request has none.
+ */
+export function runScim<R>(
+  scim: Scim,
+  head: ScimRequestHead,
+  context: ((request: R) => unknown) | undefined,
+  request: R,
+  read: (() => Promise<BodyRead>) | undefined,
+): Promise<ScimResponse> {
+  const admitted = scim.begin(head, context === undefined ? undefined : () => context(request));
+  return isThenable(admitted)
+    ? Promise.resolve(admitted).then((admission) => proceed(admission, read))
+    : proceed(admitted, read);
+}
+
+function proceed(
+  admission: ScimAdmission,
+  read: (() => Promise<BodyRead>) | undefined,
+): Promise<ScimResponse> {
+  if (typeof admission !== 'function') return Promise.resolve(admission);
+  if (read === undefined) return admission(undefined);
+  return read().then(({ body, end }) => admission(body, end));
+}
