@@ -4,6 +4,7 @@ import { ScimConfigError, scimErrors, toScimError } from '../errors/index.js';
 import { accountSchema, enterpriseUserSchema, userSchema } from '../schema/user-schema.js';
 import { compileUserInput } from '../schema/compile-user-input.js';
 import { DEFAULT_MAX_ATTRIBUTE_VALUES } from '../schema/check-value-counts.js';
+import { userNameCheck } from '../schema/user-name-rule.js';
 import { DEFAULT_MAX_PATCH_WORK } from '../patch/work-meter.js';
 import { authenticate, isThenable } from './auth/authenticate.js';
 import { checkExtensions } from './check-extensions.js';
@@ -99,6 +100,7 @@ export function createScim(options: ScimOptions): Scim {
   );
   const users = new UserService(options.store, events, outbox, now, config.schemas, {
     maxAttributeValues: options.maxAttributeValues ?? DEFAULT_MAX_ATTRIBUTE_VALUES,
+    checkUserName: userNameCheck(options.userNameRule ?? 'rfc'),
   });
 
   const basePrefix = `${basePath}/`;

@@ -6,6 +6,7 @@ import type { AccountExtension, ScimUser } from '../../schema/user-resource.js';
 import type { SchemaDefinition } from '../../schema/types.js';
 import { ACCOUNT_SCHEMA, USER_SCHEMA } from '../../schema/user-schema.js';
 import { checkValueCounts } from '../../schema/check-value-counts.js';
+import type { UserNameCheck } from '../../schema/user-name-rule.js';
 import type { EventHub } from '../events/event-hub.js';
 import { assertIfMatch } from '../http/etag.js';
 import type { OutboxDispatcher } from '../outbox/outbox-dispatcher.js';
@@ -55,7 +56,11 @@ export class UserService {
     outbox: OutboxDispatcher,
     now: () => Date,
     schemas: readonly SchemaDefinition[],
-    private readonly limits: { readonly maxAttributeValues: number },
+    private readonly limits: {
+      readonly maxAttributeValues: number;
+      /** The host's userName rule, applied here so every write (POST, PUT, PATCH) meets it. */
+      readonly checkUserName: UserNameCheck;
+    },
   ) {
     this.#schemas = schemas;
     this.#extensionIds = schemas
@@ -73,6 +78,7 @@ export class UserService {
     const date = this.#now();
     const now = isoTimestamp(date);
     checkValueCounts(attributes, this.#schemas, this.limits.maxAttributeValues);
+    this.limits.checkUserName(attributes.userName);
     const active = attributes.active === true;
     const { account, invite } = initialAccount(active, now);
     const user = this.#assemble(newId(date.getTime()), attributes, account, {
@@ -140,6 +146,9 @@ export class UserService {
         const attributes = transform(current);
         if (attributes === null) return current;
         checkValueCounts(attributes, this.#schemas, this.limits.maxAttributeValues, current);
+        // A kept userName passed the rule when it was written: a host that tightens its rule
+        // does not lock existing users out of every other change.
+        if (attributes.userName !== current.userName) this.limits.checkUserName(attributes.userName);
         const now = isoTimestamp(this.#now());
         const next = this.#nextVersion(current, attributes, now);
         if (next === null) return current;
