@@ -52,7 +52,8 @@ export function userNameCheck(rule: UserNameRule): UserNameCheck {
       );
     }
     const reason = refusal(userName);
-    if (reason !== undefined) throw scimErrors.invalidValue(`"userName" ${reason}; got "${userName}".`);
+    if (reason !== undefined)
+      throw scimErrors.invalidValue(`"userName" ${reason}; got "${userName}".`);
   };
 }
 
