@@ -101,6 +101,7 @@ export function createScim(options: ScimOptions): Scim {
   const users = new UserService(options.store, events, outbox, now, config.schemas, {
     maxAttributeValues: options.maxAttributeValues ?? DEFAULT_MAX_ATTRIBUTE_VALUES,
     checkUserName: userNameCheck(options.userNameRule ?? 'rfc'),
+    reportError,
   });
 
   const basePrefix = `${basePath}/`;

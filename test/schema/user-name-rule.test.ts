@@ -3,13 +3,15 @@ import { isScimError, ScimConfigError } from '../../src/errors/index.js';
 import {
   MAX_USER_NAME_LENGTH,
   userNameCheck,
+  type UserNameCheck,
   type UserNameRule,
 } from '../../src/schema/user-name-rule.js';
 
 /** What the check says of a userName: `'ok'`, or the 400's scimType and detail. */
 function verdict(rule: UserNameRule, userName: unknown) {
   try {
-    userNameCheck(rule)(userName);
+    const check: UserNameCheck = userNameCheck(rule);
+    check(userName);
     return 'ok';
   } catch (error) {
     if (!isScimError(error)) throw error;

@@ -1,3 +1,4 @@
+import type { OutboxMessage } from '../../contracts/outbox.js';
 import type { ListQuery, ListResult, UserStore } from '../../contracts/user-store.js';
 import { isScimError, scimErrors } from '../../errors/index.js';
 import { jsonMembersEqual, shallowCopy } from '../../json/json-value.js';
@@ -60,6 +61,8 @@ export class UserService {
       readonly maxAttributeValues: number;
       /** The host's userName rule, applied here so every write (POST, PUT, PATCH) meets it. */
       readonly checkUserName: UserNameCheck;
+      /** Hears of a welcome email that could not be queued (the user has no address). */
+      readonly reportError: (error: unknown) => void;
     },
   ) {
     this.#schemas = schemas;
@@ -87,7 +90,7 @@ export class UserService {
       lastModified: now,
       version: FIRST_VERSION,
     });
-    const outbox = invite ? [welcomeMessage(tenant, user, now)] : [];
+    const outbox = invite ? this.#welcome(tenant, user, now) : [];
     await this.#store.create(tenant, user, { outbox });
     if (this.#events.active) this.#events.emit({ type: 'user.created', tenant, at: now, user });
     if (invite) this.#outbox.kick();
@@ -148,7 +151,8 @@ export class UserService {
         checkValueCounts(attributes, this.#schemas, this.limits.maxAttributeValues, current);
         // A kept userName passed the rule when it was written: a host that tightens its rule
         // does not lock existing users out of every other change.
-        if (attributes.userName !== current.userName) this.limits.checkUserName(attributes.userName);
+        if (attributes.userName !== current.userName)
+          this.limits.checkUserName(attributes.userName);
         const now = isoTimestamp(this.#now());
         const next = this.#nextVersion(current, attributes, now);
         if (next === null) return current;
@@ -159,7 +163,7 @@ export class UserService {
             tenant,
             user,
             invite
-              ? { expectedVersion, outbox: [welcomeMessage(tenant, user, now)] }
+              ? { expectedVersion, outbox: this.#welcome(tenant, user, now) }
               : { expectedVersion },
           );
           if (!replaced) throw notFound(id);
@@ -203,6 +207,21 @@ export class UserService {
     if (account !== current[ACCOUNT_SCHEMA]) Object.freeze(account);
     Object.freeze(user);
     return { user, invite };
+  }
+
+  /**
+   * The welcome email to queue with a write, or none when the user has no address: the account
+   * still moves on, and the host hears of it through `onError`.
+   */
+  #welcome(tenant: string, user: ScimUser, now: string): OutboxMessage[] {
+    const message = welcomeMessage(tenant, user, now);
+    if (message) return [message];
+    this.limits.reportError(
+      new Error(
+        `No welcome email for user "${user.id}" of tenant "${tenant}": neither its userName nor its emails hold an email address.`,
+      ),
+    );
+    return [];
   }
 
   #emitUpdate(tenant: string, at: string, before: ScimUser, after: ScimUser): void {
@@ -327,7 +346,10 @@ export class UserService {
     }
   }
 
-  /** Queues the welcome email again for an `Invited` user; false when the user is not invited. */
+  /**
+   * Queues the welcome email again for an `Invited` user; false when the user is not invited
+   * or has no email address (see `welcomeAddress`).
+   */
   resendInvitation(tenant: string, id: string): Promise<boolean> {
     return this.#lock.run(id, () => this.#resendInvitation(tenant, id));
   }
@@ -337,13 +359,14 @@ export class UserService {
       const current = await this.#store.get(tenant, id);
       if (!current || current[ACCOUNT_SCHEMA].status !== 'Invited') return false;
       const now = isoTimestamp(this.#now());
+      const outbox = this.#welcome(tenant, current, now);
+      if (outbox.length === 0) return false;
       // A version bump makes the outbox write conditional like any other write.
       const user: ScimUser = {
         ...current,
         meta: { ...current.meta, version: nextVersion(current.meta.version) },
       };
       try {
-        const outbox = [welcomeMessage(tenant, user, now)];
         if (
           !(await this.#store.replace(tenant, user, {
             expectedVersion: current.meta.version,
