@@ -125,6 +125,8 @@ export async function startServer(
     mailer,
     basePath: BASE_PATH,
     outbox: config.outbox ?? { pollIntervalMs: 5000 },
+    // The contract's service mails its users at their userName.
+    userNameRule: config.userNameRule ?? 'email',
     onError: (error) => print(describeError(error)),
   });
   scim.on((event) => {
