@@ -13,6 +13,30 @@ const ideographs = (n: number) =>
     String.fromCharCode(0x4e00 + Math.floor(Math.random() * 20_000)),
   ).join('');
 
+/**
+ * POST, PUT, PATCH with a path and PATCH without one, each with `userName`, answer 400
+ * `invalidValue` with `detail`, and `user` stays as it was.
+ */
+async function expectRefusedEverywhere(
+  { request }: ReturnType<typeof setup>,
+  user: { id: string },
+  userName: string,
+  detail: string,
+) {
+  const writes = [
+    ['POST', '/Users', { schemas: [USER_SCHEMA], userName }],
+    ['PUT', `/Users/${user.id}`, { schemas: [USER_SCHEMA], userName }],
+    ['PATCH', `/Users/${user.id}`, patchBody({ op: 'replace', path: 'userName', value: userName })],
+    ['PATCH', `/Users/${user.id}`, patchBody({ op: 'add', value: { userName } })],
+  ] as const;
+  for (const [method, path, body] of writes) {
+    const reply = await request(method, path, { body });
+    expect([reply.status, reply.body.scimType], method).toEqual([400, 'invalidValue']);
+    expect(reply.body.detail, method).toBe(detail);
+  }
+  expect((await request('GET', `/Users/${user.id}`)).body).toEqual(user);
+}
+
 describe.each(everyStore)('userName rules on the $name store', ({ open }) => {
   let opened: Awaited<ReturnType<typeof open>>;
   beforeAll(async () => {
@@ -91,22 +115,15 @@ describe.each(everyStore)('userName rules on the $name store', ({ open }) => {
   });
 
   it('the email rule keeps the contract: a non-address is a 400 naming the rule, on POST, PUT and PATCH', async () => {
-    const { request, createUser } = service('email');
-    const ada = await createUser('ada.rule@example.org');
-    const writes = [
-      ['POST', '/Users', { schemas: [USER_SCHEMA], userName: 'ada' }],
-      ['PUT', `/Users/${ada.id}`, { schemas: [USER_SCHEMA], userName: 'ada' }],
-      ['PATCH', `/Users/${ada.id}`, patchBody({ op: 'replace', path: 'userName', value: 'ada' })],
-      ['PATCH', `/Users/${ada.id}`, patchBody({ op: 'replace', value: { userName: 'ada' } })],
-    ] as const;
-    for (const [method, path, body] of writes) {
-      const reply = await request(method, path, { body });
-      expect([reply.status, reply.body.scimType], method).toEqual([400, 'invalidValue']);
-      expect(reply.body.detail).toBe(
-        '"userName" must be an email address (userNameRule "email"); got "ada".',
-      );
-    }
-    expect((await request('GET', `/Users/${ada.id}`)).body).toEqual(ada);
+    const h = service('email');
+    const ada = await h.createUser('ada.rule@example.org');
+    await expectRefusedEverywhere(
+      h,
+      ada,
+      'ada',
+      '"userName" must be an email address (userNameRule "email"); got "ada".',
+    );
+    const { request } = h;
     expect(
       (await request('GET', '/Users', { query: q('userName eq "ada"') })).body.totalResults,
     ).toBe(0);
@@ -118,22 +135,14 @@ describe.each(everyStore)('userName rules on the $name store', ({ open }) => {
       asked.push(userName);
       return userName.startsWith('s') ? undefined : 'a student number starts with "s"';
     };
-    const { request, createUser } = service(rule);
-    const s1 = await createUser('s1001');
-    const writes = [
-      ['POST', '/Users', { schemas: [USER_SCHEMA], userName: 't1' }],
-      ['PUT', `/Users/${s1.id}`, { schemas: [USER_SCHEMA], userName: 't1' }],
-      ['PATCH', `/Users/${s1.id}`, patchBody({ op: 'replace', path: 'userName', value: 't1' })],
-      ['PATCH', `/Users/${s1.id}`, patchBody({ op: 'add', value: { userName: 't1' } })],
-    ] as const;
-    for (const [method, path, body] of writes) {
-      const reply = await request(method, path, { body });
-      expect([reply.status, reply.body.scimType], method).toEqual([400, 'invalidValue']);
-      expect(reply.body.detail).toBe(
-        `"userName" was refused by the host's userNameRule: a student number starts with "s"; got "t1".`,
-      );
-    }
-    expect((await request('GET', `/Users/${s1.id}`)).body).toEqual(s1);
+    const h = service(rule);
+    const s1 = await h.createUser('s1001');
+    await expectRefusedEverywhere(
+      h,
+      s1,
+      't1',
+      `"userName" was refused by the host's userNameRule: a student number starts with "s"; got "t1".`,
+    );
     expect(asked).toEqual(['s1001', 't1', 't1', 't1', 't1']);
   });
 
@@ -176,5 +185,24 @@ describe.each(everyStore)('userName rules on the $name store', ({ open }) => {
       body: patchBody({ op: 'replace', path: 'userName', value: 'KEPT-JDOE' }),
     });
     expect([renamed.status, renamed.body.scimType]).toEqual([400, 'invalidValue']);
+  });
+});
+
+describe('a host rule that throws', () => {
+  it('is a fault of the host: 500, onError gets the error, nothing is written', async () => {
+    const errors: unknown[] = [];
+    const fault = new Error('rule database down');
+    const { request, allUsers } = setup({
+      userNameRule: () => {
+        throw fault;
+      },
+      onError: (error) => errors.push(error),
+    });
+    const reply = await request('POST', '/Users', {
+      body: { schemas: [USER_SCHEMA], userName: 'jdoe' },
+    });
+    expect(reply.status).toBe(500);
+    expect(errors).toEqual([fault]);
+    expect(await allUsers()).toEqual([]);
   });
 });
