@@ -125,7 +125,7 @@ export async function startServer(
     mailer,
     basePath: BASE_PATH,
     outbox: config.outbox ?? { pollIntervalMs: 5000 },
-    // The contract's service mails its users at their userName.
+    // The contract's service names its users by email address.
     userNameRule: config.userNameRule ?? 'email',
     onError: (error) => print(describeError(error)),
   });
