@@ -2,15 +2,20 @@ import { ScimConfigError, scimErrors } from '../errors/index.js';
 import { isEmailAddress, MAX_EMAIL_LENGTH } from './email.js';
 
 /**
- * Which userNames a server accepts (the `userNameRule` option of `createScim`):
+ * Selects which userNames a server accepts (the `userNameRule` option of `createScim`):
  * - `'rfc'`: any non-empty string (RFC 7643 §4.1.1), the library's default;
  * - `'email'`: an email address of at most 254 characters;
  * - a function of the host's, which returns why it refuses a userName, or `undefined` to
  *   accept it.
  *
- * Every rule also refuses control characters and userNames longer than
- * {@link MAX_USER_NAME_LENGTH} characters; uniqueness is always per tenant regardless of case
- * (see `userNameKey`).
+ * Every rule also refuses the empty string, control characters (U+0000–U+001F,
+ * U+007F–U+009F) and userNames longer than 512 characters; uniqueness is always per tenant
+ * regardless of case (see `userNameKey`).
+ *
+ * @example
+ * ```ts
+ * createScim({ ...options, userNameRule: 'email' });
+ * ```
  */
 export type UserNameRule = 'rfc' | 'email' | ((userName: string) => string | undefined);
 
@@ -67,7 +72,7 @@ function refusalOf(rule: UserNameRule): (userName: string) => string | undefined
   }
   if (typeof rule !== 'function') {
     throw new ScimConfigError(
-      `userNameRule must be "rfc", "email" or a function; got ${JSON.stringify(rule)}.`,
+      `createScim: userNameRule must be "rfc", "email" or a function; got ${JSON.stringify(rule)}.`,
     );
   }
   return (userName) => {

@@ -206,3 +206,11 @@ describe('a host rule that throws', () => {
     expect(await allUsers()).toEqual([]);
   });
 });
+
+describe('a userNameRule that is no rule', () => {
+  it('stops createScim at start, naming the option', () => {
+    expect(() => setup({ userNameRule: 'RFC' as UserNameRule })).toThrow(
+      'createScim: userNameRule must be "rfc", "email" or a function; got "RFC".',
+    );
+  });
+});
