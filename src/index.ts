@@ -69,6 +69,7 @@ export type { DefinedAttribute, AttributeOptions } from './schema/define-attribu
 export { defineSchema } from './schema/define-schema.js';
 export { checkImmutable } from './schema/check-immutable.js';
 export { userNameKey } from './schema/user-name-key.js';
+export type { UserNameRule } from './schema/user-name-rule.js';
 export type {
   InferAttribute,
   InferAttributes,

@@ -60,6 +60,11 @@ export interface ServerConfig {
   readonly store?: StoreConfig;
   readonly outbox?: OutboxOptions;
   readonly mailTestAids?: MailTestAids;
+  /**
+   * Which userNames are accepted: `'email'` (the contract's service: an email address) or
+   * `'rfc'` (any non-empty string). Default `'email'`.
+   */
+  readonly userNameRule?: 'rfc' | 'email';
 }
 
 /** The data folder used when SCIMKIT_DATA_DIR is unset: `.data/` next to this file. */
@@ -137,6 +142,14 @@ function readHttpTimeouts(env: NodeJS.ProcessEnv): HttpTimeouts {
   return timeouts;
 }
 
+/** Reads `SCIMKIT_USERNAME_RULE`: `email` (the default) or `rfc`. */
+function readUserNameRule(env: NodeJS.ProcessEnv): 'rfc' | 'email' {
+  const rule = env.SCIMKIT_USERNAME_RULE?.trim() || 'email';
+  if (rule !== 'rfc' && rule !== 'email')
+    throw new Error(`SCIMKIT_USERNAME_RULE: "${rule}" is not one of email, rfc.`);
+  return rule;
+}
+
 /** Reads the server's configuration from environment variables. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 8080);
@@ -167,5 +180,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       failFirst: integer(env, 'SCIMKIT_MAIL_FAIL_FIRST', 0),
       delayMs: integer(env, 'SCIMKIT_MAIL_DELAY_MS', 0),
     },
+    userNameRule: readUserNameRule(env),
   };
 }

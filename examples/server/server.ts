@@ -125,6 +125,8 @@ export async function startServer(
     mailer,
     basePath: BASE_PATH,
     outbox: config.outbox ?? { pollIntervalMs: 5000 },
+    // The contract's service names its users by email address.
+    userNameRule: config.userNameRule ?? 'email',
     onError: (error) => print(describeError(error)),
   });
   scim.on((event) => {

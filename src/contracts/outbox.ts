@@ -11,7 +11,10 @@ export interface OutboxMessage {
   readonly kind: OutboxKind;
   readonly tenant: string;
   readonly userId: string;
-  /** The address to send to (the user's userName when the intent was recorded). */
+  /**
+   * The address to send to, chosen when the intent was recorded: the userName when it is an
+   * email address, else the primary (or first) address in `emails`.
+   */
   readonly to: string;
   /** Given and family name when recorded, for a greeting. */
   readonly givenName?: string;

@@ -3,6 +3,7 @@ import { ScimConfigError, scimErrors } from '../errors/index.js';
 import { accountSchema, enterpriseUserSchema, userSchema } from '../schema/user-schema.js';
 import { compileUserInput } from '../schema/compile-user-input.js';
 import { DEFAULT_MAX_ATTRIBUTE_VALUES } from '../schema/check-value-counts.js';
+import { userNameCheck } from '../schema/user-name-rule.js';
 import { DEFAULT_MAX_PATCH_WORK } from '../patch/work-meter.js';
 import { checkExtensions } from './check-extensions.js';
 import { EventHub } from './events/event-hub.js';
@@ -97,6 +98,8 @@ export function createScim(options: ScimOptions): Scim {
   );
   const users = new UserService(options.store, events, outbox, now, config.schemas, {
     maxAttributeValues: options.maxAttributeValues ?? DEFAULT_MAX_ATTRIBUTE_VALUES,
+    checkUserName: userNameCheck(options.userNameRule ?? 'rfc'),
+    reportError,
   });
 
   const basePrefix = `${basePath}/`;

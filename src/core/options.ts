@@ -3,6 +3,7 @@ import type { Mailer } from '../contracts/mailer.js';
 import type { UserStore } from '../contracts/user-store.js';
 import type { DialectRuleName } from '../patch/index.js';
 import type { SchemaDefinition } from '../schema/types.js';
+import type { UserNameRule } from '../schema/user-name-rule.js';
 import type { ScimEvent } from './events/types.js';
 import type { ScimRequest, ScimRequestHead } from './types.js';
 
@@ -136,6 +137,14 @@ export interface ScimOptions {
    * grow. Default 10,000.
    */
   readonly maxAttributeValues?: number;
+  /**
+   * Which userNames POST, PUT and PATCH accept: `'rfc'` (any non-empty string, RFC 7643
+   * §4.1.1), `'email'` (an email address of at most 254 characters) or a function that returns
+   * why it refuses a userName (`undefined` accepts it). Every rule refuses control characters
+   * and userNames over 512 characters; uniqueness is per tenant regardless of case. Default
+   * `'rfc'`. See docs/users.md.
+   */
+  readonly userNameRule?: UserNameRule;
   /** Delivery of the welcome-email outbox: leases, timeouts, retries, polling. */
   readonly outbox?: OutboxOptions;
   /** Receives every lifecycle event, for audit logs. */

@@ -9,7 +9,10 @@ export interface UserLifecycle {
    * or `null` when there is no such user in the tenant. Calling it again changes nothing.
    */
   activate(tenant: string, id: string): Promise<ScimUser | null>;
-  /** Queues the welcome email again for a user who is `Invited`; returns false otherwise. */
+  /**
+   * Queues the welcome email again for a user who is `Invited` and has an email address (the
+   * userName, else the primary or first of `emails`); returns false otherwise.
+   */
   resendInvitation(tenant: string, id: string): Promise<boolean>;
   /** Reads a user, or `null`. */
   get(tenant: string, id: string): Promise<ScimUser | null>;

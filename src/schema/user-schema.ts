@@ -74,15 +74,11 @@ export const userSchema = defineSchema({
     str('externalId', 'An identifier for the resource as defined by the provisioning client.', {
       caseExact: true,
     }),
-    str(
-      'userName',
-      'Unique identifier for the User, an email address; unique per tenant regardless of case.',
-      {
-        required: true,
-        uniqueness: 'server',
-        returned: 'always',
-      },
-    ),
+    str('userName', 'Unique identifier for the User; unique per tenant regardless of case.', {
+      required: true,
+      uniqueness: 'server',
+      returned: 'always',
+    }),
     attr('name', 'complex', {
       description: "The components of the user's real name.",
       subAttributes: [

@@ -3,7 +3,6 @@ import * as v from 'valibot';
 import { scimErrors } from '../errors/index.js';
 import { compileUserInput } from './compile-user-input.js';
 import { UNSURE } from './fast-value.js';
-import { isEmailAddress, MAX_EMAIL_LENGTH } from './email.js';
 import { issueToScimError } from './issue-to-scim-error.js';
 import type { ValueSchema } from './object-schema.js';
 import type { AttributeDefinition, SchemaDefinition } from './types.js';
@@ -34,8 +33,9 @@ type Json = Record<string, unknown>;
  * (RFC 7643 §7); attributes no schema defines are ignored, never rejected.
  *
  * @throws ScimError 400 `invalidSyntax` when the body is not an object or lacks the core schema,
- *   `invalidValue` for an unknown schema URN, a wrong type, a missing required attribute or a
- *   bad userName; the detail names the attribute and what was expected.
+ *   `invalidValue` for an unknown schema URN, a wrong type or a missing required attribute; the
+ *   detail names the attribute and what was expected. The userName rule is the write's to
+ *   apply (see `userNameCheck`).
  * @see RFC 7643 §2, §4.1; RFC 7644 §3.3
  */
 export function validateUserInput(body: unknown, schemas: readonly SchemaDefinition[]): UserInput {
@@ -69,7 +69,6 @@ export function validateUserInput(body: unknown, schemas: readonly SchemaDefinit
     if (isJsonObject(value) && key.includes(':') && Object.keys(value).length === 0)
       delete attributes[key];
   }
-  checkUserName(attributes.userName);
   const input: { -readonly [K in keyof UserInput]: UserInput[K] } = {
     schemas: declared,
     attributes,
@@ -79,23 +78,12 @@ export function validateUserInput(body: unknown, schemas: readonly SchemaDefinit
   return input;
 }
 
-/** Checks the userName invariant: present, an email address, at most 254 characters. */
 // The validated body without `id` and `password`, which are not stored attributes. The output
 // is a new object of the validation: it is copied only when it holds one of them.
 function attributesOf(output: Json): Json {
   if (output.id === undefined && output.password === undefined) return output;
   const { id: _id, password: _password, ...attributes } = output;
   return attributes;
-}
-
-export function checkUserName(userName: unknown): asserts userName is string {
-  if (userName === undefined) throw scimErrors.invalidValue('"userName" is required.');
-  if (typeof userName !== 'string') throw scimErrors.invalidValue('"userName" must be a string.');
-  if (userName.length > MAX_EMAIL_LENGTH) {
-    throw scimErrors.invalidValue(`"userName" must be at most ${MAX_EMAIL_LENGTH} characters.`);
-  }
-  if (!isEmailAddress(userName))
-    throw scimErrors.invalidValue(`"userName" must be an email address; got "${userName}".`);
 }
 
 const valueSchemas = new WeakMap<AttributeDefinition, ValueSchema>();

@@ -97,8 +97,8 @@ describe('PATCH /Users/{id}', () => {
     expect((await request('GET', `/Users/${ada.id}`)).body).toEqual(ada);
   });
 
-  it('a userName changed to a non-email → 400 invalidValue', async () => {
-    const { request, createUser } = setup();
+  it('a userName changed to a non-email → 400 invalidValue (userNameRule "email")', async () => {
+    const { request, createUser } = setup({ userNameRule: 'email' });
     const ada = await createUser('ada@example.org');
     const reply = await request('PATCH', `/Users/${ada.id}`, {
       body: patchBody({ op: 'replace', path: 'userName', value: 'ada' }),

@@ -83,7 +83,7 @@ describe('PUT /Users/{id}', () => {
       ['a userName that is not an email', { userName: 'nope' }, 400, 'invalidValue'],
       ['a wrong type', { displayName: 12 }, 400, 'invalidValue'],
     ])('%s → %i %s', async (_label, patch, status, scimType) => {
-      const { request, createUser } = setup();
+      const { request, createUser } = setup({ userNameRule: 'email' });
       const user = await createUser('ada@example.org');
       const reply = await request('PUT', `/Users/${user.id}`, {
         body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', ...patch },

@@ -369,8 +369,8 @@ describe('§3 userName rules', () => {
     expect(reply.body.scimType).toBe('uniqueness');
   });
 
-  it('254 characters is accepted and 255 refused, on POST and on PATCH', async () => {
-    const { request, createUser } = setup();
+  it('254 characters is accepted and 255 refused, on POST and on PATCH (userNameRule "email")', async () => {
+    const { request, createUser } = setup({ userNameRule: 'email' });
     const at254 = `${'a'.repeat(242)}@example.org`;
     const at255 = `${'a'.repeat(243)}@example.org`;
     expect(at254).toHaveLength(254);

@@ -75,7 +75,8 @@ afterEach(() => {
 });
 
 async function seeded() {
-  const h = setup({ onError: () => undefined });
+  // The contract's rule, whose invariants checkStoredUser holds every stored user to.
+  const h = setup({ onError: () => undefined, userNameRule: 'email' });
   const ada = await h.createUser('ada@example.org', {
     active: true,
     displayName: 'Ada',

@@ -211,15 +211,6 @@ describe('validateUserInput: names, mutability and schemas', () => {
     expect(invalid({ [DISTRICT]: 'x' }).detail).toBe(`"${DISTRICT}" must be an object; got "x".`);
   });
 
-  it('requires userName, an email address of at most 254 characters', () => {
-    expect(failure(() => validateUserInput({ schemas: [USER_SCHEMA] }, schemas))).toEqual({
-      scimType: 'invalidValue',
-      detail: '"userName" is required.',
-    });
-    expect(invalid({ userName: 'ada' }).detail).toMatch(/email address/);
-    expect(invalid({ userName: `${'a'.repeat(250)}@example.org` }).detail).toMatch(/at most 254/);
-  });
-
   it('compiles once per schema list: the same list gives the same answers', () => {
     const first = validate({ active: 'True' });
     const second = validate({ active: 'True' });

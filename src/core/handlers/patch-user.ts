@@ -1,5 +1,4 @@
 import { applyPatch } from '../../patch/index.js';
-import { checkUserName } from '../../schema/validate-user.js';
 import { getHeader } from '../http/headers.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import type { Handler } from './context.js';
@@ -19,10 +18,7 @@ export const patchUser: Handler = async (context) => {
   const ifMatch = getHeader(request.headers, 'if-match');
   const user = await users.update(tenant.id, id, ifMatch, (current) => {
     const result = applyPatch(current, body, config.patchOptions);
-    if (!result.changed) return null;
-    // The stored userName passed this check when it was written.
-    if (result.resource.userName !== current.userName) checkUserName(result.resource.userName);
-    return result.resource;
+    return result.changed ? result.resource : null;
   });
   // The password goes to the host's hook, if there is one; it is never stored.
   if (config.onPassword) await deliverPassword(context, user.id, passwordInPatch(body));

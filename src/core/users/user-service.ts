@@ -1,3 +1,4 @@
+import type { OutboxMessage } from '../../contracts/outbox.js';
 import type { ListQuery, ListResult, UserStore } from '../../contracts/user-store.js';
 import { isScimError, scimErrors } from '../../errors/index.js';
 import { jsonMembersEqual, shallowCopy } from '../../json/json-value.js';
@@ -6,6 +7,7 @@ import type { AccountExtension, ScimUser } from '../../schema/user-resource.js';
 import type { SchemaDefinition } from '../../schema/types.js';
 import { ACCOUNT_SCHEMA, USER_SCHEMA } from '../../schema/user-schema.js';
 import { checkValueCounts } from '../../schema/check-value-counts.js';
+import type { UserNameCheck } from '../../schema/user-name-rule.js';
 import type { EventHub } from '../events/event-hub.js';
 import { assertIfMatch } from '../http/etag.js';
 import type { OutboxDispatcher } from '../outbox/outbox-dispatcher.js';
@@ -55,7 +57,13 @@ export class UserService {
     outbox: OutboxDispatcher,
     now: () => Date,
     schemas: readonly SchemaDefinition[],
-    private readonly limits: { readonly maxAttributeValues: number },
+    private readonly limits: {
+      readonly maxAttributeValues: number;
+      /** The host's userName rule, applied here so every write (POST, PUT, PATCH) meets it. */
+      readonly checkUserName: UserNameCheck;
+      /** Hears of a welcome email that could not be queued (the user has no address). */
+      readonly reportError: (error: unknown) => void;
+    },
   ) {
     this.#schemas = schemas;
     this.#extensionIds = schemas
@@ -73,6 +81,7 @@ export class UserService {
     const date = this.#now();
     const now = isoTimestamp(date);
     checkValueCounts(attributes, this.#schemas, this.limits.maxAttributeValues);
+    this.limits.checkUserName(attributes.userName);
     const active = attributes.active === true;
     const { account, invite } = initialAccount(active, now);
     const user = this.#assemble(newId(date.getTime()), attributes, account, {
@@ -81,7 +90,7 @@ export class UserService {
       lastModified: now,
       version: FIRST_VERSION,
     });
-    const outbox = invite ? [welcomeMessage(tenant, user, now)] : [];
+    const outbox = invite ? this.#welcome(tenant, user, now) : [];
     await this.#store.create(tenant, user, { outbox });
     if (this.#events.active) this.#events.emit({ type: 'user.created', tenant, at: now, user });
     if (invite) this.#outbox.kick();
@@ -140,6 +149,10 @@ export class UserService {
         const attributes = transform(current);
         if (attributes === null) return current;
         checkValueCounts(attributes, this.#schemas, this.limits.maxAttributeValues, current);
+        // A kept userName passed the rule when it was written: a host that tightens its rule
+        // does not lock existing users out of every other change.
+        if (attributes.userName !== current.userName)
+          this.limits.checkUserName(attributes.userName);
         const now = isoTimestamp(this.#now());
         const next = this.#nextVersion(current, attributes, now);
         if (next === null) return current;
@@ -150,7 +163,7 @@ export class UserService {
             tenant,
             user,
             invite
-              ? { expectedVersion, outbox: [welcomeMessage(tenant, user, now)] }
+              ? { expectedVersion, outbox: this.#welcome(tenant, user, now) }
               : { expectedVersion },
           );
           if (!replaced) throw notFound(id);
@@ -194,6 +207,21 @@ export class UserService {
     if (account !== current[ACCOUNT_SCHEMA]) Object.freeze(account);
     Object.freeze(user);
     return { user, invite };
+  }
+
+  /**
+   * The welcome email to queue with a write, or none when the user has no address: the account
+   * still moves on, and the host hears of it through `onError`.
+   */
+  #welcome(tenant: string, user: ScimUser, now: string): OutboxMessage[] {
+    const message = welcomeMessage(tenant, user, now);
+    if (message) return [message];
+    this.limits.reportError(
+      new Error(
+        `No welcome email for user "${user.id}" of tenant "${tenant}": neither its userName nor its emails hold an email address.`,
+      ),
+    );
+    return [];
   }
 
   #emitUpdate(tenant: string, at: string, before: ScimUser, after: ScimUser): void {
@@ -318,7 +346,10 @@ export class UserService {
     }
   }
 
-  /** Queues the welcome email again for an `Invited` user; false when the user is not invited. */
+  /**
+   * Queues the welcome email again for an `Invited` user; false when the user is not invited
+   * or has no email address (see `welcomeAddress`).
+   */
   resendInvitation(tenant: string, id: string): Promise<boolean> {
     return this.#lock.run(id, () => this.#resendInvitation(tenant, id));
   }
@@ -328,13 +359,14 @@ export class UserService {
       const current = await this.#store.get(tenant, id);
       if (!current || current[ACCOUNT_SCHEMA].status !== 'Invited') return false;
       const now = isoTimestamp(this.#now());
+      const outbox = this.#welcome(tenant, current, now);
+      if (outbox.length === 0) return false;
       // A version bump makes the outbox write conditional like any other write.
       const user: ScimUser = {
         ...current,
         meta: { ...current.meta, version: nextVersion(current.meta.version) },
       };
       try {
-        const outbox = [welcomeMessage(tenant, user, now)];
         if (
           !(await this.#store.replace(tenant, user, {
             expectedVersion: current.meta.version,
