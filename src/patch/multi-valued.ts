@@ -1,5 +1,6 @@
 import { isJsonObject, jsonEqual } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
+import { foldCase } from '../schema/fold-case.js';
 import type { AttributeDefinition } from '../schema/types.js';
 import type { PatchContext } from './patch-context.js';
 import type { ValueList, ValueLookup } from './value-list.js';
@@ -31,13 +32,11 @@ export function exclusivePrimary(
   }
 }
 
+// Regardless of case means foldCase, as in filters and userName keys: `ς` and `σ` are one letter.
 function sameText(a: unknown, b: unknown, caseExact: boolean): boolean {
   if (a === b) return true;
   return (
-    !caseExact &&
-    typeof a === 'string' &&
-    typeof b === 'string' &&
-    a.toLowerCase() === b.toLowerCase()
+    !caseExact && typeof a === 'string' && typeof b === 'string' && foldCase(a) === foldCase(b)
   );
 }
 
