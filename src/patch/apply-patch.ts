@@ -71,7 +71,11 @@ export function applyPatch(
       throw scimErrors.mutability(`"${attr.name}" is required and cannot be removed.`);
     }
   }
-  return { resource: result, changed: !jsonMembersEqual(resource, result) };
+  return {
+    resource: result,
+    changed: !jsonMembersEqual(resource, result),
+    writeOnly: draft.writeOnly,
+  };
 }
 
 function applyOperation(draft: Draft, ctx: PatchContext, raw: unknown): void {

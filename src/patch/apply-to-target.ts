@@ -26,13 +26,14 @@ export function applyToTarget(
   hasValue: boolean,
 ): void {
   const { attr, sub } = t;
-  // writeOnly values (password) are never stored by the engine; the host reads them itself.
-  if (attr.mutability === 'writeOnly') return;
   if (attr.mutability === 'readOnly' || sub?.mutability === 'readOnly') {
     throw scimErrors.mutability(`"${t.label}" is readOnly and cannot be changed by PATCH.`);
   }
   if (op !== 'remove' && !hasValue)
     throw scimErrors.invalidValue(`"${op}" of "${t.label}" needs a "value".`);
+  if (attr.mutability === 'writeOnly' || sub?.mutability === 'writeOnly') {
+    return writeOnly(draft, ctx, op, t, value);
+  }
   if (attr.multiValued) {
     const list = draft.list(t.schema, attr);
     // Only an immutable attribute needs the values before and after; others skip the copies.
@@ -57,6 +58,23 @@ export function applyToTarget(
     throw immutable(t);
   if (next === undefined) delete container[attr.name];
   else container[attr.name] = next;
+}
+
+// A writeOnly value is never stored (RFC 7643 §7): it is handed back to the caller, which
+// passes it on (the core: `password` to the host's onPassword hook). Nothing is kept for a remove.
+function writeOnly(draft: Draft, ctx: PatchContext, op: PatchOpName, t: Target, value: unknown) {
+  if (t.filter) {
+    throw scimErrors.invalidPath(`"${t.label}" is writeOnly: it has no stored values to filter.`);
+  }
+  if (op === 'remove') return;
+  const def = t.sub ?? t.attr;
+  const coerced = def.multiValued
+    ? coerceMany(def, value, ctx, t.label)
+    : coerceOne(def, value, ctx, t.label);
+  const prefix = t.schema === ctx.index.core ? '' : `${t.schema.id}:`;
+  const path = `${prefix}${t.attr.name}${t.sub ? `.${t.sub.name}` : ''}`;
+  if (coerced === undefined) delete draft.writeOnly[path];
+  else draft.writeOnly[path] = coerced;
 }
 
 function immutable(t: Target) {

@@ -67,6 +67,13 @@ export interface PatchResult {
   readonly resource: Record<string, unknown>;
   /** False when the patched resource deep-equals the input (nothing to write). */
   readonly changed: boolean;
+  /**
+   * The writeOnly values the operations set (`password`), which the engine never stores: by
+   * the attribute's canonical path (`password`, `urn:…:User:secret`, `creds.secret`), each
+   * coerced to its type, the last one of the request where several set the same attribute.
+   * However the client named it (a URN path, a path-less or URN key, any case), it is here.
+   */
+  readonly writeOnly: Readonly<Record<string, unknown>>;
 }
 
 /**
