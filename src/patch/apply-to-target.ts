@@ -1,4 +1,5 @@
-import { isJsonObject, jsonEqual } from '../json/json-value.js';
+import { isJsonObject } from '../json/json-value.js';
+import { keepImmutable } from '../schema/check-immutable.js';
 import { scimErrors } from '../errors/index.js';
 import { exclusivePrimary, sameValue, sameValueLookups, type Touched } from './multi-valued.js';
 import { coerceMany, coerceOne, stripUndefined } from './coerce-value.js';
@@ -39,23 +40,18 @@ export function applyToTarget(
     // Only an immutable attribute needs the values before and after; others skip the copies.
     const before = attr.mutability === 'immutable' ? list.toArray() : undefined;
     multi(ctx, op, t, list, value, hasValue);
-    if (before != null && !jsonEqual(before, list.toArray())) throw immutable(t);
+    if (before !== undefined) {
+      const after = list.toArray();
+      const kept = keepImmutable(attr, before, after, canonicalPath(ctx, t), 'refuse');
+      if (kept !== after) list.reset(Array.isArray(kept) ? kept : [kept]);
+    }
     draft.settle(t.schema, attr, list);
     return;
   }
   const container = draft.container(t.schema);
   const current = container[attr.name];
-  const next = singular(ctx, op, t, current, value);
-  if (
-    current !== undefined &&
-    current !== null &&
-    (attr.mutability === 'immutable' ||
-      (sub?.mutability === 'immutable' &&
-        isJsonObject(current) &&
-        current[sub.name] !== undefined)) &&
-    !jsonEqual(current, next)
-  )
-    throw immutable(t);
+  const changed = singular(ctx, op, t, current, value);
+  const next = keepImmutable(attr, current, changed, canonicalPath(ctx, t), 'refuse');
   if (next === undefined) delete container[attr.name];
   else container[attr.name] = next;
 }
@@ -71,14 +67,14 @@ function writeOnly(draft: Draft, ctx: PatchContext, op: PatchOpName, t: Target, 
   const coerced = def.multiValued
     ? coerceMany(def, value, ctx, t.label)
     : coerceOne(def, value, ctx, t.label);
-  const prefix = t.schema === ctx.index.core ? '' : `${t.schema.id}:`;
-  const path = `${prefix}${t.attr.name}${t.sub ? `.${t.sub.name}` : ''}`;
+  const path = `${canonicalPath(ctx, t)}${t.sub ? `.${t.sub.name}` : ''}`;
   if (coerced === undefined) delete draft.writeOnly[path];
   else draft.writeOnly[path] = coerced;
 }
 
-function immutable(t: Target) {
-  return scimErrors.mutability(`"${t.label}" is immutable and already has a value.`);
+// How errors name an attribute whatever the client's spelling, the same as PUT's.
+function canonicalPath(ctx: PatchContext, t: Target): string {
+  return t.schema === ctx.index.core ? t.attr.name : `${t.schema.id}:${t.attr.name}`;
 }
 
 function merge(current: unknown, patch: unknown): Json | undefined {
