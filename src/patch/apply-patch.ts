@@ -2,10 +2,10 @@ import { isJsonObject, jsonMembersEqual } from '../json/json-value.js';
 import { ScimError, isScimError, scimErrors } from '../errors/index.js';
 import { applyObject, applyResolved } from './apply-value.js';
 import { Draft } from './draft.js';
-import { patchContext, type PatchContext } from './patch-context.js';
+import { patchContext } from './patch-context.js';
 import { hasMember, member, readMessage } from './read-patch-message.js';
 import { resolvePath } from './resolve-target.js';
-import { type PatchOpName, type PatchOptions, type PatchResult } from './types.js';
+import type { PatchContext, PatchOpName, PatchOptions, PatchResult } from './types.js';
 import { DEFAULT_MAX_PATCH_WORK, WorkMeter } from './work-meter.js';
 
 type Json = Record<string, unknown>;

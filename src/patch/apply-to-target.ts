@@ -1,13 +1,11 @@
 import { isJsonObject } from '../json/json-value.js';
 import { keepImmutable } from '../schema/check-immutable.js';
 import { scimErrors } from '../errors/index.js';
-import { exclusivePrimary, sameValue, sameValueLookups, type Touched } from './multi-valued.js';
+import { exclusivePrimary, sameValue, sameValueLookups } from './multi-valued.js';
 import { coerceMany, coerceOne, stripUndefined } from './coerce-value.js';
 import type { Draft } from './draft.js';
 import { equalitiesOf } from './match-element.js';
-import type { PatchContext } from './patch-context.js';
-import type { PatchOpName } from './types.js';
-import type { Target } from './target.js';
+import type { PatchContext, PatchOpName, Target, Touched } from './types.js';
 import type { ValueList } from './value-list.js';
 
 type Json = Record<string, unknown>;

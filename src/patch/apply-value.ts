@@ -4,10 +4,8 @@ import type { SchemaDefinition } from '../schema/types.js';
 import { applyToTarget } from './apply-to-target.js';
 import type { Draft } from './draft.js';
 import { parsePatchPath } from './parse-patch-path.js';
-import type { PatchContext } from './patch-context.js';
 import { resolveTarget } from './resolve-target.js';
-import type { Resolved, Target } from './target.js';
-import type { PatchOpName } from './types.js';
+import type { PatchContext, PatchOpName, Resolved, Target } from './types.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { isJsonObject, shallowCopy } from '../json/json-value.js';
 import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
-import type { SchemaIndex } from './schema-index.js';
+import type { SchemaIndex } from './types.js';
 import { ValueList } from './value-list.js';
 import type { WorkMeter } from './work-meter.js';
 

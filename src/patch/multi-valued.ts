@@ -2,14 +2,8 @@ import { isJsonObject, jsonEqual } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
 import { foldCase } from '../schema/fold-case.js';
 import type { AttributeDefinition } from '../schema/types.js';
-import type { PatchContext } from './patch-context.js';
-import type { ValueList, ValueLookup } from './value-list.js';
-
-/** A value an operation wrote, and the slot of the working list it went to. */
-export interface Touched {
-  readonly slot: number;
-  readonly value: unknown;
-}
+import type { PatchContext, Touched, ValueLookup } from './types.js';
+import type { ValueList } from './value-list.js';
 
 /**
  * Keeps at most one value `primary`: a value this operation made primary wins, and the others
