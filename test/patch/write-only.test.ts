@@ -42,6 +42,13 @@ describe('writeOnly values', () => {
       patch(storedUser(), { op: 'replace', path: 'displayName', value: 'A' }).writeOnly,
     ).toEqual({});
     expect(patch(storedUser(), { op: 'remove', path: 'password' }).writeOnly).toEqual({});
+    // Operations apply in order: a later remove leaves nothing to hand over.
+    const cancelled = patch(
+      storedUser(),
+      { op: 'replace', path: 'password', value: 'pw' },
+      { op: 'remove', path: 'password' },
+    );
+    expect(cancelled.writeOnly).toEqual({});
   });
 
   it('of an extension and of a sub-attribute are coerced to their type and kept apart', () => {
