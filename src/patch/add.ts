@@ -1,8 +1,7 @@
 import { isJsonObject } from '../json/json-value.js';
 import { coerceMany } from './coerce-value.js';
 import { exclusivePrimary, sameValue, sameValueLookups } from './multi-valued.js';
-import type { PatchOperation } from './patch-operation.js';
-import { setExtension, setMatching, setPathLess, setSingular, setWriteOnly } from './set-value.js';
+import { setMatching, settingOperation } from './set-value.js';
 import type { Touched } from './types.js';
 
 /**
@@ -11,33 +10,25 @@ import type { Touched } from './types.js';
  * and the same `type` where both have one), in which case the value merges into it and keeps
  * the member's own spelling of `value`; with a filter, the value merges into every match.
  */
-export const add: PatchOperation = {
-  name: 'add',
-  needsValue: true,
-  pathLess: (draft, ctx, value) => setPathLess(add, draft, ctx, value),
-  extension: (draft, ctx, schema, value) => setExtension(add, draft, ctx, schema, value),
-  singular: setSingular,
-  writeOnly: setWriteOnly,
-  multiValued(ctx, t, list, value) {
-    if (t.filter || t.sub) return setMatching(ctx, t, list, value, false);
-    const { attr } = t;
-    const touched: Touched[] = [];
-    for (const v of coerceMany(attr, value, ctx, t.label) ?? []) {
-      const same = (el: unknown) => sameValue(ctx, attr, el, v);
-      const slot = list.find(same, sameValueLookups(ctx, attr, v))[0];
-      if (slot === undefined) {
-        touched.push({ slot: list.push(v), value: v });
-        continue;
-      }
-      // The same member again merges into the one there, which keeps its own spelling of `value`.
-      const existing = list.at(slot);
-      const merged =
-        isJsonObject(v) && isJsonObject(existing)
-          ? { ...existing, ...v, ...('value' in existing ? { value: existing.value } : {}) }
-          : existing;
-      list.set(slot, merged);
-      touched.push({ slot, value: merged });
+export const add = settingOperation('add', (ctx, t, list, value) => {
+  if (t.filter || t.sub) return setMatching(ctx, t, list, value, false);
+  const { attr } = t;
+  const touched: Touched[] = [];
+  for (const v of coerceMany(attr, value, ctx, t.label) ?? []) {
+    const same = (el: unknown) => sameValue(ctx, attr, el, v);
+    const slot = list.find(same, sameValueLookups(ctx, attr, v))[0];
+    if (slot === undefined) {
+      touched.push({ slot: list.push(v), value: v });
+      continue;
     }
-    exclusivePrimary(list, touched, t.label);
-  },
-};
+    // The same member again merges into the one there, which keeps its own spelling of `value`.
+    const existing = list.at(slot);
+    const merged =
+      isJsonObject(v) && isJsonObject(existing)
+        ? { ...existing, ...v, ...('value' in existing ? { value: existing.value } : {}) }
+        : existing;
+    list.set(slot, merged);
+    touched.push({ slot, value: merged });
+  }
+  exclusivePrimary(list, touched, t.label);
+});

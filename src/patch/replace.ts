@@ -1,6 +1,5 @@
 import { coerceMany } from './coerce-value.js';
-import type { PatchOperation } from './patch-operation.js';
-import { setExtension, setMatching, setPathLess, setSingular, setWriteOnly } from './set-value.js';
+import { setMatching, settingOperation } from './set-value.js';
 
 /**
  * `replace` (RFC 7644 §3.5.2.3): a singular attribute is set (a complex one only in the
@@ -9,15 +8,7 @@ import { setExtension, setMatching, setPathLess, setSingular, setWriteOnly } fro
  * otherwise), or with a sub-attribute, only that sub-attribute of each match. A replace of an
  * unassigned attribute is an add.
  */
-export const replace: PatchOperation = {
-  name: 'replace',
-  needsValue: true,
-  pathLess: (draft, ctx, value) => setPathLess(replace, draft, ctx, value),
-  extension: (draft, ctx, schema, value) => setExtension(replace, draft, ctx, schema, value),
-  singular: setSingular,
-  writeOnly: setWriteOnly,
-  multiValued(ctx, t, list, value) {
-    if (t.filter || t.sub) return setMatching(ctx, t, list, value, true);
-    list.reset(coerceMany(t.attr, value, ctx, t.label) ?? []);
-  },
-};
+export const replace = settingOperation('replace', (ctx, t, list, value) => {
+  if (t.filter || t.sub) return setMatching(ctx, t, list, value, true);
+  list.reset(coerceMany(t.attr, value, ctx, t.label) ?? []);
+});

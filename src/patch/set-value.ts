@@ -16,20 +16,35 @@ type Json = Record<string, unknown>;
 
 // What `add` and `replace` do alike (RFC 7644 §3.5.2.1, §3.5.2.3); each file says where they differ.
 
+/**
+ * Builds `add` or `replace`: everything but a multi-valued attribute is set alike; `multiValued`
+ * is what the operation does there.
+ */
+export function settingOperation(
+  name: 'add' | 'replace',
+  multiValued: PatchOperation['multiValued'],
+): PatchOperation {
+  const op: PatchOperation = {
+    name,
+    needsValue: true,
+    pathLess: (draft, ctx, value) => setPathLess(op, draft, ctx, value),
+    extension: (draft, ctx, schema, value) => setExtension(op, draft, ctx, schema, value),
+    singular: setSingular,
+    multiValued,
+    writeOnly: setWriteOnly,
+  };
+  return op;
+}
+
 /** Applies a path-less value of `add` or `replace` to the core schema's attributes. */
-export function setPathLess(
-  op: PatchOperation,
-  draft: Draft,
-  ctx: PatchContext,
-  value: unknown,
-): void {
+function setPathLess(op: PatchOperation, draft: Draft, ctx: PatchContext, value: unknown): void {
   if (!isJsonObject(value))
     throw scimErrors.invalidValue(`"${op.name}" without a "path" needs an object "value".`);
   applyObject(draft, ctx, op, ctx.index.core, value);
 }
 
 /** Applies `add` or `replace` to a whole extension: its object like a path-less value, `null` clears it. */
-export function setExtension(
+function setExtension(
   op: PatchOperation,
   draft: Draft,
   ctx: PatchContext,
@@ -49,7 +64,7 @@ export function setExtension(
  * Sets a singular attribute or sub-attribute. A complex attribute's sub-attributes not in the
  * value stay as they are (RFC 7644 §3.5.2.3).
  */
-export function setSingular(ctx: PatchContext, t: Target, current: unknown, value: unknown) {
+function setSingular(ctx: PatchContext, t: Target, current: unknown, value: unknown) {
   const { attr, sub } = t;
   if (sub) return mergeComplex(current, { [sub.name]: coerceOne(sub, value, ctx, t.label) });
   const v = coerceOne(attr, value, ctx, t.label);
@@ -58,7 +73,7 @@ export function setSingular(ctx: PatchContext, t: Target, current: unknown, valu
 }
 
 /** Coerces the value a writeOnly attribute receives. */
-export function setWriteOnly(ctx: PatchContext, t: Target, value: unknown): unknown {
+function setWriteOnly(ctx: PatchContext, t: Target, value: unknown): unknown {
   const def = t.sub ?? t.attr;
   return def.multiValued
     ? coerceMany(def, value, ctx, t.label)
