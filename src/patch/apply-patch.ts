@@ -1,16 +1,24 @@
 import { isJsonObject, jsonMembersEqual } from '../json/json-value.js';
 import { ScimError, isScimError, scimErrors } from '../errors/index.js';
-import { applyObject, applyResolved } from './apply-value.js';
+import { add } from './add.js';
+import { applyResolved } from './apply-value.js';
 import { Draft } from './draft.js';
-import { patchContext, type PatchContext } from './patch-context.js';
+import { patchContext } from './patch-context.js';
 import { hasMember, member, readMessage } from './read-patch-message.js';
+import type { PatchOperation } from './patch-operation.js';
+import { remove } from './remove.js';
+import { replace } from './replace.js';
 import { resolvePath } from './resolve-target.js';
-import { type PatchOpName, type PatchOptions, type PatchResult } from './types.js';
+import type { PatchContext, PatchOpName, PatchOptions, PatchResult } from './types.js';
 import { DEFAULT_MAX_PATCH_WORK, WorkMeter } from './work-meter.js';
 
 type Json = Record<string, unknown>;
 
-const OPS: ReadonlySet<string> = new Set<PatchOpName>(['add', 'remove', 'replace']);
+const OPERATIONS: ReadonlyMap<string, PatchOperation> = new Map<PatchOpName, PatchOperation>([
+  ['add', add],
+  ['remove', remove],
+  ['replace', replace],
+]);
 
 /**
  * Applies a SCIM PatchOp message to a resource: every operation of RFC 7644 §3.5.2 (`add`,
@@ -71,7 +79,11 @@ export function applyPatch(
       throw scimErrors.mutability(`"${attr.name}" is required and cannot be removed.`);
     }
   }
-  return { resource: result, changed: !jsonMembersEqual(resource, result) };
+  return {
+    resource: result,
+    changed: !jsonMembersEqual(resource, result),
+    writeOnly: draft.writeOnly,
+  };
 }
 
 function applyOperation(draft: Draft, ctx: PatchContext, raw: unknown): void {
@@ -79,25 +91,20 @@ function applyOperation(draft: Draft, ctx: PatchContext, raw: unknown): void {
     throw scimErrors.invalidSyntax('An operation must be an object with an "op".');
   const rawOp = member(raw, 'op');
   const op = typeof rawOp === 'string' && ctx.rules.opAnyCase ? rawOp.toLowerCase() : rawOp;
-  if (typeof op !== 'string' || !OPS.has(op)) {
+  const operation = typeof op === 'string' ? OPERATIONS.get(op) : undefined;
+  if (!operation) {
     throw scimErrors.invalidSyntax(
       `"op" must be "add", "remove" or "replace", not ${JSON.stringify(rawOp)}.`,
     );
   }
-  const name = op as PatchOpName;
   const path = member(raw, 'path');
   const value = member(raw, 'value');
-  const hasValue = hasMember(raw, 'value');
   if (path !== undefined && path !== null && typeof path !== 'string') {
     throw scimErrors.invalidPath('"path" must be a string.');
   }
   if (path === undefined || path === null || path.trim() === '') {
-    if (name === 'remove')
-      throw scimErrors.noTarget('"remove" needs a "path" (RFC 7644 §3.5.2.2).');
-    if (!isJsonObject(value))
-      throw scimErrors.invalidValue(`"${name}" without a "path" needs an object "value".`);
-    applyObject(draft, ctx, name, ctx.index.core, value);
+    operation.pathLess(draft, ctx, value);
     return;
   }
-  applyResolved(draft, ctx, name, resolvePath(ctx, path), value, hasValue);
+  applyResolved(draft, ctx, operation, resolvePath(ctx, path), value, hasMember(raw, 'value'));
 }

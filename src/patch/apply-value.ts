@@ -1,50 +1,29 @@
 import { isJsonObject, jsonEqual } from '../json/json-value.js';
-import { isScimError, scimErrors } from '../errors/index.js';
+import { isScimError } from '../errors/index.js';
 import type { SchemaDefinition } from '../schema/types.js';
 import { applyToTarget } from './apply-to-target.js';
 import type { Draft } from './draft.js';
 import { parsePatchPath } from './parse-patch-path.js';
-import type { PatchContext } from './patch-context.js';
 import { resolveTarget } from './resolve-target.js';
-import type { Resolved, Target } from './target.js';
-import type { PatchOpName } from './types.js';
+import type { PatchOperation } from './patch-operation.js';
+import type { PatchContext, Resolved, Target } from './types.js';
 
 type Json = Record<string, unknown>;
 
 /**
  * Applies one operation to what its path resolved to: an attribute, or a whole extension
- * (`remove` clears it, `add`/`replace` apply its object like a path-less value).
+ * (what that means is the operation's own).
  */
 export function applyResolved(
   draft: Draft,
   ctx: PatchContext,
-  op: PatchOpName,
+  op: PatchOperation,
   to: Resolved,
   value: unknown,
   hasValue: boolean,
 ): void {
-  if (to.kind === 'attribute') {
-    applyToTarget(draft, ctx, op, to.target, value, hasValue);
-  } else if (op === 'remove' || value === null) {
-    if (op !== 'remove' && !ctx.rules.nullClears)
-      throw scimErrors.invalidValue(`"${to.schema.id}" must not be null.`);
-    for (const attr of to.schema.attributes) {
-      if (draft.has(to.schema, attr)) {
-        applyToTarget(
-          draft,
-          ctx,
-          'remove',
-          { schema: to.schema, attr, label: `${to.schema.id}:${attr.name}` },
-          undefined,
-          false,
-        );
-      }
-    }
-  } else {
-    if (!isJsonObject(value))
-      throw scimErrors.invalidValue(`"${to.schema.id}" must be an object of attributes.`);
-    applyObject(draft, ctx, op, to.schema, value);
-  }
+  if (to.kind === 'attribute') applyToTarget(draft, ctx, op, to.target, value, hasValue);
+  else op.extension(draft, ctx, to.schema, value);
 }
 
 /**
@@ -55,7 +34,7 @@ export function applyResolved(
 export function applyObject(
   draft: Draft,
   ctx: PatchContext,
-  op: PatchOpName,
+  op: PatchOperation,
   schema: SchemaDefinition,
   value: Json,
 ): void {

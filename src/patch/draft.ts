@@ -1,6 +1,6 @@
 import { isJsonObject, shallowCopy } from '../json/json-value.js';
 import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
-import type { SchemaIndex } from './schema-index.js';
+import type { SchemaIndex } from './types.js';
 import { ValueList } from './value-list.js';
 import type { WorkMeter } from './work-meter.js';
 
@@ -15,6 +15,8 @@ type Json = Record<string, unknown>;
  */
 export class Draft {
   readonly root: Json;
+  /** The writeOnly values the operations set, kept apart from the resource; see `PatchResult`. */
+  readonly writeOnly: Json = {};
   // Made on the first write into an extension: most PATCHes touch only core attributes.
   private owned: Set<SchemaDefinition> | undefined;
   private lists:

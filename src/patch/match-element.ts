@@ -2,11 +2,7 @@ import { isScimError, scimErrors } from '../errors/index.js';
 import { compileFilter } from '../filter/index.js';
 import type { Filter, FilterValue } from '../filter/ast.js';
 import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
-import type { SchemaIndex } from './schema-index.js';
-import type { ValueLookup } from './value-list.js';
-
-/** Tells whether one value of a multi-valued attribute matches a value filter. */
-export type ElementPredicate = (element: unknown) => boolean;
+import type { ElementPredicate, SchemaIndex, ValueLookup } from './types.js';
 
 const pseudoSchemas = new WeakMap<AttributeDefinition, readonly SchemaDefinition[]>();
 

@@ -1,14 +1,9 @@
 import { isJsonObject, jsonEqual } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
+import { foldCase } from '../schema/fold-case.js';
 import type { AttributeDefinition } from '../schema/types.js';
-import type { PatchContext } from './patch-context.js';
-import type { ValueList, ValueLookup } from './value-list.js';
-
-/** A value an operation wrote, and the slot of the working list it went to. */
-export interface Touched {
-  readonly slot: number;
-  readonly value: unknown;
-}
+import type { PatchContext, Touched, ValueLookup } from './types.js';
+import type { ValueList } from './value-list.js';
 
 /**
  * Keeps at most one value `primary`: a value this operation made primary wins, and the others
@@ -31,13 +26,11 @@ export function exclusivePrimary(
   }
 }
 
+// Regardless of case means foldCase, as in filters and userName keys: `ς` and `σ` are one letter.
 function sameText(a: unknown, b: unknown, caseExact: boolean): boolean {
   if (a === b) return true;
   return (
-    !caseExact &&
-    typeof a === 'string' &&
-    typeof b === 'string' &&
-    a.toLowerCase() === b.toLowerCase()
+    !caseExact && typeof a === 'string' && typeof b === 'string' && foldCase(a) === foldCase(b)
   );
 }
 

@@ -1,19 +1,9 @@
 import { resolveRules } from './resolve-rules.js';
-import type { Resolved } from './target.js';
-import { schemaIndex, type SchemaIndex } from './schema-index.js';
-import type { DialectRuleName, PatchOptions } from './types.js';
+import { schemaIndex } from './schema-index.js';
+import type { PatchContext, PatchOptions, Resolved } from './types.js';
 
-/**
- * What every step of a PATCH needs: the schema index, the rules in force, and the paths already
- * resolved against them. Built once per {@link PatchOptions} object and reused by every request
- * that passes the same one.
- */
-export interface PatchContext {
-  readonly index: SchemaIndex;
-  readonly rules: Readonly<Record<DialectRuleName, boolean>>;
-  /** Path text → what it resolved to; see {@link rememberPath}. */
-  readonly paths: Map<string, Resolved>;
-}
+// coerce-value.ts reads the type from here.
+export type { PatchContext } from './types.js';
 
 /** How many resolved paths a context keeps; IdPs send a handful of distinct ones. */
 const MAX_REMEMBERED_PATHS = 256;

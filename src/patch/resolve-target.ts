@@ -1,9 +1,8 @@
 import { scimErrors } from '../errors/index.js';
-import type { Resolved } from './target.js';
 import { compileElementFilter, valueLookupsOf } from './match-element.js';
 import { parsePatchPath } from './parse-patch-path.js';
-import { rememberPath, type PatchContext } from './patch-context.js';
-import type { PatchPath } from './types.js';
+import { rememberPath } from './patch-context.js';
+import type { PatchContext, PatchPath, Resolved } from './types.js';
 
 /**
  * Parses and resolves a PATCH path's text, or returns what the same text resolved to before in

@@ -1,17 +1,5 @@
 import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
-
-/** Lower-cased lookups over one set of schemas, built once and reused for every request. */
-export interface SchemaIndex {
-  readonly core: SchemaDefinition;
-  /** Every schema by lower-cased URN, the core schema included. */
-  readonly byUrn: ReadonlyMap<string, SchemaDefinition>;
-  /** Attributes of a schema by lower-cased name. */
-  attribute(schema: SchemaDefinition, name: string): AttributeDefinition | undefined;
-  /** The required attributes of every schema, which no PATCH may leave unassigned. */
-  readonly required: readonly (readonly [SchemaDefinition, AttributeDefinition])[];
-  /** Sub-attributes of a complex attribute by lower-cased name. */
-  subAttribute(parent: AttributeDefinition, name: string): AttributeDefinition | undefined;
-}
+import type { SchemaIndex } from './types.js';
 
 const cache = new WeakMap<readonly SchemaDefinition[], SchemaIndex>();
 const subCache = new WeakMap<AttributeDefinition, Map<string, AttributeDefinition>>();

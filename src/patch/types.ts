@@ -1,5 +1,5 @@
 import type { Filter } from '../filter/ast.js';
-import type { SchemaDefinition } from '../schema/types.js';
+import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
 
 /** The PatchOp message schema URN. */
 export const PATCH_OP_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
@@ -67,6 +67,13 @@ export interface PatchResult {
   readonly resource: Record<string, unknown>;
   /** False when the patched resource deep-equals the input (nothing to write). */
   readonly changed: boolean;
+  /**
+   * The writeOnly values the operations set (`password`), which the engine never stores: by
+   * the attribute's canonical path (`password`, `urn:…:User:secret`, `creds.secret`), each
+   * coerced to its type, the last one of the request where several set the same attribute.
+   * However the client named it (a URN path, a path-less or URN key, any case), it is here.
+   */
+  readonly writeOnly: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -82,4 +89,71 @@ export interface PatchPath {
   readonly subAttribute?: string;
   /** The value filter between the brackets, relative to one value of the attribute. */
   readonly filter?: Filter;
+}
+
+// The engine's own model: what every step of a PATCH passes to the next. Types only, in this
+// one file, so the files that implement them import it and never each other for a type.
+
+/** Lower-cased lookups over one set of schemas, built once and reused for every request. */
+export interface SchemaIndex {
+  readonly core: SchemaDefinition;
+  /** Every schema by lower-cased URN, the core schema included. */
+  readonly byUrn: ReadonlyMap<string, SchemaDefinition>;
+  /** Attributes of a schema by lower-cased name. */
+  attribute(schema: SchemaDefinition, name: string): AttributeDefinition | undefined;
+  /** The required attributes of every schema, which no PATCH may leave unassigned. */
+  readonly required: readonly (readonly [SchemaDefinition, AttributeDefinition])[];
+  /** Sub-attributes of a complex attribute by lower-cased name. */
+  subAttribute(parent: AttributeDefinition, name: string): AttributeDefinition | undefined;
+}
+
+/**
+ * What every step of a PATCH needs: the schema index, the rules in force, and the paths already
+ * resolved against them. Built once per {@link PatchOptions} object and reused by every request
+ * that passes the same one.
+ */
+export interface PatchContext {
+  readonly index: SchemaIndex;
+  readonly rules: Readonly<Record<DialectRuleName, boolean>>;
+  /** Path text → what it resolved to; see `rememberPath`. */
+  readonly paths: Map<string, Resolved>;
+}
+
+/** One attribute an operation acts on, resolved against the schemas. */
+export interface Target {
+  readonly schema: SchemaDefinition;
+  readonly attr: AttributeDefinition;
+  readonly sub?: AttributeDefinition | undefined;
+  readonly filter?: Filter | undefined;
+  readonly predicate?: ElementPredicate | undefined;
+  /** The equalities the filter implies, answered from an index of the values. */
+  readonly lookups?: readonly ValueLookup[] | undefined;
+  /** How the client named it, for error messages. */
+  readonly label: string;
+}
+
+/** What a PATCH path names: one attribute, or a whole extension (`urn:…:enterprise:2.0:User`). */
+export type Resolved =
+  | { readonly kind: 'attribute'; readonly target: Target }
+  | { readonly kind: 'extension'; readonly schema: SchemaDefinition };
+
+/** Tells whether one value of a multi-valued attribute matches a value filter. */
+export type ElementPredicate = (element: unknown) => boolean;
+
+/** Tells whether one value of the list is the one looked for. */
+export type ValueTest = (value: unknown) => boolean;
+
+/**
+ * An equality a lookup may answer from an index: values whose `sub` (the value itself when
+ * `sub` is undefined) equals `value` under `valueKey`.
+ */
+export interface ValueLookup {
+  readonly sub: AttributeDefinition | undefined;
+  readonly value: unknown;
+}
+
+/** A value an operation wrote, and the slot of the working list it went to. */
+export interface Touched {
+  readonly slot: number;
+  readonly value: unknown;
 }

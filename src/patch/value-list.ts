@@ -1,19 +1,8 @@
 import { isJsonObject } from '../json/json-value.js';
 import type { AttributeDefinition } from '../schema/types.js';
+import type { ValueLookup, ValueTest } from './types.js';
 import { valueKey } from './value-key.js';
 import type { WorkMeter } from './work-meter.js';
-
-/** Tells whether one value of the list is the one looked for. */
-export type ValueTest = (value: unknown) => boolean;
-
-/**
- * An equality a lookup may answer from an index: values whose `sub` (the value itself when
- * `sub` is undefined) equals `value` under {@link valueKey}.
- */
-export interface ValueLookup {
-  readonly sub: AttributeDefinition | undefined;
-  readonly value: unknown;
-}
 
 /** Below this many values a lookup scans: building a map costs more than it saves. */
 const INDEX_FROM = 16;

@@ -15,6 +15,6 @@ export const createUser: Handler = async (context) => {
   const project = readProjection(context);
   const input = validateUserInput(readJsonBody(request, config.maxBodyBytes), config.schemas);
   const user = await users.create(tenant.id, input.attributes);
-  if (input.password !== undefined) await deliverPassword(context, user.id, input.password);
+  await deliverPassword(context, user.id, input.password);
   return userResponse(201, user, context, project);
 };

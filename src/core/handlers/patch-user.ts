@@ -2,12 +2,13 @@ import { applyPatch } from '../../patch/index.js';
 import { getHeader } from '../http/headers.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import type { Handler } from './context.js';
-import { deliverPassword, passwordInPatch } from './password.js';
+import { deliverPassword } from './password.js';
 import { readProjection, userResponse } from './user-response.js';
 
 /**
  * PATCH /Users/{id}: applies a PatchOp message, all operations or none; attributes not named
- * stay as they are. A PATCH that changes nothing succeeds without a write.
+ * stay as they are. A PATCH that changes nothing succeeds without a write. A `password` the
+ * operations set, however they name it, goes to the host's `onPassword` hook.
  *
  * @see RFC 7644 §3.5.2
  */
@@ -16,11 +17,14 @@ export const patchUser: Handler = async (context) => {
   const project = readProjection(context);
   const body = readJsonBody(request, config.maxBodyBytes);
   const ifMatch = getHeader(request.headers, 'if-match');
+  let password: unknown;
   const user = await users.update(tenant.id, id, ifMatch, (current) => {
     const result = applyPatch(current, body, config.patchOptions);
+    // From the attempt that is written: the update may run this again on a newer version.
+    password = result.writeOnly.password;
     return result.changed ? result.resource : null;
   });
-  // The password goes to the host's hook, if there is one; it is never stored.
-  if (config.onPassword) await deliverPassword(context, user.id, passwordInPatch(body));
+  // The engine coerced it to the attribute's type, a string.
+  await deliverPassword(context, user.id, typeof password === 'string' ? password : undefined);
   return userResponse(200, user, context, project);
 };

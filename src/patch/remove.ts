@@ -1,0 +1,64 @@
+import { scimErrors } from '../errors/index.js';
+import type { SchemaDefinition } from '../schema/types.js';
+import { applyToTarget } from './apply-to-target.js';
+import { coerceMany } from './coerce-value.js';
+import type { Draft } from './draft.js';
+import { mergeComplex } from './merge-complex.js';
+import { sameValue, sameValueLookups } from './multi-valued.js';
+import type { PatchOperation } from './patch-operation.js';
+import type { PatchContext } from './types.js';
+
+/**
+ * `remove` (RFC 7644 §3.5.2.2): a singular attribute or sub-attribute becomes unassigned; a
+ * multi-valued one loses all its values, the values its filter matches (none matched is
+ * success), that sub-attribute of each match, or (dialect rule `removeWithValue`) the members
+ * given as `value`. A path is required.
+ */
+export const remove: PatchOperation = {
+  name: 'remove',
+  needsValue: false,
+  pathLess() {
+    throw scimErrors.noTarget('"remove" needs a "path" (RFC 7644 §3.5.2.2).');
+  },
+  extension(draft, ctx, schema) {
+    clearExtension(draft, ctx, schema);
+  },
+  singular(_ctx, t, current) {
+    return t.sub ? mergeComplex(current, { [t.sub.name]: undefined }) : undefined;
+  },
+  multiValued(ctx, t, list, value, hasValue) {
+    const { attr, sub } = t;
+    if (t.filter || sub) {
+      const match = t.predicate ?? (() => true);
+      for (const slot of list.find(match, t.lookups)) {
+        const next = sub ? mergeComplex(list.at(slot), { [sub.name]: undefined }) : undefined;
+        if (next === undefined) list.remove(slot);
+        else list.set(slot, next);
+      }
+      return;
+    }
+    if (!hasValue || value === null) return list.reset([]);
+    if (!ctx.rules.removeWithValue) {
+      throw scimErrors.invalidSyntax(
+        `"remove" of "${t.label}" takes a filter in the path, not a "value".`,
+      );
+    }
+    for (const gone of coerceMany(attr, value, ctx, t.label) ?? []) {
+      const same = (el: unknown) => sameValue(ctx, attr, el, gone);
+      for (const slot of list.find(same, sameValueLookups(ctx, attr, gone))) list.remove(slot);
+    }
+  },
+  writeOnly() {
+    return undefined;
+  },
+};
+
+/** Removes every attribute of an extension, each through the checks of a `remove` of its path. */
+export function clearExtension(draft: Draft, ctx: PatchContext, schema: SchemaDefinition): void {
+  for (const attr of schema.attributes) {
+    if (draft.has(schema, attr)) {
+      const target = { schema, attr, label: `${schema.id}:${attr.name}` };
+      applyToTarget(draft, ctx, remove, target, undefined, false);
+    }
+  }
+}
