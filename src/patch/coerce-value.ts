@@ -1,12 +1,11 @@
 import { isJsonObject } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
+import { normaliseDateTime } from '../schema/date-time.js';
 import type { AttributeDefinition } from '../schema/types.js';
+import { readBoolean, takesBareValue } from '../schema/value-rules.js';
 import type { PatchContext } from './patch-context.js';
 
 type Json = Record<string, unknown>;
-
-/** Tells whether a value is a plain JSON object. */
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /**
  * Checks a value against the type of a singular attribute (or one value of a multi-valued one)
@@ -31,8 +30,7 @@ export function coerceOne(
     const decoded = decodeJson(v);
     if (decoded) v = fromEncoded(decoded);
   }
-  if (typeof v === 'string' && ctx.rules.managerString && ctx.index.subAttribute(def, 'value'))
-    v = { value: v };
+  if (typeof v === 'string' && takesBareValue(def, ctx.rules)) v = { value: v };
   if (!isJsonObject(v))
     throw scimErrors.invalidValue(`${label} must be an object of sub-attributes.`);
   if (def.multiValued && ctx.rules.jsonEncodedValues) v = unwrapEncoded(v);
@@ -103,26 +101,24 @@ function coerceSimple(
     throw scimErrors.invalidValue(`${label} takes one value per element, not a nested list.`);
   }
   switch (def.type) {
-    case 'boolean':
-      if (typeof value === 'boolean') return value;
-      if (typeof value === 'string' && ctx.rules.stringBooleans) {
-        const lower = value.toLowerCase();
-        if (lower === 'true') return true;
-        if (lower === 'false') return false;
-      }
+    case 'boolean': {
+      const b = readBoolean(value, ctx.rules);
+      if (b !== undefined) return b;
       throw scimErrors.invalidValue(`${label} must be a boolean.`);
+    }
     case 'integer':
       if (Number.isInteger(value)) return value;
       throw scimErrors.invalidValue(`${label} must be an integer.`);
     case 'decimal':
       if (typeof value === 'number' && Number.isFinite(value)) return value;
       throw scimErrors.invalidValue(`${label} must be a number.`);
-    case 'dateTime':
-      if (typeof value === 'string' && DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)))
-        return value;
+    case 'dateTime': {
+      const normal = typeof value === 'string' ? normaliseDateTime(value) : undefined;
+      if (normal !== undefined) return normal;
       throw scimErrors.invalidValue(
         `${label} must be an xsd:dateTime such as 2026-01-31T12:00:00Z.`,
       );
+    }
     default:
       if (typeof value === 'string') return value;
       throw scimErrors.invalidValue(`${label} must be a string.`);

@@ -1,6 +1,7 @@
 import { isJsonObject } from '../json/json-value.js';
-import { isDateTime } from './date-time.js';
+import { normaliseDateTime } from './date-time.js';
 import type { AttributeDefinition } from './types.js';
+import { readBoolean, takesBareValue, type ValueRules } from './value-rules.js';
 
 /**
  * What a fast reader answers for any input that is not the plain, valid case it handles: the
@@ -32,14 +33,8 @@ export interface FastEntry {
 }
 
 const readString: FastReader = (x) => (typeof x === 'string' ? x : UNSURE);
-const readDateTime: FastReader = (x) => (typeof x === 'string' && isDateTime(x) ? x : UNSURE);
-// IdPs (Entra ID first) send booleans as "True"/"False"; DESIGN.md §5 accepts them.
-const readBoolean: FastReader = (x) => {
-  if (typeof x === 'boolean') return x;
-  if (typeof x !== 'string') return UNSURE;
-  const lower = x.toLowerCase();
-  return lower === 'true' ? true : lower === 'false' ? false : UNSURE;
-};
+const readDateTime: FastReader = (x) =>
+  (typeof x === 'string' ? normaliseDateTime(x) : undefined) ?? UNSURE;
 const readInteger: FastReader = (x) => (typeof x === 'number' && Number.isInteger(x) ? x : UNSURE);
 const readDecimal: FastReader = (x) => (typeof x === 'number' && Number.isFinite(x) ? x : UNSURE);
 
@@ -53,13 +48,12 @@ export const readAny: FastReader = (x) => x;
  *
  * @internal
  */
-export function compileFastValue(definition: AttributeDefinition): FastReader {
-  const scalar = fastScalar(definition);
+export function compileFastValue(definition: AttributeDefinition, rules: ValueRules): FastReader {
+  const scalar = fastScalar(definition, rules);
   const complex = definition.type === 'complex';
-  const one =
-    complex && definition.subAttributes?.some((s) => s.name === 'value')
-      ? (x: unknown) => scalar(typeof x === 'string' ? { value: x } : x)
-      : scalar;
+  const one = takesBareValue(definition, rules)
+    ? (x: unknown) => scalar(typeof x === 'string' ? { value: x } : x)
+    : scalar;
   if (!definition.multiValued) return one;
   return (x) => {
     const list = Array.isArray(x) ? x : [x];
@@ -79,7 +73,7 @@ export function compileFastValue(definition: AttributeDefinition): FastReader {
   };
 }
 
-function fastScalar(definition: AttributeDefinition): FastReader {
+function fastScalar(definition: AttributeDefinition, rules: ValueRules): FastReader {
   switch (definition.type) {
     case 'string':
     case 'reference':
@@ -88,7 +82,7 @@ function fastScalar(definition: AttributeDefinition): FastReader {
     case 'dateTime':
       return readDateTime;
     case 'boolean':
-      return readBoolean;
+      return (x) => readBoolean(x, rules) ?? UNSURE;
     case 'integer':
       return readInteger;
     case 'decimal':
@@ -97,7 +91,11 @@ function fastScalar(definition: AttributeDefinition): FastReader {
       return fastObject(
         (definition.subAttributes ?? [])
           .filter((sub) => sub.mutability !== 'readOnly')
-          .map((sub) => ({ name: sub.name, read: compileFastValue(sub), required: sub.required })),
+          .map((sub) => ({
+            name: sub.name,
+            read: compileFastValue(sub, rules),
+            required: sub.required,
+          })),
         true,
       );
   }

@@ -1,19 +1,11 @@
 import * as v from 'valibot';
-import { isDateTime } from './date-time.js';
+import { normaliseDateTime } from './date-time.js';
 import { objectSchema, type ValueSchema } from './object-schema.js';
 import type { AttributeDefinition } from './types.js';
+import { readBoolean, takesBareValue, type ValueRules } from './value-rules.js';
 
 type Json = Record<string, unknown>;
 
-// IdPs (Entra ID first) send booleans as "True"/"False"; DESIGN.md §5 accepts them.
-const fromBooleanString = (x: unknown): unknown => {
-  if (typeof x !== 'string') return x;
-  const lower = x.toLowerCase();
-  return lower === 'true' ? true : lower === 'false' ? false : x;
-};
-
-// A bare string where a complex value with a `value` sub-attribute is expected is that value
-// (RFC 7643 §2.4 for multi-valued attributes; Entra ID's `manager` for singular ones).
 const fromBareString = (x: unknown): unknown => (typeof x === 'string' ? { value: x } : x);
 const toList = (x: unknown): unknown[] => (Array.isArray(x) ? x : [x]);
 const present = (items: unknown[]): unknown[] | undefined => {
@@ -21,7 +13,7 @@ const present = (items: unknown[]): unknown[] | undefined => {
   return out.length === 0 ? undefined : out;
 };
 
-function scalarSchema(definition: AttributeDefinition): ValueSchema {
+function scalarSchema(definition: AttributeDefinition, rules: ValueRules): ValueSchema {
   switch (definition.type) {
     case 'string':
     case 'reference':
@@ -29,12 +21,21 @@ function scalarSchema(definition: AttributeDefinition): ValueSchema {
       return v.string('must be a string');
     case 'dateTime': {
       const expected = 'must be an xsd:dateTime such as 2026-01-31T12:00:00Z';
-      return v.pipe(v.string(expected), v.check(isDateTime, expected));
+      // Stored in one form, so every store compares date-times as instants.
+      return v.pipe(
+        v.string(expected),
+        v.rawTransform(({ dataset, addIssue, NEVER }) => {
+          const normal = normaliseDateTime(dataset.value);
+          if (normal !== undefined) return normal;
+          addIssue({ message: expected });
+          return NEVER;
+        }),
+      ) as ValueSchema;
     }
     case 'boolean':
       return v.pipe(
         v.unknown(),
-        v.transform(fromBooleanString),
+        v.transform((x) => readBoolean(x, rules) ?? x),
         v.boolean('must be a boolean'),
       ) as ValueSchema;
     case 'integer':
@@ -45,7 +46,11 @@ function scalarSchema(definition: AttributeDefinition): ValueSchema {
       return objectSchema(
         (definition.subAttributes ?? [])
           .filter((sub) => sub.mutability !== 'readOnly')
-          .map((sub) => ({ name: sub.name, schema: compileValue(sub), required: sub.required })),
+          .map((sub) => ({
+            name: sub.name,
+            schema: compileValue(sub, rules),
+            required: sub.required,
+          })),
         true,
       );
   }
@@ -57,29 +62,21 @@ function scalarSchema(definition: AttributeDefinition): ValueSchema {
  * body carries it: the value checked against the type and coerced ("True" → `true`); a
  * multi-valued attribute takes a list (one bare value is a list of one), drops `null`
  * elements, becomes "no value" when empty, and allows at most one `primary` value. The output
- * `undefined` means "no value".
+ * `undefined` means "no value". The dialect switches in `rules` are the same a PATCH reads
+ * values with, so POST, PUT and PATCH accept and coerce the same values.
  *
  * @see RFC 7643 §2.3 (types), §2.4 (multi-valued), §2.5 (unassigned)
  */
-export function compileValue(definition: AttributeDefinition): ValueSchema {
-  const one = scalarSchema(definition);
-  if (!definition.multiValued) {
-    // Entra ID sends the enterprise `manager` as a bare id: a singular complex attribute with a
-    // `value` sub-attribute takes a string as that value.
-    const takesBareValue =
-      definition.type === 'complex' && definition.subAttributes?.some((s) => s.name === 'value');
-    return takesBareValue
-      ? (v.pipe(v.unknown(), v.transform(fromBareString), one) as ValueSchema)
-      : one;
-  }
-  const element: ValueSchema =
-    definition.type === 'complex'
-      ? (v.pipe(v.unknown(), v.transform(fromBareString), one) as ValueSchema)
-      : one;
+export function compileValue(definition: AttributeDefinition, rules: ValueRules): ValueSchema {
+  const scalar = scalarSchema(definition, rules);
+  const one = takesBareValue(definition, rules)
+    ? (v.pipe(v.unknown(), v.transform(fromBareString), scalar) as ValueSchema)
+    : scalar;
+  if (!definition.multiValued) return one;
   return v.pipe(
     v.unknown(),
     v.transform(toList),
-    v.array(v.nullish(element)),
+    v.array(v.nullish(one)),
     v.transform(present),
     v.rawCheck(({ dataset, addIssue }) => {
       if (!dataset.typed || definition.type !== 'complex') return;
