@@ -2,7 +2,7 @@ import { isJsonObject } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
 import { normaliseDateTime } from '../schema/date-time.js';
 import type { AttributeDefinition } from '../schema/types.js';
-import { readBoolean, takesBareValue } from '../schema/value-rules.js';
+import { readBoolean, readComplexForm } from '../schema/value-rules.js';
 import type { PatchContext } from './patch-context.js';
 
 type Json = Record<string, unknown>;
@@ -25,15 +25,9 @@ export function coerceOne(
 ): unknown {
   if (value === null) return nullValue(ctx, label);
   if (def.type !== 'complex') return coerceSimple(def, value, ctx, label);
-  let v = value;
-  if (typeof v === 'string' && def.multiValued && ctx.rules.jsonEncodedValues) {
-    const decoded = decodeJson(v);
-    if (decoded) v = fromEncoded(decoded);
-  }
-  if (typeof v === 'string' && takesBareValue(def, ctx.rules)) v = { value: v };
+  const v = readComplexForm(def, value, ctx.rules);
   if (!isJsonObject(v))
     throw scimErrors.invalidValue(`${label} must be an object of sub-attributes.`);
-  if (def.multiValued && ctx.rules.jsonEncodedValues) v = unwrapEncoded(v);
   const out: Json = {};
   let any = false;
   for (const key of Object.keys(v)) {
@@ -123,31 +117,4 @@ function coerceSimple(
       if (typeof value === 'string') return value;
       throw scimErrors.invalidValue(`${label} must be a string.`);
   }
-}
-
-function decodeJson(text: string): Json | undefined {
-  if (!text.startsWith('{')) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return isJsonObject(parsed) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Entra ID's AppRoleAssignmentsComplex sends `{"value": "{\"id\":…,\"value\":\"Admin\",
- * \"displayName\":\"Admin\"}"}`: the real value is JSON inside `value`, with `displayName` for
- * `display`.
- */
-function unwrapEncoded(v: Json): Json {
-  const inner = typeof v.value === 'string' ? decodeJson(v.value) : undefined;
-  if (!inner || !('value' in inner)) return v;
-  return { ...v, ...fromEncoded(inner) };
-}
-
-function fromEncoded(decoded: Json): Json {
-  const { displayName, ...rest } = decoded;
-  if (displayName !== undefined && rest.display === undefined) rest.display = displayName;
-  return rest;
 }

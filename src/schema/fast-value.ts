@@ -1,7 +1,7 @@
 import { isJsonObject } from '../json/json-value.js';
 import { normaliseDateTime } from './date-time.js';
 import type { AttributeDefinition } from './types.js';
-import { readBoolean, takesBareValue, type ValueRules } from './value-rules.js';
+import { readBoolean, readComplexForm, type ValueRules } from './value-rules.js';
 
 /**
  * What a fast reader answers for any input that is not the plain, valid case it handles: the
@@ -51,9 +51,7 @@ export const readAny: FastReader = (x) => x;
 export function compileFastValue(definition: AttributeDefinition, rules: ValueRules): FastReader {
   const scalar = fastScalar(definition, rules);
   const complex = definition.type === 'complex';
-  const one = takesBareValue(definition, rules)
-    ? (x: unknown) => scalar(typeof x === 'string' ? { value: x } : x)
-    : scalar;
+  const one = complex ? (x: unknown) => scalar(readComplexForm(definition, x, rules)) : scalar;
   if (!definition.multiValued) return one;
   return (x) => {
     const list = Array.isArray(x) ? x : [x];

@@ -1,4 +1,7 @@
+import { isJsonObject } from '../json/json-value.js';
 import type { AttributeDefinition } from './types.js';
+
+type Json = Record<string, unknown>;
 
 /**
  * The identity-provider dialect switches that change how one attribute value is read. They are
@@ -14,12 +17,18 @@ export interface ValueRules {
    * `value`: the Enterprise `manager` as an id (Entra ID), `"emails": ["a@x.org"]`.
    */
   readonly managerString: boolean;
+  /**
+   * A multi-valued complex value given as a JSON-encoded object, or whose `value` is one, is
+   * that object, its `displayName` read as `display` (Entra ID's `AppRoleAssignmentsComplex`).
+   */
+  readonly jsonEncodedValues: boolean;
 }
 
 /** Every value rule on: what `createScim` uses unless the host switches one off. */
 export const DEFAULT_VALUE_RULES: ValueRules = Object.freeze({
   stringBooleans: true,
   managerString: true,
+  jsonEncodedValues: true,
 });
 
 /**
@@ -40,13 +49,55 @@ export function readBoolean(value: unknown, rules: ValueRules): boolean | undefi
  * `managerString`, for a complex attribute that has a `value` sub-attribute (Entra ID's
  * `manager` as an id; `"emails": ["a@x.org"]`).
  */
-export function takesBareValue(
-  definition: AttributeDefinition,
-  rules: ValueRules,
-): boolean {
+function takesBareValue(definition: AttributeDefinition, rules: ValueRules): boolean {
   return (
     rules.managerString &&
     definition.type === 'complex' &&
     (definition.subAttributes ?? []).some((s) => s.name === 'value')
   );
+}
+
+/**
+ * Rewrites a value of a complex attribute the way the dialect switches read it, before its
+ * sub-attributes are checked: a JSON-encoded object (`jsonEncodedValues`), a bare string as its
+ * `value` (`managerString`). Anything else comes back as it is, for the type check to refuse.
+ */
+export function readComplexForm(
+  definition: AttributeDefinition,
+  value: unknown,
+  rules: ValueRules,
+): unknown {
+  let v = value;
+  const encoded = definition.multiValued && rules.jsonEncodedValues;
+  if (typeof v === 'string' && encoded) {
+    const decoded = decodeJson(v);
+    if (decoded) v = fromEncoded(decoded);
+  }
+  if (typeof v === 'string' && takesBareValue(definition, rules)) v = { value: v };
+  return encoded && isJsonObject(v) ? unwrapEncoded(v) : v;
+}
+
+function decodeJson(text: string): Json | undefined {
+  if (!text.startsWith('{')) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isJsonObject(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// Entra ID's AppRoleAssignmentsComplex sends `{"value": "{\"id\":…,\"value\":\"Admin\",
+// \"displayName\":\"Admin\"}"}`: the real value is JSON inside `value`, with `displayName`
+// for `display`.
+function unwrapEncoded(v: Json): Json {
+  const inner = typeof v.value === 'string' ? decodeJson(v.value) : undefined;
+  if (!inner || !('value' in inner)) return v;
+  return { ...v, ...fromEncoded(inner) };
+}
+
+function fromEncoded(decoded: Json): Json {
+  const { displayName, ...rest } = decoded;
+  if (displayName !== undefined && rest.display === undefined) rest.display = displayName;
+  return rest;
 }

@@ -2,11 +2,10 @@ import * as v from 'valibot';
 import { normaliseDateTime } from './date-time.js';
 import { objectSchema, type ValueSchema } from './object-schema.js';
 import type { AttributeDefinition } from './types.js';
-import { readBoolean, takesBareValue, type ValueRules } from './value-rules.js';
+import { readBoolean, readComplexForm, type ValueRules } from './value-rules.js';
 
 type Json = Record<string, unknown>;
 
-const fromBareString = (x: unknown): unknown => (typeof x === 'string' ? { value: x } : x);
 const toList = (x: unknown): unknown[] => (Array.isArray(x) ? x : [x]);
 const present = (items: unknown[]): unknown[] | undefined => {
   const out = items.filter((item) => item !== undefined && item !== null);
@@ -69,9 +68,14 @@ function scalarSchema(definition: AttributeDefinition, rules: ValueRules): Value
  */
 export function compileValue(definition: AttributeDefinition, rules: ValueRules): ValueSchema {
   const scalar = scalarSchema(definition, rules);
-  const one = takesBareValue(definition, rules)
-    ? (v.pipe(v.unknown(), v.transform(fromBareString), scalar) as ValueSchema)
-    : scalar;
+  const one =
+    definition.type === 'complex'
+      ? (v.pipe(
+          v.unknown(),
+          v.transform((x) => readComplexForm(definition, x, rules)),
+          scalar,
+        ) as ValueSchema)
+      : scalar;
   if (!definition.multiValued) return one;
   return v.pipe(
     v.unknown(),
