@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { DialectRuleName } from '../../src/patch/types.js';
 import { defineAttribute as attr } from '../../src/schema/define-attribute.js';
 import { defineSchema } from '../../src/schema/define-schema.js';
-import { patchBody, setup, USER_SCHEMA } from '../core/harness.js';
+import { patchBody, setup, USER_SCHEMA, type Reply } from '../core/harness.js';
 
 // Issue 12: every way a value enters — POST, PUT, PATCH with a path, PATCH without one — must
 // accept, refuse and coerce the same values, under the same IdP dialect switches.
@@ -103,7 +103,7 @@ describe.each(SETTINGS)('every way a value enters agrees, with dialect rules %o'
   const userName = () => `u${++n}@x.org`;
   const base = () => ({ schemas: [USER_SCHEMA, EXT], userName: userName() });
 
-  const outcome = (reply: { status: number; body: any }, name: string): Outcome => {
+  const outcome = (reply: Reply, name: string): Outcome => {
     if (reply.status === 400) return { refused: reply.body.scimType as string | undefined };
     expect([200, 201], JSON.stringify(reply.body)).toContain(reply.status);
     return { stored: reply.body[EXT]?.[name] };
