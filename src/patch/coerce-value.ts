@@ -1,8 +1,7 @@
 import { isJsonObject } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
-import { normaliseDateTime } from '../schema/date-time.js';
 import type { AttributeDefinition } from '../schema/types.js';
-import { readBoolean, readComplexForm } from '../schema/value-rules.js';
+import { readComplexForm, REFUSED, scalarRule } from '../schema/value-rules.js';
 import type { PatchContext } from './patch-context.js';
 
 type Json = Record<string, unknown>;
@@ -35,6 +34,11 @@ export function coerceOne(
     // Sub-attributes we do not model are ignored, never rejected; readOnly ones are the
     // server's to set (RFC 7643 §7), so a client's copy is ignored too.
     if (!sub || sub.mutability === 'readOnly') continue;
+    // Ambiguous, as in a POST body (`objectSchema`): `value` and `VALUE` in one object.
+    if (Object.hasOwn(out, sub.name))
+      throw scimErrors.invalidValue(
+        `${label} names "${sub.name}" twice, in different letter cases.`,
+      );
     const coerced = coerceOne(sub, (v as Json)[key], ctx, `${label}.${sub.name}`);
     out[sub.name] = coerced;
     if (coerced !== undefined) any = true;
@@ -94,27 +98,9 @@ function coerceSimple(
   if (def.multiValued && Array.isArray(value)) {
     throw scimErrors.invalidValue(`${label} takes one value per element, not a nested list.`);
   }
-  switch (def.type) {
-    case 'boolean': {
-      const b = readBoolean(value, ctx.rules);
-      if (b !== undefined) return b;
-      throw scimErrors.invalidValue(`${label} must be a boolean.`);
-    }
-    case 'integer':
-      if (Number.isInteger(value)) return value;
-      throw scimErrors.invalidValue(`${label} must be an integer.`);
-    case 'decimal':
-      if (typeof value === 'number' && Number.isFinite(value)) return value;
-      throw scimErrors.invalidValue(`${label} must be a number.`);
-    case 'dateTime': {
-      const normal = typeof value === 'string' ? normaliseDateTime(value) : undefined;
-      if (normal !== undefined) return normal;
-      throw scimErrors.invalidValue(
-        `${label} must be an xsd:dateTime such as 2026-01-31T12:00:00Z.`,
-      );
-    }
-    default:
-      if (typeof value === 'string') return value;
-      throw scimErrors.invalidValue(`${label} must be a string.`);
-  }
+  // Complex values never reach here: `coerceOne` reads them.
+  const rule = scalarRule(def.type as Exclude<typeof def.type, 'complex'>);
+  const out = rule.read(value, ctx.rules);
+  if (out === REFUSED) throw scimErrors.invalidValue(`${label} ${rule.expected(value)}.`);
+  return out;
 }

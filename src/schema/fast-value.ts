@@ -1,7 +1,6 @@
 import { isJsonObject } from '../json/json-value.js';
-import { normaliseDateTime } from './date-time.js';
 import type { AttributeDefinition } from './types.js';
-import { readBoolean, readComplexForm, type ValueRules } from './value-rules.js';
+import { readComplexForm, REFUSED, scalarRule, type ValueRules } from './value-rules.js';
 
 /**
  * What a fast reader answers for any input that is not the plain, valid case it handles: the
@@ -31,12 +30,6 @@ export interface FastEntry {
   readonly read: FastReader;
   readonly required?: boolean | undefined;
 }
-
-const readString: FastReader = (x) => (typeof x === 'string' ? x : UNSURE);
-const readDateTime: FastReader = (x) =>
-  (typeof x === 'string' ? normaliseDateTime(x) : undefined) ?? UNSURE;
-const readInteger: FastReader = (x) => (typeof x === 'number' && Number.isInteger(x) ? x : UNSURE);
-const readDecimal: FastReader = (x) => (typeof x === 'number' && Number.isFinite(x) ? x : UNSURE);
 
 /** Any value as it is (the body's `id`, checked against the path later). @internal */
 export const readAny: FastReader = (x) => x;
@@ -73,18 +66,6 @@ export function compileFastValue(definition: AttributeDefinition, rules: ValueRu
 
 function fastScalar(definition: AttributeDefinition, rules: ValueRules): FastReader {
   switch (definition.type) {
-    case 'string':
-    case 'reference':
-    case 'binary':
-      return readString;
-    case 'dateTime':
-      return readDateTime;
-    case 'boolean':
-      return (x) => readBoolean(x, rules) ?? UNSURE;
-    case 'integer':
-      return readInteger;
-    case 'decimal':
-      return readDecimal;
     case 'complex':
       return fastObject(
         (definition.subAttributes ?? [])
@@ -96,6 +77,13 @@ function fastScalar(definition: AttributeDefinition, rules: ValueRules): FastRea
           })),
         true,
       );
+    default: {
+      const { read } = scalarRule(definition.type);
+      return (x) => {
+        const out = read(x, rules);
+        return out === REFUSED ? UNSURE : out;
+      };
+    }
   }
 }
 

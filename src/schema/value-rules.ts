@@ -1,12 +1,13 @@
 import { isJsonObject } from '../json/json-value.js';
-import type { AttributeDefinition } from './types.js';
+import { normaliseDateTime } from './date-time.js';
+import type { AttributeDefinition, AttributeType } from './types.js';
 
 type Json = Record<string, unknown>;
 
 /**
  * The identity-provider dialect switches that change how one attribute value is read. They are
  * an input of the value rules, so a POST, a PUT and a PATCH read a value the same way; the
- * host sets them through `createScim`'s `patchRules` (see `DialectRuleName`). Both are on by
+ * host sets them through `createScim`'s `patchRules` (see `DialectRuleName`). All are on by
  * default.
  */
 export interface ValueRules {
@@ -42,6 +43,56 @@ export function readBoolean(value: unknown, rules: ValueRules): boolean | undefi
   if (typeof value !== 'string' || !rules.stringBooleans) return undefined;
   const lower = value.toLowerCase();
   return lower === 'true' ? true : lower === 'false' ? false : undefined;
+}
+
+/** What {@link ScalarRule.read} answers for a value its type refuses. */
+export const REFUSED: unique symbol = Symbol('refused');
+
+/** The rule of one scalar type: how a value of it is read, and what an error says it must be. */
+export interface ScalarRule {
+  /** The value as stored (coerced, normalised), or {@link REFUSED}. */
+  readonly read: (value: unknown, rules: ValueRules) => unknown;
+  /** The end of the error detail for a refused value: `must be a boolean`. */
+  readonly expected: (value: unknown) => string;
+}
+
+const stringRule: ScalarRule = {
+  read: (x) => (typeof x === 'string' ? x : REFUSED),
+  expected: () => 'must be a string',
+};
+
+// The one table of scalar value rules: the valibot schemas, the fast reader and PATCH all read
+// values through it, so they cannot disagree.
+const SCALAR_RULES: Readonly<Record<Exclude<AttributeType, 'complex'>, ScalarRule>> = {
+  string: stringRule,
+  reference: stringRule,
+  binary: stringRule,
+  boolean: {
+    read: (x, rules) => readBoolean(x, rules) ?? REFUSED,
+    expected: () => 'must be a boolean',
+  },
+  integer: {
+    read: (x) => (Number.isInteger(x) ? x : REFUSED),
+    expected: () => 'must be an integer',
+  },
+  decimal: {
+    read: (x) => (typeof x === 'number' && Number.isFinite(x) ? x : REFUSED),
+    expected: (x) => (typeof x === 'number' ? 'must be a finite number' : 'must be a number'),
+  },
+  // Stored in one form, so every store compares date-times as instants.
+  dateTime: {
+    read: (x) => (typeof x === 'string' ? normaliseDateTime(x) : undefined) ?? REFUSED,
+    expected: () => 'must be an xsd:dateTime such as 2026-01-31T12:00:00Z',
+  },
+};
+
+/**
+ * Returns the value rule of a scalar type (every type but `complex`).
+ *
+ * @see RFC 7643 §2.3
+ */
+export function scalarRule(type: Exclude<AttributeType, 'complex'>): ScalarRule {
+  return SCALAR_RULES[type];
 }
 
 /**

@@ -1,8 +1,7 @@
 import * as v from 'valibot';
-import { normaliseDateTime } from './date-time.js';
 import { objectSchema, type ValueSchema } from './object-schema.js';
 import type { AttributeDefinition } from './types.js';
-import { readBoolean, readComplexForm, type ValueRules } from './value-rules.js';
+import { readComplexForm, REFUSED, scalarRule, type ValueRules } from './value-rules.js';
 
 type Json = Record<string, unknown>;
 
@@ -14,33 +13,6 @@ const present = (items: unknown[]): unknown[] | undefined => {
 
 function scalarSchema(definition: AttributeDefinition, rules: ValueRules): ValueSchema {
   switch (definition.type) {
-    case 'string':
-    case 'reference':
-    case 'binary':
-      return v.string('must be a string');
-    case 'dateTime': {
-      const expected = 'must be an xsd:dateTime such as 2026-01-31T12:00:00Z';
-      // Stored in one form, so every store compares date-times as instants.
-      return v.pipe(
-        v.string(expected),
-        v.rawTransform(({ dataset, addIssue, NEVER }) => {
-          const normal = normaliseDateTime(dataset.value);
-          if (normal !== undefined) return normal;
-          addIssue({ message: expected });
-          return NEVER;
-        }),
-      ) as ValueSchema;
-    }
-    case 'boolean':
-      return v.pipe(
-        v.unknown(),
-        v.transform((x) => readBoolean(x, rules) ?? x),
-        v.boolean('must be a boolean'),
-      ) as ValueSchema;
-    case 'integer':
-      return v.pipe(v.number('must be an integer'), v.integer('must be an integer'));
-    case 'decimal':
-      return v.pipe(v.number('must be a number'), v.finite('must be a finite number'));
     case 'complex':
       return objectSchema(
         (definition.subAttributes ?? [])
@@ -52,6 +24,18 @@ function scalarSchema(definition: AttributeDefinition, rules: ValueRules): Value
           })),
         true,
       );
+    default: {
+      const rule = scalarRule(definition.type);
+      return v.pipe(
+        v.unknown(),
+        v.rawTransform(({ dataset, addIssue, NEVER }) => {
+          const out = rule.read(dataset.value, rules);
+          if (out !== REFUSED) return out;
+          addIssue({ message: rule.expected(dataset.value) });
+          return NEVER;
+        }),
+      ) as ValueSchema;
+    }
   }
 }
 

@@ -84,6 +84,8 @@ const FORMS: unknown[] = [
   ['2026-01-31T12:00'],
   null,
   [null, { value: 'x', primary: 'True' }],
+  // One sub-attribute named twice: ambiguous, so refused on every way in.
+  [{ VALUE: true, value: '' }],
 ];
 const EXAMPLES = NAMES.flatMap((name) => FORMS.map((form): [string, unknown] => [name, form]));
 
