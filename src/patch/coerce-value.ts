@@ -1,7 +1,7 @@
 import { isJsonObject } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
 import type { AttributeDefinition } from '../schema/types.js';
-import { readComplexForm, REFUSED, scalarRule } from '../schema/value-rules.js';
+import { expectedScalar, readComplexForm, REFUSED, scalarReader } from '../schema/value-rules.js';
 import type { PatchContext } from './patch-context.js';
 
 type Json = Record<string, unknown>;
@@ -99,8 +99,8 @@ function coerceSimple(
     throw scimErrors.invalidValue(`${label} takes one value per element, not a nested list.`);
   }
   // Complex values never reach here: `coerceOne` reads them.
-  const rule = scalarRule(def.type as Exclude<typeof def.type, 'complex'>);
-  const out = rule.read(value, ctx.rules);
-  if (out === REFUSED) throw scimErrors.invalidValue(`${label} ${rule.expected(value)}.`);
+  const type = def.type as Exclude<typeof def.type, 'complex'>;
+  const out = scalarReader(type, ctx.rules)(value);
+  if (out === REFUSED) throw scimErrors.invalidValue(`${label} ${expectedScalar(type, value)}.`);
   return out;
 }

@@ -1,6 +1,6 @@
 import { isJsonObject } from '../json/json-value.js';
 import type { AttributeDefinition } from './types.js';
-import { readComplexForm, REFUSED, scalarRule, type ValueRules } from './value-rules.js';
+import { readComplexForm, REFUSED, scalarReader, type ValueRules } from './value-rules.js';
 
 /**
  * What a fast reader answers for any input that is not the plain, valid case it handles: the
@@ -8,7 +8,7 @@ import { readComplexForm, REFUSED, scalarRule, type ValueRules } from './value-r
  *
  * @internal
  */
-export const UNSURE: unique symbol = Symbol('unsure');
+export const UNSURE: typeof REFUSED = REFUSED;
 
 /**
  * Reads a value the way the compiled valibot schema of the same definition does, for input that
@@ -77,13 +77,9 @@ function fastScalar(definition: AttributeDefinition, rules: ValueRules): FastRea
           })),
         true,
       );
-    default: {
-      const { read } = scalarRule(definition.type);
-      return (x) => {
-        const out = read(x, rules);
-        return out === REFUSED ? UNSURE : out;
-      };
-    }
+    default:
+      // A refused value is one the fast reader leaves to the full schema (UNSURE is REFUSED).
+      return scalarReader(definition.type, rules);
   }
 }
 
@@ -104,14 +100,15 @@ export function fastObject(entries: readonly FastEntry[], emptyIsNoValue: boolea
     const found: number[] = [];
     const values: unknown[] = [];
     for (const key in input) {
-      const raw = input[key];
-      if (raw === null || raw === undefined) continue;
       const at = indexOf.get(key);
       if (at === undefined) {
-        // A known name spelled another way is the full schema's to resolve; others are unknown.
+        // A known name spelled another way is the full schema's to resolve (even as null: it
+        // may be named twice); others are unknown.
         if (lowerNames.has(key.toLowerCase())) return UNSURE;
         continue;
       }
+      const raw = input[key];
+      if (raw === null || raw === undefined) continue;
       const value = (entries[at] as FastEntry).read(raw);
       if (value === UNSURE) return UNSURE;
       if (value === undefined) continue;

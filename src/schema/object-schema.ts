@@ -37,14 +37,16 @@ export function objectSchema(
   // ambiguous: PATCH refuses it too (`coerceOne`).
   const canonicalize = (input: Json): Json | string => {
     const out: Json = {};
+    // Names given as null: a null beside another spelling of its name is ambiguous too.
+    let cleared: Set<string> | undefined;
     for (const key in input) {
-      const value = input[key];
-      if (value === null || value === undefined) continue;
       // Most clients spell names as the schema does: lower-case only the others.
       const name = exact.has(key) ? key : byLowerName.get(key.toLowerCase());
       if (name === undefined) continue;
-      if (Object.hasOwn(out, name)) return name;
-      out[name] = value;
+      if (Object.hasOwn(out, name) || cleared?.has(name)) return name;
+      const value = input[key];
+      if (value === null || value === undefined) (cleared ??= new Set()).add(name);
+      else out[name] = value;
     }
     return out;
   };

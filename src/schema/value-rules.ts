@@ -45,54 +45,65 @@ export function readBoolean(value: unknown, rules: ValueRules): boolean | undefi
   return lower === 'true' ? true : lower === 'false' ? false : undefined;
 }
 
-/** What {@link ScalarRule.read} answers for a value its type refuses. */
+/** What a scalar value reader answers for a value its type refuses. */
 export const REFUSED: unique symbol = Symbol('refused');
 
-/** The rule of one scalar type: how a value of it is read, and what an error says it must be. */
-export interface ScalarRule {
-  /** The value as stored (coerced, normalised), or {@link REFUSED}. */
-  readonly read: (value: unknown, rules: ValueRules) => unknown;
+/** Reads one scalar value: the value as stored (coerced, normalised), or {@link REFUSED}. */
+export type ScalarReader = (value: unknown) => unknown;
+
+/** The rule of one scalar type: its reader under the switches, and what an error says. */
+interface ScalarRule {
+  readonly reader: (rules: ValueRules) => ScalarReader;
   /** The end of the error detail for a refused value: `must be a boolean`. */
   readonly expected: (value: unknown) => string;
 }
 
-const stringRule: ScalarRule = {
-  read: (x) => (typeof x === 'string' ? x : REFUSED),
-  expected: () => 'must be a string',
-};
+const readString: ScalarReader = (x) => (typeof x === 'string' ? x : REFUSED);
+const stringRule: ScalarRule = { reader: () => readString, expected: () => 'must be a string' };
+const readInteger: ScalarReader = (x) => (Number.isInteger(x) ? x : REFUSED);
+const readDecimal: ScalarReader = (x) =>
+  typeof x === 'number' && Number.isFinite(x) ? x : REFUSED;
+// Stored in one form, so every store compares date-times as instants.
+const readDateTime: ScalarReader = (x) =>
+  (typeof x === 'string' ? normaliseDateTime(x) : undefined) ?? REFUSED;
 
 // The one table of scalar value rules: the valibot schemas, the fast reader and PATCH all read
-// values through it, so they cannot disagree.
+// values through it, so they cannot disagree. A reader is made once per rules object, so a
+// rule that does not depend on the switches costs no more than the plain check.
 const SCALAR_RULES: Readonly<Record<Exclude<AttributeType, 'complex'>, ScalarRule>> = {
   string: stringRule,
   reference: stringRule,
   binary: stringRule,
   boolean: {
-    read: (x, rules) => readBoolean(x, rules) ?? REFUSED,
+    reader: (rules) => (x) => readBoolean(x, rules) ?? REFUSED,
     expected: () => 'must be a boolean',
   },
-  integer: {
-    read: (x) => (Number.isInteger(x) ? x : REFUSED),
-    expected: () => 'must be an integer',
-  },
+  integer: { reader: () => readInteger, expected: () => 'must be an integer' },
   decimal: {
-    read: (x) => (typeof x === 'number' && Number.isFinite(x) ? x : REFUSED),
+    reader: () => readDecimal,
     expected: (x) => (typeof x === 'number' ? 'must be a finite number' : 'must be a number'),
   },
-  // Stored in one form, so every store compares date-times as instants.
   dateTime: {
-    read: (x) => (typeof x === 'string' ? normaliseDateTime(x) : undefined) ?? REFUSED,
+    reader: () => readDateTime,
     expected: () => 'must be an xsd:dateTime such as 2026-01-31T12:00:00Z',
   },
 };
 
 /**
- * Returns the value rule of a scalar type (every type but `complex`).
+ * Returns the reader of a scalar type (every type but `complex`) under the dialect switches.
  *
  * @see RFC 7643 §2.3
  */
-export function scalarRule(type: Exclude<AttributeType, 'complex'>): ScalarRule {
-  return SCALAR_RULES[type];
+export function scalarReader(
+  type: Exclude<AttributeType, 'complex'>,
+  rules: ValueRules,
+): ScalarReader {
+  return SCALAR_RULES[type].reader(rules);
+}
+
+/** Returns what an error says a value of a scalar type must be: `must be a boolean`. */
+export function expectedScalar(type: Exclude<AttributeType, 'complex'>, value: unknown): string {
+  return SCALAR_RULES[type].expected(value);
 }
 
 /**

@@ -1,7 +1,13 @@
 import * as v from 'valibot';
 import { objectSchema, type ValueSchema } from './object-schema.js';
 import type { AttributeDefinition } from './types.js';
-import { readComplexForm, REFUSED, scalarRule, type ValueRules } from './value-rules.js';
+import {
+  expectedScalar,
+  readComplexForm,
+  REFUSED,
+  scalarReader,
+  type ValueRules,
+} from './value-rules.js';
 
 type Json = Record<string, unknown>;
 
@@ -25,13 +31,14 @@ function scalarSchema(definition: AttributeDefinition, rules: ValueRules): Value
         true,
       );
     default: {
-      const rule = scalarRule(definition.type);
+      const { type } = definition;
+      const read = scalarReader(type, rules);
       return v.pipe(
         v.unknown(),
         v.rawTransform(({ dataset, addIssue, NEVER }) => {
-          const out = rule.read(dataset.value, rules);
+          const out = read(dataset.value);
           if (out !== REFUSED) return out;
-          addIssue({ message: rule.expected(dataset.value) });
+          addIssue({ message: expectedScalar(type, dataset.value) });
           return NEVER;
         }),
       ) as ValueSchema;

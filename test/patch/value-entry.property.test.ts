@@ -86,6 +86,7 @@ const FORMS: unknown[] = [
   [null, { value: 'x', primary: 'True' }],
   // One sub-attribute named twice: ambiguous, so refused on every way in.
   [{ VALUE: true, value: '' }],
+  [{ value: null, VALUE: 'yes' }],
 ];
 const EXAMPLES = NAMES.flatMap((name) => FORMS.map((form): [string, unknown] => [name, form]));
 
