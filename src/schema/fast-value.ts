@@ -17,8 +17,10 @@ export const UNSURE: typeof REFUSED = REFUSED;
  * else: a name spelled another way, a value of the wrong type, a missing required value.
  * Its output, when it gives one, is exactly valibot's, members in the same order; a property
  * test (`test/schema/fast-value.property.test.ts`) holds the two to that. It exists for speed:
- * validating a typical user this way costs a fraction of running the valibot pipeline. A change
- * to a value rule in `value-schema.ts` or `object-schema.ts` must be made here too.
+ * validating a typical user this way costs a fraction of running the valibot pipeline. The value
+ * rules themselves (scalar types, dialect forms of complex values) come from `value-rules.ts`,
+ * shared with valibot and PATCH; only the list and object shapes of `value-schema.ts` and
+ * `object-schema.ts` are mirrored here, and a change to them must be made here too.
  *
  * @internal
  */
@@ -37,7 +39,7 @@ export const readAny: FastReader = (x) => x;
 /**
  * The fast reader of an attribute, mirroring `compileValue` in `value-schema.ts`, coercions
  * included: a list is any value or array of values, nulls in it are left out, and an empty one
- * is no value; a bare string is the `value` of a complex value that has one.
+ * is no value; a complex value is read in its dialect forms first (`readComplexForm`).
  *
  * @internal
  */

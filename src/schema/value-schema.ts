@@ -46,7 +46,7 @@ function scalarSchema(definition: AttributeDefinition, rules: ValueRules): Value
   }
 }
 
-// `fast-value.ts` mirrors these rules for plain, valid input: change both together.
+// `fast-value.ts` mirrors the list shape below for plain, valid input: change both together.
 /**
  * Compiles one attribute definition into the valibot schema of its value, as a POST or PUT
  * body carries it: the value checked against the type and coerced ("True" → `true`); a
