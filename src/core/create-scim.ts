@@ -5,6 +5,7 @@ import { compileUserInput } from '../schema/compile-user-input.js';
 import { DEFAULT_MAX_ATTRIBUTE_VALUES } from '../schema/check-value-counts.js';
 import { userNameCheck } from '../schema/user-name-rule.js';
 import { DEFAULT_MAX_PATCH_WORK } from '../patch/work-meter.js';
+import { resolveRules } from '../patch/resolve-rules.js';
 import { checkExtensions } from './check-extensions.js';
 import { EventHub } from './events/event-hub.js';
 import type { HandlerConfig } from './handlers/context.js';
@@ -68,6 +69,8 @@ export function createScim(options: ScimOptions): Scim {
   const extensions = options.extensions ?? [];
   checkExtensions([userSchema, enterpriseUserSchema, accountSchema], extensions);
   const schemas = [userSchema, enterpriseUserSchema, ...extensions, accountSchema];
+  // One set of dialect switches for every way a value enters: POST, PUT and PATCH.
+  const rules = resolveRules(options.patchRules);
   const config: HandlerConfig = {
     schemas,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
@@ -77,15 +80,16 @@ export function createScim(options: ScimOptions): Scim {
       schemas,
       maxOperations: options.maxPatchOperations ?? 1000,
       maxWork: options.maxPatchWork ?? DEFAULT_MAX_PATCH_WORK,
-      rules: options.patchRules ?? {},
+      rules,
     },
+    valueRules: rules,
     readFilter: filterReader(schemas),
     sortSupported: typeof options.store.capabilities?.supportsSort === 'function',
     onPassword: options.onPassword,
     reportError,
   };
   // Compile the request validation once, now, so the first request does not pay for it.
-  compileUserInput(config.schemas);
+  compileUserInput(config.schemas, config.valueRules);
   const events = new EventHub(reportError);
   if (options.onEvent) events.on(options.onEvent);
   const outbox = new OutboxDispatcher(

@@ -1,7 +1,7 @@
 import { scimErrors } from '../errors/index.js';
 import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
 import type { AttributePath, CompareOperator, Filter, FilterValue } from './ast.js';
-import { parseDateTime } from './parse-date-time.js';
+import { parseDateTime } from '../schema/date-time.js';
 import { resolveFilterPath } from './resolve-filter-path.js';
 import type { FilterTarget } from './resolve-filter-path.js';
 import { stringifyAttributePath } from './stringify-filter.js';

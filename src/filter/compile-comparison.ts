@@ -1,7 +1,7 @@
 import { foldCase } from '../schema/fold-case.js';
 import type { AttributeDefinition } from '../schema/types.js';
 import type { CompareOperator } from './ast.js';
-import { parseDateTime } from './parse-date-time.js';
+import { parseDateTime } from '../schema/date-time.js';
 
 /**
  * Builds the test of one value (never null, never an array) against a checked, non-null

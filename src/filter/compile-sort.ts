@@ -2,7 +2,7 @@ import type { SortOrder } from '../contracts/user-store.js';
 import { foldCase } from '../schema/fold-case.js';
 import type { SchemaDefinition } from '../schema/types.js';
 import type { AttributePath } from './ast.js';
-import { parseDateTime } from './parse-date-time.js';
+import { parseDateTime } from '../schema/date-time.js';
 import { resolveFilterPath } from './resolve-filter-path.js';
 
 type Json = Record<string, unknown>;

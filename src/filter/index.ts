@@ -25,4 +25,4 @@ export { matchesFilter } from './matches-filter.js';
 export { isPresentValue } from './compile-comparison.js';
 export { resolveFilterPath, SCHEMAS_ATTRIBUTE } from './resolve-filter-path.js';
 export type { FilterTarget } from './resolve-filter-path.js';
-export { parseDateTime } from './parse-date-time.js';
+export { parseDateTime } from '../schema/date-time.js';

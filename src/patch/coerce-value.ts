@@ -1,12 +1,10 @@
 import { isJsonObject } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
 import type { AttributeDefinition } from '../schema/types.js';
+import { expectedScalar, readComplexForm, REFUSED, scalarReader } from '../schema/value-rules.js';
 import type { PatchContext } from './patch-context.js';
 
 type Json = Record<string, unknown>;
-
-/** Tells whether a value is a plain JSON object. */
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /**
  * Checks a value against the type of a singular attribute (or one value of a multi-valued one)
@@ -26,16 +24,9 @@ export function coerceOne(
 ): unknown {
   if (value === null) return nullValue(ctx, label);
   if (def.type !== 'complex') return coerceSimple(def, value, ctx, label);
-  let v = value;
-  if (typeof v === 'string' && def.multiValued && ctx.rules.jsonEncodedValues) {
-    const decoded = decodeJson(v);
-    if (decoded) v = fromEncoded(decoded);
-  }
-  if (typeof v === 'string' && ctx.rules.managerString && ctx.index.subAttribute(def, 'value'))
-    v = { value: v };
+  const v = readComplexForm(def, value, ctx.rules);
   if (!isJsonObject(v))
     throw scimErrors.invalidValue(`${label} must be an object of sub-attributes.`);
-  if (def.multiValued && ctx.rules.jsonEncodedValues) v = unwrapEncoded(v);
   const out: Json = {};
   let any = false;
   for (const key of Object.keys(v)) {
@@ -43,6 +34,11 @@ export function coerceOne(
     // Sub-attributes we do not model are ignored, never rejected; readOnly ones are the
     // server's to set (RFC 7643 §7), so a client's copy is ignored too.
     if (!sub || sub.mutability === 'readOnly') continue;
+    // Ambiguous, as in a POST body (`objectSchema`): `value` and `VALUE` in one object.
+    if (Object.hasOwn(out, sub.name))
+      throw scimErrors.invalidValue(
+        `${label} names "${sub.name}" twice, in different letter cases.`,
+      );
     const coerced = coerceOne(sub, (v as Json)[key], ctx, `${label}.${sub.name}`);
     out[sub.name] = coerced;
     if (coerced !== undefined) any = true;
@@ -102,56 +98,9 @@ function coerceSimple(
   if (def.multiValued && Array.isArray(value)) {
     throw scimErrors.invalidValue(`${label} takes one value per element, not a nested list.`);
   }
-  switch (def.type) {
-    case 'boolean':
-      if (typeof value === 'boolean') return value;
-      if (typeof value === 'string' && ctx.rules.stringBooleans) {
-        const lower = value.toLowerCase();
-        if (lower === 'true') return true;
-        if (lower === 'false') return false;
-      }
-      throw scimErrors.invalidValue(`${label} must be a boolean.`);
-    case 'integer':
-      if (Number.isInteger(value)) return value;
-      throw scimErrors.invalidValue(`${label} must be an integer.`);
-    case 'decimal':
-      if (typeof value === 'number' && Number.isFinite(value)) return value;
-      throw scimErrors.invalidValue(`${label} must be a number.`);
-    case 'dateTime':
-      if (typeof value === 'string' && DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)))
-        return value;
-      throw scimErrors.invalidValue(
-        `${label} must be an xsd:dateTime such as 2026-01-31T12:00:00Z.`,
-      );
-    default:
-      if (typeof value === 'string') return value;
-      throw scimErrors.invalidValue(`${label} must be a string.`);
-  }
-}
-
-function decodeJson(text: string): Json | undefined {
-  if (!text.startsWith('{')) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return isJsonObject(parsed) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Entra ID's AppRoleAssignmentsComplex sends `{"value": "{\"id\":…,\"value\":\"Admin\",
- * \"displayName\":\"Admin\"}"}`: the real value is JSON inside `value`, with `displayName` for
- * `display`.
- */
-function unwrapEncoded(v: Json): Json {
-  const inner = typeof v.value === 'string' ? decodeJson(v.value) : undefined;
-  if (!inner || !('value' in inner)) return v;
-  return { ...v, ...fromEncoded(inner) };
-}
-
-function fromEncoded(decoded: Json): Json {
-  const { displayName, ...rest } = decoded;
-  if (displayName !== undefined && rest.display === undefined) rest.display = displayName;
-  return rest;
+  // Complex values never reach here: `coerceOne` reads them.
+  const type = def.type as Exclude<typeof def.type, 'complex'>;
+  const out = scalarReader(type, ctx.rules)(value);
+  if (out === REFUSED) throw scimErrors.invalidValue(`${label} ${expectedScalar(type, value)}.`);
+  return out;
 }

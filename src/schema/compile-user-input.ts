@@ -9,6 +9,7 @@ import {
   type FastReader,
 } from './fast-value.js';
 import { compileValue } from './value-schema.js';
+import { DEFAULT_VALUE_RULES, type ValueRules } from './value-rules.js';
 
 /** A resource's schemas compiled, once, for POST and PUT bodies. */
 export interface CompiledUserInput {
@@ -25,40 +26,47 @@ export interface CompiledUserInput {
   readonly fastBody: FastReader;
 }
 
-const compiled = new WeakMap<readonly SchemaDefinition[], CompiledUserInput>();
+// Per schema list, then per rules object: the core passes the same two on every request.
+const compiled = new WeakMap<readonly SchemaDefinition[], WeakMap<ValueRules, CompiledUserInput>>();
 
 // Each member with both forms of its rules: the valibot schema and the fast reader.
 type Entry = ObjectEntry & FastEntry;
 
 // The writable attributes of a schema (readOnly ones are the server's to set).
-function entriesOf(schema: SchemaDefinition): Entry[] {
+function entriesOf(schema: SchemaDefinition, rules: ValueRules): Entry[] {
   return schema.attributes
     .filter((a) => a.mutability !== 'readOnly')
     .map((a) => ({
       name: a.name,
-      schema: compileValue(a),
-      read: compileFastValue(a),
+      schema: compileValue(a, rules),
+      read: compileFastValue(a, rules),
       required: a.required,
     }));
 }
 
 /**
  * Compiles a resource's schemas (the first is the core schema, the rest extensions) into the
- * valibot schema of a POST or PUT body and its fast reader, both from one list of members.
- * The result is cached per schema list, so the core, which passes the same list on every
- * request, compiles once.
+ * valibot schema of a POST or PUT body and its fast reader, both from one list of members,
+ * reading values under the dialect switches `rules` (those a PATCH reads values with). The
+ * result is cached per schema list and rules object, so the core, which passes the same two on
+ * every request, compiles once.
  */
-export function compileUserInput(schemas: readonly SchemaDefinition[]): CompiledUserInput {
-  const cached = compiled.get(schemas);
+export function compileUserInput(
+  schemas: readonly SchemaDefinition[],
+  rules: ValueRules = DEFAULT_VALUE_RULES,
+): CompiledUserInput {
+  let byRules = compiled.get(schemas);
+  if (!byRules) compiled.set(schemas, (byRules = new WeakMap()));
+  const cached = byRules.get(rules);
   if (cached) return cached;
   const [core, ...extensions] = schemas;
   if (!core) throw new Error('compileUserInput needs at least the core schema');
   const entries: Entry[] = [
     // readOnly, so never stored, but a PUT answers 400 when it differs from the path.
     { name: 'id', schema: v.unknown(), read: readAny },
-    ...entriesOf(core),
+    ...entriesOf(core, rules),
     ...extensions.map((extension) => {
-      const members = entriesOf(extension);
+      const members = entriesOf(extension, rules);
       return {
         name: extension.id,
         schema: objectSchema(members, false),
@@ -72,6 +80,6 @@ export function compileUserInput(schemas: readonly SchemaDefinition[]): Compiled
     body: objectSchema(entries, false),
     fastBody: fastObject(entries, false),
   };
-  compiled.set(schemas, result);
+  byRules.set(rules, result);
   return result;
 }

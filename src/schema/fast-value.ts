@@ -1,6 +1,6 @@
 import { isJsonObject } from '../json/json-value.js';
-import { isDateTime } from './date-time.js';
 import type { AttributeDefinition } from './types.js';
+import { readComplexForm, REFUSED, scalarReader, type ValueRules } from './value-rules.js';
 
 /**
  * What a fast reader answers for any input that is not the plain, valid case it handles: the
@@ -8,7 +8,7 @@ import type { AttributeDefinition } from './types.js';
  *
  * @internal
  */
-export const UNSURE: unique symbol = Symbol('unsure');
+export const UNSURE: typeof REFUSED = REFUSED;
 
 /**
  * Reads a value the way the compiled valibot schema of the same definition does, for input that
@@ -17,8 +17,10 @@ export const UNSURE: unique symbol = Symbol('unsure');
  * else: a name spelled another way, a value of the wrong type, a missing required value.
  * Its output, when it gives one, is exactly valibot's, members in the same order; a property
  * test (`test/schema/fast-value.property.test.ts`) holds the two to that. It exists for speed:
- * validating a typical user this way costs a fraction of running the valibot pipeline. A change
- * to a value rule in `value-schema.ts` or `object-schema.ts` must be made here too.
+ * validating a typical user this way costs a fraction of running the valibot pipeline. The value
+ * rules themselves (scalar types, dialect forms of complex values) come from `value-rules.ts`,
+ * shared with valibot and PATCH; only the list and object shapes of `value-schema.ts` and
+ * `object-schema.ts` are mirrored here, and a change to them must be made here too.
  *
  * @internal
  */
@@ -31,35 +33,20 @@ export interface FastEntry {
   readonly required?: boolean | undefined;
 }
 
-const readString: FastReader = (x) => (typeof x === 'string' ? x : UNSURE);
-const readDateTime: FastReader = (x) => (typeof x === 'string' && isDateTime(x) ? x : UNSURE);
-// IdPs (Entra ID first) send booleans as "True"/"False"; DESIGN.md §5 accepts them.
-const readBoolean: FastReader = (x) => {
-  if (typeof x === 'boolean') return x;
-  if (typeof x !== 'string') return UNSURE;
-  const lower = x.toLowerCase();
-  return lower === 'true' ? true : lower === 'false' ? false : UNSURE;
-};
-const readInteger: FastReader = (x) => (typeof x === 'number' && Number.isInteger(x) ? x : UNSURE);
-const readDecimal: FastReader = (x) => (typeof x === 'number' && Number.isFinite(x) ? x : UNSURE);
-
 /** Any value as it is (the body's `id`, checked against the path later). @internal */
 export const readAny: FastReader = (x) => x;
 
 /**
  * The fast reader of an attribute, mirroring `compileValue` in `value-schema.ts`, coercions
  * included: a list is any value or array of values, nulls in it are left out, and an empty one
- * is no value; a bare string is the `value` of a complex value that has one.
+ * is no value; a complex value is read in its dialect forms first (`readComplexForm`).
  *
  * @internal
  */
-export function compileFastValue(definition: AttributeDefinition): FastReader {
-  const scalar = fastScalar(definition);
+export function compileFastValue(definition: AttributeDefinition, rules: ValueRules): FastReader {
+  const scalar = fastScalar(definition, rules);
   const complex = definition.type === 'complex';
-  const one =
-    complex && definition.subAttributes?.some((s) => s.name === 'value')
-      ? (x: unknown) => scalar(typeof x === 'string' ? { value: x } : x)
-      : scalar;
+  const one = complex ? (x: unknown) => scalar(readComplexForm(definition, x, rules)) : scalar;
   if (!definition.multiValued) return one;
   return (x) => {
     const list = Array.isArray(x) ? x : [x];
@@ -79,27 +66,22 @@ export function compileFastValue(definition: AttributeDefinition): FastReader {
   };
 }
 
-function fastScalar(definition: AttributeDefinition): FastReader {
+function fastScalar(definition: AttributeDefinition, rules: ValueRules): FastReader {
   switch (definition.type) {
-    case 'string':
-    case 'reference':
-    case 'binary':
-      return readString;
-    case 'dateTime':
-      return readDateTime;
-    case 'boolean':
-      return readBoolean;
-    case 'integer':
-      return readInteger;
-    case 'decimal':
-      return readDecimal;
     case 'complex':
       return fastObject(
         (definition.subAttributes ?? [])
           .filter((sub) => sub.mutability !== 'readOnly')
-          .map((sub) => ({ name: sub.name, read: compileFastValue(sub), required: sub.required })),
+          .map((sub) => ({
+            name: sub.name,
+            read: compileFastValue(sub, rules),
+            required: sub.required,
+          })),
         true,
       );
+    default:
+      // A refused value is one the fast reader leaves to the full schema (UNSURE is REFUSED).
+      return scalarReader(definition.type, rules);
   }
 }
 
@@ -120,14 +102,15 @@ export function fastObject(entries: readonly FastEntry[], emptyIsNoValue: boolea
     const found: number[] = [];
     const values: unknown[] = [];
     for (const key in input) {
-      const raw = input[key];
-      if (raw === null || raw === undefined) continue;
       const at = indexOf.get(key);
       if (at === undefined) {
-        // A known name spelled another way is the full schema's to resolve; others are unknown.
+        // A known name spelled another way is the full schema's to resolve (even as null: it
+        // may be named twice); others are unknown.
         if (lowerNames.has(key.toLowerCase())) return UNSURE;
         continue;
       }
+      const raw = input[key];
+      if (raw === null || raw === undefined) continue;
       const value = (entries[at] as FastEntry).read(raw);
       if (value === UNSURE) return UNSURE;
       if (value === undefined) continue;

@@ -33,14 +33,20 @@ export function objectSchema(
   for (const e of entries) shape[e.name] = v.optional(e.schema);
   const required = entries.filter((e) => e.required).map((e) => e.name);
 
-  const canonicalize = (input: Json): Json => {
+  // The input with canonical names, or the name given twice (`value` and `VALUE`), which is
+  // ambiguous: PATCH refuses it too (`coerceOne`).
+  const canonicalize = (input: Json): Json | string => {
     const out: Json = {};
+    // Names given as null: a null beside another spelling of its name is ambiguous too.
+    let cleared: Set<string> | undefined;
     for (const key in input) {
-      const value = input[key];
-      if (value === null || value === undefined) continue;
       // Most clients spell names as the schema does: lower-case only the others.
       const name = exact.has(key) ? key : byLowerName.get(key.toLowerCase());
-      if (name !== undefined) out[name] = value;
+      if (name === undefined) continue;
+      if (Object.hasOwn(out, name) || cleared?.has(name)) return name;
+      const value = input[key];
+      if (value === null || value === undefined) (cleared ??= new Set()).add(name);
+      else out[name] = value;
     }
     return out;
   };
@@ -61,7 +67,12 @@ export function objectSchema(
 
   return v.pipe(
     v.custom<Json>(isJsonObject, 'must be an object'),
-    v.transform(canonicalize),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const out = canonicalize(dataset.value);
+      if (typeof out !== 'string') return out;
+      addIssue({ message: `names "${out}" twice, in different letter cases` });
+      return NEVER;
+    }),
     v.object(shape),
     v.transform(compact),
     v.rawCheck(({ dataset, addIssue }) => {

@@ -4,9 +4,8 @@ import { scimErrors } from '../errors/index.js';
 import { compileUserInput } from './compile-user-input.js';
 import { UNSURE } from './fast-value.js';
 import { issueToScimError } from './issue-to-scim-error.js';
-import type { ValueSchema } from './object-schema.js';
-import type { AttributeDefinition, SchemaDefinition } from './types.js';
-import { compileValue } from './value-schema.js';
+import type { SchemaDefinition } from './types.js';
+import { DEFAULT_VALUE_RULES, type ValueRules } from './value-rules.js';
 
 /** A POST or PUT body reduced to what a client may write. */
 export interface UserInput {
@@ -29,8 +28,9 @@ type Json = Record<string, unknown>;
  * Validates and coerces a POST or PUT User body against the resource's schemas (the first is
  * the core schema, the rest extensions), with valibot schemas compiled once per schema list.
  * Names match regardless of case and come out canonical; `null` and empty arrays mean "no
- * value"; `"True"`/`"False"` strings become booleans; readOnly attributes are ignored
- * (RFC 7643 §7); attributes no schema defines are ignored, never rejected.
+ * value"; `"True"`/`"False"` strings become booleans and date-times are stored in one form
+ * (under the dialect switches `rules`, the same a PATCH reads values with); readOnly attributes
+ * are ignored (RFC 7643 §7); attributes no schema defines are ignored, never rejected.
  *
  * @throws ScimError 400 `invalidSyntax` when the body is not an object or lacks the core schema,
  *   `invalidValue` for an unknown schema URN, a wrong type or a missing required attribute; the
@@ -38,10 +38,14 @@ type Json = Record<string, unknown>;
  *   apply (see `userNameCheck`).
  * @see RFC 7643 §2, §4.1; RFC 7644 §3.3
  */
-export function validateUserInput(body: unknown, schemas: readonly SchemaDefinition[]): UserInput {
+export function validateUserInput(
+  body: unknown,
+  schemas: readonly SchemaDefinition[],
+  rules: ValueRules = DEFAULT_VALUE_RULES,
+): UserInput {
   if (!isJsonObject(body))
     throw scimErrors.invalidSyntax('The request body must be a JSON object.');
-  const { core, byUrn, body: bodySchema, fastBody } = compileUserInput(schemas);
+  const { core, byUrn, body: bodySchema, fastBody } = compileUserInput(schemas, rules);
   const declared = body.schemas;
   if (!Array.isArray(declared) || !declared.every((s): s is string => typeof s === 'string')) {
     throw scimErrors.invalidSyntax('"schemas" must be an array of schema URNs.');
@@ -84,27 +88,4 @@ function attributesOf(output: Json): Json {
   if (output.id === undefined && output.password === undefined) return output;
   const { id: _id, password: _password, ...attributes } = output;
   return attributes;
-}
-
-const valueSchemas = new WeakMap<AttributeDefinition, ValueSchema>();
-
-/**
- * Coerces one attribute value to its definition, as in a POST or PUT body; `undefined` means
- * "no value". The definition's valibot schema is compiled once and cached.
- *
- * @param where The attribute's path, used in the error detail.
- * @throws ScimError 400 `invalidValue` when the value has the wrong type.
- * @see RFC 7643 §2.3
- */
-export function coerceValue(
-  value: unknown,
-  definition: AttributeDefinition,
-  where: string,
-): unknown {
-  if (value === null || value === undefined) return undefined;
-  let schema = valueSchemas.get(definition);
-  if (!schema) valueSchemas.set(definition, (schema = compileValue(definition)));
-  const result = v.safeParse(schema, value, { abortEarly: true });
-  if (!result.success) throw issueToScimError(result.issues, where);
-  return result.output;
 }

@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { isScimError } from '../../src/errors/index.js';
 import { defineAttribute } from '../../src/schema/define-attribute.js';
 import { defineSchema } from '../../src/schema/define-schema.js';
-import { findAttribute } from '../../src/schema/resolve-attribute.js';
 import { userSchema } from '../../src/schema/user-schema.js';
-import { coerceValue, validateUserInput } from '../../src/schema/validate-user.js';
+import { validateUserInput } from '../../src/schema/validate-user.js';
 import { body, DISTRICT, ENTERPRISE_USER_SCHEMA, schemas, USER_SCHEMA } from './fixtures.js';
 
 const ACCOUNT = 'urn:scimkit:params:scim:schemas:extension:account:2.0:User';
@@ -61,12 +60,12 @@ describe('validateUserInput: values per type', () => {
   });
 
   it('dateTime: an xsd:dateTime, not whatever Date.parse accepts', () => {
-    for (const ok of [
-      '2026-01-31T12:00:00Z',
-      '2026-01-31T12:00:00.125+02:00',
-      '2026-01-31T12:00',
+    for (const [sent, stored] of [
+      ['2026-01-31T12:00:00Z', '2026-01-31T12:00:00Z'],
+      ['2026-01-31T12:00:00.125+02:00', '2026-01-31T12:00:00.125+02:00'],
+      ['2026-01-31T12:00', '2026-01-31T12:00:00Z'],
     ]) {
-      expect(district({ enrolledAt: ok })).toEqual({ enrolledAt: ok });
+      expect(district({ enrolledAt: sent })).toEqual({ enrolledAt: stored });
     }
     for (const bad of ['1', 'March 7, 2026', '2026-01-31', '2026-13-01T00:00:00Z', 20260131]) {
       expect(invalid({ [DISTRICT]: { enrolledAt: bad } }).detail).toMatch(
@@ -248,15 +247,12 @@ describe('validateUserInput: required attributes of a host extension', () => {
   });
 });
 
-describe('coerceValue', () => {
-  const active = findAttribute(userSchema.attributes, 'active');
-  const emails = findAttribute(userSchema.attributes, 'emails');
-  it('coerces one value and names the given path in errors', () => {
-    if (!active || !emails) throw new Error('definitions missing');
-    expect(coerceValue('True', active, 'active')).toBe(true);
-    expect(coerceValue(null, active, 'active')).toBeUndefined();
-    expect(coerceValue([], emails, 'emails')).toBeUndefined();
-    expect(failure(() => coerceValue({ value: 1 }, emails, 'emails')).detail).toBe(
+describe('validateUserInput: one value at a time (formerly coerceValue)', () => {
+  it('coerces one value and names its path in errors', () => {
+    expect(validate({ active: 'True' }).attributes.active).toBe(true);
+    expect(validate({ active: null }).attributes).not.toHaveProperty('active');
+    expect(validate({ emails: [] }).attributes).not.toHaveProperty('emails');
+    expect(invalid({ emails: { value: 1 } }).detail).toBe(
       '"emails[0].value" must be a string; got 1.',
     );
   });

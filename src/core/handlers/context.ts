@@ -2,6 +2,7 @@ import type { Tenant } from '../../contracts/api-key-verifier.js';
 import type { Filter } from '../../filter/ast.js';
 import type { PatchOptions } from '../../patch/index.js';
 import type { SchemaDefinition } from '../../schema/types.js';
+import type { ValueRules } from '../../schema/value-rules.js';
 import type { ScimRequest, ScimResponse } from '../types.js';
 import type { UserService } from '../users/user-service.js';
 
@@ -13,6 +14,8 @@ export interface HandlerConfig {
   readonly maxPageSize: number;
   /** What every PATCH applies with: the schemas, the operation limit and the dialect rules. */
   readonly patchOptions: PatchOptions;
+  /** The dialect switches POST and PUT read values with: the same as `patchOptions.rules`. */
+  readonly valueRules: ValueRules;
   /** Parses and checks a filter text (see `filterReader`). */
   readonly readFilter: (text: string) => Filter;
   /** Whether the store sorts (it declares `capabilities.supportsSort`). */

@@ -13,7 +13,8 @@ import { readProjection, userResponse } from './user-response.js';
 export const createUser: Handler = async (context) => {
   const { request, tenant, users, config } = context;
   const project = readProjection(context);
-  const input = validateUserInput(readJsonBody(request, config.maxBodyBytes), config.schemas);
+  const body = readJsonBody(request, config.maxBodyBytes);
+  const input = validateUserInput(body, config.schemas, config.valueRules);
   const user = await users.create(tenant.id, input.attributes);
   await deliverPassword(context, user.id, input.password);
   return userResponse(201, user, context, project);

@@ -18,7 +18,8 @@ import { readProjection, userResponse } from './user-response.js';
 export const replaceUser: Handler = async (context) => {
   const { request, tenant, id, users, config } = context;
   const project = readProjection(context);
-  const input = validateUserInput(readJsonBody(request, config.maxBodyBytes), config.schemas);
+  const body = readJsonBody(request, config.maxBodyBytes);
+  const input = validateUserInput(body, config.schemas, config.valueRules);
   if (input.id !== undefined && input.id !== id) {
     throw scimErrors.mutability(
       `"id" is readOnly: the body says "${JSON.stringify(input.id)}" but the path says "${id}".`,

@@ -1,5 +1,5 @@
 import type { CompareOperator } from '../../filter/ast.js';
-import { parseDateTime } from '../../filter/parse-date-time.js';
+import { parseDateTime } from '../../schema/date-time.js';
 import { escapeLike, type SqlParams } from './sql-params.js';
 
 /** The operators that order values. */
