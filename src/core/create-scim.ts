@@ -18,6 +18,7 @@ import { matchRoute } from './routes.js';
 import type { Scim } from './scim.js';
 import type { ScimRequest } from './types.js';
 import { UserService } from './users/user-service.js';
+import { previewJson } from '../json/preview-json.js';
 
 const STORE_METHODS = ['create', 'get', 'replace', 'delete', 'list'] as const;
 const OUTBOX_METHODS = ['claim', 'renew', 'complete', 'fail', 'release'] as const;
@@ -127,7 +128,7 @@ export function createScim(options: ScimOptions): Scim {
       let path = targetPath(request.path);
       if (basePath !== '') {
         if (path === basePath || path.startsWith(basePrefix)) path = path.slice(basePath.length);
-        else throw scimErrors.notFound(`No SCIM endpoint at "${request.path}".`);
+        else throw scimErrors.notFound(`No SCIM endpoint at ${previewJson(request.path)}.`);
       }
       // HEAD is GET without the body, wherever GET is allowed (RFC 9110 §9.3.2).
       return matchRoute(method === 'HEAD' ? 'GET' : method, path);

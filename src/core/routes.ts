@@ -69,11 +69,12 @@ function pick(table: MethodTable, method: string, what: string): Handler {
 export function matchRoute(method: string, path: string): RouteMatch {
   const [first, second, third] = leadingSegments(path);
   const table = first === undefined ? undefined : (spelled.get(first) ?? inAnyCase(first));
-  if (!table || third !== undefined) throw scimErrors.notFound(`No SCIM endpoint at "${path}".`);
+  if (!table || third !== undefined)
+    throw scimErrors.notFound(`No SCIM endpoint at ${previewJson(path)}.`);
   if (second === undefined) return { handler: pick(table, method, `/${first}`), id: '' };
   if (table !== usersCollection) {
     if (table === topLevel.serviceproviderconfig)
-      throw scimErrors.notFound(`No SCIM endpoint at "${path}".`);
+      throw scimErrors.notFound(`No SCIM endpoint at ${previewJson(path)}.`);
     return { handler: pick(table, method, `/${first}/{id}`), id: decodeSegment(second) };
   }
   if (second === '.search') {

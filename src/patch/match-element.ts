@@ -3,6 +3,7 @@ import { compileFilter } from '../filter/index.js';
 import type { Filter, FilterValue } from '../filter/ast.js';
 import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
 import type { ElementPredicate, SchemaIndex, ValueLookup } from './types.js';
+import { previewJson } from '../json/preview-json.js';
 
 const pseudoSchemas = new WeakMap<AttributeDefinition, readonly SchemaDefinition[]>();
 
@@ -118,7 +119,9 @@ export function subAttributeOf(
   if (!sub) {
     const name =
       path.subAttribute === undefined ? path.attribute : `${path.attribute}.${path.subAttribute}`;
-    throw scimErrors.invalidPath(`"${parent.name}" has no sub-attribute "${name}" to filter on.`);
+    throw scimErrors.invalidPath(
+      `"${parent.name}" has no sub-attribute ${previewJson(name)} to filter on.`,
+    );
   }
   return sub;
 }

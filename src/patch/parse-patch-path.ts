@@ -2,6 +2,7 @@ import { scimErrors, isScimError } from '../errors/index.js';
 import { parseFilter } from '../filter/index.js';
 import type { Filter } from '../filter/ast.js';
 import type { PatchPath } from './types.js';
+import { previewJson } from '../json/preview-json.js';
 
 const NAME = /^[A-Za-z$][\w$-]*/;
 
@@ -47,7 +48,7 @@ export function parsePatchPath(text: string): PatchPath {
     subAttribute = sub[0];
     rest = rest.slice(1 + subAttribute.length);
   }
-  if (rest.length > 0) throw badPath(text, `has unexpected text "${rest}"`);
+  if (rest.length > 0) throw badPath(text, `has unexpected text ${previewJson(rest)}`);
   return {
     ...(schema === undefined ? {} : { schema }),
     attribute,
@@ -58,7 +59,7 @@ export function parsePatchPath(text: string): PatchPath {
 
 // A module-level function, not a closure per call: PATCH parses a path per operation.
 function badPath(text: string, why: string) {
-  return scimErrors.invalidPath(`The path "${text}" ${why}.`);
+  return scimErrors.invalidPath(`The path ${previewJson(text)} ${why}.`);
 }
 
 /** Finds the `]` that closes the `[` at index 0, skipping brackets inside quoted strings. */
@@ -78,12 +79,13 @@ function closingBracket(text: string): number {
 }
 
 function parseValueFilter(inner: string, path: string): Filter {
-  if (inner.trim() === '') throw scimErrors.invalidPath(`The path "${path}" has an empty filter.`);
+  if (inner.trim() === '')
+    throw scimErrors.invalidPath(`The path ${previewJson(path)} has an empty filter.`);
   try {
     return parseFilter(inner);
   } catch (error) {
     // A bad value filter is a bad path (RFC 7644 §3.5.2 names invalidPath for PATCH paths).
     const why = isScimError(error) ? error.detail : 'its filter does not parse';
-    throw scimErrors.invalidPath(`The path "${path}" is not valid: ${why}`);
+    throw scimErrors.invalidPath(`The path ${previewJson(path)} is not valid: ${why}`);
   }
 }

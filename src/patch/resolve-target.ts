@@ -3,6 +3,7 @@ import { compileElementFilter, valueLookupsOf } from './match-element.js';
 import { parsePatchPath } from './parse-patch-path.js';
 import { rememberPath } from './patch-context.js';
 import type { PatchContext, PatchPath, Resolved } from './types.js';
+import { previewJson } from '../json/preview-json.js';
 
 /**
  * Parses and resolves a PATCH path's text, or returns what the same text resolved to before in
@@ -34,18 +35,22 @@ export function resolveTarget(path: PatchPath, ctx: PatchContext, label: string)
     }
     const found = index.byUrn.get(path.schema.toLowerCase());
     if (!found)
-      throw scimErrors.invalidPath(`The path "${label}" names an unknown schema "${path.schema}".`);
+      throw scimErrors.invalidPath(
+        `The path ${previewJson(label)} names an unknown schema ${previewJson(path.schema)}.`,
+      );
     schema = found;
   }
   const attr = index.attribute(schema, path.attribute);
   if (!attr)
-    throw scimErrors.invalidPath(`The path "${label}" names no attribute of ${schema.name}.`);
+    throw scimErrors.invalidPath(
+      `The path ${previewJson(label)} names no attribute of ${schema.name}.`,
+    );
   let sub;
   if (path.subAttribute !== undefined) {
     sub = attr.type === 'complex' ? index.subAttribute(attr, path.subAttribute) : undefined;
     if (!sub)
       throw scimErrors.invalidPath(
-        `The path "${label}": "${attr.name}" has no sub-attribute "${path.subAttribute}".`,
+        `The path ${previewJson(label)}: "${attr.name}" has no sub-attribute ${previewJson(path.subAttribute)}.`,
       );
   }
   let predicate;

@@ -6,6 +6,7 @@ import { UNSURE } from './fast-value.js';
 import { issueToScimError } from './issue-to-scim-error.js';
 import type { SchemaDefinition } from './types.js';
 import { DEFAULT_VALUE_RULES, type ValueRules } from './value-rules.js';
+import { previewJson } from '../json/preview-json.js';
 
 /** A POST or PUT body reduced to what a client may write. */
 export interface UserInput {
@@ -52,7 +53,7 @@ export function validateUserInput(
   }
   for (const urn of declared) {
     if (!byUrn.has(urn.toLowerCase()))
-      throw scimErrors.invalidValue(`Unknown schema URN "${urn}" in "schemas".`);
+      throw scimErrors.invalidValue(`Unknown schema URN ${previewJson(urn)} in "schemas".`);
   }
   if (!declared.some((s) => s.toLowerCase() === core.id.toLowerCase())) {
     throw scimErrors.invalidSyntax(`"schemas" must contain "${core.id}".`);

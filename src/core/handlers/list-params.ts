@@ -2,6 +2,7 @@ import type { SortOrder } from '../../contracts/user-store.js';
 import { scimErrors } from '../../errors/index.js';
 import { splitAttributeList } from '../../schema/project-resource.js';
 import type { HandlerConfig } from './context.js';
+import { previewJson } from '../../json/preview-json.js';
 
 /** The parameters of a list or search request, validated. */
 export interface ListParams {
@@ -24,7 +25,7 @@ function integerParam(name: string, raw: unknown): number | undefined {
   if (typeof raw === 'number' && Number.isInteger(raw)) return raw;
   const text = typeof raw === 'string' ? raw.trim() : '';
   if (!INTEGER.test(text))
-    throw scimErrors.invalidValue(`"${name}" must be an integer; got ${JSON.stringify(raw)}.`);
+    throw scimErrors.invalidValue(`"${name}" must be an integer; got ${previewJson(raw)}.`);
   return Number(text);
 }
 
@@ -35,7 +36,7 @@ function sortOrderParam(raw: unknown): SortOrder {
     if (lower === 'ascending' || lower === 'descending') return lower;
   }
   throw scimErrors.invalidValue(
-    `"sortOrder" must be "ascending" or "descending"; got ${JSON.stringify(raw)}.`,
+    `"sortOrder" must be "ascending" or "descending"; got ${previewJson(raw)}.`,
   );
 }
 

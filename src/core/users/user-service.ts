@@ -18,6 +18,7 @@ import { KeyedLock } from './keyed-lock.js';
 import { newId } from './new-id.js';
 import { isoTimestamp } from './timestamp.js';
 import { FIRST_VERSION, nextVersion } from './version.js';
+import { previewJson } from '../../json/preview-json.js';
 
 /** How many times a write without If-Match re-reads and re-applies after a version conflict. */
 const MAX_WRITE_ATTEMPTS = 16;
@@ -118,7 +119,9 @@ export class UserService {
   assertSortSupported(path: AttributePath, text: string): void {
     const supports = this.#store.capabilities?.supportsSort;
     if (!supports || !supports(path)) {
-      throw scimErrors.invalidValue(`"sortBy": this server's store cannot sort by "${text}".`);
+      throw scimErrors.invalidValue(
+        `"sortBy": this server's store cannot sort by ${previewJson(text)}.`,
+      );
     }
   }
 
@@ -405,5 +408,5 @@ function hasStoredLayout(attributes: UserAttributes): boolean {
 }
 
 function notFound(id: string) {
-  return scimErrors.notFound(`User "${id}" not found.`);
+  return scimErrors.notFound(`User ${previewJson(id)} not found.`);
 }
