@@ -107,7 +107,7 @@ export function keepImmutable(
 }
 
 /**
- * Applies {@link keepImmutable} to every attribute of a PUT: a set immutable value sent again
+ * Applies `keepImmutable` to every attribute of a PUT: a set immutable value sent again
  * must be the same (and stays as stored), one left out is kept. Pure: returns `next`, or a copy
  * of it with the kept values, and never changes its arguments.
  *

@@ -47,7 +47,7 @@ export function normaliseDateTime(text: string): string | undefined {
 
 /**
  * Reads an xsd:dateTime as milliseconds since the epoch, or `NaN` when the text is not one.
- * It accepts exactly the texts {@link normaliseDateTime} does, so a value the server stored can
+ * It accepts exactly the texts `normaliseDateTime` does, so a value the server stored can
  * always be found by a date filter, and a filter literal means the same on every store.
  *
  * @see RFC 7643 §2.3.5; RFC 7644 §3.4.2.2
@@ -59,7 +59,7 @@ export function parseDateTime(text: string): number {
 
 /**
  * Tells whether a string is an xsd:dateTime such as `2026-01-31T12:00:00Z` that names a real
- * instant (see {@link normaliseDateTime} for the forms accepted). A bare `Date.parse` would also
+ * instant (see `normaliseDateTime` for the forms accepted). A bare `Date.parse` would also
  * take `"1"`, `"March 7"` or `2026-02-30`, which no IdP means as a date-time.
  *
  * @see RFC 7643 §2.3.5
