@@ -1,8 +1,6 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import { importX } from 'eslint-plugin-import-x';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'docs/api/**', 'coverage/**', 'node_modules/**', '**/.data/**'] },
@@ -57,16 +55,5 @@ export default tseslint.config(
         },
       ],
     },
-  },
-  {
-    // No import cycles in the library, type-only imports included (STYLE.md, lesson 11).
-    files: ['src/**/*.ts'],
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/extensions': ['.ts', '.js'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
-      'import-x/resolver-next': [createTypeScriptImportResolver()],
-    },
-    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
 );
