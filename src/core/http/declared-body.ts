@@ -18,6 +18,19 @@ export function declaresBody(headers: Headers): boolean {
 }
 
 /**
+ * Refuses a body whose `Content-Type` scimkit does not read; no `Content-Type` at all is taken
+ * as JSON. One rule for the head phase and for the handler that reads the body.
+ *
+ * @throws ScimError 415.
+ */
+export function checkBodyMediaType(headers: Headers): void {
+  const contentType = getHeader(headers, 'content-type');
+  if (contentType !== undefined && contentType !== '' && !isJsonMediaType(contentType)) {
+    throw scimErrors.unsupportedMediaType(contentType);
+  }
+}
+
+/**
  * Refuses a body its headers declare (see {@link declaresBody}) before a byte of it is read: a
  * media type scimkit does not read, or a `Content-Length` over the limit. The same rules apply
  * again to the body itself when a handler reads it (a chunked body has no length to check here).
@@ -26,9 +39,6 @@ export function declaresBody(headers: Headers): boolean {
  */
 export function checkDeclaredBody(headers: Headers, maxBytes: number): void {
   const length = getHeader(headers, 'content-length');
-  const contentType = getHeader(headers, 'content-type');
-  if (contentType !== undefined && contentType !== '' && !isJsonMediaType(contentType)) {
-    throw scimErrors.unsupportedMediaType(contentType);
-  }
+  checkBodyMediaType(headers);
   if (length !== undefined && Number(length) > maxBytes) throw scimErrors.payloadTooLarge(maxBytes);
 }

@@ -6,8 +6,7 @@ import {
   MAX_JSON_DEPTH,
 } from '../../json/client-text.js';
 import type { ScimRequest } from '../types.js';
-import { getHeader } from './headers.js';
-import { isJsonMediaType } from './media-type.js';
+import { checkBodyMediaType } from './declared-body.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -35,10 +34,7 @@ function utf8Length(text: string): number {
  *   nested body, 400 `invalidValue` for U+0000 or a lone surrogate in a key or string.
  */
 export function readJsonBody(request: ScimRequest, maxBytes: number): unknown {
-  const contentType = getHeader(request.headers, 'content-type');
-  if (contentType !== undefined && contentType !== '' && !isJsonMediaType(contentType)) {
-    throw scimErrors.unsupportedMediaType(contentType);
-  }
+  checkBodyMediaType(request.headers);
   const body = request.body;
   let text: string;
   if (typeof body === 'string') {
