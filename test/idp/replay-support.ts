@@ -23,7 +23,12 @@ export interface FixtureStep {
     readonly rawBody?: string;
   };
   readonly expect: {
-    readonly status: number;
+    /**
+     * The status, or every status the IdP accepts where the RFC leaves the server a choice
+     * (`[200, 204]` for a PATCH, RFC 7644 §3.5.2). With a list, `body` is checked only when
+     * the answer has one.
+     */
+    readonly status: number | readonly number[];
     /** A partial match; `"$absent"` and `"$present"` test for a member's absence or presence. */
     readonly body?: unknown;
     /** Header names in lower case; values compared after substitution, or `"$present"`. */
