@@ -1,8 +1,6 @@
 import type { ResourceTypeDescription } from '../core/resource-types.js';
-import type { ResourceNames } from './resource-schemas.js';
-import { resourceAsReturned } from './resource-schemas.js';
+import { resourceAsReturned, type ResourceNames } from './resource-schemas.js';
 import { bodyResponse, errorResponses, requestBody } from './responses.js';
-import type { JsonSchema } from './types.js';
 
 /** An OpenAPI path item: method → operation. */
 export type PathItem = Record<string, unknown>;
