@@ -97,5 +97,5 @@ export function addResourceSchemas(
  */
 export function resourceAsReturned(core: SchemaDefinition, resource: string): JsonSchema {
   const always = core.attributes.filter((a) => a.returned === 'always').map((a) => a.name);
-  return { allOf: [ref(resource), { required: ['schemas', ...always] }] };
+  return { allOf: [ref(resource)], required: ['schemas', ...always] };
 }

@@ -10,21 +10,7 @@ import {
   userSchema,
 } from '../../src/index.js';
 import { openApiDocument, scimOpenApi, type OpenApiDocument } from '../../src/openapi/index.js';
-
-/** A host's extension, as docs/users.md shows one. */
-export const districtSchema = defineSchema({
-  id: 'urn:example:params:scim:schemas:extension:district:2.0:User',
-  name: 'District',
-  description: 'District student data',
-  attributes: [
-    defineAttribute('studentNumber', 'string', { required: true, mutability: 'immutable' }),
-    defineAttribute('grade', 'integer'),
-    defineAttribute('guardians', 'complex', {
-      multiValued: true,
-      subAttributes: [defineAttribute('name', 'string'), defineAttribute('phone', 'string')],
-    }),
-  ],
-});
+import { districtSchema } from './fixtures.js';
 
 async function validate(document: unknown) {
   // The validator may annotate what it is given: hand it a copy.
@@ -54,9 +40,9 @@ describe('the OpenAPI document', () => {
   it('names its server from serverUrl (or publicBaseUrl) and the base path', () => {
     expect(scimOpenApi().servers).toBeUndefined();
     expect(scimOpenApi({ basePath: '/scim' }).servers).toEqual([{ url: '/scim' }]);
-    expect(
-      scimOpenApi({ basePath: '/scim', publicBaseUrl: 'https://a.example/' }).servers,
-    ).toEqual([{ url: 'https://a.example/scim' }]);
+    expect(scimOpenApi({ basePath: '/scim', publicBaseUrl: 'https://a.example/' }).servers).toEqual(
+      [{ url: 'https://a.example/scim' }],
+    );
     expect(scimOpenApi({ serverUrl: 'https://b.example', publicBaseUrl: 'x' }).servers).toEqual([
       { url: 'https://b.example' },
     ]);
@@ -124,9 +110,9 @@ describe('the OpenAPI document', () => {
   });
 
   it('refuses what createScim refuses: an extension without a urn: id', () => {
-    expect(() =>
-      scimOpenApi({ extensions: [{ ...districtSchema, id: 'district' }] }),
-    ).toThrow(ScimConfigError);
+    expect(() => scimOpenApi({ extensions: [{ ...districtSchema, id: 'district' }] })).toThrow(
+      ScimConfigError,
+    );
   });
 
   it('describes each resource type given, with names that do not collide', () => {
