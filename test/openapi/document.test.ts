@@ -5,11 +5,15 @@ import {
   ENTERPRISE_USER_SCHEMA,
   ScimConfigError,
   USER_SCHEMA,
+  createScim,
+  staticApiKeys,
+  type ScimOptions,
   defineAttribute,
   defineSchema,
   userSchema,
 } from '../../src/index.js';
 import { openApiDocument, scimOpenApi, type OpenApiDocument } from '../../src/openapi/index.js';
+import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { districtSchema } from './fixtures.js';
 
 async function validate(document: unknown) {
@@ -107,6 +111,21 @@ describe('the OpenAPI document', () => {
     expect(district.properties.grade).toEqual({ type: 'integer' });
     expect(district.properties.guardians.items.properties.phone).toEqual({ type: 'string' });
     expect(scimOpenApi().components.schemas.District).toBeUndefined();
+  });
+
+  it('takes the very options object createScim takes', () => {
+    const options: ScimOptions = {
+      store: new MemoryUserStore(),
+      verifier: staticApiKeys([{ key: 'k', tenant: 't' }]),
+      mailer: { sendWelcome: async () => undefined },
+      basePath: '/scim/v2',
+      publicBaseUrl: 'https://scim.example.org',
+      extensions: [districtSchema],
+    };
+    createScim(options);
+    const doc = scimOpenApi(options);
+    expect(doc.servers).toEqual([{ url: 'https://scim.example.org/scim/v2' }]);
+    expect(doc.components.schemas.District).toBeDefined();
   });
 
   it('refuses what createScim refuses: an extension without a urn: id', () => {
