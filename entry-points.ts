@@ -15,4 +15,5 @@ export const entryPoints = [
   { subpath: './testing/vitest', src: 'src/testing/vitest.ts', out: 'testing/vitest' },
   { subpath: './patch', src: 'src/patch/index.ts', out: 'patch/index' },
   { subpath: './filter', src: 'src/filter/index.ts', out: 'filter/index' },
+  { subpath: './openapi', src: 'src/openapi/index.ts', out: 'openapi/index' },
 ] as const;

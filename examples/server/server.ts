@@ -17,6 +17,7 @@ import { memoryInvitations } from './invitations.js';
 import { logMailer } from './log-mailer.js';
 import { SimulatedMailFailure, withMailTestAids } from './mail-test-aids.js';
 import { openStore, type OpenStore } from './open-store.js';
+import { openApiRoute } from './openapi-route.js';
 
 /** Where the SCIM service is mounted. */
 export const BASE_PATH = '/api/v1/scim/v2';
@@ -145,6 +146,7 @@ export async function startServer(
   });
   const scimListener = scimNode(scim);
   const activation = activationPage(links, scim, print);
+  const openApi = openApiRoute({ basePath: BASE_PATH, serverUrl: origin });
 
   server.on('request', (req, res) => {
     connections.seen(req);
@@ -164,6 +166,7 @@ export async function startServer(
       return scimListener(req, res);
     }
     if (url.pathname === '/activate') return activation(req, res, url);
+    if (url.pathname === '/openapi.json') return openApi(req, res);
     if (url.pathname === '/healthz')
       return void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
     res

@@ -1,12 +1,10 @@
 import type { ScimEvent } from './events/types.js';
 import { ScimConfigError, scimErrors } from '../errors/index.js';
-import { accountSchema, enterpriseUserSchema, userSchema } from '../schema/user-schema.js';
 import { compileUserInput } from '../schema/compile-user-input.js';
 import { DEFAULT_MAX_ATTRIBUTE_VALUES } from '../schema/check-value-counts.js';
 import { userNameCheck } from '../schema/user-name-rule.js';
 import { DEFAULT_MAX_PATCH_WORK } from '../patch/work-meter.js';
 import { resolveRules } from '../patch/resolve-rules.js';
-import { checkExtensions } from './check-extensions.js';
 import { EventHub } from './events/event-hub.js';
 import type { HandlerConfig } from './handlers/context.js';
 import { filterReader } from './handlers/filter-reader.js';
@@ -14,6 +12,7 @@ import { targetOrigin, targetPath } from './http/request-target.js';
 import type { ScimOptions } from './options.js';
 import { OutboxDispatcher } from './outbox/outbox-dispatcher.js';
 import { requestPhases } from './request-phases.js';
+import { userResourceType } from './resource-types.js';
 import { matchRoute } from './routes.js';
 import type { Scim } from './scim.js';
 import type { ScimRequest } from './types.js';
@@ -67,9 +66,7 @@ export function createScim(options: ScimOptions): Scim {
       // A failing error reporter must not turn into a failed request.
     }
   };
-  const extensions = options.extensions ?? [];
-  checkExtensions([userSchema, enterpriseUserSchema, accountSchema], extensions);
-  const schemas = [userSchema, enterpriseUserSchema, ...extensions, accountSchema];
+  const { schemas } = userResourceType(options.extensions);
   // One set of dialect switches for every way a value enters: POST, PUT and PATCH.
   const rules = resolveRules(options.patchRules);
   const config: HandlerConfig = {

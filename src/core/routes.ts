@@ -34,6 +34,20 @@ const later: MethodTable = {
   DELETE: notImplemented,
 };
 
+/**
+ * Every top-level endpoint the route table knows, as RFC 7644 spells it (`Users`, `Schemas`,
+ * ...), including those that answer 501.
+ */
+export const ENDPOINT_NAMES = [
+  'Users',
+  'Bulk',
+  'Me',
+  'ServiceProviderConfig',
+  'ResourceTypes',
+  'Schemas',
+  'Groups',
+] as const;
+
 // Endpoint names are matched without case: IdPs differ (`/users`, `/Users`).
 const topLevel: Readonly<Record<string, MethodTable>> = {
   users: usersCollection,
@@ -47,9 +61,7 @@ const topLevel: Readonly<Record<string, MethodTable>> = {
 // The same tables under the names as RFC 7644 spells them, which most clients use: found
 // without lower-casing the segment first.
 const spelled: ReadonlyMap<string, MethodTable> = new Map(
-  ['Users', 'Bulk', 'Me', 'ServiceProviderConfig', 'ResourceTypes', 'Schemas', 'Groups'].map(
-    (name) => [name, topLevel[name.toLowerCase()] as MethodTable],
-  ),
+  ENDPOINT_NAMES.map((name) => [name, topLevel[name.toLowerCase()] as MethodTable]),
 );
 
 function pick(table: MethodTable, method: string, what: string): Handler {

@@ -1,11 +1,14 @@
 import { scimErrors } from '../../errors/index.js';
 import { toSchemaResource } from '../../schema/to-schema-resource.js';
 import { jsonResponse } from '../http/respond.js';
+import { USER_RESOURCE_TYPE } from '../resource-types.js';
 import type { Handler, HandlerContext } from './context.js';
 import { LIST_RESPONSE_SCHEMA } from './list-users.js';
 
-const SPC_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig';
-const RESOURCE_TYPE_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ResourceType';
+/** The schema URN of the ServiceProviderConfig resource (RFC 7643 §5). */
+export const SPC_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig';
+/** The schema URN of a ResourceType resource (RFC 7643 §6). */
+export const RESOURCE_TYPE_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ResourceType';
 
 function baseUrl(context: HandlerContext): string {
   return context.usersUrl.slice(0, -'/Users'.length);
@@ -48,10 +51,8 @@ function userResourceType(context: HandlerContext) {
   const [core, ...extensions] = context.config.schemas;
   return {
     schemas: [RESOURCE_TYPE_SCHEMA],
-    id: 'User',
-    name: 'User',
-    endpoint: '/Users',
-    description: 'User Account',
+    id: USER_RESOURCE_TYPE.name,
+    ...USER_RESOURCE_TYPE,
     schema: core?.id,
     schemaExtensions: extensions.map((e) => ({ schema: e.id, required: false })),
     meta: { resourceType: 'ResourceType', location: `${baseUrl(context)}/ResourceTypes/User` },

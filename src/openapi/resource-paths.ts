@@ -1,0 +1,131 @@
+import type { ResourceTypeDescription } from '../core/resource-types.js';
+import { resourceAsReturned, type ResourceNames } from './resource-schemas.js';
+import { bodyResponse, errorResponses, requestBody } from './responses.js';
+
+/** An OpenAPI path item: method → operation. */
+export type PathItem = Record<string, unknown>;
+
+const param = (name: string) => ({ $ref: `#/components/parameters/${name}` });
+const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+const PROJECTION = [param('attributes'), param('excludedAttributes')];
+const LIST_QUERY = [
+  param('filter'),
+  param('startIndex'),
+  param('count'),
+  param('sortBy'),
+  param('sortOrder'),
+  ...PROJECTION,
+];
+const LIST_400 =
+  '`invalidFilter` for a bad or unsupported filter; `invalidValue` for a non-integer ' +
+  'startIndex or count, a bad sortOrder or sortBy, or both attributes and excludedAttributes.';
+const WRITE_400 =
+  '`invalidSyntax` for malformed JSON or a body of the wrong shape; `invalidValue` for an ' +
+  'unknown schema, a wrong type or a missing required attribute; `mutability` for a change ' +
+  'to a readOnly or immutable attribute.';
+const PATCH_400 =
+  '`invalidSyntax`, `invalidPath` (a path that does not parse or names no attribute), ' +
+  '`noTarget`, `invalidValue`, `mutability`, or `tooMany` (too many operations).';
+
+/**
+ * The paths of one resource type, below the base path: its collection (list, create), its
+ * `.search` and its item (read, replace, patch, delete).
+ *
+ * @see RFC 7644 §3.3-§3.6, §3.14
+ */
+export function resourcePaths(
+  type: ResourceTypeDescription,
+  names: ResourceNames,
+): Record<string, PathItem> {
+  const [core] = type.schemas;
+  const one = core ? resourceAsReturned(core, names.resource) : schemaRef(names.resource);
+  const plural = type.endpoint.replace(/^\//, '');
+  const tags = [type.name];
+  const resourceBody = (description: string) => requestBody(schemaRef(names.resource), description);
+  const returned = (description: string, headers: string[]) =>
+    bodyResponse(description, one, headers);
+  const page = bodyResponse(`A page of ${plural}.`, schemaRef(names.list));
+  return {
+    [type.endpoint]: {
+      get: {
+        tags,
+        operationId: `list${plural}`,
+        summary: `List or filter ${plural}`,
+        description: `One page of the tenant's ${plural}, ordered by id unless sortBy is given.`,
+        parameters: LIST_QUERY,
+        responses: { 200: page, ...errorResponses([400], { 400: LIST_400 }) },
+      },
+      post: {
+        tags,
+        operationId: `create${type.name}`,
+        summary: `Create a ${type.name}`,
+        parameters: PROJECTION,
+        requestBody: resourceBody(`The new ${type.name}; readOnly attributes are ignored.`),
+        responses: {
+          201: returned(`The created ${type.name}.`, ['ETag', 'Location']),
+          ...errorResponses([400, 408, 409, 413, 415], { 400: WRITE_400 }),
+        },
+      },
+    },
+    [`${type.endpoint}/.search`]: {
+      post: {
+        tags,
+        operationId: `search${plural}`,
+        summary: `Search ${plural} with a query in the body`,
+        requestBody: requestBody(schemaRef('SearchRequest'), 'The query.'),
+        responses: {
+          200: page,
+          ...errorResponses([400, 408, 413, 415], { 400: `${LIST_400} Or \`invalidSyntax\`.` }),
+        },
+      },
+    },
+    [`${type.endpoint}/{id}`]: {
+      parameters: [param('id')],
+      get: {
+        tags,
+        operationId: `get${type.name}`,
+        summary: `Read a ${type.name}`,
+        parameters: [...PROJECTION, param('ifNoneMatch')],
+        responses: {
+          200: returned(`The ${type.name}.`, ['ETag']),
+          304: { description: 'Not modified: If-None-Match names its version.' },
+          ...errorResponses([400, 404]),
+        },
+      },
+      put: {
+        tags,
+        operationId: `replace${type.name}`,
+        summary: `Replace a ${type.name}`,
+        description:
+          'Replaces the updatable attributes: readWrite attributes left out are cleared; ' +
+          'readOnly ones sent are ignored.',
+        parameters: [...PROJECTION, param('ifMatch')],
+        requestBody: resourceBody(`The ${type.name}'s new attributes.`),
+        responses: {
+          200: returned(`The replaced ${type.name}.`, ['ETag']),
+          ...errorResponses([400, 404, 408, 409, 412, 413, 415], { 400: WRITE_400 }),
+        },
+      },
+      patch: {
+        tags,
+        operationId: `patch${type.name}`,
+        summary: `Modify a ${type.name} with PatchOp operations`,
+        description: 'Applies every operation or none; attributes not named stay as they are.',
+        parameters: [...PROJECTION, param('ifMatch')],
+        requestBody: requestBody(schemaRef('PatchOp'), 'The operations.'),
+        responses: {
+          200: returned(`The modified ${type.name}.`, ['ETag']),
+          ...errorResponses([400, 404, 408, 409, 412, 413, 415], { 400: PATCH_400 }),
+        },
+      },
+      delete: {
+        tags,
+        operationId: `delete${type.name}`,
+        summary: `Delete a ${type.name}`,
+        parameters: [param('ifMatch')],
+        responses: { 204: { description: 'Deleted.' }, ...errorResponses([404, 412]) },
+      },
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import type { ScimOptions } from '../core/options.js';
+import { builtInResourceTypes } from '../core/resource-types.js';
+import { openApiDocument } from './openapi-document.js';
+import type { OpenApiDocument, OpenApiInput } from './types.js';
+
+/**
+ * Options of {@link scimOpenApi}: the `createScim` options the document depends on (pass the
+ * same object), and how to present it.
+ */
+export interface ScimOpenApiOptions
+  extends
+    Partial<
+      Pick<
+        ScimOptions,
+        'basePath' | 'publicBaseUrl' | 'extensions' | 'defaultPageSize' | 'maxPageSize'
+      >
+    >,
+    Pick<OpenApiInput, 'serverUrl' | 'title' | 'version'> {}
+
+/**
+ * Generates the OpenAPI 3.1 document of the service `createScim(options)` builds: the
+ * resource types the core serves with their schemas, the host's extensions included. Pass
+ * the options given to `createScim` (what else they hold is ignored). The server URL is
+ * `serverUrl`, else `publicBaseUrl`, followed by `basePath`.
+ *
+ * @throws ScimConfigError when an extension is invalid, as `createScim` would.
+ * @example
+ * ```ts
+ * import { createScim } from 'scimkit';
+ * import { scimOpenApi } from 'scimkit/openapi';
+ *
+ * const options = { store, verifier, mailer, basePath: '/scim/v2', extensions: [districtSchema] };
+ * const scim = createScim(options);
+ * const document = scimOpenApi({ ...options, serverUrl: 'https://scim.example.org' });
+ * app.get('/openapi.json', (req, res) => res.json(document));
+ * ```
+ */
+export function scimOpenApi(options: ScimOpenApiOptions = {}): OpenApiDocument {
+  const input: { -readonly [K in keyof OpenApiInput]: OpenApiInput[K] } = {
+    resourceTypes: builtInResourceTypes(options.extensions),
+  };
+  const serverUrl = options.serverUrl ?? options.publicBaseUrl;
+  if (serverUrl !== undefined) input.serverUrl = serverUrl;
+  if (options.basePath !== undefined) input.basePath = options.basePath;
+  if (options.title !== undefined) input.title = options.title;
+  if (options.version !== undefined) input.version = options.version;
+  if (options.defaultPageSize !== undefined) input.defaultPageSize = options.defaultPageSize;
+  if (options.maxPageSize !== undefined) input.maxPageSize = options.maxPageSize;
+  return openApiDocument(input);
+}
