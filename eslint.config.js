@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import local from './eslint-rules/no-import-cycle.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'docs/api/**', 'coverage/**', 'node_modules/**', '**/.data/**'] },
@@ -18,6 +19,12 @@ export default tseslint.config(
         { selector: 'TSEnumDeclaration', message: 'Use a string-literal union.' },
       ],
     },
+  },
+  {
+    // STYLE.md: no import cycles in the library, even through types (eslint-rules/).
+    files: ['src/**/*.ts'],
+    plugins: { local },
+    rules: { 'local/no-import-cycle': 'error' },
   },
   {
     // Adapters translate shapes only: they may reach the public entry and internal/, nothing else.

@@ -132,13 +132,11 @@ export async function startServer(
   });
   scim.on((event) => {
     // An account reactivated before it was ever activated is Invited again: the links already
-    // sent die with the deactivation, and the person gets a new invitation. (A first move
-    // into Invited is a reactivation too, but that very write set invitedAt and queued the
-    // welcome email.)
+    // sent die with the deactivation, and the person gets a new invitation. (A first move into
+    // Invited is no reactivation: that write queued the welcome email itself.)
     if (event.type !== 'user.reactivated') return;
     const { tenant, user } = event;
-    const account = user[ACCOUNT_SCHEMA];
-    if (account.status !== 'Invited' || account.invitedAt === user.meta.lastModified) return;
+    if (user[ACCOUNT_SCHEMA].status !== 'Invited') return;
     links
       .revoke(tenant, user.id)
       .then(() => scim.users.resendInvitation(tenant, user.id))

@@ -1,81 +1,117 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { ESLint } from 'eslint';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import tseslint from 'typescript-eslint';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ImportGraph, relativeSpecifiers, sourceFiles } from '../../eslint-rules/import-graph.js';
+import local from '../../eslint-rules/no-import-cycle.js';
 
-// STYLE.md: no import cycle in the library, even through types. ESLint's import plugins skip
-// `import type` (and their resolver's platform packages are not all on this registry), so this
-// test walks every relative import and re-export of src/, type-only ones included.
-const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
-const SPECIFIER = /(?:^|\n)\s*(?:import|export)\b[^'"]*?\bfrom\s+['"](\.[^'"]+)['"]/g;
+// STYLE.md: no import cycle in the library, even through types. The lint rule
+// `local/no-import-cycle` (eslint-rules/) forbids them; these tests hold it to a planted cycle
+// and run its graph over src/.
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const SRC = join(ROOT, 'src');
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
+// A cycle through `import type` and `export type ... from` (a → b → c → a), one through an
+// `import('...')` type (e ↔ f), a file that imports into the cycle without being part of it
+// (d), and a plain chain (g → h).
+const FIXTURE: Record<string, string> = {
+  'a.ts': "import type { B } from './b.js';\nexport type A = { b?: B };\n",
+  'b.ts': "export type { C as B } from './c.js';\n",
+  'c.ts': "import type { A } from './a.js';\nexport interface C {\n  a?: A;\n}\n",
+  'd.ts': "import type { A } from './a.js';\nexport type D = A;\n",
+  'e.ts': "export type E = import('./f.js').F;\n",
+  'f.ts': "import type { E } from './e.js';\nexport type F = { e?: E };\n",
+  'g.ts': "// import { a } from './g.js';\nimport { h } from './h.js';\nexport const g = h;\n",
+  'h.ts': 'export const h = 1;\n',
+};
+
+describe('the local/no-import-cycle lint rule', () => {
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'scimkit-cycles-'));
+    mkdirSync(join(dir, 'src'));
+    for (const [name, text] of Object.entries(FIXTURE)) writeFileSync(join(dir, 'src', name), text);
   });
-}
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(SPECIFIER)].map((m) =>
-    resolve(dirname(file), (m[1] as string).replace(/\.js$/, '.ts')),
-  );
-}
+  it('reports each import that closes a planted cycle, type-only ones included', async () => {
+    const eslint = new ESLint({
+      cwd: dir,
+      overrideConfigFile: true,
+      overrideConfig: [
+        {
+          files: ['**/*.ts'],
+          languageOptions: { parser: tseslint.parser },
+          plugins: { local },
+          rules: { 'local/no-import-cycle': 'error' },
+        },
+      ],
+    });
+    const results = await eslint.lintFiles(['src']);
+    const reported = results
+      .flatMap((result) =>
+        result.messages.map(
+          (m) => `${result.filePath.slice(dir.length + 1)}:${m.line} ${m.message}`,
+        ),
+      )
+      .sort();
+    expect(reported).toEqual([
+      'src/a.ts:1 This import closes an import cycle: src/a.ts → src/b.ts → src/c.ts → src/a.ts.',
+      'src/b.ts:1 This import closes an import cycle: src/b.ts → src/c.ts → src/a.ts → src/b.ts.',
+      'src/c.ts:1 This import closes an import cycle: src/c.ts → src/a.ts → src/b.ts → src/c.ts.',
+      'src/e.ts:1 This import closes an import cycle: src/e.ts → src/f.ts → src/e.ts.',
+      'src/f.ts:1 This import closes an import cycle: src/f.ts → src/e.ts → src/f.ts.',
+    ]);
+  });
 
-/** Returns one cycle of the graph as a list of files, or undefined when there is none. */
-function findCycle(graph: ReadonlyMap<string, readonly string[]>): string[] | undefined {
-  const state = new Map<string, 'open' | 'done'>();
-  const stack: string[] = [];
-  const visit = (node: string): string[] | undefined => {
-    state.set(node, 'open');
-    stack.push(node);
-    for (const next of graph.get(node) ?? []) {
-      if (state.get(next) === 'open') return [...stack.slice(stack.indexOf(next)), next];
-      if (state.get(next) === undefined && graph.has(next)) {
-        const found = visit(next);
-        if (found) return found;
-      }
-    }
-    stack.pop();
-    state.set(node, 'done');
-    return undefined;
-  };
-  for (const node of graph.keys()) {
-    if (state.get(node) !== undefined) continue;
-    const found = visit(node);
-    if (found) return found;
-  }
-  return undefined;
-}
+  it('finds the same cycles with the graph alone, and none once the cycles are broken', () => {
+    const files = sourceFiles(join(dir, 'src'));
+    const cycles = new ImportGraph(0).cyclesAmong(files);
+    expect(
+      cycles.map((chain) => chain.map((f) => f.slice(dir.length + 5)).join(' ')).sort(),
+    ).toEqual([
+      'a.ts b.ts c.ts a.ts',
+      'b.ts c.ts a.ts b.ts',
+      'c.ts a.ts b.ts c.ts',
+      'e.ts f.ts e.ts',
+      'f.ts e.ts f.ts',
+    ]);
+    writeFileSync(join(dir, 'src', 'c.ts'), 'export interface C {\n  a?: unknown;\n}\n');
+    writeFileSync(join(dir, 'src', 'f.ts'), 'export type F = { e?: unknown };\n');
+    expect(new ImportGraph(0).cyclesAmong(files)).toEqual([]);
+  });
+
+  it('reads imports as TypeScript does, not comments or strings', () => {
+    const text = [
+      "import a from './a.js';",
+      "import type { B } from '../b.js';",
+      "export * from './c.js';",
+      "import './d.js';",
+      "type E = import('./e.js').E;",
+      "// import x from './comment.js';",
+      'const s = "import y from \'./string.js\'";',
+      "import { readFileSync } from 'node:fs';",
+    ].join('\n');
+    expect(relativeSpecifiers(text)).toEqual(['./a.js', '../b.js', './c.js', './d.js', './e.js']);
+  });
+
+  it('is on for src/ in the repository config', async () => {
+    const config = await new ESLint({ cwd: ROOT }).calculateConfigForFile(join(SRC, 'index.ts'));
+    expect(config.rules?.['local/no-import-cycle']).toEqual([2]);
+  });
+});
 
 describe('src/ has no import cycles', () => {
-  it('finds a cycle through type-only imports when there is one', () => {
-    const graph = new Map([
-      ['a', ['b']],
-      ['b', ['c']],
-      ['c', ['a']],
-      ['d', ['a']],
-    ]);
-    expect(findCycle(graph)).toEqual(['a', 'b', 'c', 'a']);
-    expect(
-      findCycle(
-        new Map([
-          ['a', ['b']],
-          ['b', []],
-        ]),
-      ),
-    ).toBeUndefined();
-  });
-
   it('none in the library, type-only imports included', () => {
     const files = sourceFiles(SRC);
     expect(files.length).toBeGreaterThan(100);
-    const graph = new Map(files.map((file) => [file, importsOf(file)]));
-    const edges = [...graph.values()].reduce((n, list) => n + list.length, 0);
+    const graph = new ImportGraph();
+    const edges = files.reduce((n, file) => n + graph.importsOf(file).length, 0);
     expect(edges).toBeGreaterThan(files.length);
-    const cycle = findCycle(graph);
-    expect(cycle?.map((file) => file.slice(SRC.length + 1))).toBeUndefined();
+    const cycles = graph.cyclesAmong(files);
+    expect(cycles.map((chain) => chain.map((file) => file.slice(SRC.length + 1)))).toEqual([]);
   });
 });

@@ -23,7 +23,7 @@ export interface UserUpdatedEvent extends EventBase<'user.updated'> {
 export interface UserDeactivatedEvent extends EventBase<'user.deactivated'> {
   readonly user: ScimUser;
 }
-/** `active` went from false to true. */
+/** `active` went back to true on an account that was active before (not `Pending` → `Invited`). */
 export interface UserReactivatedEvent extends EventBase<'user.reactivated'> {
   readonly user: ScimUser;
 }

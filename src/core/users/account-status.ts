@@ -1,4 +1,3 @@
-import { shallowCopy } from '../../json/json-value.js';
 import type { AccountExtension } from '../../schema/user-resource.js';
 
 /** The account after a change of `active`, and whether the welcome email must be queued. */
@@ -9,18 +8,19 @@ export interface AccountTransition {
 
 /**
  * Computes the account status of a new user (DESIGN.md §4): `Invited` with the welcome
- * email when created active, else `Pending`.
+ * email when created active, else `Pending`. The account is frozen.
  */
 export function initialAccount(active: boolean, now: string): AccountTransition {
   return active
-    ? { account: { status: 'Invited', invitedAt: now }, invite: true }
-    : { account: { status: 'Pending' }, invite: false };
+    ? { account: Object.freeze({ status: 'Invited', invitedAt: now }), invite: true }
+    : { account: Object.freeze({ status: 'Pending' }), invite: false };
 }
 
 /**
  * Computes the account status after `active` changes (DESIGN.md §4). Deactivation gives
  * `Deactivated`; reactivation gives `Activated` if the person has logged in before, else
- * `Invited`. The welcome email goes out only on the first move into `Invited`.
+ * `Invited`. The welcome email goes out only on the first move into `Invited`. A new account
+ * is frozen; an unchanged one is `account` itself.
  */
 export function accountAfterActiveChange(
   account: AccountExtension,
@@ -29,14 +29,23 @@ export function accountAfterActiveChange(
   now: string,
 ): AccountTransition {
   if (wasActive === isActive) return { account, invite: false };
-  const next = shallowCopy(account);
-  if (!isActive) next.status = 'Deactivated';
-  else if (account.activatedAt !== undefined) next.status = 'Activated';
-  else if (account.invitedAt !== undefined) next.status = 'Invited';
-  else {
-    next.status = 'Invited';
-    next.invitedAt = now;
-    return { account: next, invite: true };
-  }
-  return { account: next, invite: false };
+  if (!isActive) return moved(account, 'Deactivated');
+  if (account.activatedAt !== undefined) return moved(account, 'Activated');
+  if (account.invitedAt !== undefined) return moved(account, 'Invited');
+  return {
+    account: Object.freeze({ ...account, status: 'Invited', invitedAt: now }),
+    invite: true,
+  };
+}
+
+/**
+ * Computes the account after the person's first login (DESIGN.md §4): `Activated` at `now`,
+ * frozen.
+ */
+export function activatedAccount(account: AccountExtension, now: string): AccountExtension {
+  return Object.freeze({ ...account, status: 'Activated', activatedAt: now });
+}
+
+function moved(account: AccountExtension, status: AccountExtension['status']): AccountTransition {
+  return { account: Object.freeze({ ...account, status }), invite: false };
 }

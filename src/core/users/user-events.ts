@@ -1,0 +1,46 @@
+import type { ScimUser } from '../../schema/user-resource.js';
+import { ACCOUNT_SCHEMA } from '../../schema/user-schema.js';
+import type { ScimEvent } from '../events/types.js';
+import { changedAttributes } from './changed-attributes.js';
+
+// Members the core keeps by itself: a change to them alone is not a `user.updated`.
+const BOOKKEEPING: ReadonlySet<string> = new Set(['meta', 'schemas', ACCOUNT_SCHEMA]);
+
+/**
+ * Lists the lifecycle events of one write, from the user before and after it: `before` null
+ * for a creation, `after` null for a deletion (of the user `id`).
+ *
+ * - `user.updated` when an attribute a client controls changed (its names in `changed`);
+ * - `user.deactivated` / `user.reactivated` when `active` went false / back to true: a user
+ *   made active for the first time (`Pending` → `Invited`) is not reactivated;
+ * - `user.activated` on the person's first login (`Invited` → `Activated` without a change of
+ *   `active`).
+ *
+ * A write no client sees (the welcome email queued again) has no event.
+ */
+export function userEvents(
+  tenant: string,
+  at: string,
+  id: string,
+  before: ScimUser | null,
+  after: ScimUser | null,
+): ScimEvent[] {
+  if (after === null) return [{ type: 'user.deleted', tenant, at, id }];
+  if (before === null) return [{ type: 'user.created', tenant, at, user: after }];
+  const events: ScimEvent[] = [];
+  const changed = changedAttributes(before, after, BOOKKEEPING);
+  if (changed.length > 0) events.push({ type: 'user.updated', tenant, at, before, after, changed });
+  if (before.active && !after.active) {
+    events.push({ type: 'user.deactivated', tenant, at, user: after });
+  } else if (!before.active && after.active) {
+    if (before[ACCOUNT_SCHEMA].status !== 'Pending') {
+      events.push({ type: 'user.reactivated', tenant, at, user: after });
+    }
+  } else if (
+    before[ACCOUNT_SCHEMA].status === 'Invited' &&
+    after[ACCOUNT_SCHEMA].status === 'Activated'
+  ) {
+    events.push({ type: 'user.activated', tenant, at, user: after });
+  }
+  return events;
+}

@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import {
+  assembleUser,
+  firstMeta,
+  nextMeta,
+  userSchemas,
+} from '../../src/core/users/stored-user.js';
+import { accountAfterActiveChange, initialAccount } from '../../src/core/users/account-status.js';
+import {
+  ACCOUNT_SCHEMA,
+  ENTERPRISE_USER_SCHEMA,
+  USER_SCHEMA,
+} from '../../src/schema/user-schema.js';
+
+const NOW = '2026-11-24T05:00:00.000Z';
+const LATER = '2026-11-24T06:00:00.000Z';
+const EXTENSIONS = [
+  ENTERPRISE_USER_SCHEMA,
+  'urn:example:params:scim:schemas:extension:badge:2.0:User',
+];
+const [ENTERPRISE, BADGE] = EXTENSIONS as [string, string];
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+describe('assembleUser', () => {
+  it('lays out schemas, id, the attributes in order, the account, meta; frozen', () => {
+    const { account } = initialAccount(true, NOW);
+    const meta = firstMeta(NOW);
+    const name = { givenName: 'Ada' };
+    const user = assembleUser({
+      id: 'u1',
+      attributes: { name, userName: 'ada@example.org', active: true, title: 'Countess' },
+      account,
+      meta,
+      schemas: userSchemas({}, EXTENSIONS),
+    });
+    expect(Object.keys(user)).toEqual([
+      'schemas',
+      'id',
+      'name',
+      'userName',
+      'active',
+      'title',
+      ACCOUNT_SCHEMA,
+      'meta',
+    ]);
+    expect(user).toMatchObject({ id: 'u1', schemas: [USER_SCHEMA, ACCOUNT_SCHEMA] });
+    expect(user.name).toBe(name);
+    expect(user[ACCOUNT_SCHEMA]).toBe(account);
+    expect(user.meta).toBe(meta);
+    expect(Object.isFrozen(user)).toBe(true);
+    expect(Object.isFrozen(user.meta)).toBe(true);
+    expect(Object.isFrozen(user[ACCOUNT_SCHEMA])).toBe(true);
+    expect(Object.isFrozen(user.schemas)).toBe(true);
+  });
+
+  it('sets id, meta, schemas and the account itself, whatever the attributes say', () => {
+    const stored = assembleUser({
+      id: 'u1',
+      attributes: { userName: 'ada@example.org' },
+      account: initialAccount(false, NOW).account,
+      meta: firstMeta(NOW),
+      schemas: userSchemas({}, EXTENSIONS),
+    });
+    const forged = {
+      ...stored,
+      id: 'forged',
+      schemas: ['urn:forged'],
+      meta: { version: 'W/"99"' },
+      [ACCOUNT_SCHEMA]: { status: 'Activated' },
+    };
+    const account = accountAfterActiveChange(stored[ACCOUNT_SCHEMA], false, false, LATER).account;
+    const user = assembleUser({
+      id: 'u1',
+      attributes: forged,
+      account,
+      meta: nextMeta(stored.meta, LATER),
+      schemas: userSchemas(forged, EXTENSIONS, stored.schemas),
+    });
+    expect(user).toMatchObject({
+      id: 'u1',
+      schemas: stored.schemas,
+      [ACCOUNT_SCHEMA]: { status: 'Pending' },
+      meta: { version: 'W/"2"', lastModified: LATER, created: NOW },
+    });
+    expect(Object.keys(user)).toEqual(Object.keys(stored));
+  });
+
+  it('never changes the attributes it is given, frozen or not (a transform result)', () => {
+    const attributes = { schemas: [USER_SCHEMA], id: 'u1', userName: 'ada@example.org', roles: [] };
+    const snapshot = structuredClone(attributes);
+    const parts = {
+      id: 'u1',
+      account: initialAccount(false, NOW).account,
+      meta: firstMeta(NOW),
+      schemas: userSchemas(attributes, EXTENSIONS),
+    };
+    const user = assembleUser({ ...parts, attributes });
+    expect(attributes).toEqual(snapshot);
+    expect(user).not.toBe(attributes);
+    expect(() => assembleUser({ ...parts, attributes: deepFreeze(attributes) })).not.toThrow();
+  });
+
+  it('makes active a boolean, and keeps a "__proto__" member as data', () => {
+    const attributes = JSON.parse('{"userName":"ada@example.org","__proto__":{"admin":true}}');
+    const user = assembleUser({
+      id: 'u1',
+      attributes,
+      account: initialAccount(false, NOW).account,
+      meta: firstMeta(NOW),
+      schemas: userSchemas(attributes, EXTENSIONS),
+    }) as unknown as Record<string, unknown>;
+    expect(user.active).toBe(false);
+    expect(Object.getPrototypeOf(user)).toBe(Object.prototype);
+    expect(user.admin).toBeUndefined();
+    expect(Object.getOwnPropertyDescriptor(user, '__proto__')?.value).toEqual({ admin: true });
+  });
+});
+
+describe('userSchemas', () => {
+  it('lists the core schema, the extensions present in their declared order, the account', () => {
+    expect(userSchemas({ [BADGE]: {}, [ENTERPRISE]: {} }, EXTENSIONS)).toEqual([
+      USER_SCHEMA,
+      ENTERPRISE,
+      BADGE,
+      ACCOUNT_SCHEMA,
+    ]);
+    expect(userSchemas({ [BADGE]: {} }, EXTENSIONS)).toEqual([USER_SCHEMA, BADGE, ACCOUNT_SCHEMA]);
+  });
+
+  it('keeps the previous list when it says the same, and builds a new one when not', () => {
+    const previous = userSchemas({ [BADGE]: {} }, EXTENSIONS);
+    expect(userSchemas({ [BADGE]: { n: 1 } }, EXTENSIONS, previous)).toBe(previous);
+    expect(userSchemas({}, EXTENSIONS, previous)).toEqual([USER_SCHEMA, ACCOUNT_SCHEMA]);
+    expect(userSchemas({ [BADGE]: {} }, EXTENSIONS, [USER_SCHEMA, ACCOUNT_SCHEMA])).toEqual(
+      previous,
+    );
+  });
+});
+
+describe('firstMeta and nextMeta', () => {
+  it('start at version 1 and count up; lastModified moves unless no time is given', () => {
+    const first = firstMeta(NOW);
+    expect(first).toEqual({
+      resourceType: 'User',
+      created: NOW,
+      lastModified: NOW,
+      version: 'W/"1"',
+    });
+    expect(nextMeta(first, LATER)).toEqual({ ...first, lastModified: LATER, version: 'W/"2"' });
+    expect(nextMeta(first, undefined)).toEqual({ ...first, version: 'W/"2"' });
+    expect(first.version).toBe('W/"1"');
+  });
+});

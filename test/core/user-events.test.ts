@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import type { ScimEvent } from '../../src/index.js';
+import {
+  accountAfterActiveChange,
+  activatedAccount,
+  initialAccount,
+} from '../../src/core/users/account-status.js';
+import { assembleUser, firstMeta, nextMeta } from '../../src/core/users/stored-user.js';
+import { userEvents } from '../../src/core/users/user-events.js';
+import type { ScimUser } from '../../src/schema/user-resource.js';
+import { ACCOUNT_SCHEMA, USER_SCHEMA } from '../../src/schema/user-schema.js';
+import { ACCOUNT, patchBody, setup } from './harness.js';
+
+const NOW = '2026-11-24T05:00:00.000Z';
+const SCHEMAS = [USER_SCHEMA, ACCOUNT_SCHEMA];
+
+function created(active: boolean): ScimUser {
+  const attributes = { userName: 'ada@example.org', active };
+  const { account } = initialAccount(active, NOW);
+  return assembleUser({ id: 'u1', attributes, account, meta: firstMeta(NOW), schemas: SCHEMAS });
+}
+
+// The next version of `user` with `change`, as the service's update would store it.
+function changed(user: ScimUser, change: Record<string, unknown>): ScimUser {
+  const attributes = { ...user, ...change };
+  const { account } = accountAfterActiveChange(
+    user[ACCOUNT_SCHEMA],
+    user.active,
+    attributes.active === true,
+    NOW,
+  );
+  return assembleUser({
+    id: user.id,
+    attributes,
+    account,
+    meta: nextMeta(user.meta, NOW),
+    schemas: SCHEMAS,
+  });
+}
+
+const types = (events: ScimEvent[]) => events.map((e) => e.type);
+
+describe('userEvents', () => {
+  it('a creation and a deletion', () => {
+    const user = created(false);
+    expect(userEvents('t', NOW, 'u1', null, user)).toEqual([
+      { type: 'user.created', tenant: 't', at: NOW, user },
+    ]);
+    expect(userEvents('t', NOW, 'u1', user, null)).toEqual([
+      { type: 'user.deleted', tenant: 't', at: NOW, id: 'u1' },
+    ]);
+  });
+
+  it('user.updated with the names of the attributes changed', () => {
+    const before = created(true);
+    const after = changed(before, { title: 'Boss', displayName: 'Ada' });
+    expect(userEvents('t', NOW, 'u1', before, after)).toEqual([
+      {
+        type: 'user.updated',
+        tenant: 't',
+        at: NOW,
+        before,
+        after,
+        changed: ['title', 'displayName'],
+      },
+    ]);
+  });
+
+  it('deactivation, and reactivation of an account that was active before', () => {
+    const invited = created(true);
+    const off = changed(invited, { active: false });
+    const on = changed(off, { active: true });
+    expect(types(userEvents('t', NOW, 'u1', invited, off))).toEqual([
+      'user.updated',
+      'user.deactivated',
+    ]);
+    expect(types(userEvents('t', NOW, 'u1', off, on))).toEqual([
+      'user.updated',
+      'user.reactivated',
+    ]);
+  });
+
+  it('a Pending user made active for the first time (→ Invited) is updated, not reactivated', () => {
+    const pending = created(false);
+    const invited = changed(pending, { active: true });
+    expect(invited[ACCOUNT_SCHEMA].status).toBe('Invited');
+    expect(types(userEvents('t', NOW, 'u1', pending, invited))).toEqual(['user.updated']);
+  });
+
+  it('first login is user.activated alone; a write no client sees has no event', () => {
+    const invited = created(true);
+    const activated = assembleUser({
+      id: 'u1',
+      attributes: invited,
+      account: activatedAccount(invited[ACCOUNT_SCHEMA], NOW),
+      meta: nextMeta(invited.meta, NOW),
+      schemas: SCHEMAS,
+    });
+    expect(types(userEvents('t', NOW, 'u1', invited, activated))).toEqual(['user.activated']);
+    const resent = assembleUser({
+      id: 'u1',
+      attributes: invited,
+      account: invited[ACCOUNT_SCHEMA],
+      meta: nextMeta(invited.meta, undefined),
+      schemas: SCHEMAS,
+    });
+    expect(userEvents('t', NOW, 'u1', invited, resent)).toEqual([]);
+  });
+});
+
+describe('lifecycle events over SCIM', () => {
+  it('Pending → Invited emits user.updated only; a later reactivation emits user.reactivated', async () => {
+    const { scim, createUser, request } = setup();
+    const events: ScimEvent[] = [];
+    scim.on((e) => events.push(e));
+    const user = await createUser('ada@example.org');
+    const active = (value: boolean) =>
+      request('PATCH', `/Users/${user.id}`, {
+        body: patchBody({ op: 'replace', path: 'active', value }),
+      });
+    expect((await active(true)).body[ACCOUNT].status).toBe('Invited');
+    await active(false);
+    await active(true);
+    expect(await scim.users.resendInvitation('tenant-a', user.id)).toBe(true);
+    expect(types(events)).toEqual([
+      'user.created',
+      'user.updated',
+      'user.updated',
+      'user.deactivated',
+      'user.updated',
+      'user.reactivated',
+    ]);
+  });
+});

@@ -1,0 +1,293 @@
+import { describe, expect, it } from 'vitest';
+import type { ReplaceOptions } from '../../src/contracts/user-store.js';
+import { EventHub } from '../../src/core/events/event-hub.js';
+import type { ScimEvent } from '../../src/core/events/types.js';
+import type { OutboxDispatcher } from '../../src/core/outbox/outbox-dispatcher.js';
+import { MAX_WRITE_ATTEMPTS, WritePipeline } from '../../src/core/users/write-pipeline.js';
+import { UserService } from '../../src/core/users/user-service.js';
+import { isScimError } from '../../src/errors/index.js';
+import { accountSchema, enterpriseUserSchema, userSchema } from '../../src/schema/user-schema.js';
+import type { ScimUser } from '../../src/schema/user-resource.js';
+import { MemoryUserStore } from '../../src/stores/memory/index.js';
+import { ACCOUNT, USER_SCHEMA, patchBody, setup } from './harness.js';
+
+type Interference = (store: MemoryUserStore, tenant: string, user: ScimUser) => Promise<void>;
+
+/**
+ * A memory store that lets a test act between the core's read and its write, as another
+ * process would: `interfere` runs once, right before the next replace reaches the store.
+ */
+class RacingStore extends MemoryUserStore {
+  replaces = 0;
+  interfere: Interference | undefined;
+  /** When set, every replace meets a newer version (another writer that always wins). */
+  alwaysStale = false;
+
+  override async replace(tenant: string, user: ScimUser, options: ReplaceOptions) {
+    this.replaces++;
+    const interfere = this.interfere;
+    this.interfere = undefined;
+    if (interfere) await interfere(this, tenant, user);
+    if (this.alwaysStale) await bump(this, tenant, user.id, {});
+    return super.replace(tenant, user, options);
+  }
+}
+
+// Another writer's version of the stored user, with `change`, written behind the core's back.
+async function bump(
+  store: MemoryUserStore,
+  tenant: string,
+  id: string,
+  change: Record<string, unknown>,
+): Promise<void> {
+  const stored = (await store.get(tenant, id)) as ScimUser;
+  const version = `W/"${Number(stored.meta.version.slice(3, -1)) + 1}"`;
+  const next = { ...stored, ...change, meta: { ...stored.meta, version } } as ScimUser;
+  await MemoryUserStore.prototype.replace.call(store, tenant, next, {
+    expectedVersion: stored.meta.version,
+  });
+}
+
+const interloper: Interference = (store, tenant, user) =>
+  bump(store, tenant, user.id, { displayName: 'Interloper' });
+
+function racing() {
+  const store = new RacingStore();
+  const events: ScimEvent[] = [];
+  const service = setup({ store });
+  service.scim.on((event) => events.push(event));
+  return { ...service, store, events };
+}
+
+describe('the write pipeline retries a write without If-Match after a version conflict', () => {
+  it('PATCH: applied again on the version that won, keeping its change', async () => {
+    const { store, request, createUser } = racing();
+    const user = await createUser('ada@example.org');
+    store.interfere = interloper;
+    store.replaces = 0;
+    const reply = await request('PATCH', `/Users/${user.id}`, {
+      body: patchBody({ op: 'replace', path: 'title', value: 'Boss' }),
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ title: 'Boss', displayName: 'Interloper' });
+    expect(reply.body.meta.version).toBe('W/"3"');
+    expect(store.replaces).toBe(2);
+  });
+
+  it('PUT: the replacement is written over the version that won', async () => {
+    const { store, request, createUser } = racing();
+    const user = await createUser('ada@example.org');
+    store.interfere = interloper;
+    store.replaces = 0;
+    const reply = await request('PUT', `/Users/${user.id}`, {
+      body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', title: 'Boss' },
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.body.title).toBe('Boss');
+    expect(reply.body.displayName).toBeUndefined();
+    expect(reply.body.meta.version).toBe('W/"3"');
+    expect(store.replaces).toBe(2);
+  });
+
+  it('PATCH that invites a Pending user: one welcome email, from the attempt written', async () => {
+    const { scim, sent, store, request, createUser } = racing();
+    const user = await createUser('ada@example.org');
+    store.interfere = interloper;
+    const reply = await request('PATCH', `/Users/${user.id}`, {
+      body: patchBody({ op: 'replace', path: 'active', value: true }),
+    });
+    expect(reply.body[ACCOUNT].status).toBe('Invited');
+    await scim.dispatchOutbox();
+    expect(sent.map((m) => m.userId)).toEqual([user.id]);
+  });
+
+  it('activate: the account moves on the version that won', async () => {
+    const { scim, store, createUser, events } = racing();
+    const user = await createUser('ada@example.org', { active: true });
+    store.interfere = interloper;
+    store.replaces = 0;
+    const activated = await scim.users.activate('tenant-a', user.id);
+    expect(activated?.[ACCOUNT].status).toBe('Activated');
+    expect(activated?.displayName).toBe('Interloper');
+    expect(activated?.meta.version).toBe('W/"3"');
+    expect(store.replaces).toBe(2);
+    expect(events.map((e) => e.type)).toEqual(['user.created', 'user.activated']);
+  });
+
+  it('resendInvitation: one email queued, not one per attempt', async () => {
+    const { scim, sent, store, createUser } = racing();
+    const user = await createUser('ada@example.org', { active: true });
+    store.interfere = interloper;
+    store.replaces = 0;
+    expect(await scim.users.resendInvitation('tenant-a', user.id)).toBe(true);
+    expect(store.replaces).toBe(2);
+    await scim.dispatchOutbox();
+    expect(sent).toHaveLength(2);
+    const stored = await store.get('tenant-a', user.id);
+    expect(stored?.displayName).toBe('Interloper');
+    // No client sees a change: the version moves, lastModified stays the other writer's.
+    expect(stored?.meta.version).toBe('W/"3"');
+    expect(stored?.meta.lastModified).toBe(user.meta.lastModified);
+  });
+
+  it(`gives up with 412 after ${MAX_WRITE_ATTEMPTS} attempts that all meet a newer version`, async () => {
+    const { scim, store, request, createUser } = racing();
+    const user = await createUser('ada@example.org', { active: true });
+    store.alwaysStale = true;
+    store.replaces = 0;
+    const reply = await request('PATCH', `/Users/${user.id}`, {
+      body: patchBody({ op: 'replace', path: 'title', value: 'Boss' }),
+    });
+    expect(reply.status).toBe(412);
+    expect(store.replaces).toBe(MAX_WRITE_ATTEMPTS);
+    store.replaces = 0;
+    await expect(scim.users.activate('tenant-a', user.id)).rejects.toMatchObject({ status: 412 });
+    expect(store.replaces).toBe(MAX_WRITE_ATTEMPTS);
+  });
+});
+
+describe('the write pipeline refuses a stale If-Match', () => {
+  const writes = [
+    ['PUT', { schemas: [USER_SCHEMA], userName: 'ada@example.org', title: 'Boss' }],
+    ['PATCH', patchBody({ op: 'replace', path: 'title', value: 'Boss' })],
+    ['DELETE', undefined],
+  ] as const;
+
+  for (const [method, body] of writes) {
+    it(`${method}: 412 before any write, and the user is unchanged`, async () => {
+      const { store, request, createUser, events } = racing();
+      const user = await createUser('ada@example.org');
+      store.replaces = 0;
+      const reply = await request(method, `/Users/${user.id}`, {
+        body,
+        headers: { 'if-match': 'W/"7"' },
+      });
+      expect(reply.status).toBe(412);
+      expect(reply.body.scimType).toBeUndefined();
+      expect(store.replaces).toBe(0);
+      expect((await store.get('tenant-a', user.id))?.meta.version).toBe(user.meta.version);
+      expect(events.map((e) => e.type)).toEqual(['user.created']);
+    });
+  }
+
+  for (const [method, body] of writes.slice(0, 2)) {
+    it(`${method}: a version written between the read and the write is 412, not a retry`, async () => {
+      const { store, request, createUser } = racing();
+      const user = await createUser('ada@example.org');
+      store.interfere = interloper;
+      store.replaces = 0;
+      const reply = await request(method, `/Users/${user.id}`, {
+        body,
+        headers: { 'if-match': user.meta.version },
+      });
+      expect(reply.status).toBe(412);
+      expect(store.replaces).toBe(1);
+      expect((await store.get('tenant-a', user.id))?.title).toBeUndefined();
+    });
+  }
+
+  it('any step: refused before it runs (the host API writes go through the same check)', async () => {
+    const store = new MemoryUserStore();
+    const pipeline = new WritePipeline(
+      store,
+      new EventHub(() => undefined),
+      idleOutbox(),
+      () => new Date(),
+    );
+    const { scim, createUser } = setup({ store });
+    const user = await createUser('ada@example.org', { active: true });
+    let ran = 0;
+    const error = await pipeline
+      .write('tenant-a', user.id, 'W/"9"', () => {
+        ran++;
+        return null;
+      })
+      .catch((e: unknown) => e);
+    expect(isScimError(error) && error.status).toBe(412);
+    expect(ran).toBe(0);
+    expect((await scim.users.activate('tenant-a', user.id))?.meta.version).toBe('W/"2"');
+  });
+});
+
+describe('the host API on a user that is not there', () => {
+  it('activate and resendInvitation on a deleted user: null and false, nothing written or sent', async () => {
+    const { scim, store, request, createUser, events } = racing();
+    const user = await createUser('ada@example.org', { active: true });
+    expect((await request('DELETE', `/Users/${user.id}`)).status).toBe(204);
+    store.replaces = 0;
+    expect(await scim.users.activate('tenant-a', user.id)).toBeNull();
+    expect(await scim.users.resendInvitation('tenant-a', user.id)).toBe(false);
+    expect(store.replaces).toBe(0);
+    // Only the creation's welcome email.
+    expect(store.outboxSnapshot()).toHaveLength(1);
+    expect(events.map((e) => e.type)).toEqual(['user.created', 'user.deleted']);
+  });
+
+  it('a user deleted between the read and the write: null, false and 404, no email queued', async () => {
+    const { scim, store, request, createUser, events } = racing();
+    const remove: Interference = async (s, tenant, user) => {
+      await MemoryUserStore.prototype.delete.call(s, tenant, user.id);
+    };
+    for (const [kind, write] of [
+      ['activate', async (id: string) => scim.users.activate('tenant-a', id)],
+      ['resend', async (id: string) => scim.users.resendInvitation('tenant-a', id)],
+      [
+        'patch',
+        async (id: string) =>
+          (
+            await request('PATCH', `/Users/${id}`, {
+              body: patchBody({ op: 'replace', path: 'title', value: 'Boss' }),
+            })
+          ).status,
+      ],
+    ] as const) {
+      const user = await createUser(`${kind}@example.org`, { active: true });
+      store.interfere = remove;
+      expect([kind, await write(user.id)]).toEqual([
+        kind,
+        kind === 'activate' ? null : kind === 'resend' ? false : 404,
+      ]);
+    }
+    // Only the three creations' welcome emails, and no event for a write that did not happen.
+    expect(store.outboxSnapshot()).toHaveLength(3);
+    expect(events.map((e) => e.type)).toEqual(['user.created', 'user.created', 'user.created']);
+  });
+});
+
+describe('the service never changes what a transform returns', () => {
+  it('a frozen result laid out as a stored user (as a PATCH result is) is read, not written to', async () => {
+    const store = new MemoryUserStore();
+    const service = new UserService(
+      store,
+      new EventHub(() => undefined),
+      idleOutbox(),
+      () => new Date(),
+      [userSchema, enterpriseUserSchema, accountSchema],
+      { maxAttributeValues: 1000, checkUserName: () => undefined, reportError: () => undefined },
+    );
+    const user = await service.create('t', { userName: 'ada@example.org', active: true });
+    let returned: Readonly<Record<string, unknown>> | undefined;
+    const updated = await service.update('t', user.id, undefined, (current) => {
+      // The stored layout: schemas and id first, the account and meta last.
+      const { [ACCOUNT]: account, meta, ...rest } = current;
+      returned = Object.freeze({
+        ...rest,
+        id: 'forged',
+        schemas: [],
+        title: 'Boss',
+        [ACCOUNT]: account,
+        meta,
+      });
+      return returned;
+    });
+    expect(returned).toMatchObject({ id: 'forged', schemas: [], meta: user.meta });
+    expect(updated).not.toBe(returned);
+    expect(updated).toMatchObject({ id: user.id, title: 'Boss', schemas: user.schemas });
+    expect(updated.meta.version).toBe('W/"2"');
+  });
+});
+
+// The pipeline and the service only wake the dispatcher; these tests read the store's outbox.
+function idleOutbox(): OutboxDispatcher {
+  return { kick: () => undefined } as unknown as OutboxDispatcher;
+}
