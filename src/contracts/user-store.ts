@@ -1,6 +1,7 @@
 import type { AttributePath, Filter } from '../filter/ast.js';
 import type { SchemaDefinition } from '../schema/types.js';
 import type { ScimUser } from '../schema/user-resource.js';
+import type { GroupStore } from './group-store.js';
 import type { OutboxMessage, OutboxStore } from './outbox.js';
 
 /** Side effects a store records in the same atomic write as the user. */
@@ -99,6 +100,12 @@ export interface UserStore {
   /** The welcome-email outbox written together with users. */
   readonly outbox: OutboxStore;
   /**
+   * The groups and memberships, written in the same atomic steps as the users (a user's
+   * delete removes its memberships). Omitted: the store keeps no groups and `/Groups` answers
+   * 501.
+   */
+  readonly groups?: GroupStore;
+  /**
    * Stores a new user; throws `scimErrors.uniqueness()` if its userName's key
    * (`userNameKey`) is taken in the tenant.
    */
@@ -113,7 +120,10 @@ export interface UserStore {
    * no such user; throws `scimErrors.versionConflict()` or `scimErrors.uniqueness()`.
    */
   replace(tenant: string, user: ScimUser, options: ReplaceOptions): Promise<boolean>;
-  /** Deletes a user; returns `false` when there is none. */
+  /**
+   * Deletes a user; returns `false` when there is none. A store with `groups` removes the
+   * user's memberships in the same atomic step.
+   */
   delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean>;
   /**
    * Returns one page of users ordered by id, and how many match in all. The users returned are
