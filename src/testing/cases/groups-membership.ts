@@ -3,7 +3,7 @@ import type { StoreConformanceCase } from '../types.js';
 import { groupCase, memberIds, sortedIds } from './groups-factory.js';
 
 /** The scale case's group size: enough to show a whole-list read, small enough for CI. */
-const SCALE_MEMBERS = 2_000;
+const SCALE_MEMBERS = 1_000;
 
 /** Membership: integrity, idempotence, versions, cascades, nesting and concurrency. */
 export const groupMembershipCases: readonly StoreConformanceCase[] = [
