@@ -3,6 +3,7 @@ import { copyCases } from './copies.js';
 import { crudCases } from './crud.js';
 import { filterCases } from './filters.js';
 import { groupCrudCases } from './groups-crud.js';
+import { groupFilterCases } from './groups-filters.js';
 import { groupMembershipCases } from './groups-membership.js';
 import { outboxCases } from './outbox.js';
 import { pagingCases } from './paging.js';
@@ -27,4 +28,5 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...outboxCases,
   ...groupCrudCases,
   ...groupMembershipCases,
+  ...groupFilterCases,
 ];

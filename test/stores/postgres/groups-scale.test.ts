@@ -122,7 +122,9 @@ for (const { name, open } of backends) {
     }
 
     it('adds and removes one member, and reads the group without members, reading a few rows', async () => {
-      const add = await readsOf(() => store.groups.addMembers(tenant, group.id, [{ value: joiner.id }]));
+      const add = await readsOf(() =>
+        store.groups.addMembers(tenant, group.id, [{ value: joiner.id }]),
+      );
       const remove = await readsOf(() => store.groups.removeMembers(tenant, group.id, [joiner.id]));
       const bare = await readsOf(() => store.groups.get(tenant, group.id, { members: false }));
       const groupsOf = await readsOf(() => store.groups.groupsOf(tenant, joiner.id));
