@@ -122,10 +122,9 @@ export class MemoryGroupStore implements GroupStore {
     members: readonly MemberInput[],
     options?: MembershipOptions,
   ): Promise<MembershipChange | null> {
-    const groups = this.#tenants.get(tenant);
-    const stored = groups?.byId.get(groupId);
-    if (!groups || !stored) return null;
-    checkVersion(stored, options);
+    const found = this.#writable(tenant, groupId, options);
+    if (!found) return null;
+    const [groups, stored] = found;
     const resolved = this.#resolve(tenant, groups, groupId, members);
     const added = resolved.filter((m) => !groups.has(groupId, m.value));
     for (const member of added) groups.link(groupId, member);
@@ -138,10 +137,9 @@ export class MemoryGroupStore implements GroupStore {
     memberIds: readonly string[],
     options?: MembershipOptions,
   ): Promise<MembershipChange | null> {
-    const groups = this.#tenants.get(tenant);
-    const stored = groups?.byId.get(groupId);
-    if (!groups || !stored) return null;
-    checkVersion(stored, options);
+    const found = this.#writable(tenant, groupId, options);
+    if (!found) return null;
+    const [groups, stored] = found;
     const removed: GroupMember[] = [];
     for (const id of distinctBy(memberIds, (m) => m)) {
       const member = groups.unlink(groupId, id);
@@ -186,6 +184,24 @@ export class MemoryGroupStore implements GroupStore {
       const stored = groups.byId.get(parent) as ScimGroup;
       groups.byId.set(parent, bumped(stored, now));
     }
+  }
+
+  /**
+   * Finds a group for a membership change and checks the expected version; `undefined` when
+   * the tenant has no such group.
+   */
+  #writable(
+    tenant: string,
+    groupId: string,
+    options: MembershipOptions | undefined,
+  ): [TenantGroups, ScimGroup] | undefined {
+    const groups = this.#tenants.get(tenant);
+    const stored = groups?.byId.get(groupId);
+    if (!groups || !stored) return undefined;
+    const expected = options?.expectedVersion;
+    if (expected !== undefined && stored.meta.version !== expected)
+      throw scimErrors.versionConflict();
+    return [groups, stored];
   }
 
   /** Bumps the group's version when something changed, and reports the change. */
@@ -235,12 +251,6 @@ export class MemoryGroupStore implements GroupStore {
     }
     return groups;
   }
-}
-
-function checkVersion(stored: ScimGroup, options: MembershipOptions | undefined): void {
-  const expected = options?.expectedVersion;
-  if (expected !== undefined && stored.meta.version !== expected)
-    throw scimErrors.versionConflict();
 }
 
 /** The stored form of a group: a deep frozen copy without `members` (kept in the indexes). */

@@ -1,4 +1,5 @@
 import type { GroupStore } from '../../contracts/group-store.js';
+import { nextVersion } from '../../core/users/version.js';
 import { GROUP_SCHEMA, type ScimGroup } from '../../schema/group-schema.js';
 import type { StoreTestContext } from '../types.js';
 
@@ -45,11 +46,10 @@ export function groupCase(ctx: StoreTestContext): GroupCaseContext {
       };
     },
     next(group, changes = {}) {
-      const version = Number(/^W\/"(\d+)"$/.exec(group.meta.version)?.[1] ?? '1');
       const meta = {
         ...group.meta,
         lastModified: new Date().toISOString(),
-        version: `W/"${version + 1}"`,
+        version: nextVersion(group.meta.version),
       };
       return { ...group, ...changes, meta };
     },
