@@ -1,5 +1,5 @@
 import type { GroupMember, ScimGroup } from '../schema/group-schema.js';
-import type { DeleteOptions, ListQuery, StoreCapabilities } from './user-store.js';
+import type { DeleteOptions, ListQuery, StoreCapabilities } from './store-query.js';
 
 /**
  * A member to add: the id of a user or a group of the same tenant, and the display text to
