@@ -64,6 +64,8 @@ export {
   accountSchema,
 } from './schema/user-schema.js';
 export type { AccountStatus } from './schema/user-schema.js';
+export { GROUP_SCHEMA, groupSchema } from './schema/group-schema.js';
+export type { GroupMember, GroupMeta, MemberType, ScimGroup } from './schema/group-schema.js';
 export { defineAttribute } from './schema/define-attribute.js';
 export type { DefinedAttribute, AttributeOptions } from './schema/define-attribute.js';
 export { defineSchema } from './schema/define-schema.js';

@@ -11,3 +11,16 @@ export type {
 export type { OutboxKind, OutboxMessage, OutboxStore, PendingOutboxMessage } from './outbox.js';
 export type { Mailer, SendOptions, WelcomeEmail } from './mailer.js';
 export type { ApiKeyVerifier, Tenant } from './api-key-verifier.js';
+export type {
+  GroupListQuery,
+  GroupListResult,
+  GroupReadOptions,
+  GroupReplaceOptions,
+  GroupReplaceResult,
+  GroupStore,
+  GroupsOfOptions,
+  MemberGroup,
+  MemberInput,
+  MembershipChange,
+  MembershipOptions,
+} from './group-store.js';

@@ -1,7 +1,9 @@
-import type { AttributePath, Filter } from '../filter/ast.js';
-import type { SchemaDefinition } from '../schema/types.js';
 import type { ScimUser } from '../schema/user-resource.js';
+import type { GroupStore } from './group-store.js';
 import type { OutboxMessage, OutboxStore } from './outbox.js';
+import type { DeleteOptions, ListQuery, StoreCapabilities } from './store-query.js';
+
+export type { DeleteOptions, ListQuery, SortOrder, StoreCapabilities } from './store-query.js';
 
 /** Side effects a store records in the same atomic write as the user. */
 export interface WriteEffects {
@@ -18,57 +20,10 @@ export interface ReplaceOptions extends WriteEffects {
   readonly expectedVersion: string;
 }
 
-/** Options of {@link UserStore.delete}. */
-export interface DeleteOptions {
-  /** When set, delete only if the stored `meta.version` is still this one. */
-  readonly expectedVersion?: string;
-}
-
-/** Sort order of a list query. */
-export type SortOrder = 'ascending' | 'descending';
-
-/** A page query, already validated by the core. */
-export interface ListQuery {
-  /** Only users that match this filter; already checked against the schema. */
-  readonly filter?: Filter;
-  /** 1-based index of the first result. Always at least 1. */
-  readonly startIndex: number;
-  /** Largest number of users to return; between 0 and the core's maximum. */
-  readonly count: number;
-  /**
-   * Sort by this attribute (canonical names, checked against the schema) instead of by id;
-   * ties are broken by id so paging stays stable. Users without a value sort last in
-   * ascending order. Only sent when `capabilities.supportsSort` allows it.
-   */
-  readonly sortBy?: AttributePath;
-  /** Direction of `sortBy`. Default ascending. */
-  readonly sortOrder?: SortOrder;
-  /**
-   * The User's schemas (core first, then extensions, the host's included), for evaluating a
-   * filter or sort with each attribute's definition (case-exactness, types). Always set by
-   * the core.
-   */
-  readonly schemas?: readonly SchemaDefinition[];
-}
-
 /** One page of users and the number of users matching the query in all. */
 export interface ListResult {
   readonly totalResults: number;
   readonly resources: readonly ScimUser[];
-}
-
-/** What a store can answer itself; the core checks it before calling {@link UserStore.list}. */
-export interface StoreCapabilities {
-  /**
-   * Tells whether the store can answer this filter. When it cannot, the core answers a
-   * precise 400 `invalidFilter` rather than a wrong result. Omitted: every filter.
-   */
-  readonly supportsFilter?: (filter: Filter) => boolean;
-  /**
-   * Tells whether the store can sort by this attribute. When it cannot (or this is omitted),
-   * a `sortBy` request answers 400 `invalidValue` rather than an unsorted page.
-   */
-  readonly supportsSort?: (path: AttributePath) => boolean;
 }
 
 /**
@@ -99,6 +54,12 @@ export interface UserStore {
   /** The welcome-email outbox written together with users. */
   readonly outbox: OutboxStore;
   /**
+   * The groups and memberships, written in the same atomic steps as the users (a user's
+   * delete removes its memberships). Omitted: the store keeps no groups and `/Groups` answers
+   * 501.
+   */
+  readonly groups?: GroupStore;
+  /**
    * Stores a new user; throws `scimErrors.uniqueness()` if its userName's key
    * (`userNameKey`) is taken in the tenant.
    */
@@ -113,7 +74,10 @@ export interface UserStore {
    * no such user; throws `scimErrors.versionConflict()` or `scimErrors.uniqueness()`.
    */
   replace(tenant: string, user: ScimUser, options: ReplaceOptions): Promise<boolean>;
-  /** Deletes a user; returns `false` when there is none. */
+  /**
+   * Deletes a user; returns `false` when there is none. A store with `groups` removes the
+   * user's memberships in the same atomic step.
+   */
   delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean>;
   /**
    * Returns one page of users ordered by id, and how many match in all. The users returned are

@@ -8,6 +8,7 @@ import type {
   WriteEffects,
 } from '../../contracts/user-store.js';
 import type { OutboxStore } from '../../contracts/outbox.js';
+import type { GroupStore } from '../../contracts/group-store.js';
 import { scimErrors } from '../../errors/index.js';
 import type { Filter } from '../../filter/ast.js';
 import { compileFilter, compileSort } from '../../filter/index.js';
@@ -22,6 +23,7 @@ import {
   matchesIndexed,
   usersEqualTo,
 } from './filter-plan.js';
+import { MemoryGroupStore } from './memory-group-store.js';
 import { MemoryOutbox, type MemoryOutboxEntry } from './memory-outbox.js';
 import { scanUsers } from './scan-users.js';
 import { TenantUsers } from './tenant-users.js';
@@ -66,8 +68,14 @@ export class MemoryUserStore implements UserStore {
   readonly #outbox = new MemoryOutbox();
   readonly #schemas: readonly SchemaDefinition[];
 
+  readonly #groups = new MemoryGroupStore(
+    (tenant, id) => this.#tenants.get(tenant)?.byId.has(id) ?? false,
+  );
+
   /** The welcome-email outbox, written in the same step as the users. */
   readonly outbox: OutboxStore = this.#outbox;
+  /** The groups and memberships; a user's delete removes its memberships in the same step. */
+  readonly groups: GroupStore = this.#groups;
 
   /**
    * What the store answers itself: every filter and every sort. Indexed equalities (`id`,
@@ -117,6 +125,7 @@ export class MemoryUserStore implements UserStore {
     if (expected !== undefined && stored.meta.version !== expected)
       throw scimErrors.versionConflict();
     users.remove(stored);
+    this.#groups.forgetMember(tenant, id);
     return true;
   }
 

@@ -113,4 +113,38 @@ export const migrations: readonly Migration[] = [
       `ALTER TABLE ${t.outbox} ADD COLUMN claim_token text`,
     ],
   },
+  {
+    version: 4,
+    name: 'groups and memberships',
+    statements: (t) => [
+      // The group without its members; display_name_key is scimkit's folding (foldCase) of
+      // displayName, never the database's lower(), for caseIgnore equality.
+      `CREATE TABLE ${t.groups} (
+        tenant text COLLATE "C" NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        display_name text NOT NULL,
+        display_name_key text COLLATE "C" NOT NULL,
+        external_id text COLLATE "C",
+        version text NOT NULL,
+        created timestamptz NOT NULL,
+        last_modified timestamptz NOT NULL,
+        doc jsonb NOT NULL,
+        PRIMARY KEY (tenant, id)
+      )`,
+      `CREATE INDEX "${t.prefix}groups_display_name_key_idx" ON ${t.groups} (tenant, display_name_key)`,
+      `CREATE INDEX "${t.prefix}groups_external_id_idx" ON ${t.groups} (tenant, external_id)`,
+      // One row per membership: a one-member change touches one row whatever the group's size;
+      // the primary key makes a second add of a member a no-op and lists a group's members,
+      // the member index answers "which groups is this member in" without a scan.
+      `CREATE TABLE ${t.groupMembers} (
+        tenant text COLLATE "C" NOT NULL,
+        group_id text COLLATE "C" NOT NULL,
+        member_id text COLLATE "C" NOT NULL,
+        member_type text NOT NULL CHECK (member_type IN ('User', 'Group')),
+        display text,
+        PRIMARY KEY (tenant, group_id, member_id)
+      )`,
+      `CREATE INDEX "${t.prefix}group_members_member_idx" ON ${t.groupMembers} (tenant, member_id)`,
+    ],
+  },
 ];

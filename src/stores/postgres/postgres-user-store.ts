@@ -1,3 +1,4 @@
+import type { GroupStore } from '../../contracts/group-store.js';
 import type { OutboxMessage } from '../../contracts/outbox.js';
 import type {
   DeleteOptions,
@@ -15,6 +16,7 @@ import { userNameKey } from '../../schema/user-name-key.js';
 import { compileFilter } from './compile-filter.js';
 import { DEFAULT_SCHEMAS } from './filter-targets.js';
 import type { MigrateResult } from './migrate.js';
+import { PostgresGroupStore } from './postgres-group-store.js';
 import { PostgresOutboxStore } from './postgres-outbox-store.js';
 import type { QueryExecutor } from './query-executor.js';
 import { restoreOrder } from './restore-order.js';
@@ -84,6 +86,9 @@ export class PostgresUserStore implements UserStore {
     supportsSort: (path: AttributePath) => compiles(() => sortKey(path)),
   };
   readonly outbox: PostgresOutboxStore;
+  /** The groups and memberships (migration 4); a user's delete removes its memberships. */
+  readonly groups: GroupStore;
+  private readonly groupStore: PostgresGroupStore;
   private readonly context: StoreContext;
   private readonly sql: UserStatements;
 
@@ -91,6 +96,7 @@ export class PostgresUserStore implements UserStore {
     this.context = new StoreContext(options.executor, options, options.migrate ?? false);
     this.sql = userStatements(this.context.tables);
     this.outbox = new PostgresOutboxStore(this.context);
+    this.groups = this.groupStore = new PostgresGroupStore(this.context);
   }
 
   /** Applies pending migrations now (for example at start, to fail fast on a bad database). */
@@ -131,16 +137,23 @@ export class PostgresUserStore implements UserStore {
   }
 
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
-    if (options?.expectedVersion === undefined) {
-      const rows = await this.context.query(this.sql.delete, [tenant, id]);
-      return rows.length > 0;
-    }
-    const rows = await this.context.query<WriteOutcome>(this.sql.deleteVersioned, [
-      tenant,
-      id,
-      options.expectedVersion,
-    ]);
-    return settleWrite(rows[0]);
+    // The memberships go in a second statement of the same transaction: it sees a membership
+    // committed while the delete waited for the user row, which the first one's snapshot cannot.
+    return this.context.transaction(async (tx) => {
+      let deleted: boolean;
+      if (options?.expectedVersion === undefined) {
+        deleted = (await tx.query(this.sql.delete, [tenant, id], { prepare: true })).length > 0;
+      } else {
+        const rows = await tx.query<WriteOutcome>(
+          this.sql.deleteVersioned,
+          [tenant, id, options.expectedVersion],
+          { prepare: true },
+        );
+        deleted = settleWrite(rows[0]);
+      }
+      if (deleted) await this.groupStore.forgetMember(tx, tenant, id);
+      return deleted;
+    });
   }
 
   async list(tenant: string, query: ListQuery): Promise<ListResult> {

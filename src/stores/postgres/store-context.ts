@@ -46,4 +46,10 @@ export class StoreContext {
     if (this.migrated) return this.executor.query<R>(sql, params, options);
     return this.migrate().then(() => this.executor.query<R>(sql, params, options));
   }
+
+  /** Runs `fn` in one transaction, after the migrations when they are still due. */
+  async transaction<T>(fn: (tx: QueryExecutor) => Promise<T>): Promise<T> {
+    if (!this.migrated) await this.migrate();
+    return this.executor.transaction(fn);
+  }
 }

@@ -15,6 +15,10 @@ export interface TableNames {
   readonly userCounts: string;
   readonly outbox: string;
   readonly migrations: string;
+  /** The groups, without their members (migration 4). */
+  readonly groups: string;
+  /** One row per (group, member) (migration 4). */
+  readonly groupMembers: string;
   /** Unquoted prefix for index, function and trigger names. */
   readonly prefix: string;
   /** The schema name as given, unquoted (for the advisory lock key). */
@@ -52,5 +56,7 @@ export function tableNames(location: TableLocation = {}): TableNames {
     userCounts: table('user_counts'),
     outbox: table('outbox'),
     migrations: table('migrations'),
+    groups: table('groups'),
+    groupMembers: table('group_members'),
   };
 }

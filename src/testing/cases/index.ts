@@ -2,6 +2,9 @@ import type { StoreConformanceCase } from '../types.js';
 import { copyCases } from './copies.js';
 import { crudCases } from './crud.js';
 import { filterCases } from './filters.js';
+import { groupCrudCases } from './groups-crud.js';
+import { groupFilterCases } from './groups-filters.js';
+import { groupMembershipCases } from './groups-membership.js';
 import { outboxCases } from './outbox.js';
 import { pagingCases } from './paging.js';
 import { sortingCases } from './sorting.js';
@@ -23,4 +26,7 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...filterCases,
   ...sortingCases,
   ...outboxCases,
+  ...groupCrudCases,
+  ...groupMembershipCases,
+  ...groupFilterCases,
 ];

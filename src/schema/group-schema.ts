@@ -1,0 +1,139 @@
+import { defineAttribute as attr } from './define-attribute.js';
+import { defineSchema } from './define-schema.js';
+import type { InferAttributes } from './infer.js';
+
+/** The schema URN of the RFC 7643 core Group. */
+export const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+
+/**
+ * The RFC 7643 §4.2 core Group, every attribute with its characteristics (as §8.7.1 lists
+ * them), plus the common attributes of §3.1 (`id`, `externalId`, `meta`). A member's `value`
+ * is immutable: a membership is added or removed, never re-pointed.
+ *
+ * @see RFC 7643 §4.2, §8.7.1
+ */
+export const groupSchema = defineSchema({
+  id: GROUP_SCHEMA,
+  name: 'Group',
+  description: 'Group',
+  attributes: [
+    attr('id', 'string', {
+      description: 'Unique identifier for the SCIM resource as defined by the service provider.',
+      caseExact: true,
+      mutability: 'readOnly',
+      returned: 'always',
+      uniqueness: 'server',
+    }),
+    attr('externalId', 'string', {
+      description: 'An identifier for the resource as defined by the provisioning client.',
+      caseExact: true,
+    }),
+    attr('displayName', 'string', {
+      description: 'A human-readable name for the Group.',
+      required: true,
+    }),
+    attr('members', 'complex', {
+      multiValued: true,
+      description: 'A list of members of the Group.',
+      subAttributes: [
+        // caseExact as the `id` it refers to (RFC 7643 §8.7.1 leaves it false): "ABC" and
+        // "abc" are two different members.
+        attr('value', 'string', {
+          description: 'Identifier of the member of this Group.',
+          caseExact: true,
+          mutability: 'immutable',
+        }),
+        attr('$ref', 'reference', {
+          description: 'The URI corresponding to a SCIM resource that is a member of this Group.',
+          mutability: 'immutable',
+          referenceTypes: ['User', 'Group'],
+        }),
+        attr('display', 'string', {
+          description: 'A human-readable name, primarily used for display purposes.',
+          mutability: 'readOnly',
+        }),
+        attr('type', 'string', {
+          description: 'A label indicating the type of resource, e.g. "User" or "Group".',
+          mutability: 'immutable',
+          canonicalValues: ['User', 'Group'],
+        }),
+      ],
+    }),
+    attr('meta', 'complex', {
+      description: 'Resource metadata.',
+      mutability: 'readOnly',
+      subAttributes: [
+        attr('resourceType', 'string', {
+          description: 'The name of the resource type.',
+          mutability: 'readOnly',
+          caseExact: true,
+          canonicalValues: ['Group'],
+        }),
+        attr('created', 'dateTime', {
+          description: 'When the resource was added.',
+          mutability: 'readOnly',
+        }),
+        attr('lastModified', 'dateTime', {
+          description: 'When the resource was last updated.',
+          mutability: 'readOnly',
+        }),
+        attr('location', 'reference', {
+          description: 'The URI of the resource.',
+          mutability: 'readOnly',
+          caseExact: true,
+          referenceTypes: ['uri'],
+        }),
+        attr('version', 'string', {
+          description: 'The version (weak ETag) of the resource.',
+          mutability: 'readOnly',
+          caseExact: true,
+        }),
+      ],
+    }),
+  ],
+});
+
+type GroupAttributes = InferAttributes<typeof groupSchema.attributes>;
+
+/** What a member is: a user or a group of the same tenant. */
+export type MemberType = 'User' | 'Group';
+
+/**
+ * One membership as a store keeps it: the member's id, what it is, and the display text the
+ * service recorded. `$ref` is not stored: it depends on the request's base URL.
+ */
+export interface GroupMember {
+  /** The member's id (a user's or a group's, in the group's tenant). */
+  readonly value: string;
+  /** Whether the member is a user or a group; decided by the store from where the id lives. */
+  readonly type: MemberType;
+  /** A human-readable name of the member, as recorded with the membership. */
+  readonly display?: string;
+}
+
+/** Group metadata as stored: every value but `location` is set by the service. */
+export interface GroupMeta {
+  resourceType: 'Group';
+  created: string;
+  lastModified: string;
+  version: string;
+  location?: string;
+}
+
+/**
+ * A Group as scimkit stores and returns it: the SCIM JSON representation of RFC 7643 §4.2.
+ * `members` is present only when the group has members and they were asked for (a store
+ * keeps them apart from the group, see `GroupStore`). Attributes the library does not model
+ * (a host's extensions) are kept as they came.
+ *
+ * @see RFC 7643 §4.2
+ */
+export interface ScimGroup {
+  schemas: string[];
+  id: string;
+  externalId?: GroupAttributes['externalId'];
+  displayName: string;
+  members?: GroupMember[];
+  meta: GroupMeta;
+  [attribute: string]: unknown;
+}

@@ -1,0 +1,294 @@
+import type {
+  GroupListQuery,
+  GroupListResult,
+  GroupReadOptions,
+  GroupReplaceOptions,
+  GroupReplaceResult,
+  GroupStore,
+  GroupsOfOptions,
+  MemberGroup,
+  MemberInput,
+  MembershipChange,
+  MembershipOptions,
+} from '../../contracts/group-store.js';
+import type { DeleteOptions, StoreCapabilities } from '../../contracts/user-store.js';
+import { nextVersion } from '../../core/users/version.js';
+import { scimErrors } from '../../errors/index.js';
+import type { Filter } from '../../filter/ast.js';
+import { compileFilter, compileSort } from '../../filter/index.js';
+import { groupSchema, type GroupMember, type ScimGroup } from '../../schema/group-schema.js';
+import type { SchemaDefinition } from '../../schema/types.js';
+import { distinctBy, memberCycle, unknownMember } from '../group-errors.js';
+import { frozenCopy } from './clone-json.js';
+import { memberEquality, mentionsMembers } from './group-filter-plan.js';
+import { TenantGroups } from './tenant-groups.js';
+
+/** Tells whether `id` is a user of `tenant`; the user store's index answers it. */
+export type IsUser = (tenant: string, id: string) => boolean;
+
+const DEFAULT_SCHEMAS: readonly SchemaDefinition[] = [groupSchema];
+
+/**
+ * Keeps groups in memory for `MemoryUserStore`, as its `groups`: groups indexed per tenant by
+ * id, memberships indexed both ways (group → members, member → groups), so that one-member
+ * changes, reads without members and a member's groups cost the same whatever the size of a
+ * group. Every write checks, then changes every index, in one synchronous step.
+ *
+ * @internal
+ */
+export class MemoryGroupStore implements GroupStore {
+  readonly #tenants = new Map<string, TenantGroups>();
+
+  /** Every filter (the filter engine over the groups) and every sort. */
+  readonly capabilities: StoreCapabilities = { supportsSort: () => true };
+
+  constructor(private readonly isUser: IsUser) {}
+
+  async create(tenant: string, group: ScimGroup, members: readonly MemberInput[]): Promise<void> {
+    const groups = this.#tenant(tenant);
+    if (groups.byId.has(group.id) || this.isUser(tenant, group.id))
+      throw new Error(`MemoryGroupStore: id "${group.id}" already exists.`);
+    const resolved = this.#resolve(tenant, groups, group.id, members);
+    groups.byId.set(group.id, storedForm(group));
+    groups.order.insert(group.id);
+    for (const member of resolved) groups.link(group.id, member);
+  }
+
+  async get(tenant: string, id: string, options?: GroupReadOptions): Promise<ScimGroup | null> {
+    const groups = this.#tenants.get(tenant);
+    const group = groups?.byId.get(id);
+    if (!groups || !group) return null;
+    return options?.members === false ? group : withMembers(groups, group);
+  }
+
+  async replace(
+    tenant: string,
+    group: ScimGroup,
+    options: GroupReplaceOptions,
+  ): Promise<GroupReplaceResult | null> {
+    const groups = this.#tenants.get(tenant);
+    const stored = groups?.byId.get(group.id);
+    if (!groups || !stored) return null;
+    if (stored.meta.version !== options.expectedVersion) throw scimErrors.versionConflict();
+    let added: GroupMember[] = [];
+    let removed: GroupMember[] = [];
+    if (options.members) {
+      const next = this.#resolve(tenant, groups, group.id, options.members);
+      const keep = new Set(next.map((m) => m.value));
+      removed = groups.sortedMembers(group.id).filter((m) => !keep.has(m.value));
+      added = next.filter((m) => !groups.has(group.id, m.value));
+      for (const member of removed) groups.unlink(group.id, member.value);
+      for (const member of added) groups.link(group.id, member);
+    }
+    groups.byId.set(group.id, storedForm(group));
+    return { added, removed };
+  }
+
+  async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
+    const groups = this.#tenants.get(tenant);
+    const stored = groups?.byId.get(id);
+    if (!groups || !stored) return false;
+    const expected = options?.expectedVersion;
+    if (expected !== undefined && stored.meta.version !== expected)
+      throw scimErrors.versionConflict();
+    for (const member of [...(groups.membersOf.get(id)?.keys() ?? [])]) groups.unlink(id, member);
+    groups.byId.delete(id);
+    groups.order.remove(id);
+    this.forgetMember(tenant, id);
+    return true;
+  }
+
+  async list(tenant: string, query: GroupListQuery): Promise<GroupListResult> {
+    const groups = this.#tenants.get(tenant);
+    if (!groups) return { totalResults: 0, resources: [] };
+    const offset = Math.max(0, query.startIndex - 1);
+    const count = Math.max(0, query.count);
+    const schemas = query.schemas ?? DEFAULT_SCHEMAS;
+    const out = (list: readonly ScimGroup[]) =>
+      query.members === false ? list : list.map((g) => withMembers(groups, g));
+    const { filter, sortBy } = query;
+    if (!filter && !sortBy) {
+      const page = groups.order.slice(offset, count).map((id) => groups.byId.get(id) as ScimGroup);
+      return { totalResults: groups.order.size, resources: out(page) };
+    }
+    const found = filter ? matching(groups, filter, schemas) : [...groups.byId.values()];
+    found.sort(sortBy ? compileSort(sortBy, query.sortOrder ?? 'ascending', schemas) : compareIds);
+    return { totalResults: found.length, resources: out(found.slice(offset, offset + count)) };
+  }
+
+  async addMembers(
+    tenant: string,
+    groupId: string,
+    members: readonly MemberInput[],
+    options?: MembershipOptions,
+  ): Promise<MembershipChange | null> {
+    const found = this.#writable(tenant, groupId, options);
+    if (!found) return null;
+    const [groups, stored] = found;
+    const resolved = this.#resolve(tenant, groups, groupId, members);
+    const added = resolved.filter((m) => !groups.has(groupId, m.value));
+    for (const member of added) groups.link(groupId, member);
+    return this.#settle(groups, stored, added, options);
+  }
+
+  async removeMembers(
+    tenant: string,
+    groupId: string,
+    memberIds: readonly string[],
+    options?: MembershipOptions,
+  ): Promise<MembershipChange | null> {
+    const found = this.#writable(tenant, groupId, options);
+    if (!found) return null;
+    const [groups, stored] = found;
+    const removed: GroupMember[] = [];
+    for (const id of distinctBy(memberIds, (m) => m)) {
+      const member = groups.unlink(groupId, id);
+      if (member) removed.push(member);
+    }
+    return this.#settle(groups, stored, removed, options);
+  }
+
+  async groupsOf(
+    tenant: string,
+    memberId: string,
+    options?: GroupsOfOptions,
+  ): Promise<readonly MemberGroup[]> {
+    const groups = this.#tenants.get(tenant);
+    if (!groups) return [];
+    const direct = groups.groupsOf.get(memberId) ?? new Set<string>();
+    const ids = options?.indirect === false ? direct : groups.ancestors(memberId);
+    const found: MemberGroup[] = [];
+    for (const id of [...ids].sort()) {
+      if (id === memberId && !direct.has(id)) continue;
+      const group = groups.byId.get(id) as ScimGroup;
+      found.push({
+        value: id,
+        display: group.displayName,
+        type: direct.has(id) ? 'direct' : 'indirect',
+      });
+    }
+    return found;
+  }
+
+  /**
+   * Removes every membership of a deleted user or group as a member, and bumps the version of
+   * each group it was in. Called by the user store's `delete`, in the same synchronous step.
+   */
+  forgetMember(tenant: string, memberId: string): void {
+    const groups = this.#tenants.get(tenant);
+    const parents = groups?.groupsOf.get(memberId);
+    if (!groups || !parents) return;
+    const now = new Date().toISOString();
+    for (const parent of [...parents]) {
+      groups.unlink(parent, memberId);
+      const stored = groups.byId.get(parent) as ScimGroup;
+      groups.byId.set(parent, bumped(stored, now));
+    }
+  }
+
+  /**
+   * Finds a group for a membership change and checks the expected version; `undefined` when
+   * the tenant has no such group.
+   */
+  #writable(
+    tenant: string,
+    groupId: string,
+    options: MembershipOptions | undefined,
+  ): [TenantGroups, ScimGroup] | undefined {
+    const groups = this.#tenants.get(tenant);
+    const stored = groups?.byId.get(groupId);
+    if (!groups || !stored) return undefined;
+    const expected = options?.expectedVersion;
+    if (expected !== undefined && stored.meta.version !== expected)
+      throw scimErrors.versionConflict();
+    return [groups, stored];
+  }
+
+  /** Bumps the group's version when something changed, and reports the change. */
+  #settle(
+    groups: TenantGroups,
+    stored: ScimGroup,
+    changed: GroupMember[],
+    options: MembershipOptions | undefined,
+  ): MembershipChange {
+    let group = stored;
+    if (changed.length > 0) {
+      group = bumped(stored, options?.lastModified ?? new Date().toISOString());
+      groups.byId.set(group.id, group);
+    }
+    return { changed, version: group.meta.version, lastModified: group.meta.lastModified };
+  }
+
+  /**
+   * Turns member inputs into memberships: each id once, typed by where it lives in the
+   * tenant. Throws (changing nothing) for an unknown id or a group that would contain itself.
+   */
+  #resolve(
+    tenant: string,
+    groups: TenantGroups,
+    groupId: string,
+    members: readonly MemberInput[],
+  ): GroupMember[] {
+    let ancestors: Set<string> | undefined;
+    return distinctBy(members, (m) => m.value).map((input) => {
+      const { value, display } = input;
+      let type: GroupMember['type'];
+      if (this.isUser(tenant, value)) type = 'User';
+      else if (groups.byId.has(value)) {
+        type = 'Group';
+        ancestors ??= groups.ancestors(groupId);
+        if (value === groupId || ancestors.has(value)) throw memberCycle(value);
+      } else throw unknownMember(value);
+      return Object.freeze(display === undefined ? { value, type } : { value, type, display });
+    });
+  }
+
+  #tenant(tenant: string): TenantGroups {
+    let groups = this.#tenants.get(tenant);
+    if (!groups) {
+      groups = new TenantGroups();
+      this.#tenants.set(tenant, groups);
+    }
+    return groups;
+  }
+}
+
+/** The stored form of a group: a deep frozen copy without `members` (kept in the indexes). */
+function storedForm(group: ScimGroup): ScimGroup {
+  const { members: _members, ...rest } = group;
+  return frozenCopy(rest as ScimGroup);
+}
+
+function bumped(stored: ScimGroup, lastModified: string): ScimGroup {
+  const meta = { ...stored.meta, version: nextVersion(stored.meta.version), lastModified };
+  return Object.freeze({ ...stored, meta: Object.freeze(meta) });
+}
+
+/** The group with its members, frozen; `members` is left out when there are none. */
+function withMembers(groups: TenantGroups, group: ScimGroup): ScimGroup {
+  const members = groups.sortedMembers(group.id);
+  if (members.length === 0) return group;
+  return Object.freeze({ ...group, members: members as GroupMember[] });
+}
+
+const compareIds = (a: ScimGroup, b: ScimGroup) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** The groups matching `filter`, from the member index when the filter is a member lookup. */
+function matching(
+  groups: TenantGroups,
+  filter: Filter,
+  schemas: readonly SchemaDefinition[],
+): ScimGroup[] {
+  const member = memberEquality(filter);
+  if (member !== undefined) {
+    const ids = groups.groupsOf.get(member) ?? [];
+    return [...ids].map((id) => groups.byId.get(id) as ScimGroup);
+  }
+  const test = compileFilter(filter, schemas);
+  const withList = mentionsMembers(filter);
+  const found: ScimGroup[] = [];
+  for (const group of groups.byId.values()) {
+    if (test(withList ? withMembers(groups, group) : group)) found.push(group);
+  }
+  return found;
+}

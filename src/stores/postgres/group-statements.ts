@@ -1,0 +1,156 @@
+import type { TableNames } from './table-names.js';
+
+/**
+ * The SQL text of the group statements, built once per store. None reads or writes more
+ * member rows than the call names, except `getWithMembers` (a full read asked for),
+ * `memberIds` (a replace that sends a whole new list) and `clearMembers` (a deleted group's
+ * own rows).
+ */
+export interface GroupStatements {
+  /** $1 tenant, $2 id, $3 displayName, $4 its key, $5 externalId, $6 version, $7 created, $8 lastModified, $9 doc. */
+  readonly insert: string;
+  readonly get: string;
+  /** The group and its members (`members`, a JSON array in id order) in one snapshot. */
+  readonly getWithMembers: string;
+  /** As `insert` plus $10 the expected version; reports changed/current as a user replace does. */
+  readonly replace: string;
+  /** Locks the group row for a membership change and reads its version. */
+  readonly lock: string;
+  /** Serialises changes that add groups as members within a tenant (the cycle check). */
+  readonly lockNesting: string;
+  /** $2 ids: those that are users of the tenant, locked against a concurrent delete. */
+  readonly usersAmong: string;
+  /** $2 ids: those that are groups of the tenant, locked against a concurrent delete. */
+  readonly groupsAmong: string;
+  /** $2 group id, $3 candidate ids: a candidate that is the group or one of its ancestors. */
+  readonly cycleAmong: string;
+  /** $2 group id, $3 ids, $4 types, $5 displays: inserts the new memberships, returns their ids. */
+  readonly addMembers: string;
+  /** $2 group id, $3 ids: deletes those memberships, returns them. */
+  readonly removeMembers: string;
+  /** $2 group id, $3 lastModified: bumps the version (as `nextVersion` does) and the time. */
+  readonly bump: string;
+  /** $2 group id: the member ids, for a replace's diff. */
+  readonly memberIds: string;
+  /** $2 group id, $3 expected version or NULL: deletes the group row. */
+  readonly deleteGroup: string;
+  /** $2 group id: removes the group's own memberships. */
+  readonly clearMembers: string;
+  /** $2 member id, $3 lastModified: removes it from every group and bumps each of those. */
+  readonly forgetMember: string;
+  /** $2 member id: its direct groups. */
+  readonly directGroups: string;
+  /** $2 member id: its direct and indirect groups. */
+  readonly allGroups: string;
+}
+
+/**
+ * The next weak ETag in SQL, as `nextVersion` computes it in the core: `W/"n"` becomes
+ * `W/"n+1"`, any other form restarts at `W/"2"`.
+ */
+const nextVersionSql = (column: string) =>
+  `CASE WHEN ${column} ~ '^W/"[0-9]+"$'
+    THEN 'W/"' || (substring(${column} FROM 4 FOR length(${column}) - 4)::numeric + 1)::text || '"'
+    ELSE 'W/"2"' END`;
+
+/** Builds the group statements for a table location. */
+export function groupStatements(t: TableNames): GroupStatements {
+  const next = nextVersionSql('version');
+  // The stored document carries meta too: both change with the columns.
+  const bumpSet = `version = ${next}, last_modified = $3::text::timestamptz,
+    doc = jsonb_set(jsonb_set(doc, '{meta,version}', to_jsonb(${next})),
+      '{meta,lastModified}', to_jsonb($3::text))`;
+  return {
+    insert: `INSERT INTO ${t.groups}
+      (tenant, id, display_name, display_name_key, external_id, version, created, last_modified, doc)
+      VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8::timestamptz, $9::jsonb)`,
+    get: `SELECT doc FROM ${t.groups} WHERE tenant = $1 AND id = $2`,
+    getWithMembers: `SELECT grp.doc, ${membersColumn(t)} AS members
+      FROM ${t.groups} AS grp WHERE grp.tenant = $1 AND grp.id = $2`,
+    replace: `WITH cur AS (SELECT version FROM ${t.groups} WHERE tenant = $1 AND id = $2),
+      upd AS (
+        UPDATE ${t.groups} SET display_name = $3, display_name_key = $4, external_id = $5,
+          version = $6, created = $7::timestamptz, last_modified = $8::timestamptz, doc = $9::jsonb
+        WHERE tenant = $1 AND id = $2 AND version = $10
+        RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM upd)::int AS changed, (SELECT version FROM cur) AS current`,
+    lock: `SELECT version, doc->'meta'->>'lastModified' AS last_modified FROM ${t.groups}
+      WHERE tenant = $1 AND id = $2 FOR NO KEY UPDATE`,
+    lockNesting: `SELECT pg_advisory_xact_lock(hashtextextended('scimkit.groups:' || $1, 0))`,
+    usersAmong: `SELECT id FROM ${t.users} WHERE tenant = $1 AND id = ANY($2::text[]) FOR KEY SHARE`,
+    groupsAmong: `SELECT id FROM ${t.groups} WHERE tenant = $1 AND id = ANY($2::text[]) FOR KEY SHARE`,
+    cycleAmong: `WITH RECURSIVE up(id) AS (
+        SELECT $2::text COLLATE "C"
+        UNION
+        SELECT m.group_id FROM ${t.groupMembers} AS m JOIN up ON m.tenant = $1 AND m.member_id = up.id
+      )
+      SELECT id FROM up WHERE id = ANY($3::text[]) LIMIT 1`,
+    addMembers: `INSERT INTO ${t.groupMembers} (tenant, group_id, member_id, member_type, display)
+      SELECT $1, $2, m.id, m.type, m.display
+      FROM unnest($3::text[], $4::text[], $5::text[]) AS m(id, type, display)
+      ON CONFLICT DO NOTHING
+      RETURNING member_id`,
+    removeMembers: `DELETE FROM ${t.groupMembers}
+      WHERE tenant = $1 AND group_id = $2 AND member_id = ANY($3::text[])
+      RETURNING member_id, member_type, display`,
+    bump: `UPDATE ${t.groups} SET ${bumpSet} WHERE tenant = $1 AND id = $2 RETURNING version`,
+    memberIds: `SELECT member_id, member_type, display FROM ${t.groupMembers}
+      WHERE tenant = $1 AND group_id = $2`,
+    deleteGroup: `WITH cur AS (SELECT version FROM ${t.groups} WHERE tenant = $1 AND id = $2),
+      del AS (
+        DELETE FROM ${t.groups} WHERE tenant = $1 AND id = $2 AND ($3::text IS NULL OR version = $3)
+        RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM del)::int AS changed, (SELECT version FROM cur) AS current`,
+    clearMembers: `DELETE FROM ${t.groupMembers} WHERE tenant = $1 AND group_id = $2`,
+    forgetMember: `WITH gone AS (
+        DELETE FROM ${t.groupMembers} WHERE tenant = $1 AND member_id = $2 RETURNING group_id
+      )
+      UPDATE ${t.groups} SET ${bumpSet}
+      WHERE tenant = $1 AND id IN (SELECT group_id FROM gone)`,
+    directGroups: `SELECT g.id AS value, g.display_name AS display, 'direct' AS type
+      FROM ${t.groupMembers} AS m JOIN ${t.groups} AS g ON g.tenant = m.tenant AND g.id = m.group_id
+      WHERE m.tenant = $1 AND m.member_id = $2
+      ORDER BY g.id`,
+    allGroups: `WITH RECURSIVE up(id) AS (
+        SELECT group_id FROM ${t.groupMembers} WHERE tenant = $1 AND member_id = $2
+        UNION
+        SELECT m.group_id FROM ${t.groupMembers} AS m JOIN up ON m.tenant = $1 AND m.member_id = up.id
+      )
+      SELECT g.id AS value, g.display_name AS display,
+        CASE WHEN EXISTS (
+          SELECT 1 FROM ${t.groupMembers} AS d WHERE d.tenant = $1 AND d.group_id = g.id AND d.member_id = $2
+        ) THEN 'direct' ELSE 'indirect' END AS type
+      FROM up JOIN ${t.groups} AS g ON g.tenant = $1 AND g.id = up.id
+      ORDER BY g.id`,
+  };
+}
+
+// A group's members as a JSON array in id order (json, not jsonb, keeps the keys' order), or
+// NULL when it has none; read in the same snapshot as the group row `grp`.
+const membersColumn = (t: TableNames) => `(SELECT json_agg(json_strip_nulls(json_build_object(
+    'value', gm.member_id, 'type', gm.member_type, 'display', gm.display)) ORDER BY gm.member_id)
+  FROM ${t.groupMembers} AS gm WHERE gm.tenant = grp.tenant AND gm.group_id = grp.id)`;
+
+/**
+ * Builds the statement of one page of groups and its total: `$1` tenant, `$2` count, `$3`
+ * offset, then the filter's parameters (`where` refers to the groups table as `grp`). With
+ * `members`, each row also carries its group's members.
+ */
+export function groupPageStatement(
+  t: TableNames,
+  where: string | undefined,
+  members: boolean,
+): string {
+  const cond = where === undefined ? '' : ` AND ${where}`;
+  return `SELECT c.total, p.doc, p.members
+    FROM (SELECT count(*)::int AS total FROM ${t.groups} AS grp WHERE grp.tenant = $1${cond}) AS c
+    LEFT JOIN LATERAL (
+      SELECT grp.id, grp.doc, ${members ? membersColumn(t) : 'NULL::json'} AS members
+      FROM ${t.groups} AS grp
+      WHERE grp.tenant = $1${cond}
+      ORDER BY grp.id LIMIT $2 OFFSET $3
+    ) AS p ON true
+    ORDER BY p.id`;
+}

@@ -1,0 +1,346 @@
+import type {
+  GroupListQuery,
+  GroupListResult,
+  GroupReadOptions,
+  GroupReplaceOptions,
+  GroupReplaceResult,
+  GroupStore,
+  GroupsOfOptions,
+  MemberGroup,
+  MemberInput,
+  MembershipChange,
+  MembershipOptions,
+} from '../../contracts/group-store.js';
+import type { DeleteOptions, StoreCapabilities } from '../../contracts/user-store.js';
+import { scimErrors } from '../../errors/index.js';
+import type { Filter } from '../../filter/ast.js';
+import { foldCase } from '../../schema/fold-case.js';
+import type { GroupMember, MemberType, ScimGroup } from '../../schema/group-schema.js';
+import { distinctBy, memberCycle, unknownMember } from '../group-errors.js';
+import { compileGroupFilter } from './group-filter.js';
+import { groupPageStatement, groupStatements, type GroupStatements } from './group-statements.js';
+import type { QueryExecutor } from './query-executor.js';
+import { settleWrite, type WriteOutcome } from './settle-write.js';
+import type { StoreContext } from './store-context.js';
+import { UnsupportedFilterError } from './unsupported-filter.js';
+
+type Doc = Record<string, unknown>;
+interface MemberRow {
+  member_id: string;
+  member_type: MemberType;
+  display: string | null;
+}
+
+/** The columns a group write sends, in statement order ($3 to $9). */
+function groupColumns(group: ScimGroup): unknown[] {
+  const { members: _members, ...doc } = group;
+  return [
+    group.displayName,
+    foldCase(group.displayName),
+    group.externalId ?? null,
+    group.meta.version,
+    group.meta.created,
+    group.meta.lastModified,
+    JSON.stringify(doc),
+  ];
+}
+
+const toMember = (row: MemberRow): GroupMember =>
+  row.display === null
+    ? { value: row.member_id, type: row.member_type }
+    : { value: row.member_id, type: row.member_type, display: row.display };
+
+/** The group document with its members (a JSON array or NULL from the statement). */
+function toGroup(doc: Doc, members: unknown): ScimGroup {
+  const group = doc as ScimGroup;
+  return Array.isArray(members) && members.length > 0
+    ? { ...group, members: members as GroupMember[] }
+    : group;
+}
+
+/**
+ * Keeps groups in PostgreSQL for `PostgresUserStore`, as its `groups`: the group row without
+ * members, and one row per membership keyed by (tenant, group, member) with an index by
+ * member. A one-member change locks the group row, checks and writes only the rows it names,
+ * and bumps the version, in one transaction; a read without members touches no membership
+ * row; a member's groups come from the member index (a recursive query for nested groups).
+ *
+ * @internal
+ */
+export class PostgresGroupStore implements GroupStore {
+  /**
+   * The filters `compileGroupFilter` expresses (id, externalId, displayName, meta, members);
+   * no sorting.
+   */
+  readonly capabilities: Required<StoreCapabilities> = {
+    supportsFilter: (filter: Filter) => {
+      try {
+        compileGroupFilter(filter, 4, this.context.tables);
+        return true;
+      } catch (error) {
+        if (error instanceof UnsupportedFilterError) return false;
+        throw error;
+      }
+    },
+    supportsSort: () => false,
+  };
+  private readonly sql: GroupStatements;
+
+  constructor(private readonly context: StoreContext) {
+    this.sql = groupStatements(context.tables);
+  }
+
+  async create(tenant: string, group: ScimGroup, members: readonly MemberInput[]): Promise<void> {
+    await this.context.transaction(async (tx) => {
+      const resolved = await this.resolve(tx, tenant, group.id, members, false);
+      await tx.query(this.sql.insert, [tenant, group.id, ...groupColumns(group)]);
+      await this.insertMembers(tx, tenant, group.id, resolved);
+    });
+  }
+
+  async get(tenant: string, id: string, options?: GroupReadOptions): Promise<ScimGroup | null> {
+    if (options?.members === false) {
+      const rows = await this.context.query<{ doc: Doc }>(this.sql.get, [tenant, id]);
+      return rows[0] ? (rows[0].doc as ScimGroup) : null;
+    }
+    const rows = await this.context.query<{ doc: Doc; members: unknown }>(this.sql.getWithMembers, [
+      tenant,
+      id,
+    ]);
+    const row = rows[0];
+    return row ? toGroup(row.doc, row.members) : null;
+  }
+
+  async replace(
+    tenant: string,
+    group: ScimGroup,
+    options: GroupReplaceOptions,
+  ): Promise<GroupReplaceResult | null> {
+    return this.context.transaction(async (tx) => {
+      const locked = await tx.query<{ version: string }>(this.sql.lock, [tenant, group.id]);
+      if (!locked[0]) return null;
+      if (locked[0].version !== options.expectedVersion) throw scimErrors.versionConflict();
+      let added: GroupMember[] = [];
+      let removed: GroupMember[] = [];
+      if (options.members) {
+        const next = await this.resolve(tx, tenant, group.id, options.members, true);
+        const current = (await tx.query<MemberRow>(this.sql.memberIds, [tenant, group.id])).map(
+          toMember,
+        );
+        const before = new Set(current.map((m) => m.value));
+        const keep = new Set(next.map((m) => m.value));
+        removed = current
+          .filter((m) => !keep.has(m.value))
+          .sort((a, b) => (a.value < b.value ? -1 : 1));
+        added = next.filter((m) => !before.has(m.value));
+        if (removed.length > 0)
+          await tx.query(this.sql.removeMembers, [tenant, group.id, removed.map((m) => m.value)]);
+        await this.insertMembers(tx, tenant, group.id, added);
+      }
+      const rows = await tx.query<WriteOutcome>(this.sql.replace, [
+        tenant,
+        group.id,
+        ...groupColumns(group),
+        options.expectedVersion,
+      ]);
+      settleWrite(rows[0]);
+      return { added, removed };
+    });
+  }
+
+  async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
+    return this.context.transaction(async (tx) => {
+      const rows = await tx.query<WriteOutcome>(this.sql.deleteGroup, [
+        tenant,
+        id,
+        options?.expectedVersion ?? null,
+      ]);
+      if (!settleWrite(rows[0])) return false;
+      await tx.query(this.sql.clearMembers, [tenant, id]);
+      await this.forgetMember(tx, tenant, id);
+      return true;
+    });
+  }
+
+  async list(tenant: string, query: GroupListQuery): Promise<GroupListResult> {
+    if (query.sortBy !== undefined)
+      throw scimErrors.invalidValue('The PostgreSQL group store cannot sort groups.');
+    const params: unknown[] = [tenant, query.count, query.startIndex - 1];
+    let where: string | undefined;
+    if (query.filter) {
+      try {
+        const compiled = compileGroupFilter(query.filter, params.length + 1, this.context.tables);
+        where = compiled.sql;
+        params.push(...compiled.params);
+      } catch (error) {
+        if (error instanceof UnsupportedFilterError) throw scimErrors.invalidFilter(error.message);
+        throw error;
+      }
+    }
+    const text = groupPageStatement(this.context.tables, where, query.members !== false);
+    const rows = await this.context.query<{ total: number; doc: Doc | null; members: unknown }>(
+      text,
+      params,
+      where === undefined,
+    );
+    const resources: ScimGroup[] = [];
+    for (const row of rows) if (row.doc !== null) resources.push(toGroup(row.doc, row.members));
+    return { totalResults: Number(rows[0]?.total ?? 0), resources };
+  }
+
+  async addMembers(
+    tenant: string,
+    groupId: string,
+    members: readonly MemberInput[],
+    options?: MembershipOptions,
+  ): Promise<MembershipChange | null> {
+    return this.context.transaction(async (tx) => {
+      const locked = await this.lock(tx, tenant, groupId, options);
+      if (!locked) return null;
+      const resolved = await this.resolve(tx, tenant, groupId, members, true);
+      const inserted = new Set(await this.insertMembers(tx, tenant, groupId, resolved));
+      const added = resolved.filter((m) => inserted.has(m.value));
+      return this.settle(tx, tenant, groupId, locked, added, options);
+    });
+  }
+
+  async removeMembers(
+    tenant: string,
+    groupId: string,
+    memberIds: readonly string[],
+    options?: MembershipOptions,
+  ): Promise<MembershipChange | null> {
+    return this.context.transaction(async (tx) => {
+      const locked = await this.lock(tx, tenant, groupId, options);
+      if (!locked) return null;
+      const ids = distinctBy(memberIds, (id) => id);
+      const rows =
+        ids.length === 0
+          ? []
+          : await tx.query<MemberRow>(this.sql.removeMembers, [tenant, groupId, ids]);
+      const byId = new Map(rows.map((row) => [row.member_id, toMember(row)]));
+      const removed = ids.flatMap((id) => byId.get(id) ?? []);
+      return this.settle(tx, tenant, groupId, locked, removed, options);
+    });
+  }
+
+  async groupsOf(
+    tenant: string,
+    memberId: string,
+    options?: GroupsOfOptions,
+  ): Promise<readonly MemberGroup[]> {
+    const text = options?.indirect === false ? this.sql.directGroups : this.sql.allGroups;
+    return this.context.query<MemberGroup>(text, [tenant, memberId]);
+  }
+
+  /**
+   * Removes a deleted user or group from every group it was in and bumps each of those, in
+   * the caller's transaction (the user store's delete runs it after deleting the user row, so
+   * a membership added meanwhile is seen and removed too).
+   */
+  async forgetMember(tx: QueryExecutor, tenant: string, memberId: string): Promise<void> {
+    await tx.query(this.sql.forgetMember, [tenant, memberId, new Date().toISOString()], {
+      prepare: true,
+    });
+  }
+
+  /** Locks the group row and checks the expected version; `undefined` when there is none. */
+  private async lock(
+    tx: QueryExecutor,
+    tenant: string,
+    groupId: string,
+    options: MembershipOptions | undefined,
+  ): Promise<{ version: string; last_modified: string } | undefined> {
+    const rows = await tx.query<{ version: string; last_modified: string }>(
+      this.sql.lock,
+      [tenant, groupId],
+      { prepare: true },
+    );
+    const row = rows[0];
+    const expected = options?.expectedVersion;
+    if (row && expected !== undefined && row.version !== expected)
+      throw scimErrors.versionConflict();
+    return row;
+  }
+
+  /** Bumps the version when something changed, and reports the change. */
+  private async settle(
+    tx: QueryExecutor,
+    tenant: string,
+    groupId: string,
+    locked: { version: string; last_modified: string },
+    changed: GroupMember[],
+    options: MembershipOptions | undefined,
+  ): Promise<MembershipChange> {
+    if (changed.length === 0)
+      return { changed, version: locked.version, lastModified: locked.last_modified };
+    const lastModified = options?.lastModified ?? new Date().toISOString();
+    const rows = await tx.query<{ version: string }>(
+      this.sql.bump,
+      [tenant, groupId, lastModified],
+      { prepare: true },
+    );
+    return { changed, version: (rows[0] as { version: string }).version, lastModified };
+  }
+
+  /** Inserts memberships that are not there yet; returns the ids it inserted. */
+  private async insertMembers(
+    tx: QueryExecutor,
+    tenant: string,
+    groupId: string,
+    members: readonly GroupMember[],
+  ): Promise<string[]> {
+    if (members.length === 0) return [];
+    const rows = await tx.query<{ member_id: string }>(
+      this.sql.addMembers,
+      [
+        tenant,
+        groupId,
+        members.map((m) => m.value),
+        members.map((m) => m.type),
+        members.map((m) => m.display ?? null),
+      ],
+      { prepare: true },
+    );
+    return rows.map((row) => row.member_id);
+  }
+
+  /**
+   * Types each member id by where it lives in the tenant, locking those rows against a
+   * concurrent delete; throws for an unknown id or, when `checkCycle`, for a group that would
+   * contain itself (checked under a per-tenant lock, so two crossing adds cannot both pass).
+   */
+  private async resolve(
+    tx: QueryExecutor,
+    tenant: string,
+    groupId: string,
+    members: readonly MemberInput[],
+    checkCycle: boolean,
+  ): Promise<GroupMember[]> {
+    const inputs = distinctBy(members, (m) => m.value);
+    if (inputs.length === 0) return [];
+    const ids = inputs.map((m) => m.value);
+    const prepare = { prepare: true };
+    const users = await tx.query<{ id: string }>(this.sql.usersAmong, [tenant, ids], prepare);
+    const groups = await tx.query<{ id: string }>(this.sql.groupsAmong, [tenant, ids], prepare);
+    const userIds = new Set(users.map((r) => r.id));
+    const groupIds = new Set(groups.map((r) => r.id));
+    const resolved = inputs.map((input): GroupMember => {
+      const type = userIds.has(input.value) ? 'User' : groupIds.has(input.value) ? 'Group' : null;
+      if (type === null) throw unknownMember(input.value);
+      return input.display === undefined
+        ? { value: input.value, type }
+        : { value: input.value, type, display: input.display };
+    });
+    if (checkCycle && groupIds.size > 0) {
+      await tx.query(this.sql.lockNesting, [tenant]);
+      const cycle = await tx.query<{ id: string }>(this.sql.cycleAmong, [
+        tenant,
+        groupId,
+        [...groupIds],
+      ]);
+      if (cycle[0]) throw memberCycle(cycle[0].id);
+    }
+    return resolved;
+  }
+}
