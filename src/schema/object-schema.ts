@@ -1,6 +1,12 @@
 import { isJsonObject } from '../json/json-value.js';
 import * as v from 'valibot';
-import { isUnassigned, memberAt, namedTwice, type ObjectShape } from './value-shape.js';
+import {
+  isUnassigned,
+  memberAt,
+  namedTwice,
+  NOT_AN_OBJECT,
+  type ObjectShape,
+} from './value-shape.js';
 
 /** A compiled valibot schema for one attribute value; `undefined` out means "no value". */
 export type ValueSchema = v.GenericSchema<unknown, unknown>;
@@ -56,7 +62,7 @@ export function objectSchema(shape: ObjectShape, schemas: readonly ValueSchema[]
   };
 
   return v.pipe(
-    v.custom<Json>(isJsonObject, 'must be an object'),
+    v.custom<Json>(isJsonObject, NOT_AN_OBJECT),
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
       const out = canonicalize(dataset.value);
       if (typeof out !== 'string') return out;

@@ -70,6 +70,9 @@ export interface ListShape {
   readonly onePrimary: boolean;
 }
 
+/** The error detail ending for a value that must be an object of (sub-)attributes. @internal */
+export const NOT_AN_OBJECT = 'must be an object';
+
 /** The error detail ending for a list with two primary values. @internal */
 export const TWO_PRIMARIES = 'may have at most one primary value';
 
