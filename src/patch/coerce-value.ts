@@ -40,7 +40,7 @@ export function coerceOne(
   ctx: PatchContext,
   label: string,
 ): unknown {
-  const shape = compileShape(def, ctx.rules);
+  const shape = shapeOf(def, ctx);
   return readValue(shape.kind === 'list' ? shape.item : shape, value, ctx, label);
 }
 
@@ -57,7 +57,7 @@ export function coerceMany(
   ctx: PatchContext,
   label: string,
 ): unknown[] | undefined {
-  const shape = compileShape(def, ctx.rules);
+  const shape = shapeOf(def, ctx);
   const list: ListShape =
     shape.kind === 'list' ? shape : { kind: 'list', item: shape, onePrimary: false };
   return readValue(list, value, ctx, label) as unknown[] | undefined;
@@ -71,6 +71,11 @@ export function stripUndefined(o: Json): Json {
   const out: Json = {};
   for (const k in o) if (o[k] !== undefined) out[k] = o[k];
   return out;
+}
+
+// Every definition a PATCH targets is one of the context's schemas; another is compiled here.
+function shapeOf(def: AttributeDefinition, ctx: PatchContext): ValueShape {
+  return ctx.shapes.get(def) ?? compileShape(def, ctx.rules);
 }
 
 function readValue(shape: ValueShape, value: unknown, ctx: PatchContext, label: string): unknown {

@@ -1,4 +1,4 @@
-import type { AttributeDefinition } from './types.js';
+import type { AttributeDefinition, SchemaDefinition } from './types.js';
 import {
   expectedScalar,
   readComplexForm,
@@ -199,4 +199,30 @@ export function compileShape(definition: AttributeDefinition, rules: ValueRules)
   }
   if (!definition.multiValued) return one;
   return { kind: 'list', item: one, onePrimary: definition.type === 'complex' };
+}
+
+/**
+ * The value rules of every attribute and sub-attribute of some schemas, by definition.
+ *
+ * @internal
+ */
+export type ValueShapes = ReadonlyMap<AttributeDefinition, ValueShape>;
+
+/**
+ * Compiles the value rules of every attribute and sub-attribute of `schemas`, once, for an engine
+ * that reads one attribute's value at a time (PATCH).
+ *
+ * @internal
+ */
+export function compileShapes(
+  schemas: readonly SchemaDefinition[],
+  rules: ValueRules,
+): ValueShapes {
+  const shapes = new Map<AttributeDefinition, ValueShape>();
+  const add = (definition: AttributeDefinition): void => {
+    shapes.set(definition, compileShape(definition, rules));
+    definition.subAttributes?.forEach(add);
+  };
+  for (const schema of schemas) schema.attributes.forEach(add);
+  return shapes;
 }
