@@ -38,6 +38,7 @@ const valuesSchema = defineSchema({
     attr('tags', 'string', { multiValued: true }),
     attr('flags', 'boolean', { multiValued: true }),
     attr('times', 'dateTime', { multiValued: true }),
+    attr('counts', 'integer', { multiValued: true }),
     attr('items', 'complex', { multiValued: true, subAttributes: sub }),
   ],
 });
