@@ -4,7 +4,6 @@ import {
   hasTwoPrimaries,
   isUnassigned,
   listOf,
-  memberAt,
   type ListShape,
   type ObjectShape,
   type ValueShape,
@@ -76,7 +75,7 @@ function fastList(shape: ListShape): FastReader {
 }
 
 function fastObject(shape: ObjectShape): FastReader {
-  const { members, exact, required, emptyIsNoValue } = shape;
+  const { members, exact, folded, required, emptyIsNoValue } = shape;
   const readers = members.map((m) => fastReader(m.shape));
   return (input) => {
     if (!isJsonObject(input)) return UNSURE;
@@ -88,7 +87,7 @@ function fastObject(shape: ObjectShape): FastReader {
       if (at === undefined) {
         // A member spelled another way is the full schema's to resolve (even as null: it may be
         // named twice); other names are not members.
-        if (memberAt(shape, key) >= 0) return UNSURE;
+        if (folded.has(key.toLowerCase())) return UNSURE;
         continue;
       }
       const raw = input[key];
