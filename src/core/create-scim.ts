@@ -81,13 +81,13 @@ export function createScim(options: ScimOptions): Scim {
       rules,
     },
     valueRules: rules,
+    // Compiled once, now: every POST and PUT reads its body with it.
+    userInput: compileUserInput(schemas, rules),
     readFilter: filterReader(schemas),
     sortSupported: typeof options.store.capabilities?.supportsSort === 'function',
     onPassword: options.onPassword,
     reportError,
   };
-  // Compile the request validation once, now, so the first request does not pay for it.
-  compileUserInput(config.schemas, config.valueRules);
   const events = new EventHub(reportError);
   if (options.onEvent) events.on(options.onEvent);
   const outbox = new OutboxDispatcher(

@@ -1,10 +1,28 @@
 import { isJsonObject } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
 import type { AttributeDefinition } from '../schema/types.js';
-import { expectedScalar, readComplexForm, REFUSED, scalarReader } from '../schema/value-rules.js';
+import { REFUSED } from '../schema/value-rules.js';
+import {
+  compileShape,
+  hasTwoPrimaries,
+  listOf,
+  memberAt,
+  namedTwice,
+  NOT_AN_OBJECT,
+  TWO_PRIMARIES,
+  type ListShape,
+  type ObjectShape,
+  type ValueShape,
+} from '../schema/value-shape.js';
 import type { PatchContext } from './patch-context.js';
 
 type Json = Record<string, unknown>;
+
+// PATCH reads a value through the same compiled rules (`compileShape`) a POST or PUT body is
+// read with: the scalar readers, the dialect forms of complex values, the members a client may
+// write and their names, lists and their one primary value. What is PATCH's own: a cleared
+// sub-attribute is kept (as `undefined`) for the merge, and `null` is refused unless the dialect
+// rule `nullClears` is on.
 
 /**
  * Checks a value against the type of a singular attribute (or one value of a multi-valued one)
@@ -22,28 +40,8 @@ export function coerceOne(
   ctx: PatchContext,
   label: string,
 ): unknown {
-  if (value === null) return nullValue(ctx, label);
-  if (def.type !== 'complex') return coerceSimple(def, value, ctx, label);
-  const v = readComplexForm(def, value, ctx.rules);
-  if (!isJsonObject(v))
-    throw scimErrors.invalidValue(`${label} must be an object of sub-attributes.`);
-  const out: Json = {};
-  let any = false;
-  for (const key of Object.keys(v)) {
-    const sub = ctx.index.subAttribute(def, key);
-    // Sub-attributes we do not model are ignored, never rejected; readOnly ones are the
-    // server's to set (RFC 7643 §7), so a client's copy is ignored too.
-    if (!sub || sub.mutability === 'readOnly') continue;
-    // Ambiguous, as in a POST body (`objectSchema`): `value` and `VALUE` in one object.
-    if (Object.hasOwn(out, sub.name))
-      throw scimErrors.invalidValue(
-        `${label} names "${sub.name}" twice, in different letter cases.`,
-      );
-    const coerced = coerceOne(sub, (v as Json)[key], ctx, `${label}.${sub.name}`);
-    out[sub.name] = coerced;
-    if (coerced !== undefined) any = true;
-  }
-  return any || Object.keys(out).length > 0 ? out : undefined;
+  const shape = shapeOf(def, ctx);
+  return readValue(shape.kind === 'list' ? shape.item : shape, value, ctx, label);
 }
 
 /**
@@ -59,19 +57,10 @@ export function coerceMany(
   ctx: PatchContext,
   label: string,
 ): unknown[] | undefined {
-  if (value === null) return nullValue(ctx, label) as undefined;
-  const list = Array.isArray(value) ? value : [value];
-  const out: unknown[] = [];
-  let primaries = 0;
-  for (const item of list) {
-    const one = coerceOne(def, item, ctx, `${label}[]`);
-    if (one === undefined) continue;
-    const clean = isJsonObject(one) ? stripUndefined(one) : one;
-    if (isJsonObject(clean) && clean.primary === true) primaries++;
-    if (!isJsonObject(clean) || Object.keys(clean).length > 0) out.push(clean);
-  }
-  if (primaries > 1) throw scimErrors.invalidValue(`${label} may have at most one primary value.`);
-  return out.length > 0 ? out : undefined;
+  const shape = shapeOf(def, ctx);
+  const list: ListShape =
+    shape.kind === 'list' ? shape : { kind: 'list', item: shape, onePrimary: false };
+  return readValue(list, value, ctx, label) as unknown[] | undefined;
 }
 
 /** Removes own keys that hold `undefined` (cleared sub-attributes). */
@@ -84,23 +73,62 @@ export function stripUndefined(o: Json): Json {
   return out;
 }
 
+// Every definition a PATCH targets is one of the context's schemas; another is compiled here.
+function shapeOf(def: AttributeDefinition, ctx: PatchContext): ValueShape {
+  return ctx.shapes.get(def) ?? compileShape(def, ctx.rules);
+}
+
+function readValue(shape: ValueShape, value: unknown, ctx: PatchContext, label: string): unknown {
+  if (value === null) return nullValue(ctx, label);
+  switch (shape.kind) {
+    case 'any':
+      return value;
+    case 'scalar': {
+      const out = shape.read(value);
+      if (out === REFUSED) throw scimErrors.invalidValue(`${label} ${shape.expected(value)}.`);
+      return out;
+    }
+    case 'list':
+      return readList(shape, value, ctx, label);
+    case 'object':
+      return readObject(shape, value, ctx, label);
+  }
+}
+
+function readList(shape: ListShape, value: unknown, ctx: PatchContext, label: string) {
+  const out: unknown[] = [];
+  for (const item of listOf(value)) {
+    const one = readValue(shape.item, item, ctx, `${label}[]`);
+    if (one === undefined) continue;
+    const clean = isJsonObject(one) ? stripUndefined(one) : one;
+    if (!isJsonObject(clean) || Object.keys(clean).length > 0) out.push(clean);
+  }
+  if (shape.onePrimary && hasTwoPrimaries(out))
+    throw scimErrors.invalidValue(`${label} ${TWO_PRIMARIES}.`);
+  return out.length > 0 ? out : undefined;
+}
+
+function readObject(shape: ObjectShape, value: unknown, ctx: PatchContext, label: string) {
+  const v = shape.readForm ? shape.readForm(value) : value;
+  if (!isJsonObject(v)) throw scimErrors.invalidValue(`${label} ${NOT_AN_OBJECT}.`);
+  const out: Json = {};
+  let any = false;
+  for (const key of Object.keys(v)) {
+    const at = memberAt(shape, key);
+    // Members the shape does not list (unknown or readOnly) are ignored, never rejected.
+    if (at < 0) continue;
+    const member = shape.members[at] as (typeof shape.members)[number];
+    // Ambiguous, as in a POST body: `value` and `VALUE` in one object.
+    if (Object.hasOwn(out, member.name))
+      throw scimErrors.invalidValue(`${label} ${namedTwice(member.name)}.`);
+    const read = readValue(member.shape, v[key], ctx, `${label}.${member.name}`);
+    out[member.name] = read;
+    if (read !== undefined) any = true;
+  }
+  return any || Object.keys(out).length > 0 ? out : undefined;
+}
+
 function nullValue(ctx: PatchContext, label: string): undefined {
   if (!ctx.rules.nullClears) throw scimErrors.invalidValue(`${label} must not be null.`);
   return undefined;
-}
-
-function coerceSimple(
-  def: AttributeDefinition,
-  value: unknown,
-  ctx: PatchContext,
-  label: string,
-): unknown {
-  if (def.multiValued && Array.isArray(value)) {
-    throw scimErrors.invalidValue(`${label} takes one value per element, not a nested list.`);
-  }
-  // Complex values never reach here: `coerceOne` reads them.
-  const type = def.type as Exclude<typeof def.type, 'complex'>;
-  const out = scalarReader(type, ctx.rules)(value);
-  if (out === REFUSED) throw scimErrors.invalidValue(`${label} ${expectedScalar(type, value)}.`);
-  return out;
 }

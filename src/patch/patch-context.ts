@@ -1,3 +1,4 @@
+import { compileShapes } from '../schema/value-shape.js';
 import { resolveRules } from './resolve-rules.js';
 import { schemaIndex } from './schema-index.js';
 import type { PatchContext, PatchOptions, Resolved } from './types.js';
@@ -16,7 +17,7 @@ export function patchContext(options: PatchOptions): PatchContext {
   const rules = resolveRules(options.rules);
   let ctx = contexts.get(options);
   if (ctx?.index !== index || ctx.rules !== rules) {
-    ctx = { index, rules, paths: new Map() };
+    ctx = { index, rules, paths: new Map(), shapes: compileShapes(options.schemas, rules) };
     contexts.set(options, ctx);
   }
   return ctx;

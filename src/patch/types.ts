@@ -1,4 +1,5 @@
 import type { Filter } from '../filter/ast.js';
+import type { ValueShapes } from '../schema/value-shape.js';
 import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
 
 /** The PatchOp message schema URN. */
@@ -117,6 +118,8 @@ export interface PatchContext {
   readonly rules: Readonly<Record<DialectRuleName, boolean>>;
   /** Path text → what it resolved to; see `rememberPath`. */
   readonly paths: Map<string, Resolved>;
+  /** The value rules of every attribute and sub-attribute, compiled once (`compileShapes`). */
+  readonly shapes: ValueShapes;
 }
 
 /** One attribute an operation acts on, resolved against the schemas. */

@@ -1,15 +1,9 @@
-import * as v from 'valibot';
-import { objectSchema, type ObjectEntry, type ValueSchema } from './object-schema.js';
+import type { ValueSchema } from './object-schema.js';
 import type { SchemaDefinition } from './types.js';
-import {
-  compileFastValue,
-  fastObject,
-  readAny,
-  type FastEntry,
-  type FastReader,
-} from './fast-value.js';
-import { compileValue } from './value-schema.js';
+import { fastReader, type FastReader } from './fast-value.js';
+import { shapeSchema } from './value-schema.js';
 import { DEFAULT_VALUE_RULES, type ValueRules } from './value-rules.js';
+import { membersOf, objectShape, type ObjectShape } from './value-shape.js';
 
 /** A resource's schemas compiled, once, for POST and PUT bodies. */
 export interface CompiledUserInput {
@@ -18,68 +12,47 @@ export interface CompiledUserInput {
   /** Every schema of the resource by its lower-cased URN. */
   readonly byUrn: ReadonlyMap<string, SchemaDefinition>;
   /**
-   * The body's schema: canonical keys for the writable core attributes, `id` (kept so a PUT
-   * can compare it with the path) and `password`, and one object per extension URN.
+   * The rules of a body: canonical keys for the writable core attributes, `id` (kept so a PUT
+   * can compare it with the path) and `password`, and one object per extension URN. `body` and
+   * `fastBody` are generated from it.
    */
+  readonly shape: ObjectShape;
+  /** The body's valibot schema, generated from `shape`. */
   readonly body: ValueSchema;
   /** The same rules for plain, valid bodies, without valibot; see {@link FastReader}. */
   readonly fastBody: FastReader;
 }
 
-// Per schema list, then per rules object: the core passes the same two on every request.
-const compiled = new WeakMap<readonly SchemaDefinition[], WeakMap<ValueRules, CompiledUserInput>>();
-
-// Each member with both forms of its rules: the valibot schema and the fast reader.
-type Entry = ObjectEntry & FastEntry;
-
-// The writable attributes of a schema (readOnly ones are the server's to set).
-function entriesOf(schema: SchemaDefinition, rules: ValueRules): Entry[] {
-  return schema.attributes
-    .filter((a) => a.mutability !== 'readOnly')
-    .map((a) => ({
-      name: a.name,
-      schema: compileValue(a, rules),
-      read: compileFastValue(a, rules),
-      required: a.required,
-    }));
-}
-
 /**
  * Compiles a resource's schemas (the first is the core schema, the rest extensions) into the
- * valibot schema of a POST or PUT body and its fast reader, both from one list of members,
- * reading values under the dialect switches `rules` (those a PATCH reads values with). The
- * result is cached per schema list and rules object, so the core, which passes the same two on
- * every request, compiles once.
+ * rules of a POST or PUT body (one shape), and generates from it the body's valibot schema and
+ * its fast reader, reading values under the dialect switches `rules` (those a PATCH reads values
+ * with). It keeps nothing: call it once per resource type and hold the result (`createScim` does).
  */
 export function compileUserInput(
   schemas: readonly SchemaDefinition[],
   rules: ValueRules = DEFAULT_VALUE_RULES,
 ): CompiledUserInput {
-  let byRules = compiled.get(schemas);
-  if (!byRules) compiled.set(schemas, (byRules = new WeakMap()));
-  const cached = byRules.get(rules);
-  if (cached) return cached;
   const [core, ...extensions] = schemas;
   if (!core) throw new Error('compileUserInput needs at least the core schema');
-  const entries: Entry[] = [
-    // readOnly, so never stored, but a PUT answers 400 when it differs from the path.
-    { name: 'id', schema: v.unknown(), read: readAny },
-    ...entriesOf(core, rules),
-    ...extensions.map((extension) => {
-      const members = entriesOf(extension, rules);
-      return {
+  const shape = objectShape(
+    [
+      // readOnly, so never stored, but a PUT answers 400 when it differs from the path.
+      { name: 'id', shape: { kind: 'any' }, required: false },
+      ...membersOf(core.attributes, rules),
+      ...extensions.map((extension) => ({
         name: extension.id,
-        schema: objectSchema(members, false),
-        read: fastObject(members, false),
-      };
-    }),
-  ];
-  const result: CompiledUserInput = {
+        shape: objectShape(membersOf(extension.attributes, rules), false),
+        required: false,
+      })),
+    ],
+    false,
+  );
+  return {
     core,
     byUrn: new Map(schemas.map((s) => [s.id.toLowerCase(), s])),
-    body: objectSchema(entries, false),
-    fastBody: fastObject(entries, false),
+    shape,
+    body: shapeSchema(shape),
+    fastBody: fastReader(shape),
   };
-  byRules.set(rules, result);
-  return result;
 }

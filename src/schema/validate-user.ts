@@ -1,11 +1,9 @@
 import { isJsonObject } from '../json/json-value.js';
 import * as v from 'valibot';
 import { scimErrors } from '../errors/index.js';
-import { compileUserInput } from './compile-user-input.js';
+import type { CompiledUserInput } from './compile-user-input.js';
 import { UNSURE } from './fast-value.js';
 import { issueToScimError } from './issue-to-scim-error.js';
-import type { SchemaDefinition } from './types.js';
-import { DEFAULT_VALUE_RULES, type ValueRules } from './value-rules.js';
 import { previewJson } from '../json/preview-json.js';
 
 /** A POST or PUT body reduced to what a client may write. */
@@ -26,12 +24,12 @@ export interface UserInput {
 type Json = Record<string, unknown>;
 
 /**
- * Validates and coerces a POST or PUT User body against the resource's schemas (the first is
- * the core schema, the rest extensions), with valibot schemas compiled once per schema list.
+ * Validates and coerces a POST or PUT User body against the resource's schemas, compiled once
+ * by `compileUserInput` (which fixes the dialect switches, the same a PATCH reads values with).
  * Names match regardless of case and come out canonical; `null` and empty arrays mean "no
- * value"; `"True"`/`"False"` strings become booleans and date-times are stored in one form
- * (under the dialect switches `rules`, the same a PATCH reads values with); readOnly attributes
- * are ignored (RFC 7643 §7); attributes no schema defines are ignored, never rejected.
+ * value"; `"True"`/`"False"` strings become booleans and date-times are stored in one form;
+ * readOnly attributes are ignored (RFC 7643 §7); attributes no schema defines are ignored,
+ * never rejected.
  *
  * @throws ScimError 400 `invalidSyntax` when the body is not an object or lacks the core schema,
  *   `invalidValue` for an unknown schema URN, a wrong type or a missing required attribute; the
@@ -39,14 +37,10 @@ type Json = Record<string, unknown>;
  *   apply (see `userNameCheck`).
  * @see RFC 7643 §2, §4.1; RFC 7644 §3.3
  */
-export function validateUserInput(
-  body: unknown,
-  schemas: readonly SchemaDefinition[],
-  rules: ValueRules = DEFAULT_VALUE_RULES,
-): UserInput {
+export function validateUserInput(body: unknown, compiled: CompiledUserInput): UserInput {
   if (!isJsonObject(body))
     throw scimErrors.invalidSyntax('The request body must be a JSON object.');
-  const { core, byUrn, body: bodySchema, fastBody } = compileUserInput(schemas, rules);
+  const { core, byUrn, body: bodySchema, fastBody } = compiled;
   const declared = body.schemas;
   if (!Array.isArray(declared) || !declared.every((s): s is string => typeof s === 'string')) {
     throw scimErrors.invalidSyntax('"schemas" must be an array of schema URNs.');

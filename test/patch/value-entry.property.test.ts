@@ -15,6 +15,9 @@ const sub = [
   attr('n', 'integer'),
   attr('type', 'string'),
   attr('primary', 'boolean'),
+  attr('ratio', 'decimal'),
+  // A multi-valued sub-attribute: a list inside a complex value, on every way in.
+  attr('labels', 'string', { multiValued: true }),
 ];
 const valuesSchema = defineSchema({
   id: EXT,
@@ -35,6 +38,7 @@ const valuesSchema = defineSchema({
     attr('tags', 'string', { multiValued: true }),
     attr('flags', 'boolean', { multiValued: true }),
     attr('times', 'dateTime', { multiValued: true }),
+    attr('counts', 'integer', { multiValued: true }),
     attr('items', 'complex', { multiValued: true, subAttributes: sub }),
   ],
 });
@@ -64,7 +68,18 @@ const scalar = fc.constantFrom<unknown>(
   null,
 );
 const object = fc.dictionary(
-  fc.constantFrom('value', 'VALUE', 'flag', 'at', 'n', 'type', 'primary', 'unknown'),
+  fc.constantFrom(
+    'value',
+    'VALUE',
+    'flag',
+    'at',
+    'n',
+    'type',
+    'primary',
+    'ratio',
+    'labels',
+    'unknown',
+  ),
   scalar,
   { maxKeys: 3 },
 );
@@ -87,6 +102,11 @@ const FORMS: unknown[] = [
   // One sub-attribute named twice: ambiguous, so refused on every way in.
   [{ VALUE: true, value: '' }],
   [{ value: null, VALUE: 'yes' }],
+  { labels: ['a', 'b'], ratio: 1.5 },
+  [
+    { value: 'x', labels: 'a' },
+    { value: 'y', labels: [null, 'b', 7] },
+  ],
 ];
 const EXAMPLES = NAMES.flatMap((name) => FORMS.map((form): [string, unknown] => [name, form]));
 

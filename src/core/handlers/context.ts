@@ -1,6 +1,7 @@
 import type { Tenant } from '../../contracts/api-key-verifier.js';
 import type { Filter } from '../../filter/ast.js';
 import type { PatchOptions } from '../../patch/index.js';
+import type { CompiledUserInput } from '../../schema/compile-user-input.js';
 import type { SchemaDefinition } from '../../schema/types.js';
 import type { ValueRules } from '../../schema/value-rules.js';
 import type { ScimRequest, ScimResponse } from '../types.js';
@@ -16,6 +17,8 @@ export interface HandlerConfig {
   readonly patchOptions: PatchOptions;
   /** The dialect switches POST and PUT read values with: the same as `patchOptions.rules`. */
   readonly valueRules: ValueRules;
+  /** The POST and PUT body rules, compiled once from `schemas` and `valueRules`. */
+  readonly userInput: CompiledUserInput;
   /** Parses and checks a filter text (see `filterReader`). */
   readonly readFilter: (text: string) => Filter;
   /** Whether the store sorts (it declares `capabilities.supportsSort`). */

@@ -19,7 +19,7 @@ export const replaceUser: Handler = async (context) => {
   const { request, tenant, id, users, config } = context;
   const project = readProjection(context);
   const body = readJsonBody(request, config.maxBodyBytes);
-  const input = validateUserInput(body, config.schemas, config.valueRules);
+  const input = validateUserInput(body, config.userInput);
   if (input.id !== undefined && input.id !== id) {
     throw scimErrors.mutability(
       `"id" is readOnly: the body says "${JSON.stringify(input.id)}" but the path says "${id}".`,

@@ -1,0 +1,228 @@
+import type { AttributeDefinition, SchemaDefinition } from './types.js';
+import {
+  expectedScalar,
+  readComplexForm,
+  scalarReader,
+  type ScalarReader,
+  type ValueRules,
+} from './value-rules.js';
+
+/**
+ * The rules of one attribute value, compiled once from its definition and the dialect switches:
+ * the one description from which the valibot schema (`shapeSchema`) and the fast reader
+ * (`fastReader`) are generated, so a rule is written here once and the two cannot drift.
+ * Each kind names the rules it carries; the rules that hold for every value of a kind are the
+ * functions below (`listOf`, `isUnassigned`, `hasTwoPrimaries`, `memberAt`).
+ *
+ * @internal
+ */
+export type ValueShape = AnyShape | ScalarShape | ObjectShape | ListShape;
+
+/** Any value, as it is (a body's `id`, which a PUT compares with its path). @internal */
+export interface AnyShape {
+  readonly kind: 'any';
+}
+
+/** A value of a scalar type, read by the type's rule in `value-rules.ts`. @internal */
+export interface ScalarShape {
+  readonly kind: 'scalar';
+  /** The value as stored, or `REFUSED`. */
+  readonly read: ScalarReader;
+  /** What an error says a refused value must be: `must be a boolean`. */
+  readonly expected: (value: unknown) => string;
+}
+
+/** One member of an object: its canonical name, its value's rules, and whether it is required. @internal */
+export interface MemberShape {
+  readonly name: string;
+  readonly shape: ValueShape;
+  /** RFC 7643 §7 `required`: the object must hold a value for it. */
+  readonly required: boolean;
+}
+
+/**
+ * An object of attributes (a complex value, an extension, a whole body). Its members are the
+ * attributes a client may write, in the order they come out; a name matches its member in any
+ * letter case (`memberAt`); `null` members are unassigned; names it does not list are ignored.
+ *
+ * @internal
+ */
+export interface ObjectShape {
+  readonly kind: 'object';
+  readonly members: readonly MemberShape[];
+  /** Member index by exact (canonical) name. */
+  readonly exact: ReadonlyMap<string, number>;
+  /** Member index by lower-cased name. */
+  readonly folded: ReadonlyMap<string, number>;
+  /** Indexes of the required members, ascending. */
+  readonly required: readonly number[];
+  /** Whether an object left with no values is no value (a complex value), or stays `{}`. */
+  readonly emptyIsNoValue: boolean;
+  /** The dialect forms of a complex value, read before the object is (`readComplexForm`). */
+  readonly readForm: ((value: unknown) => unknown) | undefined;
+}
+
+/** A multi-valued attribute: a list of values of `item`. @internal */
+export interface ListShape {
+  readonly kind: 'list';
+  readonly item: ValueShape;
+  /** RFC 7643 §2.4: at most one value may be `primary` (complex values only). */
+  readonly onePrimary: boolean;
+}
+
+/** The error detail ending for a value that must be an object of (sub-)attributes. @internal */
+export const NOT_AN_OBJECT = 'must be an object';
+
+/** The error detail ending for a list with two primary values. @internal */
+export const TWO_PRIMARIES = 'may have at most one primary value';
+
+/** The error detail ending for an object naming one member twice (`value` and `VALUE`). @internal */
+export function namedTwice(name: string): string {
+  return `names "${name}" twice, in different letter cases`;
+}
+
+/**
+ * Tells whether a value is unassigned: `null` (or absent) means "no value", never an error.
+ *
+ * @see RFC 7643 §2.5
+ * @internal
+ */
+export function isUnassigned(value: unknown): value is null | undefined {
+  return value === null || value === undefined;
+}
+
+/**
+ * Reads the value of a multi-valued attribute as a list: one bare value is a list of one.
+ *
+ * @see RFC 7643 §2.4
+ * @internal
+ */
+export function listOf(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : [value];
+}
+
+/**
+ * Tells whether a list of values holds more than one `primary: true` value.
+ *
+ * @see RFC 7643 §2.4
+ * @internal
+ */
+export function hasTwoPrimaries(values: readonly unknown[]): boolean {
+  let primaries = 0;
+  for (const value of values) {
+    if ((value as { primary?: unknown } | null)?.primary === true && ++primaries > 1) return true;
+  }
+  return false;
+}
+
+/**
+ * Tells whether a client may send a value for an attribute: readOnly ones are the server's to
+ * set, so a client's copy is ignored (not refused).
+ *
+ * @see RFC 7643 §7
+ * @internal
+ */
+export function isClientWritable(definition: AttributeDefinition): boolean {
+  return definition.mutability !== 'readOnly';
+}
+
+/**
+ * Returns the index of the member a name is, in any letter case, or `-1` for a name the object
+ * does not list. Most clients spell names as the schema does, so the exact name is tried first.
+ *
+ * @see RFC 7643 §2.1
+ * @internal
+ */
+export function memberAt(shape: ObjectShape, name: string): number {
+  return shape.exact.get(name) ?? shape.folded.get(name.toLowerCase()) ?? -1;
+}
+
+/**
+ * Builds the shape of an object from its members.
+ *
+ * @internal
+ */
+export function objectShape(
+  members: readonly MemberShape[],
+  emptyIsNoValue: boolean,
+  readForm?: (value: unknown) => unknown,
+): ObjectShape {
+  return {
+    kind: 'object',
+    members,
+    exact: new Map(members.map((m, i) => [m.name, i])),
+    folded: new Map(members.map((m, i) => [m.name.toLowerCase(), i])),
+    required: members.flatMap((m, i) => (m.required ? [i] : [])),
+    emptyIsNoValue,
+    readForm,
+  };
+}
+
+/**
+ * Returns the members of an object of attributes: the ones a client may write, each with its
+ * compiled rules.
+ *
+ * @internal
+ */
+export function membersOf(
+  attributes: readonly AttributeDefinition[],
+  rules: ValueRules,
+): MemberShape[] {
+  return attributes.filter(isClientWritable).map((a) => ({
+    name: a.name,
+    shape: compileShape(a, rules),
+    required: a.required,
+  }));
+}
+
+/**
+ * Compiles the rules of one attribute's value, as a POST or PUT body carries it, under the
+ * dialect switches `rules` (the same a PATCH reads values with): a scalar type's reader; a
+ * complex value's dialect forms and sub-attributes; a multi-valued attribute's list.
+ *
+ * @see RFC 7643 §2.3 (types), §2.4 (multi-valued), §2.5 (unassigned)
+ * @internal
+ */
+export function compileShape(definition: AttributeDefinition, rules: ValueRules): ValueShape {
+  let one: ValueShape;
+  if (definition.type === 'complex') {
+    one = objectShape(membersOf(definition.subAttributes ?? [], rules), true, (x) =>
+      readComplexForm(definition, x, rules),
+    );
+  } else {
+    const { type } = definition;
+    one = {
+      kind: 'scalar',
+      read: scalarReader(type, rules),
+      expected: (x) => expectedScalar(type, x),
+    };
+  }
+  if (!definition.multiValued) return one;
+  return { kind: 'list', item: one, onePrimary: definition.type === 'complex' };
+}
+
+/**
+ * The value rules of every attribute and sub-attribute of some schemas, by definition.
+ *
+ * @internal
+ */
+export type ValueShapes = ReadonlyMap<AttributeDefinition, ValueShape>;
+
+/**
+ * Compiles the value rules of every attribute and sub-attribute of `schemas`, once, for an engine
+ * that reads one attribute's value at a time (PATCH).
+ *
+ * @internal
+ */
+export function compileShapes(
+  schemas: readonly SchemaDefinition[],
+  rules: ValueRules,
+): ValueShapes {
+  const shapes = new Map<AttributeDefinition, ValueShape>();
+  const add = (definition: AttributeDefinition): void => {
+    shapes.set(definition, compileShape(definition, rules));
+    definition.subAttributes?.forEach(add);
+  };
+  for (const schema of schemas) schema.attributes.forEach(add);
+  return shapes;
+}
