@@ -8,6 +8,7 @@ import { DEFAULT_MAX_PATCH_WORK } from '../patch/work-meter.js';
 import { resolveRules } from '../patch/resolve-rules.js';
 import { checkExtensions } from './check-extensions.js';
 import { EventHub } from './events/event-hub.js';
+import { RequestHub } from './events/request-hub.js';
 import type { HandlerConfig } from './handlers/context.js';
 import { filterReader } from './handlers/filter-reader.js';
 import { targetOrigin, targetPath } from './http/request-target.js';
@@ -93,6 +94,8 @@ export function createScim(options: ScimOptions): Scim {
   compileUserInput(config.schemas, config.valueRules);
   const events = new EventHub(reportError);
   if (options.onEvent) events.on(options.onEvent);
+  const requests = new RequestHub(events, schemas, now, reportError);
+  if (options.onRequest) requests.on(options.onRequest);
   const outbox = new OutboxDispatcher(
     options.store.outbox,
     async (tenant, id) => (await options.store.get(tenant, id)) !== null,
@@ -138,6 +141,7 @@ export function createScim(options: ScimOptions): Scim {
       return handler({ request, tenant, id, usersUrl: usersUrlOf(origin ?? ''), users, config });
     },
     reportError,
+    requests,
   });
 
   return {
@@ -151,6 +155,7 @@ export function createScim(options: ScimOptions): Scim {
       get: (tenant, id) => options.store.get(tenant, id),
     },
     on: (listener: (event: ScimEvent) => void) => events.on(listener),
+    onRequest: (listener) => requests.on(listener),
     dispatchOutbox: () => outbox.drain(),
     close: () => outbox.close(),
   };
