@@ -37,7 +37,8 @@ const REFUSALS: Record<LinkRefusal, { status: number; text: string }> = {
   },
 };
 
-function escapeHtml(text: string): string {
+/** Escapes text for HTML content and attribute values. */
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
