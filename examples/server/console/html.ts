@@ -1,6 +1,6 @@
 import { escapeHtml } from '../activation-page.js';
 
-/** HTML text that is already safe: built by {@link html}, never from client text directly. */
+/** HTML text that is already safe: built by {@link markup}, never from client text directly. */
 export class SafeHtml {
   constructor(readonly text: string) {}
   toString(): string {
@@ -19,9 +19,10 @@ function render(part: Part): string {
 
 /**
  * Builds HTML from a template: every interpolated value is escaped unless it is itself
- * `SafeHtml` (made by this tag), so client text (a userName, a request body) is only ever text.
+ * `SafeHtml` (made by this tag), so client text (a userName, a request body) is only ever
+ * text. Named `markup`, not `html`, so that prettier leaves the templates as written.
  */
-export function html(strings: TemplateStringsArray, ...parts: Part[]): SafeHtml {
+export function markup(strings: TemplateStringsArray, ...parts: Part[]): SafeHtml {
   let out = strings[0] ?? '';
   parts.forEach((part, i) => {
     out += render(part) + (strings[i + 1] ?? '');

@@ -1,6 +1,6 @@
 import { ACCOUNT_SCHEMA, type ScimUser } from '../../../src/index.js';
 import { diffResources } from './diff.js';
-import { html, type SafeHtml } from './html.js';
+import { markup, type SafeHtml } from './html.js';
 import type { MailboxEntry } from './mailbox.js';
 import type { LoggedRequest } from './request-log.js';
 
@@ -43,8 +43,8 @@ export function filterLog(entries: readonly LoggedRequest[], filters: LogFilters
 
 /** The users table, with each account's status. */
 export function usersSection(users: readonly ScimUser[], total: number): SafeHtml {
-  if (users.length === 0) return html`<p class="empty">No users yet. Create one over SCIM.</p>`;
-  return html`<table>
+  if (users.length === 0) return markup`<p class="empty">No users yet. Create one over SCIM.</p>`;
+  return markup`<table>
       <thead>
         <tr>
           <th>userName</th>
@@ -56,24 +56,22 @@ export function usersSection(users: readonly ScimUser[], total: number): SafeHtm
       <tbody>
         ${users.map(
           (user) =>
-            html`<tr data-user-id="${user.id}">
+            markup`<tr data-user-id="${user.id}">
               <td class="user-name">${user.userName}</td>
               <td>${String(user.active ?? false)}</td>
-              <td class="status status-${user[ACCOUNT_SCHEMA].status}">
-                ${user[ACCOUNT_SCHEMA].status}
-              </td>
+              <td class="status status-${user[ACCOUNT_SCHEMA].status}">${user[ACCOUNT_SCHEMA].status}</td>
               <td><code>${user.id}</code></td>
             </tr>`,
         )}
       </tbody>
     </table>
-    ${total > users.length ? html`<p class="note">Showing ${users.length} of ${total} users.</p>` : ''}`;
+    ${total > users.length ? markup`<p class="note">Showing ${users.length} of ${total} users.</p>` : ''}`;
 }
 
 /** The dev mailbox: each welcome email and a button that opens its activation link. */
 export function mailboxSection(mails: readonly MailboxEntry[]): SafeHtml {
-  if (mails.length === 0) return html`<p class="empty">No welcome email sent yet.</p>`;
-  return html`<table>
+  if (mails.length === 0) return markup`<p class="empty">No welcome email sent yet.</p>`;
+  return markup`<table>
     <thead>
       <tr>
         <th>to</th>
@@ -84,7 +82,7 @@ export function mailboxSection(mails: readonly MailboxEntry[]): SafeHtml {
     <tbody>
       ${mails.map(
         (mail) =>
-          html`<tr class="mail" data-user-id="${mail.userId}">
+          markup`<tr class="mail" data-user-id="${mail.userId}">
             <td>${mail.to}</td>
             <td><time>${mail.at}</time></td>
             <td>
@@ -107,7 +105,7 @@ function entryView(entry: LoggedRequest): SafeHtml {
   const changes = diffResources(event.before, event.after);
   const normalisations = event.normalisations;
   const body = event.body;
-  return html`<details
+  return markup`<details
     class="request status-${String(event.status).charAt(0)}xx"
     data-seq="${entry.seq}"
   >
@@ -115,18 +113,18 @@ function entryView(entry: LoggedRequest): SafeHtml {
       <time>${event.at}</time> <b class="method">${event.method}</b>
       <span class="path">${event.path}</span> <b class="code">${event.status}</b>
       <span class="latency">${event.latencyMs.toFixed(1)} ms</span>
-      ${normalisations.length > 0 ? html`<span class="badge">${normalisations.length} normalised</span>` : ''}
+      ${normalisations.length > 0 ? markup`<span class="badge">${normalisations.length} normalised</span>` : ''}
     </summary>
     <h4>Body as received</h4>
-    ${body === undefined ? html`<p class="empty">No body.</p>` : html`<pre class="body">${json(body)}</pre>`}
+    ${body === undefined ? markup`<p class="empty">No body.</p>` : markup`<pre class="body">${json(body)}</pre>`}
     <h4>Normalisations</h4>
     ${
       normalisations.length === 0
-        ? html`<p class="empty">None.</p>`
-        : html`<ul class="normalisations">
+        ? markup`<p class="empty">None.</p>`
+        : markup`<ul class="normalisations">
             ${normalisations.map(
               (n) =>
-                html`<li>
+                markup`<li>
                   <code>${n.rule}</code> at <code>${n.path}</code>:
                   <code>${json(n.received)}</code> → <code>${json(n.stored)}</code>
                 </li>`,
@@ -136,8 +134,8 @@ function entryView(entry: LoggedRequest): SafeHtml {
     <h4>Changes</h4>
     ${
       changes.length === 0
-        ? html`<p class="empty">${event.after ? 'No attribute changed.' : 'No user written.'}</p>`
-        : html`<table class="diff">
+        ? markup`<p class="empty">${event.after ? 'No attribute changed.' : 'No user written.'}</p>`
+        : markup`<table class="diff">
             <thead>
               <tr>
                 <th>attribute</th>
@@ -148,7 +146,7 @@ function entryView(entry: LoggedRequest): SafeHtml {
             <tbody>
               ${changes.map(
                 (c) =>
-                  html`<tr>
+                  markup`<tr>
                     <td><code>${c.path}</code></td>
                     <td><code>${json(c.before)}</code></td>
                     <td><code>${json(c.after)}</code></td>
@@ -163,15 +161,15 @@ function entryView(entry: LoggedRequest): SafeHtml {
 /** The request log, newest first, as filtered. */
 export function logSection(entries: readonly LoggedRequest[], filters: LogFilters): SafeHtml {
   const shown = filterLog(entries, filters);
-  if (shown.length === 0) return html`<p class="empty">No SCIM request matches.</p>`;
-  return html`${shown.map(entryView)}`;
+  if (shown.length === 0) return markup`<p class="empty">No SCIM request matches.</p>`;
+  return markup`${shown.map(entryView)}`;
 }
 
 /** The filter form of the request log. */
 export function filterForm(users: readonly ScimUser[], filters: LogFilters): SafeHtml {
   const option = (value: string, label: string, selected: boolean) =>
-    html`<option value="${value}" ${selected ? html` selected` : ''}>${label}</option>`;
-  return html`<form class="filters" method="get" action="/console">
+    markup`<option value="${value}" ${selected ? markup` selected` : ''}>${label}</option>`;
+  return markup`<form class="filters" method="get" action="/console">
     <label
       >Status
       <select name="status">
@@ -203,7 +201,7 @@ export function consolePage(parts: {
   readonly log: SafeHtml;
   readonly history: number;
 }): SafeHtml {
-  return html`<!doctype html>
+  return markup`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
@@ -245,7 +243,7 @@ export function consolePage(parts: {
 
 /** The sign-in page. */
 export function signInPage(message?: string): SafeHtml {
-  return html`<!doctype html>
+  return markup`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
@@ -257,7 +255,7 @@ export function signInPage(message?: string): SafeHtml {
         <main class="sign-in">
           <h1>Provisioning console</h1>
           <p>Sign in with one of your tenant's SCIM API keys.</p>
-          ${message ? html`<p class="error">${message}</p>` : ''}
+          ${message ? markup`<p class="error">${message}</p>` : ''}
           <form method="post" action="/console/sign-in">
             <label>API key <input type="password" name="key" autocomplete="off" required /></label>
             <button type="submit">Sign in</button>
