@@ -14,7 +14,7 @@ export interface LogFilters {
 export const STATUS_FILTERS = ['2xx', '3xx', '4xx', '5xx'] as const;
 
 // An absent value shows as a dash: `undefined` is not JSON.
-const json = (value: unknown): string => JSON.stringify(value, null, 2) ?? '—';
+const json = (value: unknown, indent = 0): string => JSON.stringify(value, null, indent) ?? '—';
 
 /** Reads the filters from a console address, keeping only values the view knows. */
 export function readFilters(url: URL): LogFilters {
@@ -116,7 +116,7 @@ function entryView(entry: LoggedRequest): SafeHtml {
       ${normalisations.length > 0 ? markup`<span class="badge">${normalisations.length} normalised</span>` : ''}
     </summary>
     <h4>Body as received</h4>
-    ${body === undefined ? markup`<p class="empty">No body.</p>` : markup`<pre class="body">${json(body)}</pre>`}
+    ${body === undefined ? markup`<p class="empty">No body.</p>` : markup`<pre class="body">${json(body, 2)}</pre>`}
     <h4>Normalisations</h4>
     ${
       normalisations.length === 0
