@@ -1,3 +1,4 @@
+/* global document, location, history, fetch, setTimeout, URLSearchParams, FormData */
 // The console's only script: keeps the page current by polling /console/live, and applies the
 // log filters without a reload. The server renders (and escapes) every fragment it sends.
 'use strict';
