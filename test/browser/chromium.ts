@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { LaunchOptions } from 'playwright-core';
 
 /** Where a Chromium executable is looked for: `$CHROMIUM_PATH`, then Debian's and Ubuntu's. */
 export const CHROMIUM_CANDIDATES = [
@@ -13,5 +14,6 @@ export function findChromium(): string | undefined {
 }
 
 /** How the browser test and the screenshot script launch it: headless, no sandbox (CI runs as root). */
-export const launchOptions = (executablePath: string) =>
-  ({ executablePath, args: ['--no-sandbox'], headless: true }) as const;
+export function launchOptions(executablePath: string): LaunchOptions {
+  return { executablePath, args: ['--no-sandbox'], headless: true };
+}

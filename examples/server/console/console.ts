@@ -14,13 +14,13 @@ import {
   usersSection,
 } from './render.js';
 import { Sessions } from './sessions.js';
+import { readForm } from '../read-form.js';
 
 /** Where the console is served: beside the SCIM base path, not below it. */
 export const CONSOLE_PATH = '/console';
 const COOKIE = 'scimkit_console';
 /** The most users the console lists. */
 const MAX_USERS = 200;
-const MAX_FORM_BYTES = 4096;
 
 const ASSETS: Record<string, { type: string; body: string }> = {
   'console.js': { type: 'text/javascript; charset=utf-8', body: asset('console.js') },
@@ -67,24 +67,6 @@ function cookie(req: IncomingMessage): string | undefined {
 function bearer(req: IncomingMessage): string | undefined {
   const match = /^Bearer +(\S+)$/i.exec(req.headers.authorization ?? '');
   return match?.[1];
-}
-
-/** Reads a small urlencoded form, or resolves to undefined (wrong type, too large, broken). */
-function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/x-www-form-urlencoded') return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_FORM_BYTES) return void chunks.push(chunk);
-      req.removeAllListeners('data').pause();
-      resolve(undefined);
-    });
-    req.on('end', () => resolve(new URLSearchParams(Buffer.concat(chunks).toString())));
-    req.on('error', () => resolve(undefined));
-  });
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string, extra = {}) {
@@ -152,8 +134,11 @@ export async function startConsole(options: ConsoleOptions) {
   }
 
   async function signIn(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const form = await readForm(req);
-    const key = form?.get('key') ?? '';
+    const form = await readForm(req, res, (status, extra) =>
+      send(res, status, 'text/plain', 'Use the sign-in form.\n', extra),
+    );
+    if (!form) return;
+    const key = form.get('key') ?? '';
     const tenant = key === '' ? null : await verifier.verify(key);
     if (!tenant) return send(res, 401, HTML, signInPage('That API key is not valid.').text);
     const id = sessions.open(tenant.id);
