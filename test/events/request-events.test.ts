@@ -102,6 +102,36 @@ describe('request.completed', () => {
     expect(events[0]).toMatchObject({ tenant: 'tenant-b', status: 404 });
   });
 
+  it('reports requests run in two phases, a body that timed out included', async () => {
+    const { scim, events } = listening();
+    const head = {
+      method: 'POST',
+      path: `${BASE}/Users`,
+      headers: { authorization: 'Bearer key-tenant-a', 'content-type': 'application/scim+json' },
+      baseUrl: 'https://scim.example.org',
+    };
+    const admitted = await scim.begin(head);
+    expect(typeof admitted).toBe('function');
+    if (typeof admitted !== 'function') return;
+    expect((await admitted(undefined, 'timeout')).status).toBe(408);
+    expect(events).toEqual([
+      expect.objectContaining({ tenant: 'tenant-a', method: 'POST', status: 408, body: undefined }),
+    ]);
+  });
+
+  it('builds nothing while nobody listens, and stops with the last listener', async () => {
+    const { scim, createUser } = setup();
+    const seen: RequestCompletedEvent[] = [];
+    await createUser('before@example.org');
+    const off = scim.onRequest((event) => seen.push(event));
+    await createUser('during@example.org');
+    off();
+    await createUser('after@example.org');
+    expect(seen.map((e) => (e.body as { userName: string }).userName)).toEqual([
+      'during@example.org',
+    ]);
+  });
+
   it('keeps a throwing listener from failing the request', async () => {
     const errors: unknown[] = [];
     const { scim, createUser } = setup({ onError: (error) => errors.push(error) });
