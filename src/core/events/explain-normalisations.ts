@@ -177,7 +177,7 @@ function explainOperation(
  *
  * @param method - the request method, upper case.
  * @param body - the request body as received (parsed JSON).
- * @param stored - the user as stored after the request.
+ * @param resource - the user as stored after the request.
  * @param schemas - the resource's schemas, to evaluate value filters in PATCH paths.
  * @example
  * ```ts
