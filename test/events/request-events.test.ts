@@ -28,7 +28,10 @@ describe('request.completed', () => {
     expect(event!.latencyMs).toBeGreaterThanOrEqual(0);
     expect(event!.after?.id).toBe(user.id);
     expect(event!.body).toMatchObject({ userName: 'ada@example.org', password: REDACTED });
-    expect(JSON.stringify(event)).not.toContain('hunter2');
+    const serialised = JSON.stringify(event);
+    expect(serialised).not.toContain('hunter2');
+    expect(serialised).toContain('"password":"[redacted]"');
+    expect(serialised).toContain('"rule":"stringBooleans"');
     expect(event!.normalisations).toEqual([
       { rule: 'stringBooleans', path: 'active', received: 'True', stored: true },
     ]);

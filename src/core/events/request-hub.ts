@@ -1,5 +1,6 @@
 import type { SchemaDefinition } from '../../schema/types.js';
 import { etagMatches } from '../http/etag.js';
+import type { ScimUser } from '../../schema/user-resource.js';
 import type { ScimRequestHead, ScimResponse } from '../types.js';
 import type { EventHub } from './event-hub.js';
 import { explainNormalisations } from './explain-normalisations.js';
@@ -50,21 +51,96 @@ function written(seen: readonly ScimEvent[], response: ScimResponse, id: string)
   return { before: undefined, after: undefined };
 }
 
+// A class, not an object literal with getters: it is built for every request while someone
+// listens, and its members that take work (`body`, `normalisations`) run only when read.
+class CompletedRequest implements RequestCompletedEvent {
+  readonly type = 'request.completed';
+  readonly tenant: string | undefined;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly latencyMs: number;
+  readonly #date: Date;
+  #received: { value: unknown } | undefined;
+  #redacted: { value: unknown } | undefined;
+  #normalisations: Normalisation[] | undefined;
+
+  constructor(
+    trace: RequestTrace,
+    response: ScimResponse,
+    date: Date,
+    private readonly raw: unknown,
+    readonly before: ScimUser | undefined,
+    readonly after: ScimUser | undefined,
+    private readonly hub: {
+      readonly schemas: readonly SchemaDefinition[];
+      readonly secrets: ReadonlySet<string>;
+    },
+  ) {
+    this.tenant = trace.tenant;
+    this.method = trace.head.method.toUpperCase();
+    this.path = trace.head.path;
+    this.status = response.status;
+    this.latencyMs = performance.now() - trace.started;
+    this.#date = date;
+  }
+
+  get at(): string {
+    return this.#date.toISOString();
+  }
+
+  #parsed(): unknown {
+    return (this.#received ??= { value: parsedBody(this.raw) }).value;
+  }
+
+  get body(): unknown {
+    return (this.#redacted ??= { value: redactWriteOnly(this.#parsed(), this.hub.secrets) }).value;
+  }
+
+  get normalisations(): readonly Normalisation[] {
+    return (this.#normalisations ??= explainNormalisations(
+      this.method,
+      this.#parsed(),
+      this.after,
+      this.hub.schemas,
+    ));
+  }
+
+  /** The event as plain data, for `JSON.stringify` (the raw body stays out). */
+  toJSON(): RequestCompletedEvent {
+    const { type, tenant, at, method, path, status, latencyMs, body, before, after } = this;
+    return {
+      type,
+      tenant,
+      at,
+      method,
+      path,
+      status,
+      latencyMs,
+      body,
+      before,
+      after,
+      normalisations: this.normalisations,
+    };
+  }
+}
+
 /**
  * Delivers `request.completed` events. Nothing is measured or kept while nobody listens: the
  * request pipeline asks {@link RequestHub.start} for a trace and gets none.
  */
 export class RequestHub {
   readonly #listeners = new Set<(event: RequestCompletedEvent) => void>();
-  readonly #secrets: ReadonlySet<string>;
+  /** The lower-case names of the writeOnly attributes, redacted from bodies. */
+  readonly secrets: ReadonlySet<string>;
 
   constructor(
     private readonly events: EventHub,
-    private readonly schemas: readonly SchemaDefinition[],
+    readonly schemas: readonly SchemaDefinition[],
     private readonly now: () => Date,
     private readonly onError: (error: unknown) => void,
   ) {
-    this.#secrets = writeOnlyNames(schemas);
+    this.secrets = writeOnlyNames(schemas);
   }
 
   /** Adds a listener; returns the function that removes it. */
@@ -78,8 +154,10 @@ export class RequestHub {
     return this.#listeners.size === 0 ? undefined : { head, started: performance.now() };
   }
 
-  /** Collects the tenant's lifecycle events while the request's handler runs. */
+  /** Collects the tenant's lifecycle events while the handler of a write runs. */
   capture(trace: RequestTrace): void {
+    const method = trace.head.method.toUpperCase();
+    if (method === 'GET' || method === 'HEAD') return;
     const seen: ScimEvent[] = [];
     trace.seen = seen;
     trace.stop = this.events.on((event) => {
@@ -90,31 +168,8 @@ export class RequestHub {
   /** Emits the event of a request that was answered with `response`. */
   finish(trace: RequestTrace, response: ScimResponse, body?: unknown, id = ''): void {
     trace.stop?.();
-    const method = trace.head.method.toUpperCase();
     const { before, after } = written(trace.seen ?? [], response, id);
-    const { schemas } = this;
-    const secrets = this.#secrets;
-    let received: { value: unknown } | undefined;
-    let redacted: { value: unknown } | undefined;
-    let normalisations: Normalisation[] | undefined;
-    const readBody = () => (received ??= { value: parsedBody(body) }).value;
-    const event: RequestCompletedEvent = {
-      type: 'request.completed',
-      tenant: trace.tenant,
-      at: this.now().toISOString(),
-      method,
-      path: trace.head.path,
-      status: response.status,
-      latencyMs: performance.now() - trace.started,
-      get body() {
-        return (redacted ??= { value: redactWriteOnly(readBody(), secrets) }).value;
-      },
-      before,
-      after,
-      get normalisations() {
-        return (normalisations ??= explainNormalisations(method, readBody(), after, schemas));
-      },
-    };
+    const event = new CompletedRequest(trace, response, this.now(), body, before, after, this);
     for (const listener of this.#listeners) {
       try {
         listener(event);
