@@ -31,6 +31,8 @@ export type { StaticApiKey } from './auth/static-api-keys.js';
 export type { Scim, UserLifecycle } from './core/scim.js';
 export type { ScimOptions, OutboxOptions, RateLimit, RateLimitVerdict } from './core/options.js';
 export type * from './core/events/types.js';
+export { explainNormalisations } from './core/events/explain-normalisations.js';
+export { REDACTED } from './core/events/redact-write-only.js';
 export type * from './contracts/index.js';
 export * from './errors/index.js';
 export type * from './filter/ast.js';

@@ -1,9 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ACCOUNT_SCHEMA, type Scim } from '../../src/index.js';
 import type { ActivationLinks, LinkRefusal } from './activation-links.js';
-
-/** The largest form body accepted: a token is about 250 bytes. */
-const MAX_FORM_BYTES = 4096;
+import { readForm } from './read-form.js';
 
 // No script, no outside resource, no framing, the form posts only here, and the token in the
 // address goes to no other site nor into any cache.
@@ -37,7 +35,8 @@ const REFUSALS: Record<LinkRefusal, { status: number; text: string }> = {
   },
 };
 
-function escapeHtml(text: string): string {
+/** Escapes text for HTML content and attribute values. */
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
@@ -54,30 +53,6 @@ function page(
         '<meta name="viewport" content="width=device-width"></head>' +
         `<body style="font-family:sans-serif;max-width:32rem;margin:3rem auto">${body}</body></html>\n`,
     );
-}
-
-/** Reads a small form body, or answers and resolves to undefined. */
-function readForm(req: IncomingMessage, res: ServerResponse): Promise<URLSearchParams | undefined> {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/x-www-form-urlencoded') {
-    page(res, 415, '<p>Use the button on the activation page.</p>');
-    return Promise.resolve(undefined);
-  }
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_FORM_BYTES) return void chunks.push(chunk);
-      // Answer, then stop reading: the rest of an oversized body is not worth receiving.
-      req.removeAllListeners('data').pause();
-      res.once('finish', () => req.socket.destroy());
-      page(res, 413, '<p>The form is too large.</p>', { connection: 'close' });
-      resolve(undefined);
-    });
-    req.on('end', () => resolve(new URLSearchParams(Buffer.concat(chunks).toString())));
-    req.on('error', () => resolve(undefined));
-  });
 }
 
 /**
@@ -111,7 +86,12 @@ export function activationPage(links: ActivationLinks, scim: Scim, print: (text:
   }
 
   async function activate(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const form = await readForm(req, res);
+    // A token is about 250 bytes.
+    const form = await readForm(req, res, (status, extra) =>
+      status === 415
+        ? page(res, 415, '<p>Use the button on the activation page.</p>')
+        : page(res, 413, '<p>The form is too large.</p>', extra),
+    );
     if (!form) return;
     const checked = await links.check(form.get('token'), scim.users);
     if (!checked.ok) return refuse(res, checked.refusal);

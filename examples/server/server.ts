@@ -9,8 +9,9 @@ import {
   type Scim,
   type UserStore,
 } from '../../src/index.js';
-import { ActivationLinks } from './activation-links.js';
 import { activationPage } from './activation-page.js';
+import { CONSOLE_PATH, isConsolePath, startConsole } from './console/console.js';
+import { DevMailbox, MailboxLinks } from './console/mailbox.js';
 import { DEFAULT_HTTP_TIMEOUTS, type ServerConfig } from './config.js';
 import { trackConnections } from './graceful-close.js';
 import { memoryInvitations } from './invitations.js';
@@ -25,6 +26,8 @@ export const BASE_PATH = '/api/v1/scim/v2';
 /** A running example server. */
 export interface RunningServer {
   readonly url: string;
+  /** The provisioning console's address (see docs/console.md). */
+  readonly consoleUrl: string;
   readonly scim: Scim;
   readonly server: Server;
   /** Which store serves the users, for the start-up log. */
@@ -109,7 +112,8 @@ export async function startServer(
   }
   const { port } = server.address() as AddressInfo;
   const origin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  const links = new ActivationLinks({
+  const mailbox = new DevMailbox();
+  const links = new MailboxLinks(mailbox, {
     secret: activationSecret(config, opened, print),
     origin,
     ledger: opened.invitations,
@@ -145,6 +149,13 @@ export async function startServer(
   const scimListener = scimNode(scim);
   const activation = activationPage(links, scim, print);
   const openApi = openApiRoute({ basePath: BASE_PATH, serverUrl: origin });
+  const devConsole = await startConsole({
+    scim,
+    store: opened.store,
+    keys: config.keys,
+    mailbox,
+    basePath: BASE_PATH,
+  });
 
   server.on('request', (req, res) => {
     connections.seen(req);
@@ -165,6 +176,7 @@ export async function startServer(
     }
     if (url.pathname === '/activate') return activation(req, res, url);
     if (url.pathname === '/openapi.json') return openApi(req, res);
+    if (isConsolePath(url.pathname)) return devConsole(req, res, url);
     if (url.pathname === '/healthz')
       return void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
     res
@@ -174,6 +186,7 @@ export async function startServer(
 
   return {
     url: `${origin}${BASE_PATH}`,
+    consoleUrl: `${origin}${CONSOLE_PATH}`,
     scim,
     server,
     storeDescription: opened.description,

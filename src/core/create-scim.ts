@@ -6,6 +6,7 @@ import { userNameCheck } from '../schema/user-name-rule.js';
 import { DEFAULT_MAX_PATCH_WORK } from '../patch/work-meter.js';
 import { resolveRules } from '../patch/resolve-rules.js';
 import { EventHub } from './events/event-hub.js';
+import { RequestHub } from './events/request-hub.js';
 import type { HandlerConfig } from './handlers/context.js';
 import { filterReader } from './handlers/filter-reader.js';
 import { targetOrigin, targetPath } from './http/request-target.js';
@@ -90,6 +91,8 @@ export function createScim(options: ScimOptions): Scim {
   };
   const events = new EventHub(reportError);
   if (options.onEvent) events.on(options.onEvent);
+  const requests = new RequestHub(events, schemas, now, reportError);
+  if (options.onRequest) requests.on(options.onRequest);
   const outbox = new OutboxDispatcher(
     options.store.outbox,
     async (tenant, id) => (await options.store.get(tenant, id)) !== null,
@@ -135,6 +138,7 @@ export function createScim(options: ScimOptions): Scim {
       return handler({ request, tenant, id, usersUrl: usersUrlOf(origin ?? ''), users, config });
     },
     reportError,
+    requests,
   });
 
   return {
@@ -148,6 +152,7 @@ export function createScim(options: ScimOptions): Scim {
       get: (tenant, id) => options.store.get(tenant, id),
     },
     on: (listener: (event: ScimEvent) => void) => events.on(listener),
+    onRequest: (listener) => requests.on(listener),
     dispatchOutbox: () => outbox.drain(),
     close: () => outbox.close(),
   };

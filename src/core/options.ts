@@ -4,7 +4,7 @@ import type { UserStore } from '../contracts/user-store.js';
 import type { DialectRuleName } from '../patch/index.js';
 import type { SchemaDefinition } from '../schema/types.js';
 import type { UserNameRule } from '../schema/user-name-rule.js';
-import type { ScimEvent } from './events/types.js';
+import type { RequestCompletedEvent, ScimEvent } from './events/types.js';
 import type { ScimRequest, ScimRequestHead } from './types.js';
 
 /**
@@ -149,6 +149,12 @@ export interface ScimOptions {
   readonly outbox?: OutboxOptions;
   /** Receives every lifecycle event, for audit logs. */
   readonly onEvent?: (event: ScimEvent) => void;
+  /**
+   * Receives every SCIM request as answered (`request.completed`): tenant, method, path, status,
+   * latency, the body with writeOnly values redacted, the user before and after, and the
+   * normalisations the dialect rules applied. See docs/console.md. Default: none, at no cost.
+   */
+  readonly onRequest?: (event: RequestCompletedEvent) => void;
   /** Receives unexpected faults (answered as 500s) and mailer failures. */
   readonly onError?: (error: unknown, request?: ScimRequest) => void;
   /** The clock; tests may pass a fixed one. Default `() => new Date()`. */

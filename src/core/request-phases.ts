@@ -3,6 +3,7 @@ import { scimErrors, toScimError } from '../errors/index.js';
 import { authenticate, isThenable } from './auth/authenticate.js';
 import { checkDeclaredBody, declaresBody } from './http/declared-body.js';
 import { getHeader } from './http/headers.js';
+import type { RequestHub, RequestTrace } from './events/request-hub.js';
 import { errorResponse } from './http/respond.js';
 import type { RateLimit, RateLimitVerdict } from './options.js';
 import type { RouteMatch } from './routes.js';
@@ -26,7 +27,11 @@ export interface PhaseSettings {
   readonly run: (match: RouteMatch, request: ScimRequest, tenant: Tenant) => Promise<ScimResponse>;
   /** Receives the fault behind every 500. */
   readonly reportError: (error: unknown, request?: ScimRequest) => void;
+  /** Hears of every answered request, when someone listens. */
+  readonly requests?: RequestHub;
 }
+
+type Trace = RequestTrace | undefined;
 
 /** The two entry points of a service, as {@link Scim} exposes them. */
 export interface RequestPhases {
@@ -59,13 +64,21 @@ function withBody(head: ScimRequestHead, body: unknown): ScimRequest {
  * so there is one path, not two copies. Every step that can answer without a promise does.
  */
 export function requestPhases(settings: PhaseSettings): RequestPhases {
-  const { verifier, rateLimit, maxBodyBytes, route, run, reportError } = settings;
+  const { verifier, rateLimit, maxBodyBytes, route, run, reportError, requests } = settings;
 
   // Turns a fault of the head phase into its answer; `onWire` says the body is still unread.
-  function refuse(error: unknown, head: ScimRequestHead, method: string, onWire: boolean) {
+  function refuse(
+    error: unknown,
+    head: ScimRequestHead,
+    method: string,
+    onWire: boolean,
+    trace: Trace,
+  ) {
     const scimError = toScimError(error);
     if (scimError.status === 500) reportError(error, head);
-    return finish(errorResponse(scimError), method, onWire && declaresBody(head.headers));
+    const response = finish(errorResponse(scimError), method, onWire && declaresBody(head.headers));
+    if (trace) requests?.finish(trace, response);
+    return response;
   }
 
   function admit(
@@ -73,17 +86,18 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
     method: string,
     context: (() => unknown) | undefined,
     onWire: boolean,
+    trace: Trace,
   ): Admitted {
     let tenant: Tenant | Promise<Tenant>;
     try {
       tenant = authenticate(getHeader(head.headers, 'authorization'), verifier);
     } catch (error) {
-      return refuse(error, head, method, onWire);
+      return refuse(error, head, method, onWire, trace);
     }
-    if (!isThenable(tenant)) return authorised(head, method, tenant, context, onWire);
+    if (!isThenable(tenant)) return authorised(head, method, tenant, context, onWire, trace);
     return tenant.then(
-      (found) => authorised(head, method, found, context, onWire),
-      (error: unknown) => refuse(error, head, method, onWire),
+      (found) => authorised(head, method, found, context, onWire, trace),
+      (error: unknown) => refuse(error, head, method, onWire, trace),
     );
   }
 
@@ -93,8 +107,10 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
     tenant: Tenant,
     context: (() => unknown) | undefined,
     onWire: boolean,
+    trace: Trace,
   ): Admitted {
     let request = head;
+    if (trace) trace.tenant = tenant.id;
     try {
       // The host's hook runs here, not in the adapter, so that its failure is one SCIM 500
       // on every framework; only after authentication, so an anonymous client runs no host code.
@@ -102,15 +118,15 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
         const value = context();
         if (value !== undefined) request = { ...head, context: value };
       }
-      if (rateLimit === undefined) return routed(request, method, tenant, onWire);
+      if (rateLimit === undefined) return routed(request, method, tenant, onWire, trace);
       const verdict = rateLimit(tenant, request);
-      if (!isThenable(verdict)) return allowed(verdict, request, method, tenant, onWire);
+      if (!isThenable(verdict)) return allowed(verdict, request, method, tenant, onWire, trace);
       return Promise.resolve(verdict).then(
-        (settled) => allowed(settled, request, method, tenant, onWire),
-        (error: unknown) => refuse(error, request, method, onWire),
+        (settled) => allowed(settled, request, method, tenant, onWire, trace),
+        (error: unknown) => refuse(error, request, method, onWire, trace),
       );
     } catch (error) {
-      return refuse(error, request, method, onWire);
+      return refuse(error, request, method, onWire, trace);
     }
   }
 
@@ -120,14 +136,15 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
     method: string,
     tenant: Tenant,
     onWire: boolean,
+    trace: Trace,
   ): ScimAdmission {
     try {
-      if (verdict === true) return routed(request, method, tenant, onWire);
+      if (verdict === true) return routed(request, method, tenant, onWire, trace);
       throw scimErrors.tooManyRequests(
         typeof verdict === 'object' && verdict !== null ? verdict.retryAfterSeconds : undefined,
       );
     } catch (error) {
-      return refuse(error, request, method, onWire);
+      return refuse(error, request, method, onWire, trace);
     }
   }
 
@@ -136,11 +153,19 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
     method: string,
     tenant: Tenant,
     onWire: boolean,
+    trace: Trace,
   ): ScimBodyPhase {
     const match = route(request, method);
     const declared = onWire && declaresBody(request.headers);
     if (declared) checkDeclaredBody(request.headers, maxBodyBytes);
-    return (body, end = 'complete') => answer(match, request, method, tenant, body, end, declared);
+    return (body, end = 'complete') => {
+      if (!trace || !requests) return answer(match, request, method, tenant, body, end, declared);
+      requests.capture(trace);
+      return answer(match, request, method, tenant, body, end, declared).then((response) => {
+        requests.finish(trace, response, body, match.id);
+        return response;
+      });
+    };
   }
 
   function answer(
@@ -163,10 +188,10 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
     let answered: Promise<ScimResponse>;
     try {
       answered = run(match, request, tenant).catch((error: unknown) =>
-        refuse(error, request, method, false),
+        refuse(error, request, method, false, undefined),
       );
     } catch (error) {
-      answered = Promise.resolve(refuse(error, request, method, false));
+      answered = Promise.resolve(refuse(error, request, method, false, undefined));
     }
     // A body cut at the limit, or declared but not read (a Fetch `Request` has none on GET), has
     // bytes left on the wire: close rather than read them.
@@ -180,9 +205,16 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
     typeof admission === 'function' ? admission(body) : Promise.resolve(admission);
 
   return {
-    begin: (head, context) => admit(head, head.method.toUpperCase(), context, true),
+    begin: (head, context) =>
+      admit(head, head.method.toUpperCase(), context, true, requests?.start(head)),
     handle(request) {
-      const admitted = admit(request, request.method.toUpperCase(), undefined, false);
+      const admitted = admit(
+        request,
+        request.method.toUpperCase(),
+        undefined,
+        false,
+        requests?.start(request),
+      );
       return isThenable(admitted)
         ? admitted.then((admission) => proceed(admission, request.body))
         : proceed(admitted, request.body);

@@ -1,5 +1,5 @@
 import type { ScimUser } from '../schema/user-resource.js';
-import type { ScimEvent } from './events/types.js';
+import type { RequestCompletedEvent, ScimEvent } from './events/types.js';
 import type { ScimAdmission, ScimRequest, ScimRequestHead, ScimResponse } from './types.js';
 
 /** The programmatic API the host application calls, outside of SCIM requests. */
@@ -59,6 +59,11 @@ export interface Scim {
   readonly users: UserLifecycle;
   /** Subscribes to lifecycle events; returns the function that unsubscribes. */
   on(listener: (event: ScimEvent) => void): () => void;
+  /**
+   * Subscribes to `request.completed`: every SCIM request as answered, for request logs and
+   * audit views; returns the function that unsubscribes. Costs nothing while nobody listens.
+   */
+  onRequest(listener: (event: RequestCompletedEvent) => void): () => void;
   /** Delivers every welcome email that is due now; resolves to how many were sent. */
   dispatchOutbox(): Promise<number>;
   /**

@@ -93,6 +93,7 @@ export function echoScim(): Scim {
       get: () => Promise.resolve(null),
     },
     on: () => () => undefined,
+    onRequest: () => () => undefined,
     dispatchOutbox: () => Promise.resolve(0),
     close: () => Promise.resolve(),
   };

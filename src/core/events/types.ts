@@ -44,3 +44,56 @@ export type ScimEvent =
   | UserReactivatedEvent
   | UserActivatedEvent
   | UserDeletedEvent;
+
+/**
+ * Names the dialect rule (or normalisation) that made a stored value differ from the value a
+ * client sent: `stringBooleans` (`"False"` → `false`), `managerString` (a bare id →
+ * `{ "value": id }`), `jsonEncodedValues` (a JSON-encoded string → the object), `dateTime`
+ * (date-time text rewritten to its normal form), `canonicalName` (an attribute name spelled in
+ * another letter case → the schema's spelling).
+ */
+export type NormalisationRule =
+  'stringBooleans' | 'managerString' | 'jsonEncodedValues' | 'dateTime' | 'canonicalName';
+
+/** One difference between what a client sent and what was stored, and the rule behind it. */
+export interface Normalisation {
+  readonly rule: NormalisationRule;
+  /** Where, as an attribute path (`active`, `emails[0].value`, `Operations[1].value`). */
+  readonly path: string;
+  /** The value (or, for `canonicalName`, the attribute name) as received. */
+  readonly received: unknown;
+  /** The value (or attribute name) as stored. */
+  readonly stored: unknown;
+}
+
+/**
+ * One SCIM request as it was answered, for request logs and audit views (see
+ * `ScimOptions.onRequest`). The members that take work to build (`body`, `normalisations`) are
+ * computed when first read, so a listener that ignores them pays nothing for them.
+ */
+export interface RequestCompletedEvent {
+  readonly type: 'request.completed';
+  /** The authenticated tenant; absent when the request was not authenticated (e.g. a 401). */
+  readonly tenant: string | undefined;
+  /** When the answer was ready (ISO 8601). */
+  readonly at: string;
+  /** The request method, upper case. */
+  readonly method: string;
+  /** The request target as received, query included. */
+  readonly path: string;
+  readonly status: number;
+  /** Milliseconds from the request's head to its answer. */
+  readonly latencyMs: number;
+  /**
+   * The body as received, parsed JSON, with every writeOnly value (such as `password`)
+   * replaced by `"[redacted]"`; the raw text when it is not JSON; `undefined` when there was
+   * none. Never any header.
+   */
+  readonly body: unknown;
+  /** The user before the request changed it (PUT, PATCH); `undefined` otherwise. */
+  readonly before: ScimUser | undefined;
+  /** The user as the request stored it (POST, PUT, PATCH); `undefined` when none was written. */
+  readonly after: ScimUser | undefined;
+  /** What the dialect rules changed between `body` and `after` (see `explainNormalisations`). */
+  readonly normalisations: readonly Normalisation[];
+}

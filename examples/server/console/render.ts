@@ -1,0 +1,266 @@
+import { ACCOUNT_SCHEMA, type ScimUser } from '../../../src/index.js';
+import { diffResources } from './diff.js';
+import { markup, type SafeHtml } from './html.js';
+import type { MailboxEntry } from './mailbox.js';
+import type { LoggedRequest } from './request-log.js';
+
+/** The log filters a person chose: a status class and a user id (empty: all). */
+export interface LogFilters {
+  readonly status: string;
+  readonly user: string;
+}
+
+/** Status classes the log can be filtered by. */
+export const STATUS_FILTERS = ['2xx', '3xx', '4xx', '5xx'] as const;
+
+// An absent value shows as a dash: `undefined` is not JSON.
+const json = (value: unknown, indent = 0): string => JSON.stringify(value, null, indent) ?? '—';
+
+/** Reads the filters from a console address, keeping only values the view knows. */
+export function readFilters(url: URL): LogFilters {
+  const status = url.searchParams.get('status') ?? '';
+  return {
+    status: (STATUS_FILTERS as readonly string[]).includes(status) ? status : '',
+    user: (url.searchParams.get('user') ?? '').slice(0, 200),
+  };
+}
+
+function concerns(entry: LoggedRequest, userId: string): boolean {
+  const { event } = entry;
+  if (event.after?.id === userId || event.before?.id === userId) return true;
+  const path = event.path.split('?')[0] ?? '';
+  return path.endsWith(`/Users/${userId}`);
+}
+
+/** The tenant's requests that pass the filters. */
+export function filterLog(entries: readonly LoggedRequest[], filters: LogFilters) {
+  return entries.filter(
+    (entry) =>
+      (filters.status === '' || `${String(entry.event.status).charAt(0)}xx` === filters.status) &&
+      (filters.user === '' || concerns(entry, filters.user)),
+  );
+}
+
+/** The users table, with each account's status. */
+export function usersSection(users: readonly ScimUser[], total: number): SafeHtml {
+  if (users.length === 0) return markup`<p class="empty">No users yet. Create one over SCIM.</p>`;
+  return markup`<table>
+      <thead>
+        <tr>
+          <th>userName</th>
+          <th>active</th>
+          <th>account status</th>
+          <th>id</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${users.map(
+          (user) =>
+            markup`<tr data-user-id="${user.id}">
+              <td class="user-name">${user.userName}</td>
+              <td>${String(user.active ?? false)}</td>
+              <td class="status status-${user[ACCOUNT_SCHEMA].status}">${user[ACCOUNT_SCHEMA].status}</td>
+              <td><code>${user.id}</code></td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+    ${total > users.length ? markup`<p class="note">Showing ${users.length} of ${total} users.</p>` : ''}`;
+}
+
+/** The dev mailbox: each welcome email and a button that opens its activation link. */
+export function mailboxSection(mails: readonly MailboxEntry[]): SafeHtml {
+  if (mails.length === 0) return markup`<p class="empty">No welcome email sent yet.</p>`;
+  return markup`<table>
+    <thead>
+      <tr>
+        <th>to</th>
+        <th>sent</th>
+        <th>activation link</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${mails.map(
+        (mail) =>
+          markup`<tr class="mail" data-user-id="${mail.userId}">
+            <td>${mail.to}</td>
+            <td><time>${mail.at}</time></td>
+            <td>
+              <a
+                class="button"
+                href="${mail.activationLink}"
+                target="_blank"
+                rel="noopener noreferrer"
+                >Open activation link</a
+              >
+            </td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+function entryView(entry: LoggedRequest): SafeHtml {
+  const { event } = entry;
+  const changes = diffResources(event.before, event.after);
+  const normalisations = event.normalisations;
+  const body = event.body;
+  return markup`<details
+    class="request status-${String(event.status).charAt(0)}xx"
+    data-seq="${entry.seq}"
+  >
+    <summary>
+      <time>${event.at}</time> <b class="method">${event.method}</b>
+      <span class="path">${event.path}</span> <b class="code">${event.status}</b>
+      <span class="latency">${event.latencyMs.toFixed(1)} ms</span>
+      ${normalisations.length > 0 ? markup`<span class="badge">${normalisations.length} normalised</span>` : ''}
+    </summary>
+    <h4>Body as received</h4>
+    ${body === undefined ? markup`<p class="empty">No body.</p>` : markup`<pre class="body">${json(body, 2)}</pre>`}
+    <h4>Normalisations</h4>
+    ${
+      normalisations.length === 0
+        ? markup`<p class="empty">None.</p>`
+        : markup`<ul class="normalisations">
+            ${normalisations.map(
+              (n) =>
+                markup`<li>
+                  <code>${n.rule}</code> at <code>${n.path}</code>:
+                  <code>${json(n.received)}</code> → <code>${json(n.stored)}</code>
+                </li>`,
+            )}
+          </ul>`
+    }
+    <h4>Changes</h4>
+    ${
+      changes.length === 0
+        ? markup`<p class="empty">${event.after ? 'No attribute changed.' : 'No user written.'}</p>`
+        : markup`<table class="diff">
+            <thead>
+              <tr>
+                <th>attribute</th>
+                <th>before</th>
+                <th>after</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${changes.map(
+                (c) =>
+                  markup`<tr>
+                    <td><code>${c.path}</code></td>
+                    <td><code>${json(c.before)}</code></td>
+                    <td><code>${json(c.after)}</code></td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }
+  </details>`;
+}
+
+/** The request log, newest first, as filtered. */
+export function logSection(entries: readonly LoggedRequest[], filters: LogFilters): SafeHtml {
+  const shown = filterLog(entries, filters);
+  if (shown.length === 0) return markup`<p class="empty">No SCIM request matches.</p>`;
+  return markup`${shown.map(entryView)}`;
+}
+
+/** The filter form of the request log. */
+export function filterForm(users: readonly ScimUser[], filters: LogFilters): SafeHtml {
+  const option = (value: string, label: string, selected: boolean) =>
+    markup`<option value="${value}" ${selected ? markup` selected` : ''}>${label}</option>`;
+  return markup`<form class="filters" method="get" action="/console">
+    <label
+      >Status
+      <select name="status">
+        ${option('', 'all', filters.status === '')}${STATUS_FILTERS.map((s) =>
+          option(s, s, filters.status === s),
+        )}
+      </select></label
+    >
+    <label
+      >User
+      <select name="user">
+        ${option('', 'all', filters.user === '')}${users.map((u) =>
+          option(u.id, u.userName, filters.user === u.id),
+        )}
+      </select></label
+    >
+    <noscript><button type="submit">Filter</button></noscript>
+  </form>`;
+}
+
+/** The whole page around the sections. */
+export function consolePage(parts: {
+  readonly tenant: string;
+  readonly resourceTypes: readonly string[];
+  readonly stamp: string;
+  readonly filters: SafeHtml;
+  readonly users: SafeHtml;
+  readonly mailbox: SafeHtml;
+  readonly log: SafeHtml;
+  readonly history: number;
+}): SafeHtml {
+  return markup`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <title>scimkit console · ${parts.tenant}</title>
+        <meta name="viewport" content="width=device-width" />
+        <link rel="stylesheet" href="/console/assets/console.css" />
+      </head>
+      <body data-stamp="${parts.stamp}">
+        <header>
+          <h1>Provisioning console</h1>
+          <span>tenant <b id="tenant">${parts.tenant}</b></span>
+          <form method="post" action="/console/sign-out">
+            <button type="submit">Sign out</button>
+          </form>
+        </header>
+        <main>
+          <section>
+            <h2>Resource types</h2>
+            <p id="resource-types">${parts.resourceTypes.join(', ')}</p>
+          </section>
+          <section>
+            <h2>Users</h2>
+            <div id="users">${parts.users}</div>
+          </section>
+          <section>
+            <h2>Dev mailbox</h2>
+            <div id="mailbox">${parts.mailbox}</div>
+          </section>
+          <section class="log">
+            <h2>SCIM requests <small>newest first, last ${parts.history} kept</small></h2>
+            ${parts.filters}
+            <div id="log">${parts.log}</div>
+          </section>
+        </main>
+        <script src="/console/assets/console.js"></script>
+      </body>
+    </html> `;
+}
+
+/** The sign-in page. */
+export function signInPage(message?: string): SafeHtml {
+  return markup`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <title>scimkit console · sign in</title>
+        <meta name="viewport" content="width=device-width" />
+        <link rel="stylesheet" href="/console/assets/console.css" />
+      </head>
+      <body>
+        <main class="sign-in">
+          <h1>Provisioning console</h1>
+          <p>Sign in with one of your tenant's SCIM API keys.</p>
+          ${message ? markup`<p class="error">${message}</p>` : ''}
+          <form method="post" action="/console/sign-in">
+            <label>API key <input type="password" name="key" autocomplete="off" required /></label>
+            <button type="submit">Sign in</button>
+          </form>
+        </main>
+      </body>
+    </html> `;
+}

@@ -1,0 +1,181 @@
+import type { SchemaDefinition } from '../../schema/types.js';
+import { etagMatches } from '../http/etag.js';
+import type { ScimUser } from '../../schema/user-resource.js';
+import type { ScimRequestHead, ScimResponse } from '../types.js';
+import type { EventHub } from './event-hub.js';
+import { explainNormalisations } from './explain-normalisations.js';
+import { redactWriteOnly, writeOnlyNames } from './redact-write-only.js';
+import type { Normalisation, RequestCompletedEvent, ScimEvent } from './types.js';
+
+/** One request being observed: when it began, and its tenant once authenticated. */
+export interface RequestTrace {
+  readonly head: ScimRequestHead;
+  readonly started: number;
+  tenant?: string;
+  /** The lifecycle events of the tenant emitted while the handler ran. */
+  seen?: ScimEvent[];
+  stop?: () => void;
+}
+
+const decoder = new TextDecoder();
+
+// The body as the client sent it: parsed JSON, or the raw text when it is not JSON.
+function parsedBody(body: unknown): unknown {
+  const text =
+    typeof body === 'string' ? body : body instanceof Uint8Array ? decoder.decode(body) : body;
+  if (typeof text !== 'string') return text;
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+// The user this request wrote, found among the lifecycle events of its tenant: a created user
+// is the one the `Location` names, an updated one the one whose version the `ETag` carries,
+// so a concurrent request's write is never taken for this one's.
+function written(seen: readonly ScimEvent[], response: ScimResponse, id: string) {
+  const { location, etag } = response.headers;
+  for (const event of seen) {
+    if (event.type === 'user.created' && location?.endsWith(`/${event.user.id}`))
+      return { before: undefined, after: event.user };
+    if (
+      event.type === 'user.updated' &&
+      event.after.id === id &&
+      etag !== undefined &&
+      etagMatches(etag, event.after.meta.version)
+    )
+      return { before: event.before, after: event.after };
+  }
+  return { before: undefined, after: undefined };
+}
+
+// A class, not an object literal with getters: it is built for every request while someone
+// listens, and its members that take work (`body`, `normalisations`) run only when read.
+class CompletedRequest implements RequestCompletedEvent {
+  readonly type = 'request.completed';
+  readonly tenant: string | undefined;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly latencyMs: number;
+  readonly #date: Date;
+  #received: { value: unknown } | undefined;
+  #redacted: { value: unknown } | undefined;
+  #normalisations: Normalisation[] | undefined;
+
+  constructor(
+    trace: RequestTrace,
+    response: ScimResponse,
+    date: Date,
+    private readonly raw: unknown,
+    readonly before: ScimUser | undefined,
+    readonly after: ScimUser | undefined,
+    private readonly hub: {
+      readonly schemas: readonly SchemaDefinition[];
+      readonly secrets: ReadonlySet<string>;
+    },
+  ) {
+    this.tenant = trace.tenant;
+    this.method = trace.head.method.toUpperCase();
+    this.path = trace.head.path;
+    this.status = response.status;
+    this.latencyMs = performance.now() - trace.started;
+    this.#date = date;
+  }
+
+  get at(): string {
+    return this.#date.toISOString();
+  }
+
+  #parsed(): unknown {
+    return (this.#received ??= { value: parsedBody(this.raw) }).value;
+  }
+
+  get body(): unknown {
+    return (this.#redacted ??= { value: redactWriteOnly(this.#parsed(), this.hub.secrets) }).value;
+  }
+
+  get normalisations(): readonly Normalisation[] {
+    return (this.#normalisations ??= explainNormalisations(
+      this.method,
+      this.#parsed(),
+      this.after,
+      this.hub.schemas,
+    ));
+  }
+
+  /** The event as plain data, for `JSON.stringify` (the raw body stays out). */
+  toJSON(): RequestCompletedEvent {
+    const { type, tenant, at, method, path, status, latencyMs, body, before, after } = this;
+    return {
+      type,
+      tenant,
+      at,
+      method,
+      path,
+      status,
+      latencyMs,
+      body,
+      before,
+      after,
+      normalisations: this.normalisations,
+    };
+  }
+}
+
+/**
+ * Delivers `request.completed` events. Nothing is measured or kept while nobody listens: the
+ * request pipeline asks {@link RequestHub.start} for a trace and gets none.
+ */
+export class RequestHub {
+  readonly #listeners = new Set<(event: RequestCompletedEvent) => void>();
+  /** The lower-case names of the writeOnly attributes, redacted from bodies. */
+  readonly secrets: ReadonlySet<string>;
+
+  constructor(
+    private readonly events: EventHub,
+    readonly schemas: readonly SchemaDefinition[],
+    private readonly now: () => Date,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    this.secrets = writeOnlyNames(schemas);
+  }
+
+  /** Adds a listener; returns the function that removes it. */
+  on(listener: (event: RequestCompletedEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Begins observing a request, or returns undefined when nobody listens. */
+  start(head: ScimRequestHead): RequestTrace | undefined {
+    return this.#listeners.size === 0 ? undefined : { head, started: performance.now() };
+  }
+
+  /** Collects the tenant's lifecycle events while the handler of a write runs. */
+  capture(trace: RequestTrace): void {
+    const method = trace.head.method.toUpperCase();
+    if (method === 'GET' || method === 'HEAD') return;
+    const seen: ScimEvent[] = [];
+    trace.seen = seen;
+    trace.stop = this.events.on((event) => {
+      if (event.tenant === trace.tenant) seen.push(event);
+    });
+  }
+
+  /** Emits the event of a request that was answered with `response`. */
+  finish(trace: RequestTrace, response: ScimResponse, body?: unknown, id = ''): void {
+    trace.stop?.();
+    const { before, after } = written(trace.seen ?? [], response, id);
+    const event = new CompletedRequest(trace, response, this.now(), body, before, after, this);
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.onError(error);
+      }
+    }
+  }
+}
