@@ -1,4 +1,5 @@
 import { scimErrors } from '../errors/index.js';
+import { parseAttributePath } from './attribute-path.js';
 import { findAttribute } from './resolve-attribute.js';
 import type { AttributeDefinition, SchemaDefinition } from './types.js';
 
@@ -27,25 +28,20 @@ function addPick(target: Map<string, Pick>, name: string, sub: string | undefine
 // Splits `urn:...:User:name.givenName`, `name.givenName` or a bare extension URN, and records
 // it with canonical names; names no schema defines are ignored (RFC 7644 §3.9 gives no error).
 function select(selection: Selection, text: string, schemas: readonly SchemaDefinition[]): void {
-  const path = text.trim();
-  if (path === '') return;
-  const lower = path.toLowerCase();
-  let schema = schemas[0];
-  let rest = path;
-  for (const s of schemas) {
-    const id = s.id.toLowerCase();
-    if (lower === id) {
-      if (s !== schemas[0]) selection.set(s.id, true);
-      return;
-    }
-    if (lower.startsWith(`${id}:`)) {
-      schema = s;
-      rest = path.slice(id.length + 1);
-      break;
-    }
+  const trimmed = text.trim();
+  const lower = trimmed.toLowerCase();
+  const whole = schemas.find((s) => s.id.toLowerCase() === lower);
+  if (whole) {
+    if (whole !== schemas[0]) selection.set(whole.id, true);
+    return;
   }
+  const path = parseAttributePath(trimmed);
+  if (!path) return;
+  const urn = path.schema?.toLowerCase();
+  const schema = urn === undefined ? schemas[0] : schemas.find((s) => s.id.toLowerCase() === urn);
   if (!schema) return;
-  const [name = '', sub] = rest.split('.', 2);
+  const name = path.attribute;
+  const sub = path.subAttribute;
   const attribute = findAttribute(schema.attributes, name);
   if (!attribute) return;
   const subName = sub === undefined ? undefined : findAttribute(attribute.subAttributes, sub)?.name;

@@ -1,7 +1,7 @@
 import type { AttributePath } from '../../filter/ast.js';
 import { scimErrors } from '../../errors/index.js';
 import { resolveFilterPath } from '../../filter/index.js';
-import { parsePatchPath } from '../../patch/index.js';
+import { parseAttributePath } from '../../schema/attribute-path.js';
 import type { SchemaDefinition } from '../../schema/types.js';
 
 /**
@@ -12,7 +12,7 @@ import type { SchemaDefinition } from '../../schema/types.js';
  * @throws ScimError 400 `invalidValue` for an attribute that does not exist or cannot be sorted.
  */
 export function checkSortBy(text: string, schemas: readonly SchemaDefinition[]): AttributePath {
-  const path = parsePathText(text.trim());
+  const path = parseAttributePath(text.trim());
   const target = path && resolveFilterPath(path, schemas);
   if (!path || !target)
     throw scimErrors.invalidValue(`"sortBy": "${text}" is not an attribute of the User.`);
@@ -36,15 +36,4 @@ export function checkSortBy(text: string, schemas: readonly SchemaDefinition[]):
   if (target.extension !== undefined) canonical.schema = target.extension;
   if (sub) canonical.subAttribute = sub.name;
   return canonical;
-}
-
-// The attribute-path grammar of PATCH without its value filter: `urn:...:User:manager.value`,
-// `name.familyName`, `userName`.
-function parsePathText(text: string): AttributePath | undefined {
-  try {
-    const { filter, ...path } = parsePatchPath(text);
-    return filter === undefined ? path : undefined;
-  } catch {
-    return undefined;
-  }
 }
