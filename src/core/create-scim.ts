@@ -1,11 +1,10 @@
 import type { ScimEvent } from './events/types.js';
 import { ScimConfigError, scimErrors } from '../errors/index.js';
 import { accountSchema, enterpriseUserSchema, userSchema } from '../schema/user-schema.js';
-import { compileUserInput } from '../schema/compile-user-input.js';
+import { userResourceType } from '../schema/user-resource-type.js';
 import { DEFAULT_MAX_ATTRIBUTE_VALUES } from '../schema/check-value-counts.js';
 import { userNameCheck } from '../schema/user-name-rule.js';
-import { DEFAULT_MAX_PATCH_WORK } from '../patch/work-meter.js';
-import { resolveRules } from '../patch/resolve-rules.js';
+import { patchContext } from '../patch/patch-context.js';
 import { checkExtensions } from './check-extensions.js';
 import { EventHub } from './events/event-hub.js';
 import type { HandlerConfig } from './handlers/context.js';
@@ -69,28 +68,31 @@ export function createScim(options: ScimOptions): Scim {
   };
   const extensions = options.extensions ?? [];
   checkExtensions([userSchema, enterpriseUserSchema, accountSchema], extensions);
-  const schemas = [userSchema, enterpriseUserSchema, ...extensions, accountSchema];
-  // One set of dialect switches for every way a value enters: POST, PUT and PATCH.
-  const rules = resolveRules(options.patchRules);
+  // The User resource type, compiled once: its schemas, attribute index, path resolver and one
+  // set of dialect switches for every way a value enters (POST, PUT and PATCH).
+  const resourceType = userResourceType({
+    extensions,
+    ...(options.patchRules === undefined ? {} : { rules: options.patchRules }),
+  });
   const config: HandlerConfig = {
-    schemas,
+    resourceType,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     defaultPageSize: options.defaultPageSize ?? 50,
     maxPageSize: options.maxPageSize ?? 100,
-    patchOptions: {
-      schemas,
-      maxOperations: options.maxPatchOperations ?? 1000,
-      maxWork: options.maxPatchWork ?? DEFAULT_MAX_PATCH_WORK,
-      rules,
-    },
-    valueRules: rules,
-    readFilter: filterReader(schemas),
+    patch: patchContext({
+      resourceType,
+      ...(options.maxPatchOperations === undefined
+        ? {}
+        : { maxOperations: options.maxPatchOperations }),
+      ...(options.maxPatchWork === undefined ? {} : { maxWork: options.maxPatchWork }),
+    }),
+    readFilter: filterReader(resourceType),
     sortSupported: typeof options.store.capabilities?.supportsSort === 'function',
     onPassword: options.onPassword,
     reportError,
   };
-  // Compile the request validation once, now, so the first request does not pay for it.
-  compileUserInput(config.schemas, config.valueRules);
+  // Compile the request validation now, so the first request does not pay for it.
+  void resourceType.input;
   const events = new EventHub(reportError);
   if (options.onEvent) events.on(options.onEvent);
   const outbox = new OutboxDispatcher(
@@ -101,7 +103,7 @@ export function createScim(options: ScimOptions): Scim {
     now,
     reportError,
   );
-  const users = new UserService(options.store, events, outbox, now, config.schemas, {
+  const users = new UserService(options.store, events, outbox, now, resourceType, {
     maxAttributeValues: options.maxAttributeValues ?? DEFAULT_MAX_ATTRIBUTE_VALUES,
     checkUserName: userNameCheck(options.userNameRule ?? 'rfc'),
     reportError,

@@ -1,6 +1,6 @@
 import { isJsonObject, shallowCopy } from '../json/json-value.js';
 import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
-import type { SchemaIndex } from './types.js';
+import type { CompiledResourceType } from '../schema/resource-type.js';
 import { ValueList } from './value-list.js';
 import type { WorkMeter } from './work-meter.js';
 
@@ -24,7 +24,7 @@ export class Draft {
 
   constructor(
     readonly original: Readonly<Json>,
-    private readonly index: SchemaIndex,
+    private readonly index: CompiledResourceType,
     /** The work budget of this request. */
     readonly meter: WorkMeter,
   ) {

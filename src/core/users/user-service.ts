@@ -4,7 +4,7 @@ import { isScimError, scimErrors } from '../../errors/index.js';
 import { jsonMembersEqual, shallowCopy } from '../../json/json-value.js';
 import type { AttributePath, Filter } from '../../filter/ast.js';
 import type { AccountExtension, ScimUser } from '../../schema/user-resource.js';
-import type { SchemaDefinition } from '../../schema/types.js';
+import type { CompiledResourceType } from '../../schema/resource-type.js';
 import { ACCOUNT_SCHEMA, USER_SCHEMA } from '../../schema/user-schema.js';
 import { checkValueCounts } from '../../schema/check-value-counts.js';
 import type { UserNameCheck } from '../../schema/user-name-rule.js';
@@ -49,7 +49,7 @@ export class UserService {
   // saves retries; correctness rests on the store's version check.
   readonly #lock = new KeyedLock();
 
-  readonly #schemas: readonly SchemaDefinition[];
+  readonly #schemas: CompiledResourceType;
   readonly #extensionIds: readonly string[];
 
   constructor(
@@ -57,7 +57,7 @@ export class UserService {
     events: EventHub,
     outbox: OutboxDispatcher,
     now: () => Date,
-    schemas: readonly SchemaDefinition[],
+    schemas: CompiledResourceType,
     private readonly limits: {
       readonly maxAttributeValues: number;
       /** The host's userName rule, applied here so every write (POST, PUT, PATCH) meets it. */
@@ -67,8 +67,7 @@ export class UserService {
     },
   ) {
     this.#schemas = schemas;
-    this.#extensionIds = schemas
-      .slice(1)
+    this.#extensionIds = schemas.extensions
       .map((s) => s.id)
       .filter((id) => id !== ACCOUNT_SCHEMA);
     this.#store = store;
@@ -125,9 +124,12 @@ export class UserService {
     }
   }
 
-  /** Lists users; the query carries the service's schemas (added when it has none). */
+  /** Lists users; the query carries the service's resource type (added when it has none). */
   list(tenant: string, query: ListQuery): Promise<ListResult> {
-    return this.#store.list(tenant, query.schemas ? query : { ...query, schemas: this.#schemas });
+    return this.#store.list(
+      tenant,
+      query.resourceType ? query : { ...query, resourceType: this.#schemas },
+    );
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { AttributePath } from '../../filter/ast.js';
-import type { AttributeDefinition, SchemaDefinition } from '../../schema/types.js';
-import { DEFAULT_SCHEMAS, member, userScope } from './filter-targets.js';
+import type { CompiledResourceType } from '../../schema/resource-type.js';
+import type { AttributeDefinition } from '../../schema/types.js';
+import { member, userScope } from './filter-targets.js';
 import { asArray, type JsonRef } from './sql-predicates.js';
 import { UnsupportedFilterError } from './unsupported-filter.js';
 
@@ -34,9 +35,9 @@ function typedValue(ref: JsonRef, def: AttributeDefinition): string {
  */
 export function sortKey(
   path: AttributePath,
-  schemas: readonly SchemaDefinition[] = DEFAULT_SCHEMAS,
+  type: CompiledResourceType,
 ): string {
-  const target = userScope(schemas)(path);
+  const target = userScope(type)(path);
   switch (target.kind) {
     case 'column':
       if (target.key !== undefined) return target.key;
