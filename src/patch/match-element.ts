@@ -39,7 +39,11 @@ export function compileElementFilter(
 }
 
 /** Rewrites `primary eq "True"` (Entra ID) into `primary eq true` for boolean sub-attributes. */
-function booleanLiterals(filter: Filter, parent: AttributeDefinition, index: CompiledResourceType): Filter {
+function booleanLiterals(
+  filter: Filter,
+  parent: AttributeDefinition,
+  index: CompiledResourceType,
+): Filter {
   switch (filter.kind) {
     case 'and':
     case 'or':

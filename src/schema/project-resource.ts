@@ -126,13 +126,7 @@ export function compileProjection(
   for (const text of include ? attributes : excluded) select(selection, text, type);
   const { core, extensions } = type;
   return (resource) => {
-    const body = projectAttributes(
-      resource,
-      core,
-      selection as Map<string, Pick>,
-      include,
-      type,
-    );
+    const body = projectAttributes(resource, core, selection as Map<string, Pick>, include, type);
     const out: Json =
       resource.schemas === undefined ? body : { schemas: resource.schemas, ...body };
     for (const extension of extensions) {

@@ -82,7 +82,9 @@ export interface CompiledResourceType {
   schemasOf(resource: Readonly<Record<string, unknown>>): readonly string[];
 }
 
-function byName(list: readonly AttributeDefinition[] | undefined): Map<string, AttributeDefinition> {
+function byName(
+  list: readonly AttributeDefinition[] | undefined,
+): Map<string, AttributeDefinition> {
   const map = new Map<string, AttributeDefinition>();
   for (const a of list ?? []) map.set(a.name.toLowerCase(), a);
   return map;
@@ -118,7 +120,8 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
   const attributes = new Map(schemas.map((s) => [s, byName(s.attributes)]));
   const subAttributes = new Map<AttributeDefinition, Map<string, AttributeDefinition>>();
   for (const s of schemas) {
-    for (const a of s.attributes) if (a.subAttributes) subAttributes.set(a, byName(a.subAttributes));
+    for (const a of s.attributes)
+      if (a.subAttributes) subAttributes.set(a, byName(a.subAttributes));
   }
   const required = Object.freeze(
     schemas.flatMap((s) => s.attributes.filter((a) => a.required).map((a) => [s, a] as const)),

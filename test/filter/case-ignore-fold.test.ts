@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileSort, matchesFilter, parseFilter } from '../../src/filter/index.js';
-import { accountSchema, enterpriseUserSchema, userSchema } from '../../src/schema/user-schema.js';
 import { userResourceType } from '../../src/schema/user-resource-type.js';
 
-const schemas = [userSchema, enterpriseUserSchema, accountSchema];
 const type = userResourceType();
 const matches = (filter: string, user: Record<string, unknown>) =>
   matchesFilter(user, parseFilter(filter), type);

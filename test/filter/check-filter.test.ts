@@ -2,17 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { isScimError } from '../../src/errors/index.js';
 import { checkFilter, parseFilter } from '../../src/filter/index.js';
 import type { Filter } from '../../src/filter/index.js';
-import {
-  ACCOUNT_SCHEMA,
-  ENTERPRISE_USER_SCHEMA,
-  accountSchema,
-  enterpriseUserSchema,
-  userSchema,
-} from '../../src/schema/user-schema.js';
+import { ACCOUNT_SCHEMA, ENTERPRISE_USER_SCHEMA } from '../../src/schema/user-schema.js';
 import { and, cmp, not, or, pr, vp } from './ast-builders.js';
 import { userResourceType } from '../../src/schema/user-resource-type.js';
 
-const schemas = [userSchema, enterpriseUserSchema, accountSchema];
 const type = userResourceType();
 const check = (text: string): Filter => checkFilter(parseFilter(text), type);
 

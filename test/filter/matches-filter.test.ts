@@ -4,14 +4,11 @@ import {
   ACCOUNT_SCHEMA,
   ENTERPRISE_USER_SCHEMA,
   USER_SCHEMA,
-  accountSchema,
-  enterpriseUserSchema,
   userSchema,
 } from '../../src/schema/user-schema.js';
 import { userResourceType } from '../../src/schema/user-resource-type.js';
 import { resourceTypeOf } from '../patch/fixtures.js';
 
-const schemas = [userSchema, enterpriseUserSchema, accountSchema];
 const type = userResourceType();
 
 const bjensen: Record<string, unknown> = {
@@ -91,7 +88,8 @@ describe('matchesFilter: types', () => {
       ],
     };
     const resource = { level: 3, ratio: 0.25 };
-    const test = (text: string) => matchesFilter(resource, parseFilter(text), resourceTypeOf([schema]));
+    const test = (text: string) =>
+      matchesFilter(resource, parseFilter(text), resourceTypeOf([schema]));
     expect(test('level eq 3')).toBe(true);
     expect(test('level gt 2.5 and ratio lt 1')).toBe(true);
     expect(test('ratio ge 0.3')).toBe(false);

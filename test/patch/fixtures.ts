@@ -9,10 +9,7 @@ import {
 } from '../../src/schema/user-schema.js';
 import { isScimError, type ScimError } from '../../src/errors/index.js';
 import { userResourceType } from '../../src/schema/user-resource-type.js';
-import {
-  compileResourceType,
-  type CompiledResourceType,
-} from '../../src/schema/resource-type.js';
+import { compileResourceType, type CompiledResourceType } from '../../src/schema/resource-type.js';
 import type { SchemaDefinition } from '../../src/schema/types.js';
 import type { DialectRuleName } from '../../src/patch/types.js';
 

@@ -6,7 +6,7 @@ import { userResourceType } from '../../src/schema/user-resource-type.js';
 import { failure, message, storedUser, TYPE } from './fixtures.js';
 
 describe('the PATCH context and its remembered paths', () => {
-  it('reads the resource type\'s index and rules, and starts with no remembered path', () => {
+  it("reads the resource type's index and rules, and starts with no remembered path", () => {
     const first = patchContext({ resourceType: TYPE });
     expect(first.index).toBe(TYPE);
     expect(first.rules).toBe(TYPE.rules);

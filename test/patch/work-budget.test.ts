@@ -171,7 +171,9 @@ describe('index lookups agree with scans', () => {
 
   it('valueKey never separates two values a filter eq finds equal, for every cased code point', () => {
     const caseIgnore = { name: 'value', type: 'string', caseExact: false } as AttributeDefinition;
-    const schema = resourceTypeOf([{ id: 's', name: 's', description: '', attributes: [caseIgnore] }]);
+    const schema = resourceTypeOf([
+      { id: 's', name: 's', description: '', attributes: [caseIgnore] },
+    ]);
     for (let cp = 0; cp <= 0x10ffff; cp++) {
       if (cp >= 0xd800 && cp <= 0xdfff) continue;
       const c = String.fromCodePoint(cp);

@@ -89,7 +89,8 @@ export const resourceTypes: Handler = async (context) => {
  */
 export const schemas: Handler = async (context) => {
   const type = context.config.resourceType;
-  const render = (s: SchemaDefinition) => toSchemaResource(s, `${baseUrl(context)}/Schemas/${s.id}`);
+  const render = (s: SchemaDefinition) =>
+    toSchemaResource(s, `${baseUrl(context)}/Schemas/${s.id}`);
   if (context.id === '') return jsonResponse(200, listOf(type.schemas.map(render)));
   const schema = type.schema(context.id);
   if (!schema) throw scimErrors.notFound(`No schema "${context.id}".`);

@@ -67,9 +67,7 @@ export class UserService {
     },
   ) {
     this.#schemas = schemas;
-    this.#extensionIds = schemas.extensions
-      .map((s) => s.id)
-      .filter((id) => id !== ACCOUNT_SCHEMA);
+    this.#extensionIds = schemas.extensions.map((s) => s.id).filter((id) => id !== ACCOUNT_SCHEMA);
     this.#store = store;
     this.#events = events;
     this.#outbox = outbox;

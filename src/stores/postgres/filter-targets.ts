@@ -57,7 +57,8 @@ export const userScope =
       throw new UnsupportedFilterError(`Unknown attribute ${path.attribute}`, 'unknown-attribute');
     }
     const { attribute, subAttribute, extension } = resolved;
-    if (attribute === SCHEMAS_ATTRIBUTE) return { kind: 'multi', array: "doc->'schemas'", attribute };
+    if (attribute === SCHEMAS_ATTRIBUTE)
+      return { kind: 'multi', array: "doc->'schemas'", attribute };
     const isCore = extension === undefined;
     const base = isCore ? 'doc' : `(doc->${keyLiteral(extension.id)})`;
     if (isCore && !subAttribute) {

@@ -80,8 +80,7 @@ export class PostgresUserStore implements UserStore {
    * complex value.
    */
   readonly capabilities: Required<StoreCapabilities> = {
-    supportsFilter: (filter: Filter) =>
-      compiles(() => compileFilter(filter, 1, this.defaultType)),
+    supportsFilter: (filter: Filter) => compiles(() => compileFilter(filter, 1, this.defaultType)),
     supportsSort: (path: AttributePath) => compiles(() => sortKey(path, this.defaultType)),
   };
   readonly outbox: PostgresOutboxStore;

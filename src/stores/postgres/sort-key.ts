@@ -33,10 +33,7 @@ function typedValue(ref: JsonRef, def: AttributeDefinition): string {
  * @throws UnsupportedFilterError for a path the schemas do not define, or a complex value.
  * @see RFC 7644 §3.4.2.3
  */
-export function sortKey(
-  path: AttributePath,
-  type: CompiledResourceType,
-): string {
+export function sortKey(path: AttributePath, type: CompiledResourceType): string {
   const target = userScope(type)(path);
   switch (target.kind) {
     case 'column':
