@@ -7,9 +7,13 @@ export type { PatchContext } from './types.js';
 /** How many resolved paths a context keeps; IdPs send a handful of distinct ones. */
 const MAX_REMEMBERED_PATHS = 256;
 
+/** The key of PATCH's resolved paths in a resource type's `memory`. */
+const RESOLVED_PATHS = Symbol('PATCH resolved paths');
+
 /**
- * Builds the context PATCHes apply in: the compiled resource type, its rules, the limits and an
- * empty memory of resolved paths. `createScim` builds one and reuses it for every request.
+ * Builds the context PATCHes apply in: the compiled resource type, its rules, the limits and the
+ * paths already resolved for this type (kept on the type, so every call with it shares them).
+ * `createScim` builds one and reuses it for every request.
  */
 export function patchContext(options: PatchOptions): PatchContext {
   const type = options.resourceType;
@@ -18,7 +22,7 @@ export function patchContext(options: PatchOptions): PatchContext {
     rules: type.rules,
     maxOperations: options.maxOperations ?? 1000,
     maxWork: options.maxWork ?? DEFAULT_MAX_PATCH_WORK,
-    paths: new Map(),
+    paths: type.memory<Resolved>(RESOLVED_PATHS),
   };
 }
 

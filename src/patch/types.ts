@@ -64,8 +64,8 @@ export interface PatchPath {
 
 /**
  * What every step of a PATCH needs: the compiled resource type (its index and resolver), the
- * rules in force, the limits, and the paths already resolved. `createScim` builds one and
- * reuses it for every request; `applyPatch` builds one per call.
+ * rules in force, the limits, and the paths already resolved (kept on the resource type).
+ * `createScim` builds one and reuses it for every request; `applyPatch` builds one per call.
  */
 export interface PatchContext {
   /** The compiled resource type: every lookup of a schema, attribute or sub-attribute. */

@@ -28,12 +28,25 @@ export function isNameChar(c: number): boolean {
   return isNameStart(c) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x5f;
 }
 
+// The two predicates above as one table, since parsers ask for each character of a path.
+const START = 2;
+const CONTINUE = 1;
+const NAME_TABLE = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  NAME_TABLE[c] = (isNameStart(c) ? START : 0) | (isNameChar(c) ? CONTINUE : 0);
+}
+
 /** Returns the index just past the attribute name that starts at `start`; `start` when none does. */
 export function nameEnd(text: string, start: number): number {
-  if (!isNameStart(text.charCodeAt(start))) return start;
+  const first = text.charCodeAt(start);
+  // `NaN` (past the end) fails `< 128`; the table answers for ASCII.
+  if (!(first < 128 && (NAME_TABLE[first] as number) & START)) return start;
   let i = start + 1;
-  while (isNameChar(text.charCodeAt(i))) i++;
-  return i;
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (!(c < 128 && (NAME_TABLE[c] as number) & CONTINUE)) return i;
+    i++;
+  }
 }
 
 /** Tells whether `text` is an attribute name (the whole text). */

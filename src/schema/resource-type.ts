@@ -80,6 +80,13 @@ export interface CompiledResourceType {
    * (RFC 7643 §3: `schemas` lists the extensions used).
    */
   schemasOf(resource: Readonly<Record<string, unknown>>): readonly string[];
+  /**
+   * Returns the memory an engine keeps for this resource type under `key`, made on first use:
+   * PATCH remembers the paths it resolved here, so every call with this type shares them. What
+   * an engine keeps must depend only on the text it is keyed by and on this type, and the
+   * engine bounds its size.
+   */
+  memory<T>(key: symbol): Map<string, T>;
 }
 
 function byName(
@@ -128,6 +135,8 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
   );
   const coreSchemas = Object.freeze([core.id]);
   let input: CompiledUserInput | undefined;
+  // Per engine: what it derived from this type, e.g. PATCH's resolved paths.
+  const memories = new Map<symbol, Map<string, unknown>>();
 
   const type: CompiledResourceType = {
     name: definition.name,
@@ -177,6 +186,11 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
         if (resource[e.id] !== undefined) (list ??= [core.id]).push(e.id);
       }
       return list ? Object.freeze(list) : coreSchemas;
+    },
+    memory<T>(key: symbol): Map<string, T> {
+      let memory = memories.get(key);
+      if (!memory) memories.set(key, (memory = new Map()));
+      return memory as Map<string, T>;
     },
   };
   return Object.freeze(type);
