@@ -23,7 +23,8 @@ const OPERATIONS: ReadonlyMap<string, PatchOperation> = new Map<PatchOpName, Pat
 /**
  * Applies a SCIM PatchOp message to a resource: every operation of RFC 7644 §3.5.2 (`add`,
  * `remove`, `replace`; with or without `path`; attribute, sub-attribute, schema-URN and
- * value-filter paths) plus the identity-provider dialect rules of {@link PatchOptions.rules}.
+ * value-filter paths) plus the identity-provider dialect rules in force for the resource type
+ * (`CompiledResourceType.rules`).
  * Pure and synchronous: the input is never mutated, all operations apply or none do, and
  * `meta` is left to the caller.
  *
