@@ -71,6 +71,16 @@ export type { GroupMember, GroupMeta, MemberType, ScimGroup } from './schema/gro
 export { defineAttribute } from './schema/define-attribute.js';
 export type { DefinedAttribute, AttributeOptions } from './schema/define-attribute.js';
 export { defineSchema } from './schema/define-schema.js';
+export { compileResourceType } from './schema/resource-type.js';
+export type {
+  CompiledResourceType,
+  ResolvedAttribute,
+  ResourceTypeDefinition,
+} from './schema/resource-type.js';
+export { userResourceType } from './schema/user-resource-type.js';
+export type { UserResourceTypeOptions } from './schema/user-resource-type.js';
+export { SCHEMAS_ATTRIBUTE } from './schema/schemas-attribute.js';
+export type { DialectRules } from './schema/dialect-rules.js';
 export { checkImmutable } from './schema/check-immutable.js';
 export { userNameKey } from './schema/user-name-key.js';
 export type { UserNameRule } from './schema/user-name-rule.js';

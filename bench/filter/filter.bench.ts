@@ -8,9 +8,9 @@ import os from 'node:os';
 import { filter as theirFilter, parse as theirParse } from 'scim2-parse-filter';
 import { Bench } from 'tinybench';
 import { compileFilter, parseFilter } from '../../src/filter/index.js';
-import { accountSchema, enterpriseUserSchema, userSchema } from '../../src/schema/user-schema.js';
+import { userResourceType } from '../../src/schema/user-resource-type.js';
 
-const schemas = [userSchema, enterpriseUserSchema, accountSchema];
+const schemas = userResourceType();
 
 const FILTERS = {
   simple: 'userName eq "bjensen@example.com"',

@@ -18,9 +18,9 @@ import {
 } from 'scim-patch';
 import { Bench } from 'tinybench';
 import { applyPatch } from '../../src/patch/index.js';
-import { accountSchema, enterpriseUserSchema, userSchema } from '../../src/schema/user-schema.js';
+import { userResourceType } from '../../src/schema/user-resource-type.js';
 
-const options = { schemas: [userSchema, enterpriseUserSchema, accountSchema] };
+const options = { resourceType: userResourceType() };
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 
 /** A stored user of realistic size: every attribute an IdP typically provisions. */

@@ -26,8 +26,11 @@ const { MemoryUserStore } = await load('src/stores/memory/index.ts');
 
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
+// A checkout from before the compiled resource type takes `schemas`; a later one `resourceType`.
+const compiled = await load('src/schema/user-resource-type.ts').catch(() => undefined);
 const options = {
   schemas: [schemas.userSchema, schemas.enterpriseUserSchema, schemas.accountSchema],
+  ...(compiled ? { resourceType: compiled.userResourceType() } : {}),
 };
 
 const roles = (n: number) =>

@@ -2,8 +2,17 @@
 // compare both in one run. Not used by the library.
 import { scimErrors } from '../../src/errors/index.js';
 import { isEmailAddress, MAX_EMAIL_LENGTH } from '../../src/schema/email.js';
-import { findAttribute } from '../../src/schema/resolve-attribute.js';
 import type { AttributeDefinition, SchemaDefinition } from '../../src/schema/types.js';
+
+// The name lookup of the time (a scan), frozen with the rest; the library resolves through
+// the compiled resource type now.
+function findAttribute(
+  attributes: readonly AttributeDefinition[] | undefined,
+  name: string,
+): AttributeDefinition | undefined {
+  const lower = name.toLowerCase();
+  return attributes?.find((a) => a.name.toLowerCase() === lower);
+}
 
 /** A POST or PUT body reduced to what a client may write. */
 export interface UserInput {

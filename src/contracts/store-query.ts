@@ -1,5 +1,5 @@
 import type { AttributePath, Filter } from '../filter/ast.js';
-import type { SchemaDefinition } from '../schema/types.js';
+import type { CompiledResourceType } from '../schema/resource-type.js';
 
 /** Options of a store's `delete` (users and groups). */
 export interface DeleteOptions {
@@ -27,11 +27,11 @@ export interface ListQuery {
   /** Direction of `sortBy`. Default ascending. */
   readonly sortOrder?: SortOrder;
   /**
-   * The User's schemas (core first, then extensions, the host's included), for evaluating a
-   * filter or sort with each attribute's definition (case-exactness, types). Always set by
-   * the core.
+   * The compiled resource type (its schemas, the host's extensions included, and the one
+   * resolver of attribute paths), for evaluating a filter or sort with each attribute's
+   * definition (case-exactness, types). Always set by the core.
    */
-  readonly schemas?: readonly SchemaDefinition[];
+  readonly resourceType?: CompiledResourceType;
 }
 
 /** What a store can answer itself; the core checks it before calling the store's `list`. */

@@ -1,7 +1,6 @@
 import { ScimConfigError } from '../errors/index.js';
+import { isAttributeName } from '../schema/attribute-path.js';
 import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
-
-const NAME = /^[A-Za-z$][\w$-]*$/;
 
 function checkAttributes(
   where: string,
@@ -10,7 +9,7 @@ function checkAttributes(
 ): void {
   const seen = new Set<string>();
   for (const a of attributes) {
-    if (!NAME.test(a.name))
+    if (!isAttributeName(a.name))
       throw new ScimConfigError(`${where}: "${a.name}" is not a valid attribute name.`);
     const lower = a.name.toLowerCase();
     if (seen.has(lower))

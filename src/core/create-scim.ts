@@ -1,10 +1,8 @@
 import type { ScimEvent } from './events/types.js';
 import { ScimConfigError, scimErrors } from '../errors/index.js';
-import { compileUserInput } from '../schema/compile-user-input.js';
 import { DEFAULT_MAX_ATTRIBUTE_VALUES } from '../schema/check-value-counts.js';
 import { userNameCheck } from '../schema/user-name-rule.js';
-import { DEFAULT_MAX_PATCH_WORK } from '../patch/work-meter.js';
-import { resolveRules } from '../patch/resolve-rules.js';
+import { patchContext } from '../patch/patch-context.js';
 import { EventHub } from './events/event-hub.js';
 import { RequestHub } from './events/request-hub.js';
 import type { HandlerConfig } from './handlers/context.js';
@@ -13,7 +11,7 @@ import { targetOrigin, targetPath } from './http/request-target.js';
 import type { ScimOptions } from './options.js';
 import { OutboxDispatcher } from './outbox/outbox-dispatcher.js';
 import { requestPhases } from './request-phases.js';
-import { userResourceType } from './resource-types.js';
+import { compileUserType } from './resource-types.js';
 import { matchRoute } from './routes.js';
 import type { Scim } from './scim.js';
 import type { ScimRequest } from './types.js';
@@ -67,31 +65,31 @@ export function createScim(options: ScimOptions): Scim {
       // A failing error reporter must not turn into a failed request.
     }
   };
-  const { schemas } = userResourceType(options.extensions);
-  // One set of dialect switches for every way a value enters: POST, PUT and PATCH.
-  const rules = resolveRules(options.patchRules);
+  // The User resource type, compiled once: its schemas, attribute index, path resolver and one
+  // set of dialect switches for every way a value enters (POST, PUT and PATCH).
+  const resourceType = compileUserType(options);
   const config: HandlerConfig = {
-    schemas,
+    resourceType,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     defaultPageSize: options.defaultPageSize ?? 50,
     maxPageSize: options.maxPageSize ?? 100,
-    patchOptions: {
-      schemas,
-      maxOperations: options.maxPatchOperations ?? 1000,
-      maxWork: options.maxPatchWork ?? DEFAULT_MAX_PATCH_WORK,
-      rules,
-    },
-    valueRules: rules,
-    // Compiled once, now: every POST and PUT reads its body with it.
-    userInput: compileUserInput(schemas, rules),
-    readFilter: filterReader(schemas),
+    patch: patchContext({
+      resourceType,
+      ...(options.maxPatchOperations === undefined
+        ? {}
+        : { maxOperations: options.maxPatchOperations }),
+      ...(options.maxPatchWork === undefined ? {} : { maxWork: options.maxPatchWork }),
+    }),
+    readFilter: filterReader(resourceType),
     sortSupported: typeof options.store.capabilities?.supportsSort === 'function',
     onPassword: options.onPassword,
     reportError,
   };
+  // Compile the request validation now, so the first request does not pay for it.
+  void resourceType.input;
   const events = new EventHub(reportError);
   if (options.onEvent) events.on(options.onEvent);
-  const requests = new RequestHub(events, schemas, now, reportError);
+  const requests = new RequestHub(events, resourceType, now, reportError);
   if (options.onRequest) requests.on(options.onRequest);
   const outbox = new OutboxDispatcher(
     options.store.outbox,
@@ -101,7 +99,7 @@ export function createScim(options: ScimOptions): Scim {
     now,
     reportError,
   );
-  const users = new UserService(options.store, events, outbox, now, config.schemas, {
+  const users = new UserService(options.store, events, outbox, now, resourceType, {
     maxAttributeValues: options.maxAttributeValues ?? DEFAULT_MAX_ATTRIBUTE_VALUES,
     checkUserName: userNameCheck(options.userNameRule ?? 'rfc'),
     reportError,

@@ -1,10 +1,13 @@
-import { accountSchema, enterpriseUserSchema, userSchema } from '../schema/user-schema.js';
+import type { DialectRuleName } from '../schema/dialect-rules.js';
+import type { CompiledResourceType } from '../schema/resource-type.js';
 import type { SchemaDefinition } from '../schema/types.js';
+import { userResourceType } from '../schema/user-resource-type.js';
+import { accountSchema, enterpriseUserSchema, userSchema } from '../schema/user-schema.js';
 import { checkExtensions } from './check-extensions.js';
 
 /**
  * Describes one resource type the core serves: its RFC 7643 §6 name and endpoint and its
- * schemas, the core schema first, then its extensions.
+ * schemas, the core schema first, then its extensions. A `CompiledResourceType` is one.
  *
  * @see RFC 7643 §6
  */
@@ -19,36 +22,36 @@ export interface ResourceTypeDescription {
   readonly schemas: readonly SchemaDefinition[];
 }
 
-/** The User resource type's name, endpoint and description, as `/ResourceTypes/User` gives them. */
-export const USER_RESOURCE_TYPE = {
-  name: 'User',
-  endpoint: '/Users',
-  description: 'User Account',
-} as const;
-
-/**
- * Describes the User resource type the core serves: the core User, the Enterprise User
- * extension, the host's extensions and the account extension, in that order. `createScim`
- * builds its User from it, so every description of the service names the same schemas.
- *
- * @throws ScimConfigError when an extension has no unique `urn:` id or an invalid attribute name.
- */
-export function userResourceType(
-  extensions: readonly SchemaDefinition[] = [],
-): ResourceTypeDescription {
-  checkExtensions([userSchema, enterpriseUserSchema, accountSchema], extensions);
-  return {
-    ...USER_RESOURCE_TYPE,
-    schemas: [userSchema, enterpriseUserSchema, ...extensions, accountSchema],
-  };
+/** What the built-in resource types depend on: the `createScim` options of the same names. */
+export interface BuiltInTypeOptions {
+  /** The host's User extensions. */
+  readonly extensions?: readonly SchemaDefinition[] | undefined;
+  /** Dialect rules switched off (`false`). */
+  readonly patchRules?: Partial<Record<DialectRuleName, boolean>> | undefined;
 }
 
 /**
- * Lists every resource type the core serves, given the host's User extensions. Groups join
- * this list when the core serves them.
+ * Compiles the User resource type the core serves, after checking the host's extensions: the
+ * core User, the Enterprise User extension, the host's extensions and the account extension.
+ * `createScim`, discovery and the OpenAPI document all name the schemas it lists.
+ *
+ * @throws ScimConfigError when an extension has no unique `urn:` id or an invalid attribute name.
+ */
+export function compileUserType(options: BuiltInTypeOptions = {}): CompiledResourceType {
+  const extensions = options.extensions ?? [];
+  checkExtensions([userSchema, enterpriseUserSchema, accountSchema], extensions);
+  return userResourceType({
+    extensions,
+    ...(options.patchRules === undefined ? {} : { rules: options.patchRules }),
+  });
+}
+
+/**
+ * Lists every resource type the core serves, given the host's options. Groups join this list
+ * when the core serves them.
  */
 export function builtInResourceTypes(
-  extensions: readonly SchemaDefinition[] = [],
-): readonly ResourceTypeDescription[] {
-  return [userResourceType(extensions)];
+  options: BuiltInTypeOptions = {},
+): readonly CompiledResourceType[] {
+  return [compileUserType(options)];
 }

@@ -4,16 +4,10 @@ export type CompareOperator = 'eq' | 'ne' | 'co' | 'sw' | 'ew' | 'gt' | 'lt' | '
 /** A literal compared against an attribute. */
 export type FilterValue = string | number | boolean | null;
 
-/**
- * An attribute path: an optional schema URN, an attribute name and an optional sub-attribute.
- * Names keep the letter case the client sent; matching is case-insensitive.
- */
-export interface AttributePath {
-  /** The schema URN when the client qualified the name, e.g. the Enterprise User URN. */
-  readonly schema?: string;
-  readonly attribute: string;
-  readonly subAttribute?: string;
-}
+import type { AttributePath } from '../schema/attribute-path.js';
+
+// The path grammar lives in schema/, with the one attribute-name rule; re-exported here.
+export type { AttributePath };
 
 /** `attrPath op value`. */
 export interface CompareFilter {

@@ -1,14 +1,13 @@
 import { scimErrors } from '../errors/index.js';
-import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
+import type { CompiledResourceType, ResolvedAttribute } from '../schema/resource-type.js';
+import type { AttributeDefinition } from '../schema/types.js';
 import type { AttributePath, CompareOperator, Filter, FilterValue } from './ast.js';
 import { parseDateTime } from '../schema/date-time.js';
-import { resolveFilterPath } from './resolve-filter-path.js';
-import type { FilterTarget } from './resolve-filter-path.js';
 import { stringifyAttributePath } from './stringify-filter.js';
 
 /**
- * Checks a filter against a resource's schemas and returns it in canonical form, before any
- * store sees it. The first schema is the core schema, the rest are extensions.
+ * Checks a filter against a compiled resource type and returns it in canonical form, before
+ * any store sees it; paths resolve through the type's one resolver.
  *
  * - Every attribute must exist and be one that is returned (never `password`); an operator must fit the attribute's type (`gt`/`lt`/`ge`/`le`
  *   never on booleans or binaries; `co`/`sw`/`ew` only on strings and references); the value
@@ -23,17 +22,31 @@ import { stringifyAttributePath } from './stringify-filter.js';
  * @see RFC 7644 §3.4.2.2
  * @example
  * ```ts
- * checkFilter(parseFilter('EMAILS co "@example.org"'), [userSchema, enterpriseUserSchema]);
+ * checkFilter(parseFilter('EMAILS co "@example.org"'), userResourceType());
  * // { kind: 'compare', path: { attribute: 'emails', subAttribute: 'value' }, op: 'co', ... }
  * ```
  */
-export function checkFilter(filter: Filter, schemas: readonly SchemaDefinition[]): Filter {
-  return checkNode(filter, schemas, undefined);
+export function checkFilter(filter: Filter, type: CompiledResourceType): Filter {
+  return checkNode(filter, type, undefined);
+}
+
+/**
+ * Checks a filter whose paths are relative to one value of the complex attribute `parent`
+ * (the filter of `emails[type eq "work"]`), as {@link checkFilter} does at the top.
+ *
+ * @throws ScimError 400 `invalidFilter`.
+ */
+export function checkValueFilter(
+  filter: Filter,
+  type: CompiledResourceType,
+  parent: AttributeDefinition,
+): Filter {
+  return checkNode(filter, type, parent);
 }
 
 function checkNode(
   filter: Filter,
-  schemas: readonly SchemaDefinition[],
+  type: CompiledResourceType,
   parent: AttributeDefinition | undefined,
 ): Filter {
   switch (filter.kind) {
@@ -41,29 +54,29 @@ function checkNode(
     case 'or':
       return {
         kind: filter.kind,
-        left: checkNode(filter.left, schemas, parent),
-        right: checkNode(filter.right, schemas, parent),
+        left: checkNode(filter.left, type, parent),
+        right: checkNode(filter.right, type, parent),
       };
     case 'not':
-      return { kind: 'not', filter: checkNode(filter.filter, schemas, parent) };
+      return { kind: 'not', filter: checkNode(filter.filter, type, parent) };
     case 'present':
-      return { kind: 'present', path: canonicalPath(resolve(filter.path, schemas, parent)) };
+      return { kind: 'present', path: canonicalPath(resolve(filter.path, type, parent)) };
     case 'valuePath': {
       const name = stringifyAttributePath(filter.path);
       if (parent !== undefined) throw invalid(`value filters cannot be nested (at "${name}")`);
-      const target = resolve(filter.path, schemas, undefined);
+      const target = resolve(filter.path, type, undefined);
       if (target.subAttribute !== undefined || target.attribute.type !== 'complex') {
         throw invalid(`"${name}[...]" needs a complex attribute before the brackets`);
       }
       return {
         kind: 'valuePath',
         path: canonicalPath(target),
-        filter: checkNode(filter.filter, schemas, target.attribute),
+        filter: checkNode(filter.filter, type, target.attribute),
       };
     }
     case 'compare': {
       const name = stringifyAttributePath(filter.path);
-      let target = resolve(filter.path, schemas, parent);
+      let target = resolve(filter.path, type, parent);
       if ((target.subAttribute ?? target.attribute).type === 'complex') {
         const value = target.attribute.multiValued
           ? target.attribute.subAttributes?.find((a) => a.name === 'value')
@@ -84,10 +97,10 @@ function checkNode(
 
 function resolve(
   path: AttributePath,
-  schemas: readonly SchemaDefinition[],
+  type: CompiledResourceType,
   parent: AttributeDefinition | undefined,
-): FilterTarget {
-  const target = resolveFilterPath(path, schemas, parent);
+): ResolvedAttribute {
+  const target = type.resolve(path, parent);
   const name = stringifyAttributePath(path);
   if (target) {
     const leaf = target.subAttribute ?? target.attribute;
@@ -105,13 +118,13 @@ function resolve(
   );
 }
 
-function canonicalPath(target: FilterTarget): AttributePath {
+function canonicalPath(target: ResolvedAttribute): AttributePath {
   const attribute = target.attribute.name;
   const sub = target.subAttribute?.name;
   if (target.extension === undefined) {
     return sub === undefined ? { attribute } : { attribute, subAttribute: sub };
   }
-  const schema = target.extension;
+  const schema = target.extension.id;
   return sub === undefined ? { schema, attribute } : { schema, attribute, subAttribute: sub };
 }
 

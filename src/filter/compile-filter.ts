@@ -1,9 +1,9 @@
 import { isJsonObject } from '../json/json-value.js';
-import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
+import type { CompiledResourceType } from '../schema/resource-type.js';
+import type { AttributeDefinition } from '../schema/types.js';
 import type { CompareFilter, Filter } from './ast.js';
-import { checkFilter } from './check-filter.js';
+import { checkFilter, checkValueFilter } from './check-filter.js';
 import { compileComparison, isPresentValue } from './compile-comparison.js';
-import { resolveFilterPath } from './resolve-filter-path.js';
 
 /** A compiled filter: tells whether one resource matches. */
 export type FilterPredicate = (resource: Record<string, unknown>) => boolean;
@@ -14,7 +14,7 @@ type Leaf = (value: unknown) => boolean;
 
 /**
  * Compiles a filter into a predicate over resources in their SCIM JSON form, checking it
- * against the schemas first (see {@link checkFilter}) and resolving every attribute once, so
+ * against the compiled resource type first (see {@link checkFilter}) and resolving every attribute once, so
  * that testing many resources costs no lookups in the schema.
  *
  * Values are read under their canonical names (as scimkit stores them); extension attributes
@@ -27,42 +27,53 @@ type Leaf = (value: unknown) => boolean;
  * @see RFC 7644 §3.4.2.2
  * @example
  * ```ts
- * const matches = compileFilter(parseFilter('emails[type eq "work"]'), [userSchema]);
+ * const matches = compileFilter(parseFilter('emails[type eq "work"]'), userResourceType());
  * users.filter(matches);
  * ```
  */
-export function compileFilter(
+export function compileFilter(filter: Filter, type: CompiledResourceType): FilterPredicate {
+  return compileNode(checkFilter(filter, type), type, undefined);
+}
+
+/**
+ * Compiles the filter of a value path (`emails[type eq "work"]`) into a predicate over one
+ * value of the complex attribute `parent`, with the rules of {@link compileFilter}.
+ *
+ * @throws ScimError 400 `invalidFilter` when the filter does not fit the attribute.
+ */
+export function compileValueFilter(
   filter: Filter,
-  schemas: readonly SchemaDefinition[],
+  type: CompiledResourceType,
+  parent: AttributeDefinition,
 ): FilterPredicate {
-  return compileNode(checkFilter(filter, schemas), schemas, undefined);
+  return compileNode(checkValueFilter(filter, type, parent), type, parent);
 }
 
 function compileNode(
   filter: Filter,
-  schemas: readonly SchemaDefinition[],
+  type: CompiledResourceType,
   parent: AttributeDefinition | undefined,
 ): FilterPredicate {
   switch (filter.kind) {
     case 'and': {
-      const left = compileNode(filter.left, schemas, parent);
-      const right = compileNode(filter.right, schemas, parent);
+      const left = compileNode(filter.left, type, parent);
+      const right = compileNode(filter.right, type, parent);
       return (r) => left(r) && right(r);
     }
     case 'or': {
-      const left = compileNode(filter.left, schemas, parent);
-      const right = compileNode(filter.right, schemas, parent);
+      const left = compileNode(filter.left, type, parent);
+      const right = compileNode(filter.right, type, parent);
       return (r) => left(r) || right(r);
     }
     case 'not': {
-      const inner = compileNode(filter.filter, schemas, parent);
+      const inner = compileNode(filter.filter, type, parent);
       return (r) => !inner(r);
     }
     case 'valuePath': {
-      const target = resolveFilterPath(filter.path, schemas, undefined);
+      const target = type.resolve(filter.path);
       if (!target) throw new Error('unreachable: checked filter');
-      const get = getterOf(target.extension, target.attribute.name);
-      const inner = compileNode(filter.filter, schemas, target.attribute);
+      const get = getterOf(target.extension?.id, target.attribute.name);
+      const inner = compileNode(filter.filter, type, target.attribute);
       return (r) => {
         const value = get(r);
         if (Array.isArray(value)) {
@@ -74,9 +85,9 @@ function compileNode(
     }
     case 'present':
     case 'compare': {
-      const target = resolveFilterPath(filter.path, schemas, parent);
+      const target = type.resolve(filter.path, parent);
       if (!target) throw new Error('unreachable: checked filter');
-      const get = getterOf(target.extension, target.attribute.name);
+      const get = getterOf(target.extension?.id, target.attribute.name);
       const sub = target.subAttribute?.name;
       const definition = target.subAttribute ?? target.attribute;
       if (filter.kind === 'present') return some(get, sub, isPresentValue);

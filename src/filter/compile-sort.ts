@@ -1,9 +1,8 @@
 import type { SortOrder } from '../contracts/user-store.js';
 import { foldCase } from '../schema/fold-case.js';
-import type { SchemaDefinition } from '../schema/types.js';
+import type { CompiledResourceType } from '../schema/resource-type.js';
 import type { AttributePath } from './ast.js';
 import { parseDateTime } from '../schema/date-time.js';
-import { resolveFilterPath } from './resolve-filter-path.js';
 
 type Json = Record<string, unknown>;
 type Key = string | number | boolean;
@@ -28,11 +27,11 @@ function pickValue(value: unknown): unknown {
 export function compileSort(
   path: AttributePath,
   order: SortOrder,
-  schemas: readonly SchemaDefinition[],
+  type: CompiledResourceType,
 ): ResourceComparator {
-  const target = resolveFilterPath(path, schemas);
+  const target = type.resolve(path);
   const leaf = target?.subAttribute ?? target?.attribute;
-  const container = target?.extension;
+  const container = target?.extension?.id;
   const attribute = target?.attribute.name ?? path.attribute;
   const sub = target?.subAttribute?.name ?? path.subAttribute;
   const fold = leaf?.type === 'string' || leaf?.type === 'reference' ? !leaf.caseExact : false;

@@ -23,6 +23,13 @@ export type { ResourceComparator } from './compile-sort.js';
 export type { FilterPredicate } from './compile-filter.js';
 export { matchesFilter } from './matches-filter.js';
 export { isPresentValue } from './compile-comparison.js';
-export { resolveFilterPath, SCHEMAS_ATTRIBUTE } from './resolve-filter-path.js';
-export type { FilterTarget } from './resolve-filter-path.js';
+export { SCHEMAS_ATTRIBUTE } from '../schema/schemas-attribute.js';
+export { compileResourceType } from '../schema/resource-type.js';
+export type {
+  CompiledResourceType,
+  ResolvedAttribute,
+  ResourceTypeDefinition,
+} from '../schema/resource-type.js';
+export { userResourceType } from '../schema/user-resource-type.js';
+export type { UserResourceTypeOptions } from '../schema/user-resource-type.js';
 export { parseDateTime } from '../schema/date-time.js';

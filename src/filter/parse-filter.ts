@@ -3,6 +3,7 @@ import type { ScimError } from '../errors/index.js';
 import { isClientText } from '../json/client-text.js';
 import { DELIMITER, DIGIT, LETTER, NAME, SPACE, charClass } from './char-class.js';
 import type { AttributePath, CompareFilter, CompareOperator, Filter, FilterValue } from './ast.js';
+import { nameEnd, readAttributePath } from '../schema/attribute-path.js';
 
 /** Limits of {@link parseFilter}. */
 export interface ParseFilterOptions {
@@ -288,71 +289,24 @@ function readNumber(): number {
   return Number(src.slice(start, i));
 }
 
-/**
- * Reads `[URN ":"] name ["." subName]`. The URN is everything up to the last colon, since
- * URNs themselves hold colons and dots (`...:enterprise:2.0:User:manager.value`).
- */
+/** Reads the attribute path that runs up to the next delimiter, with the one path grammar. */
 function parseAttributePath(): AttributePath {
-  const start = pos;
-  // The common case, a name with no URN, in one pass; anything else takes the general road.
-  if (charClass(src.charCodeAt(pos)) & LETTER) {
-    let i = pos + 1;
-    while (charClass(src.charCodeAt(i)) & NAME) i++;
-    let dot = -1;
-    if (src.charCodeAt(i) === 0x2e && charClass(src.charCodeAt(i + 1)) & LETTER) {
-      dot = i;
-      i += 2;
-      while (charClass(src.charCodeAt(i)) & NAME) i++;
-    }
-    if (i >= src.length || charClass(src.charCodeAt(i)) & DELIMITER) {
-      pos = i;
-      if (dot < 0) return { attribute: src.slice(start, i) };
-      return { attribute: src.slice(start, dot), subAttribute: src.slice(dot + 1, i) };
-    }
-  }
   let end = pos;
-  let lastColon = -1;
-  for (;;) {
-    const c = src.charCodeAt(end);
-    if (end >= src.length || charClass(c) & DELIMITER) break;
-    if (c === 0x3a) lastColon = end;
-    end++;
-  }
-  if (end === start) throw fail('expected an attribute name');
-  if (lastColon < 0) return readNameAndSub(undefined, end);
-  for (let i = start; i < lastColon; i++) {
-    const c = src.charCodeAt(i);
-    if (c < 0x21 || c > 0x7e || (i === start && !(charClass(c) & LETTER))) {
-      throw failAt('invalid character in schema URN', i);
-    }
-  }
-  if (lastColon === start) throw failAt('expected a schema URN before ":"', start);
-  const schema = src.slice(start, lastColon);
-  pos = lastColon + 1;
-  return readNameAndSub(schema, end);
+  while (end < src.length && !(charClass(src.charCodeAt(end)) & DELIMITER)) end++;
+  const path = readAttributePath(src, pos, end, refuseAt);
+  pos = end;
+  return path;
 }
 
-function readNameAndSub(schema: string | undefined, end: number): AttributePath {
-  const attribute = readName('an attribute name');
-  let subAttribute: string | undefined;
-  if (src.charCodeAt(pos) === 0x2e /* . */) {
-    pos++;
-    subAttribute = readName('a sub-attribute name');
-  }
-  if (pos !== end) throw fail('invalid character in attribute path');
-  if (schema === undefined) {
-    return subAttribute === undefined ? { attribute } : { attribute, subAttribute };
-  }
-  return subAttribute === undefined ? { schema, attribute } : { schema, attribute, subAttribute };
+function refuseAt(why: string, at: number): never {
+  throw failAt(why, at);
 }
 
-/** Reads an RFC 7644 ATTRNAME; `$` is allowed too, for `$ref`. */
+/** Reads an attribute name (the one name rule). */
 function readName(what: string): string {
   const start = pos;
-  const first = src.charCodeAt(pos);
-  if (!(charClass(first) & LETTER) && first !== 0x24) throw fail(`expected ${what}`);
-  pos++;
-  while (charClass(src.charCodeAt(pos)) & NAME) pos++;
+  pos = nameEnd(src, start);
+  if (pos === start) throw fail(`expected ${what}`);
   return src.slice(start, pos);
 }
 

@@ -12,7 +12,12 @@ export interface ScimOpenApiOptions
     Partial<
       Pick<
         ScimOptions,
-        'basePath' | 'publicBaseUrl' | 'extensions' | 'defaultPageSize' | 'maxPageSize'
+        | 'basePath'
+        | 'publicBaseUrl'
+        | 'extensions'
+        | 'patchRules'
+        | 'defaultPageSize'
+        | 'maxPageSize'
       >
     >,
     Pick<OpenApiInput, 'serverUrl' | 'title' | 'version'> {}
@@ -37,7 +42,7 @@ export interface ScimOpenApiOptions
  */
 export function scimOpenApi(options: ScimOpenApiOptions = {}): OpenApiDocument {
   const input: { -readonly [K in keyof OpenApiInput]: OpenApiInput[K] } = {
-    resourceTypes: builtInResourceTypes(options.extensions),
+    resourceTypes: builtInResourceTypes(options),
   };
   const serverUrl = options.serverUrl ?? options.publicBaseUrl;
   if (serverUrl !== undefined) input.serverUrl = serverUrl;

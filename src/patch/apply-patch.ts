@@ -10,7 +10,7 @@ import { remove } from './remove.js';
 import { replace } from './replace.js';
 import { resolvePath } from './resolve-target.js';
 import type { PatchContext, PatchOpName, PatchOptions, PatchResult } from './types.js';
-import { DEFAULT_MAX_PATCH_WORK, WorkMeter } from './work-meter.js';
+import { WorkMeter } from './work-meter.js';
 
 type Json = Record<string, unknown>;
 
@@ -23,7 +23,8 @@ const OPERATIONS: ReadonlyMap<string, PatchOperation> = new Map<PatchOpName, Pat
 /**
  * Applies a SCIM PatchOp message to a resource: every operation of RFC 7644 §3.5.2 (`add`,
  * `remove`, `replace`; with or without `path`; attribute, sub-attribute, schema-URN and
- * value-filter paths) plus the identity-provider dialect rules of {@link PatchOptions.rules}.
+ * value-filter paths) plus the identity-provider dialect rules in force for the resource type
+ * (`CompiledResourceType.rules`).
  * Pure and synchronous: the input is never mutated, all operations apply or none do, and
  * `meta` is left to the caller.
  *
@@ -40,7 +41,7 @@ const OPERATIONS: ReadonlyMap<string, PatchOperation> = new Map<PatchOpName, Pat
  * const { resource, changed } = applyPatch(user, {
  *   schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
  *   Operations: [{ op: 'replace', path: 'active', value: false }],
- * }, { schemas: [userSchema, enterpriseUserSchema, accountSchema] });
+ * }, { resourceType: userResourceType() });
  * ```
  */
 export function applyPatch(
@@ -48,14 +49,23 @@ export function applyPatch(
   body: unknown,
   options: PatchOptions,
 ): PatchResult {
-  const ctx = patchContext(options);
+  return applyPatchIn(patchContext(options), resource, body);
+}
+
+/**
+ * Applies a PatchOp message in a context built once (see `patchContext`), as
+ * {@link applyPatch} does; the context remembers the paths it resolved for the next request.
+ *
+ * @throws ScimError 400 as {@link applyPatch}.
+ */
+export function applyPatchIn(
+  ctx: PatchContext,
+  resource: Readonly<Json>,
+  body: unknown,
+): PatchResult {
   const { index } = ctx;
-  const operations = readMessage(body, options.maxOperations ?? 1000);
-  const draft = new Draft(
-    resource,
-    index,
-    new WorkMeter(options.maxWork ?? DEFAULT_MAX_PATCH_WORK),
-  );
+  const operations = readMessage(body, ctx.maxOperations);
+  const draft = new Draft(resource, index, new WorkMeter(ctx.maxWork));
   for (let i = 0; i < operations.length; i++) {
     try {
       applyOperation(draft, ctx, operations[i]);

@@ -42,7 +42,7 @@ export function applyObject(
   for (const key of Object.keys(value)) {
     const v = value[key];
     if (schema === index.core) {
-      const ext = index.byUrn.get(key.toLowerCase());
+      const ext = index.schema(key);
       if (ext) {
         if (ext === index.core) {
           if (isJsonObject(v)) applyObject(draft, ctx, op, ext, v);

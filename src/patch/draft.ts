@@ -1,6 +1,6 @@
-import { isJsonObject, shallowCopy } from '../json/json-value.js';
+import { isJsonObject, jsonEqual, shallowCopy } from '../json/json-value.js';
 import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
-import type { SchemaIndex } from './types.js';
+import type { CompiledResourceType } from '../schema/resource-type.js';
 import { ValueList } from './value-list.js';
 import type { WorkMeter } from './work-meter.js';
 
@@ -24,7 +24,7 @@ export class Draft {
 
   constructor(
     readonly original: Readonly<Json>,
-    private readonly index: SchemaIndex,
+    private readonly index: CompiledResourceType,
     /** The work budget of this request. */
     readonly meter: WorkMeter,
   ) {
@@ -87,7 +87,8 @@ export class Draft {
 
   /**
    * Finishes the draft: an extension that gained attributes is declared in `schemas`, one left
-   * empty is removed together with its URN (RFC 7643 §3: `schemas` lists the extensions used).
+   * empty is removed together with its URN, by the resource type's one `schemas` rule
+   * (`schemasOf`; RFC 7643 §3: `schemas` lists the extensions used).
    */
   finish(): Json {
     for (const [attr, { schema, list }] of this.lists ?? []) {
@@ -100,17 +101,10 @@ export class Draft {
     if (!this.owned) return this.root;
     for (const schema of this.owned) {
       const ext = this.root[schema.id] as Json;
-      const empty = Object.keys(ext).length === 0;
-      if (empty) delete this.root[schema.id];
-      const schemas = Array.isArray(this.root.schemas) ? (this.root.schemas as unknown[]) : [];
-      const lower = schema.id.toLowerCase();
-      const listed = schemas.some((s) => typeof s === 'string' && s.toLowerCase() === lower);
-      if (empty && listed) {
-        this.root.schemas = schemas.filter(
-          (s) => typeof s !== 'string' || s.toLowerCase() !== lower,
-        );
-      } else if (!empty && !listed) this.root.schemas = [...schemas, schema.id];
+      if (Object.keys(ext).length === 0) delete this.root[schema.id];
     }
+    const schemas = this.index.schemasOf(this.root);
+    if (!jsonEqual(schemas, this.root.schemas)) this.root.schemas = [...schemas];
     return this.root;
   }
 

@@ -1,22 +1,10 @@
 import { isScimError, scimErrors } from '../errors/index.js';
-import { compileFilter } from '../filter/index.js';
+import { compileValueFilter } from '../filter/compile-filter.js';
 import type { Filter, FilterValue } from '../filter/ast.js';
-import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
-import type { ElementPredicate, SchemaIndex, ValueLookup } from './types.js';
+import type { CompiledResourceType } from '../schema/resource-type.js';
+import type { AttributeDefinition } from '../schema/types.js';
+import type { ElementPredicate, ValueLookup } from './types.js';
 import { previewJson } from '../json/preview-json.js';
-
-const pseudoSchemas = new WeakMap<AttributeDefinition, readonly SchemaDefinition[]>();
-
-/** A schema whose attributes are the sub-attributes of `parent`, so filters run on its values. */
-function valuesSchema(parent: AttributeDefinition): readonly SchemaDefinition[] {
-  let schemas = pseudoSchemas.get(parent);
-  if (!schemas) {
-    const attributes = parent.subAttributes ?? [];
-    schemas = [{ id: `${parent.name}[]`, name: parent.name, description: '', attributes }];
-    pseudoSchemas.set(parent, schemas);
-  }
-  return schemas;
-}
 
 /**
  * Compiles the filter of a value-filter path (`emails[type eq "work"]`) into a predicate over
@@ -30,13 +18,13 @@ function valuesSchema(parent: AttributeDefinition): readonly SchemaDefinition[] 
 export function compileElementFilter(
   filter: Filter,
   parent: AttributeDefinition,
-  index: SchemaIndex,
+  index: CompiledResourceType,
   stringBooleans: boolean,
 ): ElementPredicate {
   const normalised = stringBooleans ? booleanLiterals(filter, parent, index) : filter;
   let predicate: (value: Record<string, unknown>) => boolean;
   try {
-    predicate = compileFilter(normalised, valuesSchema(parent));
+    predicate = compileValueFilter(normalised, index, parent);
   } catch (error) {
     if (!isScimError(error)) throw error;
     throw scimErrors.invalidPath(
@@ -51,7 +39,11 @@ export function compileElementFilter(
 }
 
 /** Rewrites `primary eq "True"` (Entra ID) into `primary eq true` for boolean sub-attributes. */
-function booleanLiterals(filter: Filter, parent: AttributeDefinition, index: SchemaIndex): Filter {
+function booleanLiterals(
+  filter: Filter,
+  parent: AttributeDefinition,
+  index: CompiledResourceType,
+): Filter {
   switch (filter.kind) {
     case 'and':
     case 'or':
@@ -92,7 +84,7 @@ const LOOKUP_TYPES: ReadonlySet<string> = new Set([
 export function valueLookupsOf(
   filter: Filter,
   parent: AttributeDefinition,
-  index: SchemaIndex,
+  index: CompiledResourceType,
   stringBooleans: boolean,
 ): ValueLookup[] {
   if (filter.kind === 'and') {
@@ -112,7 +104,7 @@ export function valueLookupsOf(
 export function subAttributeOf(
   path: { readonly attribute: string; readonly subAttribute?: string },
   parent: AttributeDefinition,
-  index: SchemaIndex,
+  index: CompiledResourceType,
 ): AttributeDefinition {
   const sub =
     path.subAttribute === undefined ? index.subAttribute(parent, path.attribute) : undefined;
@@ -148,7 +140,7 @@ export function filterLiteral(
 export function equalitiesOf(
   filter: Filter,
   parent: AttributeDefinition,
-  index: SchemaIndex,
+  index: CompiledResourceType,
   stringBooleans: boolean,
 ): Record<string, unknown> | undefined {
   if (filter.kind === 'and') {

@@ -3,14 +3,14 @@ import { parseFilter } from '../filter/index.js';
 import type { Filter } from '../filter/ast.js';
 import type { PatchPath } from './types.js';
 import { previewJson } from '../json/preview-json.js';
-
-const NAME = /^[A-Za-z$][\w$-]*/;
+import { nameEnd, readAttributePath, type PathFailure } from '../schema/attribute-path.js';
 
 /**
  * Parses a PATCH `path`: `attrPath` (`active`, `name.givenName`), `valuePath [subAttr]`
  * (`emails[type eq "work"].value`), each optionally prefixed by a schema URN
- * (`urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager.value`). The bracket
- * content is handed to the shared filter parser.
+ * (`urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager.value`). The attribute
+ * path is read with the one path grammar (`readAttributePath`), the bracket content by the
+ * shared filter parser.
  *
  * @throws ScimError 400 `invalidPath` when the text is not a path.
  * @see RFC 7644 §3.5.2 (Figure 7), §3.10
@@ -21,40 +21,27 @@ const NAME = /^[A-Za-z$][\w$-]*/;
  * ```
  */
 export function parsePatchPath(text: string): PatchPath {
-  let rest = text.trim();
-  let schema: string | undefined;
-  if (rest.slice(0, 4).toLowerCase() === 'urn:') {
-    const bracket = rest.indexOf('[');
-    const head = bracket < 0 ? rest : rest.slice(0, bracket);
-    const colon = head.lastIndexOf(':');
-    schema = rest.slice(0, colon);
-    rest = rest.slice(colon + 1);
-  }
-  const name = NAME.exec(rest);
-  if (!name) throw badPath(text, 'does not start with an attribute name');
-  const attribute = name[0];
-  rest = rest.slice(attribute.length);
-  let filter: Filter | undefined;
-  if (rest.startsWith('[')) {
-    const close = closingBracket(rest);
-    if (close < 0) throw badPath(text, 'has an unclosed "["');
-    filter = parseValueFilter(rest.slice(1, close), text);
-    rest = rest.slice(close + 1);
-  }
-  let subAttribute: string | undefined;
-  if (rest.startsWith('.')) {
-    const sub = NAME.exec(rest.slice(1));
-    if (!sub) throw badPath(text, 'has no sub-attribute name after "."');
-    subAttribute = sub[0];
-    rest = rest.slice(1 + subAttribute.length);
-  }
-  if (rest.length > 0) throw badPath(text, `has unexpected text ${previewJson(rest)}`);
-  return {
-    ...(schema === undefined ? {} : { schema }),
-    attribute,
-    ...(subAttribute === undefined ? {} : { subAttribute }),
-    ...(filter === undefined ? {} : { filter }),
+  const rest = text.trim();
+  const bracket = rest.indexOf('[');
+  const fail: PathFailure = (why, at) => {
+    throw badPath(text, `is not valid: ${why} at character ${at + 1}`);
   };
+  if (bracket < 0) return readAttributePath(rest, 0, rest.length, fail);
+  const path = readAttributePath(rest, 0, bracket, fail);
+  if (path.subAttribute !== undefined) fail('a value filter must follow an attribute', bracket);
+  const close = closingBracket(rest, bracket);
+  if (close < 0) throw badPath(text, 'has an unclosed "["');
+  const filter = parseValueFilter(rest.slice(bracket + 1, close), text);
+  let at = close + 1;
+  let subAttribute: string | undefined;
+  if (rest.charCodeAt(at) === 0x2e /* . */) {
+    const end = nameEnd(rest, at + 1);
+    if (end === at + 1) throw badPath(text, 'has no sub-attribute name after "."');
+    subAttribute = rest.slice(at + 1, end);
+    at = end;
+  }
+  if (at < rest.length) throw badPath(text, `has unexpected text ${previewJson(rest.slice(at))}`);
+  return subAttribute === undefined ? { ...path, filter } : { ...path, subAttribute, filter };
 }
 
 // A module-level function, not a closure per call: PATCH parses a path per operation.
@@ -62,11 +49,11 @@ function badPath(text: string, why: string) {
   return scimErrors.invalidPath(`The path ${previewJson(text)} ${why}.`);
 }
 
-/** Finds the `]` that closes the `[` at index 0, skipping brackets inside quoted strings. */
-function closingBracket(text: string): number {
+/** Finds the `]` that closes the `[` at `open`, skipping brackets inside quoted strings. */
+function closingBracket(text: string, open: number): number {
   let depth = 0;
   let quoted = false;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = open; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
       if (c === '\\') i++;

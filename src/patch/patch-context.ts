@@ -1,7 +1,5 @@
-import { compileShapes } from '../schema/value-shape.js';
-import { resolveRules } from './resolve-rules.js';
-import { schemaIndex } from './schema-index.js';
 import type { PatchContext, PatchOptions, Resolved } from './types.js';
+import { DEFAULT_MAX_PATCH_WORK } from './work-meter.js';
 
 // coerce-value.ts reads the type from here.
 export type { PatchContext } from './types.js';
@@ -9,18 +7,24 @@ export type { PatchContext } from './types.js';
 /** How many resolved paths a context keeps; IdPs send a handful of distinct ones. */
 const MAX_REMEMBERED_PATHS = 256;
 
-const contexts = new WeakMap<PatchOptions, PatchContext>();
+/** The key of PATCH's resolved paths in a resource type's `memory`. */
+const RESOLVED_PATHS = Symbol('PATCH resolved paths');
 
-/** Returns the context of `options`, building it on first use (and again if its schemas or rules were swapped). */
+/**
+ * Builds the context PATCHes apply in: the compiled resource type, its rules, the limits and the
+ * paths already resolved for this type (kept on the type, so every call with it shares them).
+ * `createScim` builds one and reuses it for every request.
+ */
 export function patchContext(options: PatchOptions): PatchContext {
-  const index = schemaIndex(options.schemas);
-  const rules = resolveRules(options.rules);
-  let ctx = contexts.get(options);
-  if (ctx?.index !== index || ctx.rules !== rules) {
-    ctx = { index, rules, paths: new Map(), shapes: compileShapes(options.schemas, rules) };
-    contexts.set(options, ctx);
-  }
-  return ctx;
+  const type = options.resourceType;
+  return {
+    index: type,
+    rules: type.rules,
+    maxOperations: options.maxOperations ?? 1000,
+    maxWork: options.maxWork ?? DEFAULT_MAX_PATCH_WORK,
+    paths: type.memory<Resolved>(RESOLVED_PATHS),
+    shapes: type.shapes,
+  };
 }
 
 /**

@@ -4,6 +4,7 @@ import { parsePatchPath } from './parse-patch-path.js';
 import { rememberPath } from './patch-context.js';
 import type { PatchContext, PatchPath, Resolved } from './types.js';
 import { previewJson } from '../json/preview-json.js';
+import { SCHEMAS_ATTRIBUTE } from '../schema/schemas-attribute.js';
 
 /**
  * Parses and resolves a PATCH path's text, or returns what the same text resolved to before in
@@ -12,8 +13,15 @@ import { previewJson } from '../json/preview-json.js';
  * @throws ScimError 400 `invalidPath` (nothing is remembered for a path that fails).
  */
 export function resolvePath(ctx: PatchContext, path: string): Resolved {
-  return (
-    ctx.paths.get(path) ?? rememberPath(ctx, path, resolveTarget(parsePatchPath(path), ctx, path))
+  const known = ctx.paths.get(path);
+  if (known) return known;
+  const extension = ctx.index.extensionNamed(path);
+  return rememberPath(
+    ctx,
+    path,
+    extension
+      ? { kind: 'extension', schema: extension }
+      : resolveTarget(parsePatchPath(path), ctx, path),
   );
 }
 
@@ -27,32 +35,27 @@ export function resolvePath(ctx: PatchContext, path: string): Resolved {
  */
 export function resolveTarget(path: PatchPath, ctx: PatchContext, label: string): Resolved {
   const { index } = ctx;
-  let schema = index.core;
-  if (path.schema !== undefined) {
-    const whole = index.byUrn.get(`${path.schema}:${path.attribute}`.toLowerCase());
-    if (whole && whole !== index.core && !path.filter && path.subAttribute === undefined) {
-      return { kind: 'extension', schema: whole };
-    }
-    const found = index.byUrn.get(path.schema.toLowerCase());
-    if (!found)
-      throw scimErrors.invalidPath(
-        `The path ${previewJson(label)} names an unknown schema ${previewJson(path.schema)}.`,
-      );
-    schema = found;
-  }
-  const attr = index.attribute(schema, path.attribute);
-  if (!attr)
+  if (path.schema !== undefined && !index.schema(path.schema)) {
     throw scimErrors.invalidPath(
-      `The path ${previewJson(label)} names no attribute of ${schema.name}.`,
+      `The path ${previewJson(label)} names an unknown schema ${previewJson(path.schema)}.`,
     );
-  let sub;
-  if (path.subAttribute !== undefined) {
-    sub = attr.type === 'complex' ? index.subAttribute(attr, path.subAttribute) : undefined;
-    if (!sub)
+  }
+  const resolved = index.resolve(path);
+  // The common `schemas` attribute is the server's to write (RFC 7643 §3): no PATCH target.
+  if (!resolved || resolved.attribute === SCHEMAS_ATTRIBUTE) {
+    const schema = (path.schema !== undefined && index.schema(path.schema)) || index.core;
+    const attr = index.attribute(schema, path.attribute);
+    if (attr && path.subAttribute !== undefined)
       throw scimErrors.invalidPath(
         `The path ${previewJson(label)}: "${attr.name}" has no sub-attribute ${previewJson(path.subAttribute)}.`,
       );
+    throw scimErrors.invalidPath(
+      `The path ${previewJson(label)} names no attribute of ${schema.name}.`,
+    );
   }
+  const schema = resolved.extension ?? index.core;
+  const attr = resolved.attribute;
+  const sub = resolved.subAttribute;
   let predicate;
   let lookups;
   if (path.filter) {

@@ -1,5 +1,7 @@
 import type { Filter } from '../filter/ast.js';
 import type { ValueShapes } from '../schema/value-shape.js';
+import type { DialectRules } from '../schema/dialect-rules.js';
+import type { CompiledResourceType } from '../schema/resource-type.js';
 import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
 
 /** The PatchOp message schema URN. */
@@ -8,48 +10,16 @@ export const PATCH_OP_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 /** The three PATCH operations of RFC 7644 §3.5.2. */
 export type PatchOpName = 'add' | 'remove' | 'replace';
 
-/**
- * The names of the identity-provider dialect rules: each one accepts a request shape that is not
- * strictly RFC 7644 but that a real identity provider sends. All are on by default; a host can
- * switch any of them off through {@link PatchOptions.rules}. `docs/patch.md` lists the IdPs.
- */
-export type DialectRuleName =
-  /** `"op": "Replace"`, `"ADD"`: the operation name in any letter case (Entra ID). */
-  | 'opAnyCase'
-  /** `"True"` / `"False"` strings for boolean attributes and in value filters (Entra ID). */
-  | 'stringBooleans'
-  /** Path-less values whose keys are dotted paths, `{"name.givenName": "Ada"}` (Entra ID). */
-  | 'dottedKeys'
-  /** Path-less values whose keys are URN-qualified attributes, `{"urn:...:User:department": "x"}` (Entra ID). */
-  | 'urnKeys'
-  /** `remove` on a multi-valued attribute with a `value` removes just those members (Entra ID). */
-  | 'removeWithValue'
-  /** A filtered `add` / `replace` that matches nothing creates the value from the filter (Entra ID). */
-  | 'filterMissCreates'
-  /** The Enterprise `manager` given as a bare id string (Entra ID). */
-  | 'managerString'
-  /** Multi-valued `value`s sent as JSON-encoded objects, `{"value": "{\"value\":\"Admin\"}"}` (Entra ID). */
-  | 'jsonEncodedValues'
-  /** Explicit `null` values meaning "no value" rather than a type error (Entra ID, Okta). */
-  | 'nullClears';
-
-/** Every dialect rule, in the order `docs/patch.md` lists them. */
-export const DIALECT_RULES: readonly DialectRuleName[] = [
-  'opAnyCase',
-  'stringBooleans',
-  'dottedKeys',
-  'urnKeys',
-  'removeWithValue',
-  'filterMissCreates',
-  'managerString',
-  'jsonEncodedValues',
-  'nullClears',
-];
+// The dialect rules are an input of the compiled resource type (schema/dialect-rules.ts).
+export { DIALECT_RULES, type DialectRuleName } from '../schema/dialect-rules.js';
 
 /** Options of {@link applyPatch}. */
 export interface PatchOptions {
-  /** The resource's schemas: the first is the core schema, the rest are extensions. */
-  readonly schemas: readonly SchemaDefinition[];
+  /**
+   * The compiled resource type (`compileResourceType`, `userResourceType`): its schemas, its
+   * attribute index and the dialect rules in force.
+   */
+  readonly resourceType: CompiledResourceType;
   /** The most operations one request may carry; more answer 400 `tooMany`. Default 1,000. */
   readonly maxOperations?: number;
   /**
@@ -58,8 +28,6 @@ export interface PatchOptions {
    * `invalidValue` and changes nothing. Default 1,000,000.
    */
   readonly maxWork?: number;
-  /** Dialect rules to switch off (`false`); every rule is on unless set to `false`. */
-  readonly rules?: Partial<Record<DialectRuleName, boolean>>;
 }
 
 /** The result of {@link applyPatch}. */
@@ -95,27 +63,17 @@ export interface PatchPath {
 // The engine's own model: what every step of a PATCH passes to the next. Types only, in this
 // one file, so the files that implement them import it and never each other for a type.
 
-/** Lower-cased lookups over one set of schemas, built once and reused for every request. */
-export interface SchemaIndex {
-  readonly core: SchemaDefinition;
-  /** Every schema by lower-cased URN, the core schema included. */
-  readonly byUrn: ReadonlyMap<string, SchemaDefinition>;
-  /** Attributes of a schema by lower-cased name. */
-  attribute(schema: SchemaDefinition, name: string): AttributeDefinition | undefined;
-  /** The required attributes of every schema, which no PATCH may leave unassigned. */
-  readonly required: readonly (readonly [SchemaDefinition, AttributeDefinition])[];
-  /** Sub-attributes of a complex attribute by lower-cased name. */
-  subAttribute(parent: AttributeDefinition, name: string): AttributeDefinition | undefined;
-}
-
 /**
- * What every step of a PATCH needs: the schema index, the rules in force, and the paths already
- * resolved against them. Built once per {@link PatchOptions} object and reused by every request
- * that passes the same one.
+ * What every step of a PATCH needs: the compiled resource type (its index and resolver), the
+ * rules in force, the limits, and the paths already resolved (kept on the resource type).
+ * `createScim` builds one and reuses it for every request; `applyPatch` builds one per call.
  */
 export interface PatchContext {
-  readonly index: SchemaIndex;
-  readonly rules: Readonly<Record<DialectRuleName, boolean>>;
+  /** The compiled resource type: every lookup of a schema, attribute or sub-attribute. */
+  readonly index: CompiledResourceType;
+  readonly rules: DialectRules;
+  readonly maxOperations: number;
+  readonly maxWork: number;
   /** Path text → what it resolved to; see `rememberPath`. */
   readonly paths: Map<string, Resolved>;
   /** The value rules of every attribute and sub-attribute, compiled once (`compileShapes`). */

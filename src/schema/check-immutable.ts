@@ -1,7 +1,8 @@
 import { isJsonObject, jsonEqual } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
 import { foldCase } from './fold-case.js';
-import type { AttributeDefinition, SchemaDefinition } from './types.js';
+import type { CompiledResourceType } from './resource-type.js';
+import type { AttributeDefinition } from './types.js';
 
 type Json = Record<string, unknown>;
 
@@ -114,17 +115,16 @@ export function keepImmutable(
  * @param current The stored resource (core attributes at the top level, extensions under
  *   their URN).
  * @param next The attributes of the PUT body, as `validateUserInput` returns them.
- * @param schemas The resource's schemas, core first.
+ * @param type The compiled resource type.
  * @throws ScimError 400 `mutability` naming the attribute when a set value would change.
  * @see RFC 7643 §7 (mutability); RFC 7644 §3.5.1
  */
 export function checkImmutable(
   current: Readonly<Json>,
   next: Json,
-  schemas: readonly SchemaDefinition[],
+  type: CompiledResourceType,
 ): Json {
-  const [core, ...extensions] = schemas;
-  if (!core) return next;
+  const { core, extensions } = type;
   let out = checkValues(current, next, core.attributes, '', 'keep');
   for (const extension of extensions) {
     const stored = current[extension.id];

@@ -1,6 +1,6 @@
 import { isJsonObject } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
-import type { SchemaDefinition } from './types.js';
+import type { CompiledResourceType } from './resource-type.js';
 
 type Json = Record<string, unknown>;
 
@@ -14,17 +14,17 @@ export const DEFAULT_MAX_ATTRIBUTE_VALUES = 10_000;
  *
  * @param next The attributes to write (core attributes at the top level, extensions under their
  *   URN).
- * @param schemas The resource's schemas, core first.
+ * @param type The compiled resource type (its schemas, core first).
  * @param current The stored resource a PUT or PATCH replaces; none for a create.
  * @throws ScimError 400 `invalidValue` naming the attribute, its count and the limit.
  */
 export function checkValueCounts(
   next: Readonly<Json>,
-  schemas: readonly SchemaDefinition[],
+  type: CompiledResourceType,
   max: number,
   current?: Readonly<Json>,
 ): void {
-  schemas.forEach((schema, i) => {
+  type.schemas.forEach((schema, i) => {
     const values = i === 0 ? next : next[schema.id];
     if (!isJsonObject(values)) return;
     const stored = i === 0 ? current : current?.[schema.id];

@@ -1,5 +1,7 @@
 import { scimErrors } from '../errors/index.js';
-import { findAttribute } from './resolve-attribute.js';
+import { parseAttributePath } from './attribute-path.js';
+import type { CompiledResourceType } from './resource-type.js';
+import { SCHEMAS_ATTRIBUTE } from './schemas-attribute.js';
 import type { AttributeDefinition, SchemaDefinition } from './types.js';
 
 /** The `attributes` / `excludedAttributes` of a request, as lists of attribute paths. */
@@ -24,39 +26,27 @@ function addPick(target: Map<string, Pick>, name: string, sub: string | undefine
   else (current ?? (target.set(name, new Set()).get(name) as Set<string>)).add(sub);
 }
 
-// Splits `urn:...:User:name.givenName`, `name.givenName` or a bare extension URN, and records
-// it with canonical names; names no schema defines are ignored (RFC 7644 §3.9 gives no error).
-function select(selection: Selection, text: string, schemas: readonly SchemaDefinition[]): void {
-  const path = text.trim();
-  if (path === '') return;
-  const lower = path.toLowerCase();
-  let schema = schemas[0];
-  let rest = path;
-  for (const s of schemas) {
-    const id = s.id.toLowerCase();
-    if (lower === id) {
-      if (s !== schemas[0]) selection.set(s.id, true);
-      return;
-    }
-    if (lower.startsWith(`${id}:`)) {
-      schema = s;
-      rest = path.slice(id.length + 1);
-      break;
-    }
+// Reads `urn:...:User:name.givenName`, `name.givenName` or a bare extension URN with the one
+// path grammar and resolver, and records it with canonical names; names the resource type does
+// not define are ignored (RFC 7644 §3.9 gives no error).
+function select(selection: Selection, text: string, type: CompiledResourceType): void {
+  const whole = type.extensionNamed(text);
+  if (whole) {
+    selection.set(whole.id, true);
+    return;
   }
-  if (!schema) return;
-  const [name = '', sub] = rest.split('.', 2);
-  const attribute = findAttribute(schema.attributes, name);
-  if (!attribute) return;
-  const subName = sub === undefined ? undefined : findAttribute(attribute.subAttributes, sub)?.name;
-  if (sub !== undefined && subName === undefined) return;
-  if (schema === schemas[0]) {
+  const path = parseAttributePath(text.trim());
+  const resolved = path && type.resolve(path);
+  if (!resolved || resolved.attribute === SCHEMAS_ATTRIBUTE) return;
+  const { extension, attribute } = resolved;
+  const subName = resolved.subAttribute?.name;
+  if (extension === undefined) {
     addPick(selection as Map<string, Pick>, attribute.name, subName);
   } else {
-    const inner = selection.get(schema.id);
+    const inner = selection.get(extension.id);
     if (inner === true) return;
     const map = inner instanceof Map ? inner : new Map<string, Pick>();
-    selection.set(schema.id, map);
+    selection.set(extension.id, map);
     addPick(map, attribute.name, subName);
   }
 }
@@ -70,12 +60,13 @@ function pickSubs(
   subs: Set<string>,
   definition: AttributeDefinition,
   include: boolean,
+  type: CompiledResourceType,
 ): unknown {
   const one = (v: unknown) => {
     if (typeof v !== 'object' || v === null) return v;
     const out: Json = {};
     for (const [k, x] of Object.entries(v)) {
-      const sub = findAttribute(definition.subAttributes, k);
+      const sub = type.subAttribute(definition, k);
       const always = sub?.returned === 'always';
       if (sub?.returned === 'never') continue;
       if (always || subs.has(sub?.name ?? k) === include) out[k] = x;
@@ -87,13 +78,14 @@ function pickSubs(
 
 function projectAttributes(
   values: Readonly<Json>,
-  definitions: readonly AttributeDefinition[],
+  schema: SchemaDefinition,
   picks: Map<string, Pick> | undefined,
   include: boolean,
+  type: CompiledResourceType,
 ): Json {
   const out: Json = {};
   for (const [key, value] of Object.entries(values)) {
-    const definition = findAttribute(definitions, key);
+    const definition = type.attribute(schema, key);
     if (!definition) {
       if (!include) out[key] = value;
       continue;
@@ -105,7 +97,7 @@ function projectAttributes(
     else if (pick === undefined)
       kept = include || definition.returned === 'request' ? undefined : value;
     else if (pick === true) kept = include ? keepAlways(value, definition) : undefined;
-    else kept = pickSubs(value, pick, definition, include);
+    else kept = pickSubs(value, pick, definition, include, type);
     if (kept !== undefined) out[key] = kept;
   }
   return out;
@@ -121,7 +113,7 @@ function projectAttributes(
  */
 export function compileProjection(
   projection: Projection,
-  schemas: readonly SchemaDefinition[],
+  type: CompiledResourceType,
 ): Projector | undefined {
   const attributes = projection.attributes ?? [];
   const excluded = projection.excludedAttributes ?? [];
@@ -131,16 +123,10 @@ export function compileProjection(
   if (attributes.length === 0 && excluded.length === 0) return undefined;
   const include = attributes.length > 0;
   const selection: Selection = new Map();
-  for (const text of include ? attributes : excluded) select(selection, text, schemas);
-  const [core, ...extensions] = schemas;
-  if (!core) return undefined;
+  for (const text of include ? attributes : excluded) select(selection, text, type);
+  const { core, extensions } = type;
   return (resource) => {
-    const body = projectAttributes(
-      resource,
-      core.attributes,
-      selection as Map<string, Pick>,
-      include,
-    );
+    const body = projectAttributes(resource, core, selection as Map<string, Pick>, include, type);
     const out: Json =
       resource.schemas === undefined ? body : { schemas: resource.schemas, ...body };
     for (const extension of extensions) {
@@ -151,14 +137,15 @@ export function compileProjection(
       let projected: Json | undefined;
       if (pick === true)
         projected = include
-          ? projectAttributes(values as Json, extension.attributes, undefined, false)
+          ? projectAttributes(values as Json, extension, undefined, false, type)
           : undefined;
       else
         projected = projectAttributes(
           values as Json,
-          extension.attributes,
+          extension,
           pick instanceof Map ? pick : undefined,
           include,
+          type,
         );
       if (projected && Object.keys(projected).length > 0) out[extension.id] = projected;
     }

@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { filterReader } from '../../src/core/handlers/filter-reader.js';
 import { checkFilter, parseFilter } from '../../src/filter/index.js';
-import { accountSchema, enterpriseUserSchema, userSchema } from '../../src/schema/user-schema.js';
+import { userResourceType } from '../../src/schema/user-resource-type.js';
 
-const schemas = [userSchema, enterpriseUserSchema, accountSchema];
+const schemas = userResourceType();
 const general = (text: string) => checkFilter(parseFilter(text), schemas);
 const read = filterReader(schemas);
 

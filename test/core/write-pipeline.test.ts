@@ -6,7 +6,7 @@ import type { OutboxDispatcher } from '../../src/core/outbox/outbox-dispatcher.j
 import { MAX_WRITE_ATTEMPTS, WritePipeline } from '../../src/core/users/write-pipeline.js';
 import { UserService } from '../../src/core/users/user-service.js';
 import { isScimError } from '../../src/errors/index.js';
-import { accountSchema, enterpriseUserSchema, userSchema } from '../../src/schema/user-schema.js';
+import { userResourceType } from '../../src/schema/user-resource-type.js';
 import type { ScimUser } from '../../src/schema/user-resource.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { ACCOUNT, USER_SCHEMA, patchBody, setup } from './harness.js';
@@ -262,7 +262,7 @@ describe('the service never changes what a transform returns', () => {
       new EventHub(() => undefined),
       idleOutbox(),
       () => new Date(),
-      [userSchema, enterpriseUserSchema, accountSchema],
+      userResourceType(),
       { maxAttributeValues: 1000, checkUserName: () => undefined, reportError: () => undefined },
     );
     const user = await service.create('t', { userName: 'ada@example.org', active: true });

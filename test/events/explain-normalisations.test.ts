@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { explainNormalisations } from '../../src/index.js';
-import { enterpriseUserSchema, userSchema } from '../../src/schema/user-schema.js';
+import { userResourceType } from '../../src/schema/user-resource-type.js';
 
-const schemas = [userSchema, enterpriseUserSchema];
+const schemas = userResourceType();
 const patch = (...Operations: unknown[]) => ({ Operations });
 
 describe('explainNormalisations', () => {

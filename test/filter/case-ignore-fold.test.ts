@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { compileSort, matchesFilter, parseFilter } from '../../src/filter/index.js';
-import { accountSchema, enterpriseUserSchema, userSchema } from '../../src/schema/user-schema.js';
+import { userResourceType } from '../../src/schema/user-resource-type.js';
 
-const schemas = [userSchema, enterpriseUserSchema, accountSchema];
+const type = userResourceType();
 const matches = (filter: string, user: Record<string, unknown>) =>
-  matchesFilter(user, parseFilter(filter), schemas);
+  matchesFilter(user, parseFilter(filter), type);
 
 // caseIgnore comparisons use foldCase, the folding that keys userNames in the stores: where
 // toLowerCase differs from simple case folding, the engine must side with the stores.
@@ -24,7 +24,7 @@ describe('caseIgnore comparisons fold as the stores key userNames', () => {
 
   it('orders caseIgnore strings by their folding (a final sigma sorts as σ)', () => {
     const users = ['ςc', 'σa', 'Σb'].map((displayName, i) => ({ id: String(i), displayName }));
-    const sorted = [...users].sort(compileSort({ attribute: 'displayName' }, 'ascending', schemas));
+    const sorted = [...users].sort(compileSort({ attribute: 'displayName' }, 'ascending', type));
     expect(sorted.map((u) => u.displayName)).toEqual(['σa', 'Σb', 'ςc']);
   });
 });

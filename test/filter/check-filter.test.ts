@@ -2,17 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { isScimError } from '../../src/errors/index.js';
 import { checkFilter, parseFilter } from '../../src/filter/index.js';
 import type { Filter } from '../../src/filter/index.js';
-import {
-  ACCOUNT_SCHEMA,
-  ENTERPRISE_USER_SCHEMA,
-  accountSchema,
-  enterpriseUserSchema,
-  userSchema,
-} from '../../src/schema/user-schema.js';
+import { ACCOUNT_SCHEMA, ENTERPRISE_USER_SCHEMA } from '../../src/schema/user-schema.js';
 import { and, cmp, not, or, pr, vp } from './ast-builders.js';
+import { userResourceType } from '../../src/schema/user-resource-type.js';
 
-const schemas = [userSchema, enterpriseUserSchema, accountSchema];
-const check = (text: string): Filter => checkFilter(parseFilter(text), schemas);
+const type = userResourceType();
+const check = (text: string): Filter => checkFilter(parseFilter(text), type);
 
 function detailOf(text: string): string {
   try {
@@ -105,7 +100,7 @@ describe('checkFilter: refuses what does not fit the schema with 400 invalidFilt
   });
   it('refuses a value path nested in a value path built by hand', () => {
     const nested: Filter = vp('emails', vp('emails', pr('type')));
-    expect(() => checkFilter(nested, schemas)).toThrow(/cannot be nested/);
+    expect(() => checkFilter(nested, type)).toThrow(/cannot be nested/);
   });
 });
 

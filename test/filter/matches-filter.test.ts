@@ -4,12 +4,12 @@ import {
   ACCOUNT_SCHEMA,
   ENTERPRISE_USER_SCHEMA,
   USER_SCHEMA,
-  accountSchema,
-  enterpriseUserSchema,
   userSchema,
 } from '../../src/schema/user-schema.js';
+import { userResourceType } from '../../src/schema/user-resource-type.js';
+import { resourceTypeOf } from '../patch/fixtures.js';
 
-const schemas = [userSchema, enterpriseUserSchema, accountSchema];
+const type = userResourceType();
 
 const bjensen: Record<string, unknown> = {
   schemas: [USER_SCHEMA, ENTERPRISE_USER_SCHEMA, ACCOUNT_SCHEMA],
@@ -38,7 +38,7 @@ const bjensen: Record<string, unknown> = {
 };
 
 const matches = (text: string, resource: Record<string, unknown> = bjensen) =>
-  matchesFilter(resource, parseFilter(text), schemas);
+  matchesFilter(resource, parseFilter(text), type);
 
 describe('matchesFilter: case rules follow caseExact', () => {
   it('compares userName and emails without case', () => {
@@ -88,7 +88,8 @@ describe('matchesFilter: types', () => {
       ],
     };
     const resource = { level: 3, ratio: 0.25 };
-    const test = (text: string) => matchesFilter(resource, parseFilter(text), [schema]);
+    const test = (text: string) =>
+      matchesFilter(resource, parseFilter(text), resourceTypeOf([schema]));
     expect(test('level eq 3')).toBe(true);
     expect(test('level gt 2.5 and ratio lt 1')).toBe(true);
     expect(test('ratio ge 0.3')).toBe(false);
@@ -170,10 +171,10 @@ describe('matchesFilter: RFC 7644 examples against bjensen', () => {
 describe('compileFilter', () => {
   it('returns a predicate to filter many resources', () => {
     const users = [bjensen, { ...bjensen, userName: 'other@example.com' }];
-    const predicate = compileFilter(parseFilter('userName eq "bjensen@example.com"'), schemas);
+    const predicate = compileFilter(parseFilter('userName eq "bjensen@example.com"'), type);
     expect(users.filter(predicate)).toEqual([bjensen]);
   });
   it('refuses a filter that does not fit the schemas', () => {
-    expect(() => compileFilter(parseFilter('nope pr'), schemas)).toThrow(/not defined/);
+    expect(() => compileFilter(parseFilter('nope pr'), type)).toThrow(/not defined/);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyPatch } from '../../src/patch/index.js';
 import { defineAttribute as attr } from '../../src/schema/define-attribute.js';
 import type { SchemaDefinition } from '../../src/schema/types.js';
-import { failure, message, SCHEMAS, storedUser } from './fixtures.js';
+import { failure, message, resourceTypeOf, SCHEMAS, storedUser } from './fixtures.js';
 
 const DISTRICT = 'urn:example:params:scim:schemas:extension:district:1.0:User';
 const district: SchemaDefinition = {
@@ -18,7 +18,7 @@ const district: SchemaDefinition = {
     attr('badges', 'string', { multiValued: true, mutability: 'immutable' }),
   ],
 };
-const options = { schemas: [...SCHEMAS, district] };
+const options = { resourceType: resourceTypeOf([...SCHEMAS, district]) };
 const run = (...ops: unknown[]) => applyPatch(storedUser(), message(...ops), options);
 const path = (name: string) => `${DISTRICT}:${name}`;
 

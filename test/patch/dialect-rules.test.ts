@@ -7,6 +7,7 @@ import {
   patch,
   SCHEMAS,
   storedUser,
+  resourceTypeOf,
 } from './fixtures.js';
 
 /** Applies a recorded IdP request with one dialect rule switched off. */
@@ -16,8 +17,7 @@ function without(
   ...operations: unknown[]
 ) {
   return applyPatch(resource, message(...operations), {
-    schemas: SCHEMAS,
-    rules: { [rule]: false },
+    resourceType: resourceTypeOf(SCHEMAS, { [rule]: false }),
   });
 }
 

@@ -8,6 +8,7 @@ import {
   patch,
   PATCH_OP_SCHEMA,
   storedUser,
+  resourceTypeOf,
 } from './fixtures.js';
 
 const run = (body: unknown) => failure(() => applyPatch(storedUser(), body, OPTIONS));
@@ -169,13 +170,13 @@ describe('bad requests get a precise error and change nothing', () => {
   it('sets an immutable attribute only while it has no value', () => {
     const schemas = [
       {
-        ...OPTIONS.schemas[0]!,
-        attributes: OPTIONS.schemas[0]!.attributes.map((a) =>
+        ...OPTIONS.resourceType.core,
+        attributes: OPTIONS.resourceType.core.attributes.map((a) =>
           a.name === 'externalId' ? { ...a, mutability: 'immutable' as const } : a,
         ),
       },
     ];
-    const options = { schemas };
+    const options = { resourceType: resourceTypeOf(schemas) };
     const { externalId: _drop, ...bare } = storedUser();
     expect(
       applyPatch(bare, message({ op: 'add', path: 'externalId', value: 'e' }), options).resource

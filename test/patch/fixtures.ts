@@ -8,11 +8,32 @@ import {
   userSchema,
 } from '../../src/schema/user-schema.js';
 import { isScimError, type ScimError } from '../../src/errors/index.js';
+import { userResourceType } from '../../src/schema/user-resource-type.js';
+import { compileResourceType, type CompiledResourceType } from '../../src/schema/resource-type.js';
+import type { SchemaDefinition } from '../../src/schema/types.js';
+import type { DialectRuleName } from '../../src/patch/types.js';
 
 export { ACCOUNT_SCHEMA, ENTERPRISE_USER_SCHEMA, USER_SCHEMA, PATCH_OP_SCHEMA };
 
 export const SCHEMAS = [userSchema, enterpriseUserSchema, accountSchema] as const;
-export const OPTIONS: PatchOptions = { schemas: SCHEMAS };
+export const TYPE = userResourceType();
+
+/** Compiles a resource type from a list of schemas, the first the core schema. */
+export function resourceTypeOf(
+  schemas: readonly SchemaDefinition[],
+  rules?: Partial<Record<DialectRuleName, boolean>>,
+): CompiledResourceType {
+  const [schema, ...extensions] = schemas;
+  if (!schema) throw new Error('resourceTypeOf needs the core schema');
+  return compileResourceType({
+    name: 'User',
+    endpoint: '/Users',
+    schema,
+    extensions,
+    ...(rules ? { rules } : {}),
+  });
+}
+export const OPTIONS: PatchOptions = { resourceType: TYPE };
 
 /** A stored user as the core keeps it. */
 export function storedUser(): Record<string, unknown> {

@@ -4,7 +4,7 @@ import { compileFilter, parseFilter } from '../../src/filter/index.js';
 import { applyPatch } from '../../src/patch/index.js';
 import { valueKey } from '../../src/patch/value-key.js';
 import type { AttributeDefinition } from '../../src/schema/types.js';
-import { failure, message, OPTIONS, storedUser } from './fixtures.js';
+import { failure, message, OPTIONS, resourceTypeOf, storedUser } from './fixtures.js';
 
 type Json = Record<string, unknown>;
 
@@ -171,7 +171,9 @@ describe('index lookups agree with scans', () => {
 
   it('valueKey never separates two values a filter eq finds equal, for every cased code point', () => {
     const caseIgnore = { name: 'value', type: 'string', caseExact: false } as AttributeDefinition;
-    const schema = [{ id: 's', name: 's', description: '', attributes: [caseIgnore] }];
+    const schema = resourceTypeOf([
+      { id: 's', name: 's', description: '', attributes: [caseIgnore] },
+    ]);
     for (let cp = 0; cp <= 0x10ffff; cp++) {
       if (cp >= 0xd800 && cp <= 0xdfff) continue;
       const c = String.fromCodePoint(cp);

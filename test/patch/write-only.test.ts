@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { applyPatch } from '../../src/patch/index.js';
 import { defineAttribute as attr } from '../../src/schema/define-attribute.js';
 import type { SchemaDefinition } from '../../src/schema/types.js';
-import { failure, message, patch, SCHEMAS, storedUser, USER_SCHEMA } from './fixtures.js';
+import {
+  failure,
+  message,
+  patch,
+  resourceTypeOf,
+  SCHEMAS,
+  storedUser,
+  USER_SCHEMA,
+} from './fixtures.js';
 
 const VAULT = 'urn:example:params:scim:schemas:extension:vault:1.0:User';
 const vault: SchemaDefinition = {
@@ -19,7 +27,7 @@ const vault: SchemaDefinition = {
     }),
   ],
 };
-const options = { schemas: [...SCHEMAS, vault] };
+const options = { resourceType: resourceTypeOf([...SCHEMAS, vault]) };
 
 describe('writeOnly values', () => {
   it('come back by their canonical path, never in the resource, however the client named them', () => {

@@ -1,5 +1,6 @@
 import { defineAttribute as attr } from '../../src/schema/define-attribute.js';
 import { defineSchema } from '../../src/schema/define-schema.js';
+import { userResourceType } from '../../src/schema/user-resource-type.js';
 import {
   accountSchema,
   ENTERPRISE_USER_SCHEMA,
@@ -40,6 +41,8 @@ export const districtSchema = defineSchema({
 
 /** The schemas as createScim orders them: core, Enterprise, host extensions, account. */
 export const schemas = [userSchema, enterpriseUserSchema, districtSchema, accountSchema];
+/** The same schemas, compiled. */
+export const resourceType = userResourceType({ extensions: [districtSchema] });
 
 /** A minimal valid body plus `extra`. */
 export const body = (extra: Record<string, unknown> = {}) => ({

@@ -1,6 +1,6 @@
 import { matchesFilter, parseDateTime, type Filter } from '../../filter/index.js';
 import { parsePatchPath } from '../../patch/index.js';
-import type { SchemaDefinition } from '../../schema/types.js';
+import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { Normalisation } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -84,7 +84,7 @@ function compareMembers(received: Json, stored: Json, path: string, out: Normali
 function valueAt(
   stored: Json,
   text: string,
-  schemas: readonly SchemaDefinition[],
+  type: CompiledResourceType,
 ): { value: unknown; names: [string, string][] } | undefined {
   let path;
   try {
@@ -97,7 +97,7 @@ function valueAt(
   if (path.schema !== undefined) {
     const key = findKey(stored, path.schema);
     // The core schema's URN qualifies a top-level attribute (`urn:…:core:2.0:User:userName`).
-    const core = schemas[0]?.id.toLowerCase() === path.schema.toLowerCase();
+    const core = type.core.id.toLowerCase() === path.schema.toLowerCase();
     container = key !== undefined ? stored[key] : core ? stored : undefined;
   }
   if (!isObject(container)) return undefined;
@@ -120,7 +120,7 @@ function valueAt(
           path.schema === undefined
             ? { [attribute]: [item] }
             : { [path.schema]: { [attribute]: [item] } };
-        return matchesFilter(single, filter, schemas);
+        return matchesFilter(single, filter, type);
       } catch {
         return false;
       }
@@ -142,14 +142,14 @@ function explainOperation(
   operation: Json,
   stored: Json,
   at: string,
-  schemas: readonly SchemaDefinition[],
+  type: CompiledResourceType,
   out: Normalisation[],
 ): void {
   const value = operation[findKey(operation, 'value') ?? 'value'];
   const pathKey = findKey(operation, 'path');
   const path = pathKey === undefined ? undefined : operation[pathKey];
   if (typeof path === 'string') {
-    const found = valueAt(stored, path, schemas);
+    const found = valueAt(stored, path, type);
     if (found === undefined) return;
     for (const [given, canonical] of found.names)
       if (given !== canonical)
@@ -164,7 +164,7 @@ function explainOperation(
       continue;
     }
     // `{"name.givenName": …}` and `{"urn:…:User:department": …}` (dottedKeys, urnKeys).
-    const found = valueAt(stored, name, schemas);
+    const found = valueAt(stored, name, type);
     if (found !== undefined) compare(member, found.value, `${at}.value.${name}`, out);
   }
 }
@@ -178,11 +178,11 @@ function explainOperation(
  * @param method - the request method, upper case.
  * @param body - the request body as received (parsed JSON).
  * @param resource - the user as stored after the request.
- * @param schemas - the resource's schemas, to evaluate value filters in PATCH paths.
+ * @param type - the resource type, to evaluate value filters in PATCH paths.
  * @example
  * ```ts
  * explainNormalisations('PATCH', { Operations: [{ op: 'replace', path: 'active', value: 'False' }] },
- *   user, schemas);
+ *   user, userResourceType());
  * // [{ rule: 'stringBooleans', path: 'Operations[0].value', received: 'False', stored: false }]
  * ```
  */
@@ -190,7 +190,7 @@ export function explainNormalisations(
   method: string,
   body: unknown,
   resource: object | undefined,
-  schemas: readonly SchemaDefinition[],
+  type: CompiledResourceType,
 ): Normalisation[] {
   const out: Normalisation[] = [];
   const stored: unknown = resource;
@@ -203,7 +203,7 @@ export function explainNormalisations(
   const operations = body[findKey(body, 'Operations') ?? 'Operations'];
   if (!Array.isArray(operations)) return out;
   operations.forEach((operation, i) => {
-    if (isObject(operation)) explainOperation(operation, stored, `Operations[${i}]`, schemas, out);
+    if (isObject(operation)) explainOperation(operation, stored, `Operations[${i}]`, type, out);
   });
   return out;
 }

@@ -1,4 +1,4 @@
-import type { SchemaDefinition } from '../../schema/types.js';
+import type { CompiledResourceType } from '../../schema/resource-type.js';
 import { etagMatches } from '../http/etag.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import type { ScimRequestHead, ScimResponse } from '../types.js';
@@ -73,7 +73,7 @@ class CompletedRequest implements RequestCompletedEvent {
     readonly before: ScimUser | undefined,
     readonly after: ScimUser | undefined,
     private readonly hub: {
-      readonly schemas: readonly SchemaDefinition[];
+      readonly type: CompiledResourceType;
       readonly secrets: ReadonlySet<string>;
     },
   ) {
@@ -102,7 +102,7 @@ class CompletedRequest implements RequestCompletedEvent {
       this.method,
       this.#parsed(),
       this.after,
-      this.hub.schemas,
+      this.hub.type,
     ));
   }
 
@@ -136,11 +136,11 @@ export class RequestHub {
 
   constructor(
     private readonly events: EventHub,
-    readonly schemas: readonly SchemaDefinition[],
+    readonly type: CompiledResourceType,
     private readonly now: () => Date,
     private readonly onError: (error: unknown) => void,
   ) {
-    this.secrets = writeOnlyNames(schemas);
+    this.secrets = writeOnlyNames(type.schemas);
   }
 
   /** Adds a listener; returns the function that removes it. */

@@ -1,24 +1,19 @@
 import type { Tenant } from '../../contracts/api-key-verifier.js';
 import type { Filter } from '../../filter/ast.js';
-import type { PatchOptions } from '../../patch/index.js';
-import type { CompiledUserInput } from '../../schema/compile-user-input.js';
-import type { SchemaDefinition } from '../../schema/types.js';
-import type { ValueRules } from '../../schema/value-rules.js';
+import type { PatchContext } from '../../patch/patch-context.js';
+import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { ScimRequest, ScimResponse } from '../types.js';
 import type { UserService } from '../users/user-service.js';
 
 /** Settings fixed at start-up that handlers read. */
 export interface HandlerConfig {
-  readonly schemas: readonly SchemaDefinition[];
+  /** The User resource type, compiled once: every schema lookup and path resolution. */
+  readonly resourceType: CompiledResourceType;
   readonly maxBodyBytes: number;
   readonly defaultPageSize: number;
   readonly maxPageSize: number;
-  /** What every PATCH applies with: the schemas, the operation limit and the dialect rules. */
-  readonly patchOptions: PatchOptions;
-  /** The dialect switches POST and PUT read values with: the same as `patchOptions.rules`. */
-  readonly valueRules: ValueRules;
-  /** The POST and PUT body rules, compiled once from `schemas` and `valueRules`. */
-  readonly userInput: CompiledUserInput;
+  /** What every PATCH applies in: the resource type, its rules, the limits, resolved paths. */
+  readonly patch: PatchContext;
   /** Parses and checks a filter text (see `filterReader`). */
   readonly readFilter: (text: string) => Filter;
   /** Whether the store sorts (it declares `capabilities.supportsSort`). */

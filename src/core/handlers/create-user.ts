@@ -14,7 +14,7 @@ export const createUser: Handler = async (context) => {
   const { request, tenant, users, config } = context;
   const project = readProjection(context);
   const body = readJsonBody(request, config.maxBodyBytes);
-  const input = validateUserInput(body, config.userInput);
+  const input = validateUserInput(body, config.resourceType.input);
   const user = await users.create(tenant.id, input.attributes);
   await deliverPassword(context, user.id, input.password);
   return userResponse(201, user, context, project);

@@ -1,7 +1,7 @@
 import { scimErrors } from '../../errors/index.js';
 import { toSchemaResource } from '../../schema/to-schema-resource.js';
+import type { SchemaDefinition } from '../../schema/types.js';
 import { jsonResponse } from '../http/respond.js';
-import { USER_RESOURCE_TYPE } from '../resource-types.js';
 import type { Handler, HandlerContext } from './context.js';
 import { LIST_RESPONSE_SCHEMA } from './list-users.js';
 
@@ -48,14 +48,16 @@ export const serviceProviderConfig: Handler = async (context) => {
 };
 
 function userResourceType(context: HandlerContext) {
-  const [core, ...extensions] = context.config.schemas;
+  const { name, endpoint, description, core, extensions } = context.config.resourceType;
   return {
     schemas: [RESOURCE_TYPE_SCHEMA],
-    id: USER_RESOURCE_TYPE.name,
-    ...USER_RESOURCE_TYPE,
-    schema: core?.id,
+    id: name,
+    name,
+    endpoint,
+    description,
+    schema: core.id,
     schemaExtensions: extensions.map((e) => ({ schema: e.id, required: false })),
-    meta: { resourceType: 'ResourceType', location: `${baseUrl(context)}/ResourceTypes/User` },
+    meta: { resourceType: 'ResourceType', location: `${baseUrl(context)}/ResourceTypes/${name}` },
   };
 }
 
@@ -77,7 +79,7 @@ function listOf(resources: unknown[]) {
 export const resourceTypes: Handler = async (context) => {
   const type = userResourceType(context);
   if (context.id === '') return jsonResponse(200, listOf([type]));
-  if (context.id !== 'User') throw scimErrors.notFound(`No resource type "${context.id}".`);
+  if (context.id !== type.name) throw scimErrors.notFound(`No resource type "${context.id}".`);
   return jsonResponse(200, type);
 };
 
@@ -88,12 +90,11 @@ export const resourceTypes: Handler = async (context) => {
  * @see RFC 7643 §7; RFC 7644 §4
  */
 export const schemas: Handler = async (context) => {
-  const render = (s: (typeof context.config.schemas)[number]) =>
+  const type = context.config.resourceType;
+  const render = (s: SchemaDefinition) =>
     toSchemaResource(s, `${baseUrl(context)}/Schemas/${s.id}`);
-  if (context.id === '') return jsonResponse(200, listOf(context.config.schemas.map(render)));
-  const schema = context.config.schemas.find(
-    (s) => s.id.toLowerCase() === context.id.toLowerCase(),
-  );
+  if (context.id === '') return jsonResponse(200, listOf(type.schemas.map(render)));
+  const schema = type.schema(context.id);
   if (!schema) throw scimErrors.notFound(`No schema "${context.id}".`);
   return jsonResponse(200, render(schema));
 };

@@ -1,6 +1,6 @@
 import type { CompareFilter, Filter } from '../../filter/ast.js';
 import { DEFAULT_MAX_FILTER_LENGTH, checkFilter, parseFilter } from '../../filter/index.js';
-import type { SchemaDefinition } from '../../schema/types.js';
+import type { CompiledResourceType } from '../../schema/resource-type.js';
 
 // `userName eq "..."` with a literal free of quotes and escapes: the query every IdP sends
 // before it creates or links a user, and nearly every filter a server sees.
@@ -8,15 +8,15 @@ const PLAIN_USER_NAME_EQ = /^userName eq "([^"\\]*)"$/i;
 
 /**
  * Builds the function that turns a filter text into a checked filter, as
- * `checkFilter(parseFilter(text), schemas)` does. A plain `userName eq "..."` takes a fast
+ * `checkFilter(parseFilter(text), type)` does. A plain `userName eq "..."` takes a fast
  * path: its attribute is resolved and checked once, here, and each request only fills in the
  * literal, which a string attribute accepts whatever it holds.
  *
  * @throws ScimError 400 `invalidFilter` (from the returned function) as `parseFilter` and
  *   `checkFilter` do.
  */
-export function filterReader(schemas: readonly SchemaDefinition[]): (text: string) => Filter {
-  const general = (text: string): Filter => checkFilter(parseFilter(text), schemas);
+export function filterReader(type: CompiledResourceType): (text: string) => Filter {
+  const general = (text: string): Filter => checkFilter(parseFilter(text), type);
   const template = general('userName eq ""');
   if (template.kind !== 'compare' || template.op !== 'eq') return general;
   // Shared by every request's filter: nobody may change it.

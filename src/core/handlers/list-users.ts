@@ -16,19 +16,19 @@ export const LIST_RESPONSE_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListR
 
 async function answerList(context: HandlerContext, params: ListParams): Promise<ScimResponse> {
   const { tenant, users, config, usersUrl } = context;
-  const project = compileProjection(params, config.schemas);
+  const project = compileProjection(params, config.resourceType);
   // One object, built here and handed on as it is.
   const query: { -readonly [K in keyof ListQuery]: ListQuery[K] } = {
     startIndex: params.startIndex,
     count: params.count,
-    schemas: config.schemas,
+    resourceType: config.resourceType,
   };
   if (params.filter !== undefined) {
     query.filter = config.readFilter(params.filter);
     users.assertFilterSupported(query.filter, params.filter);
   }
   if (params.sortBy !== undefined) {
-    query.sortBy = checkSortBy(params.sortBy, config.schemas);
+    query.sortBy = checkSortBy(params.sortBy, config.resourceType);
     users.assertSortSupported(query.sortBy, params.sortBy);
     query.sortOrder = params.sortOrder;
   }

@@ -1,4 +1,4 @@
-import { applyPatch } from '../../patch/index.js';
+import { applyPatchIn } from '../../patch/apply-patch.js';
 import { getHeader } from '../http/headers.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import type { Handler } from './context.js';
@@ -19,7 +19,7 @@ export const patchUser: Handler = async (context) => {
   const ifMatch = getHeader(request.headers, 'if-match');
   let password: unknown;
   const user = await users.update(tenant.id, id, ifMatch, (current) => {
-    const result = applyPatch(current, body, config.patchOptions);
+    const result = applyPatchIn(config.patch, current, body);
     // From the attempt that is written: the update may run this again on a newer version.
     password = result.writeOnly.password;
     return result.changed ? result.resource : null;

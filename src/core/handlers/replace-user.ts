@@ -19,7 +19,7 @@ export const replaceUser: Handler = async (context) => {
   const { request, tenant, id, users, config } = context;
   const project = readProjection(context);
   const body = readJsonBody(request, config.maxBodyBytes);
-  const input = validateUserInput(body, config.userInput);
+  const input = validateUserInput(body, config.resourceType.input);
   if (input.id !== undefined && input.id !== id) {
     throw scimErrors.mutability(
       `"id" is readOnly: the body says "${JSON.stringify(input.id)}" but the path says "${id}".`,
@@ -28,7 +28,7 @@ export const replaceUser: Handler = async (context) => {
   const ifMatch = getHeader(request.headers, 'if-match');
   // Checked against the version being replaced, so a concurrent write cannot slip past it.
   const user = await users.update(tenant.id, id, ifMatch, (current) => ({
-    ...checkImmutable(current, input.attributes, config.schemas),
+    ...checkImmutable(current, input.attributes, config.resourceType),
     active: input.attributes.active ?? current.active,
   }));
   await deliverPassword(context, user.id, input.password);

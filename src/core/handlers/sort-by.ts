@@ -1,8 +1,7 @@
 import type { AttributePath } from '../../filter/ast.js';
 import { scimErrors } from '../../errors/index.js';
-import { resolveFilterPath } from '../../filter/index.js';
-import { parsePatchPath } from '../../patch/index.js';
-import type { SchemaDefinition } from '../../schema/types.js';
+import { parseAttributePath } from '../../schema/attribute-path.js';
+import type { CompiledResourceType } from '../../schema/resource-type.js';
 
 /**
  * Checks a `sortBy` attribute path against the schemas and returns it with canonical names.
@@ -11,11 +10,11 @@ import type { SchemaDefinition } from '../../schema/types.js';
  *
  * @throws ScimError 400 `invalidValue` for an attribute that does not exist or cannot be sorted.
  */
-export function checkSortBy(text: string, schemas: readonly SchemaDefinition[]): AttributePath {
-  const path = parsePathText(text.trim());
-  const target = path && resolveFilterPath(path, schemas);
+export function checkSortBy(text: string, type: CompiledResourceType): AttributePath {
+  const path = parseAttributePath(text.trim());
+  const target = path && type.resolve(path);
   if (!path || !target)
-    throw scimErrors.invalidValue(`"sortBy": "${text}" is not an attribute of the User.`);
+    throw scimErrors.invalidValue(`"sortBy": "${text}" is not an attribute of the ${type.name}.`);
   // Sorting by a value nobody may read (password) would leak it through the order.
   if ((target.subAttribute ?? target.attribute).returned === 'never') {
     throw scimErrors.invalidValue(
@@ -24,7 +23,7 @@ export function checkSortBy(text: string, schemas: readonly SchemaDefinition[]):
   }
   let sub = target.subAttribute;
   if (!sub && target.attribute.type === 'complex') {
-    sub = target.attribute.subAttributes?.find((s) => s.name === 'value');
+    sub = type.subAttribute(target.attribute, 'value');
     if (!sub)
       throw scimErrors.invalidValue(
         `"sortBy": "${text}" is a complex attribute; name one of its sub-attributes.`,
@@ -33,18 +32,7 @@ export function checkSortBy(text: string, schemas: readonly SchemaDefinition[]):
   const canonical: { schema?: string; attribute: string; subAttribute?: string } = {
     attribute: target.attribute.name,
   };
-  if (target.extension !== undefined) canonical.schema = target.extension;
+  if (target.extension !== undefined) canonical.schema = target.extension.id;
   if (sub) canonical.subAttribute = sub.name;
   return canonical;
-}
-
-// The attribute-path grammar of PATCH without its value filter: `urn:...:User:manager.value`,
-// `name.familyName`, `userName`.
-function parsePathText(text: string): AttributePath | undefined {
-  try {
-    const { filter, ...path } = parsePatchPath(text);
-    return filter === undefined ? path : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -81,6 +81,6 @@ export function readProjection({ request, config }: HandlerContext): Projector |
       attributes: splitAttributeList(params.get('attributes')),
       excludedAttributes: splitAttributeList(params.get('excludedAttributes')),
     },
-    config.schemas,
+    config.resourceType,
   );
 }

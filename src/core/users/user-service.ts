@@ -5,7 +5,7 @@ import { jsonMembersEqual } from '../../json/json-value.js';
 import { previewJson } from '../../json/preview-json.js';
 import type { AttributePath, Filter } from '../../filter/ast.js';
 import type { ScimUser } from '../../schema/user-resource.js';
-import type { SchemaDefinition } from '../../schema/types.js';
+import type { CompiledResourceType } from '../../schema/resource-type.js';
 import { ACCOUNT_SCHEMA } from '../../schema/user-schema.js';
 import { checkValueCounts } from '../../schema/check-value-counts.js';
 import type { UserNameCheck } from '../../schema/user-name-rule.js';
@@ -42,7 +42,7 @@ export class UserService {
   readonly #store: UserStore;
   readonly #writes: WritePipeline;
   readonly #now: () => Date;
-  readonly #schemas: readonly SchemaDefinition[];
+  readonly #schemas: CompiledResourceType;
   readonly #extensionIds: readonly string[];
 
   constructor(
@@ -50,7 +50,7 @@ export class UserService {
     events: EventHub,
     outbox: OutboxDispatcher,
     now: () => Date,
-    schemas: readonly SchemaDefinition[],
+    schemas: CompiledResourceType,
     private readonly limits: {
       readonly maxAttributeValues: number;
       /** The host's userName rule, applied here so every write (POST, PUT, PATCH) meets it. */
@@ -60,10 +60,7 @@ export class UserService {
     },
   ) {
     this.#schemas = schemas;
-    this.#extensionIds = schemas
-      .slice(1)
-      .map((s) => s.id)
-      .filter((id) => id !== ACCOUNT_SCHEMA);
+    this.#extensionIds = schemas.extensions.map((s) => s.id).filter((id) => id !== ACCOUNT_SCHEMA);
     this.#store = store;
     this.#now = now;
     this.#writes = new WritePipeline(store, events, outbox, now);
@@ -114,9 +111,12 @@ export class UserService {
     }
   }
 
-  /** Lists users; the query carries the service's schemas (added when it has none). */
+  /** Lists users; the query carries the service's resource type (added when it has none). */
   list(tenant: string, query: ListQuery): Promise<ListResult> {
-    return this.#store.list(tenant, query.schemas ? query : { ...query, schemas: this.#schemas });
+    return this.#store.list(
+      tenant,
+      query.resourceType ? query : { ...query, resourceType: this.#schemas },
+    );
   }
 
   /**

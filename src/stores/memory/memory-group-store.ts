@@ -16,8 +16,9 @@ import { nextVersion } from '../../core/users/version.js';
 import { scimErrors } from '../../errors/index.js';
 import type { Filter } from '../../filter/ast.js';
 import { compileFilter, compileSort } from '../../filter/index.js';
-import { groupSchema, type GroupMember, type ScimGroup } from '../../schema/group-schema.js';
-import type { SchemaDefinition } from '../../schema/types.js';
+import type { GroupMember, ScimGroup } from '../../schema/group-schema.js';
+import { groupResourceType } from '../../schema/group-resource-type.js';
+import type { CompiledResourceType } from '../../schema/resource-type.js';
 import { distinctBy, memberCycle, unknownMember } from '../group-errors.js';
 import { frozenCopy } from './clone-json.js';
 import { memberEquality, mentionsMembers } from './group-filter-plan.js';
@@ -26,7 +27,8 @@ import { TenantGroups } from './tenant-groups.js';
 /** Tells whether `id` is a user of `tenant`; the user store's index answers it. */
 export type IsUser = (tenant: string, id: string) => boolean;
 
-const DEFAULT_SCHEMAS: readonly SchemaDefinition[] = [groupSchema];
+/** The resource type filters resolve in when a query carries none. */
+const DEFAULT_TYPE: CompiledResourceType = groupResourceType();
 
 /**
  * Keeps groups in memory for `MemoryUserStore`, as its `groups`: groups indexed per tenant by
@@ -103,7 +105,7 @@ export class MemoryGroupStore implements GroupStore {
     if (!groups) return { totalResults: 0, resources: [] };
     const offset = Math.max(0, query.startIndex - 1);
     const count = Math.max(0, query.count);
-    const schemas = query.schemas ?? DEFAULT_SCHEMAS;
+    const type = query.resourceType ?? DEFAULT_TYPE;
     const out = (list: readonly ScimGroup[]) =>
       query.members === false ? list : list.map((g) => withMembers(groups, g));
     const { filter, sortBy } = query;
@@ -111,8 +113,8 @@ export class MemoryGroupStore implements GroupStore {
       const page = groups.order.slice(offset, count).map((id) => groups.byId.get(id) as ScimGroup);
       return { totalResults: groups.order.size, resources: out(page) };
     }
-    const found = filter ? matching(groups, filter, schemas) : [...groups.byId.values()];
-    found.sort(sortBy ? compileSort(sortBy, query.sortOrder ?? 'ascending', schemas) : compareIds);
+    const found = filter ? matching(groups, filter, type) : [...groups.byId.values()];
+    found.sort(sortBy ? compileSort(sortBy, query.sortOrder ?? 'ascending', type) : compareIds);
     return { totalResults: found.length, resources: out(found.slice(offset, offset + count)) };
   }
 
@@ -274,17 +276,13 @@ function withMembers(groups: TenantGroups, group: ScimGroup): ScimGroup {
 const compareIds = (a: ScimGroup, b: ScimGroup) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** The groups matching `filter`, from the member index when the filter is a member lookup. */
-function matching(
-  groups: TenantGroups,
-  filter: Filter,
-  schemas: readonly SchemaDefinition[],
-): ScimGroup[] {
+function matching(groups: TenantGroups, filter: Filter, type: CompiledResourceType): ScimGroup[] {
   const member = memberEquality(filter);
   if (member !== undefined) {
     const ids = groups.groupsOf.get(member) ?? [];
     return [...ids].map((id) => groups.byId.get(id) as ScimGroup);
   }
-  const test = compileFilter(filter, schemas);
+  const test = compileFilter(filter, type);
   const withList = mentionsMembers(filter);
   const found: ScimGroup[] = [];
   for (const group of groups.byId.values()) {

@@ -12,9 +12,9 @@ import type { GroupStore } from '../../contracts/group-store.js';
 import { scimErrors } from '../../errors/index.js';
 import type { Filter } from '../../filter/ast.js';
 import { compileFilter, compileSort } from '../../filter/index.js';
-import type { SchemaDefinition } from '../../schema/types.js';
+import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { ScimUser } from '../../schema/user-resource.js';
-import { accountSchema, enterpriseUserSchema, userSchema } from '../../schema/user-schema.js';
+import { userResourceType } from '../../schema/user-resource-type.js';
 import { cloneJson, frozenCopy, frozenNextVersion } from './clone-json.js';
 import {
   candidateIds,
@@ -31,17 +31,12 @@ import { TenantUsers } from './tenant-users.js';
 /** Options of {@link MemoryUserStore}. */
 export interface MemoryUserStoreOptions {
   /**
-   * The schemas filters are evaluated against (case-exactness, types, sub-attributes).
-   * Default: the core User, the Enterprise User extension and the account extension.
+   * The resource type filters and sorts are evaluated against when a query carries none
+   * (case-exactness, types, sub-attributes). Default: `userResourceType()`, the core User, the
+   * Enterprise User extension and the account extension.
    */
-  readonly schemas?: readonly SchemaDefinition[];
+  readonly resourceType?: CompiledResourceType;
 }
-
-const DEFAULT_SCHEMAS: readonly SchemaDefinition[] = [
-  userSchema,
-  enterpriseUserSchema,
-  accountSchema,
-];
 
 /**
  * Keeps users in memory, indexed per tenant: id, userName by its key (`userNameKey`), externalId, and the
@@ -66,7 +61,7 @@ const DEFAULT_SCHEMAS: readonly SchemaDefinition[] = [
 export class MemoryUserStore implements UserStore {
   readonly #tenants = new Map<string, TenantUsers>();
   readonly #outbox = new MemoryOutbox();
-  readonly #schemas: readonly SchemaDefinition[];
+  readonly #resourceType: CompiledResourceType;
 
   readonly #groups = new MemoryGroupStore(
     (tenant, id) => this.#tenants.get(tenant)?.byId.has(id) ?? false,
@@ -85,7 +80,7 @@ export class MemoryUserStore implements UserStore {
   readonly capabilities: StoreCapabilities = { supportsSort: () => true };
 
   constructor(options: MemoryUserStoreOptions = {}) {
-    this.#schemas = options.schemas ?? DEFAULT_SCHEMAS;
+    this.#resourceType = options.resourceType ?? userResourceType();
   }
 
   async create(tenant: string, user: ScimUser, effects?: WriteEffects): Promise<void> {
@@ -135,14 +130,14 @@ export class MemoryUserStore implements UserStore {
     const offset = Math.max(0, query.startIndex - 1);
     const count = Math.max(0, query.count);
     const { filter, sortBy } = query;
-    const schemas = query.schemas ?? this.#schemas;
+    const type = query.resourceType ?? this.#resourceType;
     if (!filter && !sortBy) {
       const page = users.order.slice(offset, count).map((id) => users.byId.get(id) as ScimUser);
       return { totalResults: users.order.size, resources: page };
     }
-    const found = filter ? this.#matching(users, filter, schemas) : scanUsers(users, () => true);
+    const found = filter ? this.#matching(users, filter, type) : scanUsers(users, () => true);
     // Sorting by an arbitrary attribute has no index: it orders every match (O(m log m)).
-    if (sortBy) found.sort(compileSort(sortBy, query.sortOrder ?? 'ascending', schemas));
+    if (sortBy) found.sort(compileSort(sortBy, query.sortOrder ?? 'ascending', type));
     return {
       totalResults: found.length,
       resources: found.slice(offset, offset + count),
@@ -150,11 +145,11 @@ export class MemoryUserStore implements UserStore {
   }
 
   /** Returns the users matching `filter` in id order, from an index when one applies. */
-  #matching(users: TenantUsers, filter: Filter, schemas: readonly SchemaDefinition[]): ScimUser[] {
+  #matching(users: TenantUsers, filter: Filter, type: CompiledResourceType): ScimUser[] {
     // The usual filter, `userName eq "..."`: one index lookup, nothing to test or sort.
     const equality = indexedEquality(filter);
     if (equality) return usersEqualTo(users, equality);
-    const test = this.#predicate(filter, schemas);
+    const test = this.#predicate(filter, type);
     const candidates = candidateIds(users, filter);
     if (!candidates) return scanUsers(users, test);
     // An `id` or `userName` equality within an `and` has at most one candidate: nothing to sort.
@@ -185,9 +180,9 @@ export class MemoryUserStore implements UserStore {
     return this.#outbox.snapshot();
   }
 
-  #predicate(filter: Filter, schemas: readonly SchemaDefinition[]): (user: ScimUser) => boolean {
+  #predicate(filter: Filter, type: CompiledResourceType): (user: ScimUser) => boolean {
     if (isIndexOnly(filter)) return (user) => matchesIndexed(user, filter);
-    return compileFilter(filter, schemas);
+    return compileFilter(filter, type);
   }
 
   #tenant(tenant: string): TenantUsers {

@@ -1,8 +1,9 @@
 import type { CompareOperator, Filter, FilterValue } from '../../filter/ast.js';
 import { foldCase } from '../../schema/fold-case.js';
-import type { AttributeDefinition, SchemaDefinition } from '../../schema/types.js';
+import type { CompiledResourceType } from '../../schema/resource-type.js';
+import type { AttributeDefinition } from '../../schema/types.js';
+import { userResourceType } from '../../schema/user-resource-type.js';
 import {
-  DEFAULT_SCHEMAS,
   member,
   userScope,
   valueScope,
@@ -33,7 +34,10 @@ type PositiveOp = Exclude<CompareOperator, 'ne'>;
 class FilterCompiler {
   private aliases = 0;
 
-  constructor(private readonly params: SqlParams) {}
+  constructor(
+    private readonly params: SqlParams,
+    private readonly type: CompiledResourceType,
+  ) {}
 
   compile(filter: Filter, scope: FilterScope): string {
     switch (filter.kind) {
@@ -50,11 +54,11 @@ class FilterCompiler {
         const target = scope(filter.path);
         if (target.kind === 'multi' && !target.sub && target.attribute.type === 'complex') {
           return this.anyElement(target.array, (v) =>
-            this.compile(filter.filter, valueScope(v, target.attribute)),
+            this.compile(filter.filter, valueScope(v, target.attribute, this.type)),
           );
         }
         if (target.kind === 'json' && target.def.type === 'complex') {
-          return this.compile(filter.filter, valueScope(target.ref.json, target.def));
+          return this.compile(filter.filter, valueScope(target.ref.json, target.def, this.type));
         }
         throw new UnsupportedFilterError(`${filter.path.attribute}[...] needs a complex attribute`);
       }
@@ -184,9 +188,9 @@ class FilterCompiler {
  * and `externalId` on their indexed columns (`userName` as `user_name_key = $n`, the literal
  * folded by `userNameKey`),
  * `meta.created` and `meta.lastModified` on timestamp columns, everything else on the stored
- * document, case-insensitively where the schema says `caseExact: false`. Paths resolve in
- * `schemas` (core first, then extensions; default the User, Enterprise and account schemas). Values only ever
- * travel as parameters, numbered from `firstParam`.
+ * document, case-insensitively where the schema says `caseExact: false`. Paths resolve through
+ * the resource type `type` (default: `userResourceType()`, compiled per call; pass one compiled
+ * once). Values only ever travel as parameters, numbered from `firstParam`.
  *
  * @throws UnsupportedFilterError for a path the User schemas do not define, or a comparison
  * on a complex attribute.
@@ -200,9 +204,9 @@ class FilterCompiler {
 export function compileFilter(
   filter: Filter,
   firstParam = 1,
-  schemas: readonly SchemaDefinition[] = DEFAULT_SCHEMAS,
+  type: CompiledResourceType = userResourceType(),
 ): CompiledFilter {
   const params = new SqlParams(firstParam);
-  const sql = new FilterCompiler(params).compile(filter, userScope(schemas));
+  const sql = new FilterCompiler(params, type).compile(filter, userScope(type));
   return { sql, params: params.values };
 }

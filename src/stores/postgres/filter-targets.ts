@@ -1,17 +1,9 @@
 import type { AttributePath } from '../../filter/ast.js';
-import { SCHEMAS_ATTRIBUTE } from '../../filter/resolve-filter-path.js';
-import { findAttribute, resolveAttribute } from '../../schema/resolve-attribute.js';
-import type { AttributeDefinition, SchemaDefinition } from '../../schema/types.js';
-import { accountSchema, enterpriseUserSchema, userSchema } from '../../schema/user-schema.js';
+import type { CompiledResourceType } from '../../schema/resource-type.js';
+import { SCHEMAS_ATTRIBUTE } from '../../schema/schemas-attribute.js';
+import type { AttributeDefinition } from '../../schema/types.js';
 import type { JsonRef } from './sql-predicates.js';
 import { UnsupportedFilterError } from './unsupported-filter.js';
-
-/** The schemas the compiler resolves paths in when the query names none. */
-export const DEFAULT_SCHEMAS: readonly SchemaDefinition[] = [
-  userSchema,
-  enterpriseUserSchema,
-  accountSchema,
-];
 
 /** Where a filter path's values live in the users table. */
 export type FilterTarget =
@@ -53,25 +45,22 @@ const COLUMNS: Record<
 const INSTANTS: Record<string, string> = { created: 'created', lastModified: 'last_modified' };
 
 /**
- * Resolves paths at the top of the user. Indexed attributes map to their columns (the
- * definitions say whether they compare case-exactly); everything else to the `doc` jsonb.
+ * Resolves paths at the top of the user, through the resource type's resolver. Indexed
+ * attributes map to their columns (the definitions say whether they compare case-exactly);
+ * everything else to the `doc` jsonb.
  */
 export const userScope =
-  (schemas: readonly SchemaDefinition[] = DEFAULT_SCHEMAS): FilterScope =>
+  (type: CompiledResourceType): FilterScope =>
   (path) => {
-    if (
-      path.schema === undefined &&
-      path.attribute.toLowerCase() === 'schemas' &&
-      !path.subAttribute
-    ) {
-      return { kind: 'multi', array: "doc->'schemas'", attribute: SCHEMAS_ATTRIBUTE };
-    }
-    const resolved = resolveAttribute(path, schemas);
+    const resolved = type.resolve(path);
     if (!resolved) {
       throw new UnsupportedFilterError(`Unknown attribute ${path.attribute}`, 'unknown-attribute');
     }
-    const { attribute, subAttribute, isCore, schema } = resolved;
-    const base = isCore ? 'doc' : `(doc->${keyLiteral(schema.id)})`;
+    const { attribute, subAttribute, extension } = resolved;
+    if (attribute === SCHEMAS_ATTRIBUTE)
+      return { kind: 'multi', array: "doc->'schemas'", attribute };
+    const isCore = extension === undefined;
+    const base = isCore ? 'doc' : `(doc->${keyLiteral(extension.id)})`;
     if (isCore && !subAttribute) {
       const column = COLUMNS[attribute.name];
       if (column) return { kind: 'column', ...column };
@@ -97,21 +86,17 @@ export const userScope =
     return { kind: 'json', ref: member(top.json, subAttribute.name), def: subAttribute };
   };
 
-/** Resolves paths relative to one value of a complex attribute (inside `attr[...]`). */
-export function valueScope(base: string, parent: AttributeDefinition): FilterScope {
+/**
+ * Resolves paths relative to one value of a complex attribute (inside `attr[...]`), through the
+ * resource type's resolver, as the core's filter check does.
+ */
+export function valueScope(
+  base: string,
+  parent: AttributeDefinition,
+  type: CompiledResourceType,
+): FilterScope {
   return (path) => {
-    let def =
-      path.subAttribute === undefined
-        ? findAttribute(parent.subAttributes, path.attribute)
-        : undefined;
-    // Also accept the fully qualified form `emails[emails.type eq "work"]`.
-    if (
-      !def &&
-      path.subAttribute !== undefined &&
-      path.attribute.toLowerCase() === parent.name.toLowerCase()
-    ) {
-      def = findAttribute(parent.subAttributes, path.subAttribute);
-    }
+    const def = type.resolve(path, parent)?.attribute;
     if (!def)
       throw new UnsupportedFilterError(`Unknown sub-attribute ${path.attribute} of ${parent.name}`);
     return { kind: 'json', ref: member(base, def.name), def };

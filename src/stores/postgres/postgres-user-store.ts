@@ -10,11 +10,11 @@ import type {
   WriteEffects,
 } from '../../contracts/user-store.js';
 import type { AttributePath, Filter } from '../../filter/ast.js';
-import type { SchemaDefinition } from '../../schema/types.js';
+import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import { userNameKey } from '../../schema/user-name-key.js';
 import { compileFilter } from './compile-filter.js';
-import { DEFAULT_SCHEMAS } from './filter-targets.js';
+import { userResourceType } from '../../schema/user-resource-type.js';
 import type { MigrateResult } from './migrate.js';
 import { PostgresGroupStore } from './postgres-group-store.js';
 import { PostgresOutboxStore } from './postgres-outbox-store.js';
@@ -78,17 +78,19 @@ const messages = (outbox: readonly OutboxMessage[] | undefined) =>
 export class PostgresUserStore implements UserStore {
   /**
    * Every filter and sort the compilers can express in SQL: every path of the User schemas
-   * (and of the host's extensions, resolved with the query's schemas), no comparison on a
+   * (and of the host's extensions, resolved with the query's resource type), no comparison on a
    * complex value.
    */
   readonly capabilities: Required<StoreCapabilities> = {
-    supportsFilter: (filter: Filter) => compiles(() => compileFilter(filter)),
-    supportsSort: (path: AttributePath) => compiles(() => sortKey(path)),
+    supportsFilter: (filter: Filter) => compiles(() => compileFilter(filter, 1, this.defaultType)),
+    supportsSort: (path: AttributePath) => compiles(() => sortKey(path, this.defaultType)),
   };
   readonly outbox: PostgresOutboxStore;
   /** The groups and memberships (migration 4); a user's delete removes its memberships. */
   readonly groups: GroupStore;
   private readonly groupStore: PostgresGroupStore;
+  /** The resource type paths resolve in when a query carries none. */
+  private readonly defaultType = userResourceType();
   private readonly context: StoreContext;
   private readonly sql: UserStatements;
 
@@ -157,17 +159,17 @@ export class PostgresUserStore implements UserStore {
   }
 
   async list(tenant: string, query: ListQuery): Promise<ListResult> {
-    const schemas = query.schemas ?? DEFAULT_SCHEMAS;
+    const type = query.resourceType ?? this.defaultType;
     if (query.filter && matchesAtMostOne(query.filter)) {
-      return this.lookup(tenant, query.filter, query, schemas);
+      return this.lookup(tenant, query.filter, query, type);
     }
     const params: unknown[] = [tenant, query.count, query.startIndex - 1];
     let text = this.sql.pageAll;
     if (query.filter !== undefined || query.sortBy !== undefined) {
-      const filter = query.filter && compileFilter(query.filter, params.length + 1, schemas);
+      const filter = query.filter && compileFilter(query.filter, params.length + 1, type);
       if (filter) params.push(...filter.params);
       const sort = query.sortBy && {
-        key: sortKey(query.sortBy, schemas),
+        key: sortKey(query.sortBy, type),
         descending: query.sortOrder === 'descending',
       };
       text = pageStatement(this.context.tables, filter?.sql, sort);
@@ -193,9 +195,9 @@ export class PostgresUserStore implements UserStore {
     tenant: string,
     filter: Filter,
     query: ListQuery,
-    schemas: readonly SchemaDefinition[],
+    type: CompiledResourceType,
   ): Promise<ListResult> {
-    const compiled = compileFilter(filter, 2, schemas);
+    const compiled = compileFilter(filter, 2, type);
     const rows = await this.context.query<{ doc: Doc }>(
       this.sql.lookup + compiled.sql,
       [tenant, ...compiled.params],
@@ -208,8 +210,8 @@ export class PostgresUserStore implements UserStore {
 }
 
 /**
- * Tells whether a compiler accepts the input. A path unknown to the default schemas counts as
- * supported: the core checked it against the host's schemas, which `list` receives.
+ * Tells whether a compiler accepts the input. A path unknown to the default resource type counts
+ * as supported: the core checked it against the host's, which `list` receives.
  */
 function compiles(compile: () => unknown): boolean {
   try {

@@ -1,6 +1,7 @@
 import type { AttributePath } from '../../filter/ast.js';
-import type { AttributeDefinition, SchemaDefinition } from '../../schema/types.js';
-import { DEFAULT_SCHEMAS, member, userScope } from './filter-targets.js';
+import type { CompiledResourceType } from '../../schema/resource-type.js';
+import type { AttributeDefinition } from '../../schema/types.js';
+import { member, userScope } from './filter-targets.js';
 import { asArray, type JsonRef } from './sql-predicates.js';
 import { UnsupportedFilterError } from './unsupported-filter.js';
 
@@ -32,11 +33,8 @@ function typedValue(ref: JsonRef, def: AttributeDefinition): string {
  * @throws UnsupportedFilterError for a path the schemas do not define, or a complex value.
  * @see RFC 7644 §3.4.2.3
  */
-export function sortKey(
-  path: AttributePath,
-  schemas: readonly SchemaDefinition[] = DEFAULT_SCHEMAS,
-): string {
-  const target = userScope(schemas)(path);
+export function sortKey(path: AttributePath, type: CompiledResourceType): string {
+  const target = userScope(type)(path);
   switch (target.kind) {
     case 'column':
       if (target.key !== undefined) return target.key;

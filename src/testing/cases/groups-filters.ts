@@ -1,4 +1,5 @@
-import { GROUP_SCHEMA, groupSchema } from '../../schema/group-schema.js';
+import { GROUP_SCHEMA } from '../../schema/group-schema.js';
+import { groupResourceType } from '../../schema/group-resource-type.js';
 import type { Filter } from '../../filter/ast.js';
 import { check } from '../assertions.js';
 import type { StoreConformanceCase } from '../types.js';
@@ -73,7 +74,7 @@ export const groupFilterCases: readonly StoreConformanceCase[] = [
           count: 10,
           filter,
           members: false,
-          schemas: [groupSchema],
+          resourceType: groupResourceType(),
         });
         check.deepEqual(
           page.resources.map((g) => g.id),

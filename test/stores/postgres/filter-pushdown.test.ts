@@ -4,16 +4,12 @@ import type { Filter } from '../../../src/filter/ast.js';
 import { checkFilter, compileSort, matchesFilter, parseFilter } from '../../../src/filter/index.js';
 import { defineAttribute } from '../../../src/schema/define-attribute.js';
 import type { ScimUser } from '../../../src/schema/user-resource.js';
-import {
-  ENTERPRISE_USER_SCHEMA,
-  accountSchema,
-  enterpriseUserSchema,
-  userSchema,
-} from '../../../src/schema/user-schema.js';
+import { ENTERPRISE_USER_SCHEMA } from '../../../src/schema/user-schema.js';
 import type { PostgresUserStore } from '../../../src/stores/postgres/index.js';
 import { backends, makeUser, type Backend } from './harness.js';
+import { userResourceType } from '../../../src/schema/user-resource-type.js';
 
-const SCHEMAS = [userSchema, enterpriseUserSchema, accountSchema];
+const TYPE = userResourceType();
 const T = 'filters';
 
 /** Users that exercise every kind of target: columns, doc strings, arrays, extensions, nulls. */
@@ -140,7 +136,7 @@ const FILTERS = [
 
 const expected = (users: ScimUser[], filter: Filter) =>
   users
-    .filter((u) => matchesFilter(u, filter, SCHEMAS))
+    .filter((u) => matchesFilter(u, filter, TYPE))
     .map((u) => u.id)
     .sort();
 
@@ -166,7 +162,7 @@ describe.each(backends)('filter pushdown on $name', ({ open }) => {
   }
 
   it.each(FILTERS)('%s finds what the in-memory evaluator finds', async (text) => {
-    const filter = checkFilter(parseFilter(text), SCHEMAS);
+    const filter = checkFilter(parseFilter(text), TYPE);
     expect(store.capabilities.supportsFilter(filter)).toBe(true);
     expect(await found(filter)).toEqual(expected(users, filter));
   });
@@ -188,7 +184,7 @@ describe.each(backends)('filter pushdown on $name', ({ open }) => {
       expect(store.capabilities.supportsSort(path)).toBe(true);
       const page = await store.list(T, { startIndex: 1, count: 10, sortBy: path, sortOrder });
       expect(page.resources.map((u) => u.id)).toEqual(ids);
-      const byCore = [...users].sort(compileSort(path, sortOrder, SCHEMAS)).map((u) => u.id);
+      const byCore = [...users].sort(compileSort(path, sortOrder, TYPE)).map((u) => u.id);
       expect(byCore).toEqual(ids);
       const second = await store.list(T, { startIndex: 2, count: 2, sortBy: path, sortOrder });
       expect(second).toMatchObject({ totalResults: 4 });
@@ -197,7 +193,7 @@ describe.each(backends)('filter pushdown on $name', ({ open }) => {
   );
 
   it('sorts and filters together, and by the primary value of a multi-valued attribute', async () => {
-    const filter = checkFilter(parseFilter('emails pr'), SCHEMAS);
+    const filter = checkFilter(parseFilter('emails pr'), TYPE);
     const page = await store.list(T, {
       startIndex: 1,
       count: 10,
@@ -209,7 +205,7 @@ describe.each(backends)('filter pushdown on $name', ({ open }) => {
     expect(page.resources.map((u) => u.id)).toEqual(['a01', 'b02']);
   });
 
-  it("filters and sorts on the host's own extension with the query's schemas", async () => {
+  it("filters and sorts on the host's own extension with the query's resource type", async () => {
     const urn = 'urn:example:params:scim:schemas:extension:badge:2.0:User';
     const extension = {
       id: urn,
@@ -217,7 +213,7 @@ describe.each(backends)('filter pushdown on $name', ({ open }) => {
       description: 'A host extension',
       attributes: [defineAttribute('badge', 'string')],
     };
-    const schemas = [...SCHEMAS, extension];
+    const resourceType = userResourceType({ extensions: [extension] });
     const tenant = 'host-extension';
     await store.create(tenant, makeUser({ id: 'x1', [urn]: { badge: 'B-7' } }));
     await store.create(tenant, makeUser({ id: 'x2', [urn]: { badge: 'a-1' } }));
@@ -228,12 +224,12 @@ describe.each(backends)('filter pushdown on $name', ({ open }) => {
       value: 'b-',
     };
     expect(store.capabilities.supportsFilter(filter)).toBe(true);
-    const found = await store.list(tenant, { startIndex: 1, count: 10, filter, schemas });
+    const found = await store.list(tenant, { startIndex: 1, count: 10, filter, resourceType });
     expect(found.resources.map((u) => u.id)).toEqual(['x1']);
     const sorted = await store.list(tenant, {
       startIndex: 1,
       count: 10,
-      schemas,
+      resourceType,
       sortBy: { schema: urn, attribute: 'badge' },
     });
     expect(sorted.resources.map((u) => u.id)).toEqual(['x2', 'x1']);

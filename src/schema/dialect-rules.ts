@@ -1,0 +1,55 @@
+// The identity-provider dialect switches: one set per resource type, read by POST, PUT and
+// PATCH alike (issue 12), so they live with the compiled resource type, not in patch/.
+
+/**
+ * The names of the identity-provider dialect rules: each one accepts a request shape that is not
+ * strictly RFC 7644 but that a real identity provider sends. All are on by default; a host can
+ * switch any of them off through `createScim`'s `patchRules` or `compileResourceType`'s `rules`. `docs/patch.md` lists the IdPs.
+ */
+export type DialectRuleName =
+  /** `"op": "Replace"`, `"ADD"`: the operation name in any letter case (Entra ID). */
+  | 'opAnyCase'
+  /** `"True"` / `"False"` strings for boolean attributes and in value filters (Entra ID). */
+  | 'stringBooleans'
+  /** Path-less values whose keys are dotted paths, `{"name.givenName": "Ada"}` (Entra ID). */
+  | 'dottedKeys'
+  /** Path-less values whose keys are URN-qualified attributes, `{"urn:...:User:department": "x"}` (Entra ID). */
+  | 'urnKeys'
+  /** `remove` on a multi-valued attribute with a `value` removes just those members (Entra ID). */
+  | 'removeWithValue'
+  /** A filtered `add` / `replace` that matches nothing creates the value from the filter (Entra ID). */
+  | 'filterMissCreates'
+  /** The Enterprise `manager` given as a bare id string (Entra ID). */
+  | 'managerString'
+  /** Multi-valued `value`s sent as JSON-encoded objects, `{"value": "{\"value\":\"Admin\"}"}` (Entra ID). */
+  | 'jsonEncodedValues'
+  /** Explicit `null` values meaning "no value" rather than a type error (Entra ID, Okta). */
+  | 'nullClears';
+
+/** Every dialect rule, in the order `docs/patch.md` lists them. */
+export const DIALECT_RULES: readonly DialectRuleName[] = [
+  'opAnyCase',
+  'stringBooleans',
+  'dottedKeys',
+  'urnKeys',
+  'removeWithValue',
+  'filterMissCreates',
+  'managerString',
+  'jsonEncodedValues',
+  'nullClears',
+];
+
+/** Every dialect rule with its setting: what a compiled resource type reads values with. */
+export type DialectRules = Readonly<Record<DialectRuleName, boolean>>;
+
+/** Returns the rules in force: every dialect rule on unless `overrides` sets it to `false`. */
+export function resolveDialectRules(
+  overrides: Partial<Record<DialectRuleName, boolean>> | undefined,
+): DialectRules {
+  const rules = Object.fromEntries(DIALECT_RULES.map((r) => [r, true])) as Record<
+    DialectRuleName,
+    boolean
+  >;
+  for (const r of DIALECT_RULES) if (overrides?.[r] === false) rules[r] = false;
+  return Object.freeze(rules);
+}
