@@ -1,6 +1,7 @@
 import { notImplemented } from '../core/handlers/not-implemented.js';
 import { ENDPOINT_NAMES, matchRoute } from '../core/routes.js';
 import { ScimConfigError } from '../errors/index.js';
+import { isAttributeName } from '../schema/attribute-path.js';
 import { discoveryPaths } from './discovery-paths.js';
 import {
   errorSchema,
@@ -18,7 +19,9 @@ import { addResourceSchemas, ComponentNames } from './resource-schemas.js';
 import { errorResponseComponents } from './responses.js';
 import type { JsonSchema, OpenApiDocument, OpenApiInput } from './types.js';
 
-const ENDPOINT = /^\/[A-Za-z][\w-]*$/;
+// An endpoint is a slash and one name, spelled as attribute names are (`/Users`, `/Classes`).
+const isEndpoint = (text: string): boolean =>
+  text.startsWith('/') && isAttributeName(text.slice(1));
 
 /** The endpoints of the route table that answer 501 Not Implemented, such as `/Bulk`. */
 export function notImplementedEndpoints(): string[] {
@@ -92,7 +95,7 @@ function describe(input: OpenApiInput, omitted: readonly string[]): string {
 export function openApiDocument(input: OpenApiInput): OpenApiDocument {
   const described = new Set<string>();
   for (const type of input.resourceTypes) {
-    if (!ENDPOINT.test(type.endpoint)) {
+    if (!isEndpoint(type.endpoint)) {
       throw new ScimConfigError(
         `openApiDocument: endpoint "${type.endpoint}" of "${type.name}" must look like "/Name".`,
       );
