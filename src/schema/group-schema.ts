@@ -1,5 +1,6 @@
 import { defineAttribute as attr } from './define-attribute.js';
 import { defineSchema } from './define-schema.js';
+import { externalIdAttribute, idAttribute, metaAttribute } from './common-attributes.js';
 import type { InferAttributes } from './infer.js';
 
 /** The schema URN of the RFC 7643 core Group. */
@@ -17,17 +18,8 @@ export const groupSchema = defineSchema({
   name: 'Group',
   description: 'Group',
   attributes: [
-    attr('id', 'string', {
-      description: 'Unique identifier for the SCIM resource as defined by the service provider.',
-      caseExact: true,
-      mutability: 'readOnly',
-      returned: 'always',
-      uniqueness: 'server',
-    }),
-    attr('externalId', 'string', {
-      description: 'An identifier for the resource as defined by the provisioning client.',
-      caseExact: true,
-    }),
+    idAttribute,
+    externalIdAttribute,
     attr('displayName', 'string', {
       description: 'A human-readable name for the Group.',
       required: true,
@@ -59,37 +51,7 @@ export const groupSchema = defineSchema({
         }),
       ],
     }),
-    attr('meta', 'complex', {
-      description: 'Resource metadata.',
-      mutability: 'readOnly',
-      subAttributes: [
-        attr('resourceType', 'string', {
-          description: 'The name of the resource type.',
-          mutability: 'readOnly',
-          caseExact: true,
-          canonicalValues: ['Group'],
-        }),
-        attr('created', 'dateTime', {
-          description: 'When the resource was added.',
-          mutability: 'readOnly',
-        }),
-        attr('lastModified', 'dateTime', {
-          description: 'When the resource was last updated.',
-          mutability: 'readOnly',
-        }),
-        attr('location', 'reference', {
-          description: 'The URI of the resource.',
-          mutability: 'readOnly',
-          caseExact: true,
-          referenceTypes: ['uri'],
-        }),
-        attr('version', 'string', {
-          description: 'The version (weak ETag) of the resource.',
-          mutability: 'readOnly',
-          caseExact: true,
-        }),
-      ],
-    }),
+    metaAttribute('Group'),
   ],
 });
 

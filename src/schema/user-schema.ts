@@ -1,5 +1,6 @@
 import { defineAttribute as attr, type AttributeOptions } from './define-attribute.js';
 import { defineSchema } from './define-schema.js';
+import { externalIdAttribute, idAttribute, metaAttribute } from './common-attributes.js';
 import type { InferExtension } from './infer.js';
 import type { AttributeDefinition } from './types.js';
 
@@ -65,15 +66,8 @@ export const userSchema = defineSchema({
   name: 'User',
   description: 'User Account',
   attributes: [
-    str('id', 'Unique identifier for the SCIM resource as defined by the service provider.', {
-      caseExact: true,
-      mutability: 'readOnly',
-      returned: 'always',
-      uniqueness: 'server',
-    }),
-    str('externalId', 'An identifier for the resource as defined by the provisioning client.', {
-      caseExact: true,
-    }),
+    idAttribute,
+    externalIdAttribute,
     str('userName', 'Unique identifier for the User; unique per tenant regardless of case.', {
       required: true,
       uniqueness: 'server',
@@ -187,35 +181,7 @@ export const userSchema = defineSchema({
       'A list of certificates issued to the User.',
       multiValuedOf('binary', 'The value of an X.509 certificate.'),
     ),
-    attr('meta', 'complex', {
-      description: 'Resource metadata.',
-      mutability: 'readOnly',
-      subAttributes: [
-        str('resourceType', 'The name of the resource type.', {
-          mutability: 'readOnly',
-          caseExact: true,
-          canonicalValues: ['User'],
-        }),
-        attr('created', 'dateTime', {
-          description: 'When the resource was added.',
-          mutability: 'readOnly',
-        }),
-        attr('lastModified', 'dateTime', {
-          description: 'When the resource was last updated.',
-          mutability: 'readOnly',
-        }),
-        attr('location', 'reference', {
-          description: 'The URI of the resource.',
-          mutability: 'readOnly',
-          caseExact: true,
-          referenceTypes: ['uri'],
-        }),
-        str('version', 'The version (weak ETag) of the resource.', {
-          mutability: 'readOnly',
-          caseExact: true,
-        }),
-      ],
-    }),
+    metaAttribute('User'),
   ],
 });
 
