@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIRST_VERSION, nextVersion } from '../../src/core/users/version.js';
+import { FIRST_VERSION, nextVersion } from '../../src/schema/version.js';
 
 describe('nextVersion', () => {
   it('counts up a weak ETag of the form W/"n"', () => {

@@ -1,6 +1,6 @@
 import type { AccountExtension, ScimUser } from '../../schema/user-resource.js';
 import { ACCOUNT_SCHEMA, USER_SCHEMA } from '../../schema/user-schema.js';
-import { FIRST_VERSION, nextVersion } from './version.js';
+import { FIRST_VERSION, nextVersion } from '../../schema/version.js';
 
 /** The attributes of a user a client controls: everything but id, meta and the account. */
 export type UserAttributes = Readonly<Record<string, unknown>>;

@@ -12,7 +12,7 @@ import type {
   MembershipOptions,
 } from '../../contracts/group-store.js';
 import type { DeleteOptions, StoreCapabilities } from '../../contracts/user-store.js';
-import { nextVersion } from '../../core/users/version.js';
+import { nextVersion } from '../../schema/version.js';
 import { scimErrors } from '../../errors/index.js';
 import type { Filter } from '../../filter/ast.js';
 import { compileFilter, compileSort } from '../../filter/index.js';

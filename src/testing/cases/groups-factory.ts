@@ -1,5 +1,5 @@
 import type { GroupStore } from '../../contracts/group-store.js';
-import { nextVersion } from '../../core/users/version.js';
+import { nextVersion } from '../../schema/version.js';
 import { GROUP_SCHEMA, type ScimGroup } from '../../schema/group-schema.js';
 import type { StoreTestContext } from '../types.js';
 

@@ -1,3 +1,5 @@
+// A resource's version (meta.version, its weak ETag): the core writes it, stores that change a
+// resource outside the core's write path (memberships) bump it the same way.
 /** The weak ETag of a resource's first version. */
 export const FIRST_VERSION = 'W/"1"';
 
