@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { filterReader } from '../../src/core/handlers/filter-reader.js';
-import { isScimError } from '../../src/errors/index.js';
 import { checkFilter, parseFilter } from '../../src/filter/index.js';
 import { userResourceType } from '../../src/schema/user-resource-type.js';
+import { failure } from '../patch/fixtures.js';
 import { and, cmp, or, vp } from './ast-builders.js';
 
 // Dialect rule `unquotedFilterValues`: Microsoft's reference tests send filter values without
@@ -11,14 +11,11 @@ import { and, cmp, or, vp } from './ast-builders.js';
 
 const LOOSE = { unquotedValues: true } as const;
 
+/** The detail of the `invalidFilter` error `run` throws. */
 function invalidFilter(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (isScimError(error) && error.scimType === 'invalidFilter') return error.detail;
-    throw error;
-  }
-  throw new Error('expected invalidFilter');
+  const error = failure(run);
+  expect(error.scimType).toBe('invalidFilter');
+  return error.detail;
 }
 
 describe('parseFilter with unquotedValues', () => {
