@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { filterReader } from '../../src/core/handlers/filter-reader.js';
+import { createScim, staticApiKeys } from '../../src/index.js';
+import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { checkFilter, parseFilter } from '../../src/filter/index.js';
 import { userResourceType } from '../../src/schema/user-resource-type.js';
 import { failure } from '../patch/fixtures.js';
@@ -95,5 +97,38 @@ describe('the rule reaches the parser from the resource type', () => {
     const read = filterReader(userResourceType({ rules: { unquotedFilterValues: false } }));
     expect(invalidFilter(() => read('userName sw O'))).toContain('expected a value');
     expect(read('userName sw "O"')).toEqual(cmp('userName', 'sw', 'O'));
+  });
+});
+
+describe('over HTTP, through createScim', () => {
+  async function search(patchRules?: { unquotedFilterValues: false }) {
+    const scim = createScim({
+      store: new MemoryUserStore(),
+      verifier: staticApiKeys([{ key: 'k', tenant: 't' }]),
+      mailer: { sendWelcome: async () => undefined },
+      ...(patchRules ? { patchRules } : {}),
+    });
+    try {
+      const reply = await scim.handle({
+        method: 'GET',
+        path: '/Users',
+        query: 'filter=userName%20sw%20O',
+        headers: { authorization: 'Bearer k' },
+      });
+      return {
+        status: reply.status,
+        body: JSON.parse(reply.body ?? '{}') as Record<string, unknown>,
+      };
+    } finally {
+      await scim.close();
+    }
+  }
+
+  it('answers userName sw O by default, and 400 invalidFilter with patchRules switching it off', async () => {
+    expect(await search()).toMatchObject({ status: 200, body: { totalResults: 0 } });
+    expect(await search({ unquotedFilterValues: false })).toMatchObject({
+      status: 400,
+      body: { scimType: 'invalidFilter' },
+    });
   });
 });
