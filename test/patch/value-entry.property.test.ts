@@ -128,8 +128,8 @@ function patchOutcome(
   rules: Partial<Record<DialectRuleName, boolean>>,
   name: string,
   v: unknown,
-  post: Outcome,
-): Outcome {
+  post: Outcome | undefined,
+): Outcome | undefined {
   return v === '' && name === 'box' && rules.managerEmptyString !== false
     ? { stored: undefined }
     : post;
