@@ -14,6 +14,12 @@ export interface ParseFilterOptions {
    * Default {@link DEFAULT_MAX_FILTER_DEPTH}.
    */
   readonly maxDepth?: number;
+  /**
+   * Reads a value without quotes (`userName sw O`, `meta.created gt 2015-10-10T14:38:21`) as a
+   * string: the dialect rule `unquotedFilterValues` (Microsoft's reference tests send them).
+   * `true`, `false`, `null` and JSON numbers keep their meaning. Default `false` (RFC 7644).
+   */
+  readonly unquotedValues?: boolean;
 }
 
 /** The longest filter {@link parseFilter} accepts unless told otherwise, in characters. */
@@ -28,6 +34,7 @@ let pos = 0;
 let depth = 0;
 let maxDepth = DEFAULT_MAX_FILTER_DEPTH;
 let inBrackets = false;
+let unquoted = false;
 /** Position of the next backslash at or after the current string literal; -1: none left. */
 let nextBackslash = 0;
 
@@ -57,6 +64,7 @@ export function parseFilter(text: string, options?: ParseFilterOptions): Filter 
   depth = 0;
   maxDepth = options?.maxDepth ?? DEFAULT_MAX_FILTER_DEPTH;
   inBrackets = false;
+  unquoted = options?.unquotedValues === true;
   nextBackslash = 0;
   try {
     skipSpace();
@@ -163,11 +171,41 @@ function parseOperation(path: AttributePath): Filter {
 function parseValue(): FilterValue {
   const c = src.charCodeAt(pos);
   if (c === 0x22 /* " */) return readString();
-  if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) return readNumber();
+  if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
+    return unquoted ? readBareNumberOrWord() : readNumber();
+  }
   if (keywordAt(pos, 'true')) return endKeyword(4, true);
   if (keywordAt(pos, 'false')) return endKeyword(5, false);
   if (keywordAt(pos, 'null')) return endKeyword(4, null);
+  if (unquoted && pos < src.length) return readBareWord(bareWordEnd());
   throw fail('expected a value: a string, a number, true, false or null');
+}
+
+/** Where a value without quotes ends: at a space, `)`, `]` or the end of the filter. */
+function bareWordEnd(): number {
+  let end = pos;
+  for (;;) {
+    const c = src.charCodeAt(end);
+    if (end >= src.length || charClass(c) & SPACE || c === 0x29 || c === 0x5d) return end;
+    end++;
+  }
+}
+
+/** Reads a value without quotes, up to `end`, as a string (`unquotedValues`). */
+function readBareWord(end: number): string {
+  if (end === pos) throw fail('expected a value: a string, a number, true, false or null');
+  const start = pos;
+  pos = end;
+  return clientText(src.slice(start, end), start);
+}
+
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/** With `unquotedValues`: a JSON number is a number, anything else (`2015-10-10T14:38:21`) a word. */
+function readBareNumberOrWord(): FilterValue {
+  const end = bareWordEnd();
+  if (JSON_NUMBER.test(src.slice(pos, end))) return readNumber();
+  return readBareWord(end);
 }
 
 /** Reads a JSON string literal (RFC 8259 §7 escapes) starting at its opening quote. */

@@ -64,7 +64,7 @@ export function applyPatchIn(
   body: unknown,
 ): PatchResult {
   const { index } = ctx;
-  const operations = readMessage(body, ctx.maxOperations);
+  const operations = readMessage(body, ctx.maxOperations, ctx.rules.emptyOperations);
   const draft = new Draft(resource, index, new WorkMeter(ctx.maxWork));
   for (let i = 0; i < operations.length; i++) {
     try {

@@ -21,13 +21,14 @@ export function hasMember(o: Json, name: string): boolean {
 }
 
 /**
- * Checks a PatchOp message and returns its operations.
+ * Checks a PatchOp message and returns its operations. An empty `Operations` array is refused
+ * (RFC 7644 §3.5.2: "one or more") unless `allowEmpty` (dialect rule `emptyOperations`).
  *
  * @throws ScimError 400 `invalidSyntax` for a message that is not a PatchOp, `tooMany` beyond
  *   `max` operations.
  * @see RFC 7644 §3.5.2
  */
-export function readMessage(body: unknown, max: number): unknown[] {
+export function readMessage(body: unknown, max: number, allowEmpty = false): unknown[] {
   if (!isJsonObject(body))
     throw scimErrors.invalidSyntax('The PATCH body must be a PatchOp message object.');
   const schemas = member(body, 'schemas');
@@ -42,7 +43,7 @@ export function readMessage(body: unknown, max: number): unknown[] {
     throw scimErrors.invalidSyntax(`"schemas" must contain "${PATCH_OP_SCHEMA}".`);
   }
   const operations = member(body, 'Operations');
-  if (!Array.isArray(operations) || operations.length === 0) {
+  if (!Array.isArray(operations) || (operations.length === 0 && !allowEmpty)) {
     throw scimErrors.invalidSyntax('"Operations" must be an array of one or more operations.');
   }
   if (operations.length > max) {

@@ -24,6 +24,8 @@ export const remove: PatchOperation = {
     clearExtension(draft, ctx, schema);
   },
   singular(_ctx, t, current) {
+    // A filtered singular target (`managerValueFilter`): the value goes only if it matches.
+    if (t.predicate) return t.predicate(current) ? undefined : current;
     return t.sub ? mergeComplex(current, { [t.sub.name]: undefined }) : undefined;
   },
   multiValued(ctx, t, list, value, hasValue) {

@@ -5,6 +5,7 @@ import { rememberPath } from './patch-context.js';
 import type { PatchContext, PatchPath, Resolved } from './types.js';
 import { previewJson } from '../json/preview-json.js';
 import { SCHEMAS_ATTRIBUTE } from '../schema/schemas-attribute.js';
+import type { AttributeDefinition } from '../schema/types.js';
 
 /**
  * Parses and resolves a PATCH path's text, or returns what the same text resolved to before in
@@ -41,6 +42,10 @@ export function resolveTarget(path: PatchPath, ctx: PatchContext, label: string)
     );
   }
   const resolved = index.resolve(path);
+  if (!resolved && path.filter && ctx.rules.managerValueFilter) {
+    const reference = filteredReference(path, ctx, label);
+    if (reference) return reference;
+  }
   // The common `schemas` attribute is the server's to write (RFC 7643 §3): no PATCH target.
   if (!resolved || resolved.attribute === SCHEMAS_ATTRIBUTE) {
     const schema = (path.schema !== undefined && index.schema(path.schema)) || index.core;
@@ -71,4 +76,36 @@ export function resolveTarget(path: PatchPath, ctx: PatchContext, label: string)
     kind: 'attribute',
     target: { schema, attr, sub, filter: path.filter, predicate, lookups, label },
   };
+}
+
+/**
+ * Tells whether an attribute is a singular reference given by its `value` (the Enterprise
+ * `manager`): what the dialect rules `managerValueFilter` and `managerEmptyString` act on.
+ */
+export function isIdReference(attr: AttributeDefinition): boolean {
+  return (
+    attr.type === 'complex' &&
+    !attr.multiValued &&
+    (attr.subAttributes ?? []).some((s) => s.name === 'value')
+  );
+}
+
+// Dialect rule `managerValueFilter`: Entra ID's `manager[value eq "<id>"]`, unqualified and
+// filtered though `manager` is a singular attribute of the Enterprise extension. The filter is
+// tested against the one value; only `remove` accepts such a target (`setSingular` refuses it).
+function filteredReference(
+  path: PatchPath,
+  ctx: PatchContext,
+  label: string,
+): Resolved | undefined {
+  if (path.schema !== undefined || path.subAttribute !== undefined || !path.filter)
+    return undefined;
+  const { index } = ctx;
+  for (const schema of index.extensions) {
+    const attr = index.attribute(schema, path.attribute);
+    if (!attr || !isIdReference(attr)) continue;
+    const predicate = compileElementFilter(path.filter, attr, index, ctx.rules.stringBooleans);
+    return { kind: 'attribute', target: { schema, attr, filter: path.filter, predicate, label } };
+  }
+  return undefined;
 }

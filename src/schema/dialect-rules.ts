@@ -24,7 +24,15 @@ export type DialectRuleName =
   /** Multi-valued `value`s sent as JSON-encoded objects, `{"value": "{\"value\":\"Admin\"}"}` (Entra ID). */
   | 'jsonEncodedValues'
   /** Explicit `null` values meaning "no value" rather than a type error (Entra ID, Okta). */
-  | 'nullClears';
+  | 'nullClears'
+  /** `remove` of an unqualified `manager[value eq "<id>"]`: the Enterprise manager, if its `value` matches (Entra ID). */
+  | 'managerValueFilter'
+  /** `replace` (or `add`) of the Enterprise `manager` with `""` removes the manager (Entra ID gallery validation). */
+  | 'managerEmptyString'
+  /** A PATCH whose `Operations` array is empty is a successful no-op (Microsoft's SCIM Validator). */
+  | 'emptyOperations'
+  /** Filter values without quotes, `userName sw O`, read as strings (Microsoft's reference tests). */
+  | 'unquotedFilterValues';
 
 /** Every dialect rule, in the order `docs/patch.md` lists them. */
 export const DIALECT_RULES: readonly DialectRuleName[] = [
@@ -37,6 +45,10 @@ export const DIALECT_RULES: readonly DialectRuleName[] = [
   'managerString',
   'jsonEncodedValues',
   'nullClears',
+  'managerValueFilter',
+  'managerEmptyString',
+  'emptyOperations',
+  'unquotedFilterValues',
 ];
 
 /** Every dialect rule with its setting: what a compiled resource type reads values with. */

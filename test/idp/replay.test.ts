@@ -53,23 +53,6 @@ const KNOWN_GAPS: Readonly<Record<string, KnownGap>> = {
     reason: 'Groups: /Groups answers 501 until issue 13',
     failsWith: ' → 501 ',
   },
-  'entra-id/manager-remove-value-filter.json': {
-    reason: 'issue 14 item 6: an unqualified manager[value eq "<id>"] path is 400 invalidPath',
-    failsWith: '"scimType":"invalidPath"',
-  },
-  'entra-id/manager-replace-empty-string.json': {
-    reason:
-      'issue 14 item 6: a Replace of the Enterprise manager with "" stores {"value": ""} and keeps the URN',
-    failsWith: 'step 4 "Replace the manager with an empty string',
-  },
-  'entra-id/validator-empty-operations.json': {
-    reason: 'issue 14 item 6: an empty Operations array is 400 invalidSyntax',
-    failsWith: 'must be an array of one or more operations',
-  },
-  'entra-id/unquoted-filter-values.json': {
-    reason: 'issue 14 item 6: filter values without quotes are 400 invalidFilter',
-    failsWith: 'expected a value: a string, a number',
-  },
 };
 
 function service() {

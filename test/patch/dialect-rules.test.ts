@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyPatch, type DialectRuleName } from '../../src/patch/index.js';
 import {
+  ACCOUNT_SCHEMA,
   ENTERPRISE_USER_SCHEMA,
   failure,
   message,
@@ -8,6 +9,7 @@ import {
   SCHEMAS,
   storedUser,
   resourceTypeOf,
+  USER_SCHEMA,
 } from './fixtures.js';
 
 /** Applies a recorded IdP request with one dialect rule switched off. */
@@ -161,5 +163,83 @@ describe('dialect rules', () => {
       without('nullClears', storedUser(), { op: 'replace', path: 'displayName', value: null }),
     );
     expect(error.scimType).toBe('invalidValue');
+  });
+
+  describe('the last Microsoft shapes (issue 14 item 6)', () => {
+    const BOSS = '26118915-6090-4610-87e4-49d8ca9f808d';
+    function managed(extra: Record<string, unknown> = {}) {
+      const user = storedUser();
+      return {
+        ...user,
+        schemas: [USER_SCHEMA, ENTERPRISE_USER_SCHEMA, ACCOUNT_SCHEMA],
+        [ENTERPRISE_USER_SCHEMA]: { ...extra, manager: { value: BOSS } },
+      };
+    }
+
+    it('managerValueFilter: Entra ID removes the manager with an unqualified manager[value eq "<id>"]', () => {
+      const op = { op: 'remove', path: `manager[value eq "${BOSS}"]` };
+      const { resource, changed } = patch(managed({ department: 'Maths' }), op);
+      expect(changed).toBe(true);
+      expect(resource[ENTERPRISE_USER_SCHEMA]).toEqual({ department: 'Maths' });
+      // Only manager left: the extension goes, and its URN leaves schemas.
+      const alone = patch(managed(), { ...op, op: 'Remove' }).resource;
+      expect(alone).not.toHaveProperty(ENTERPRISE_USER_SCHEMA);
+      expect(alone.schemas).not.toContain(ENTERPRISE_USER_SCHEMA);
+      // Another manager's id matches nothing: success without a change, as a filtered remove
+      // on a multi-valued attribute (RFC 7644 §3.5.2.2).
+      const other = patch(managed(), { op: 'remove', path: 'manager[value eq "someone-else"]' });
+      expect(other.changed).toBe(false);
+      expect(patch(storedUser(), op).changed).toBe(false);
+      expect(failure(() => without('managerValueFilter', managed(), op)).scimType).toBe(
+        'invalidPath',
+      );
+    });
+
+    it('managerValueFilter: only remove takes it; a filter naming no sub-attribute is invalidPath', () => {
+      for (const op of ['add', 'replace']) {
+        const error = failure(() =>
+          patch(managed(), { op, path: `manager[value eq "${BOSS}"]`, value: 'x' }),
+        );
+        expect(error.scimType).toBe('invalidPath');
+      }
+      expect(
+        failure(() => patch(managed(), { op: 'remove', path: 'manager[nope eq "x"]' })).scimType,
+      ).toBe('invalidPath');
+      expect(
+        failure(() => patch(managed(), { op: 'remove', path: 'department[value eq "x"]' }))
+          .scimType,
+      ).toBe('invalidPath');
+    });
+
+    it('managerEmptyString: Entra gallery validation replaces the manager with "" to remove it', () => {
+      const op = { op: 'Replace', path: `${ENTERPRISE_USER_SCHEMA}:manager`, value: '' };
+      const alone = patch(managed(), op).resource;
+      expect(alone).not.toHaveProperty(ENTERPRISE_USER_SCHEMA);
+      expect(alone.schemas).not.toContain(ENTERPRISE_USER_SCHEMA);
+      const kept = patch(managed({ department: 'Music' }), op).resource;
+      expect(kept[ENTERPRISE_USER_SCHEMA]).toEqual({ department: 'Music' });
+      expect(kept.schemas).toContain(ENTERPRISE_USER_SCHEMA);
+      // The same through a path-less value keyed by the URN.
+      const pathLess = patch(managed(), {
+        op: 'replace',
+        value: { [ENTERPRISE_USER_SCHEMA]: { manager: '' } },
+      }).resource;
+      expect(pathLess).not.toHaveProperty(ENTERPRISE_USER_SCHEMA);
+      expect(without('managerEmptyString', managed(), op).resource[ENTERPRISE_USER_SCHEMA]).toEqual(
+        { manager: { value: '' } },
+      );
+    });
+
+    it('emptyOperations: the SCIM Validator sends a PATCH with no operations', () => {
+      const resource = managed();
+      const result = applyPatch(resource, message(), {
+        resourceType: resourceTypeOf(SCHEMAS),
+      });
+      expect(result.changed).toBe(false);
+      expect(result.resource).toEqual(resource);
+      const error = failure(() => without('emptyOperations', resource));
+      expect(error.scimType).toBe('invalidSyntax');
+      expect(error.detail).toContain('one or more operations');
+    });
   });
 });

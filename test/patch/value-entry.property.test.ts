@@ -118,7 +118,22 @@ const SETTINGS: Array<Partial<Record<DialectRuleName, boolean>>> = [
   { stringBooleans: false },
   { managerString: false },
   { jsonEncodedValues: false },
+  { managerEmptyString: false },
 ];
+
+// The one known divergence: the PATCH-only dialect rule `managerEmptyString` reads `""` for a
+// singular complex attribute with a `value` (the Enterprise `manager`) as "unassign it", where a
+// POST or PUT body reads it as any other string. With the rule off, all four ways agree.
+function patchOutcome(
+  rules: Partial<Record<DialectRuleName, boolean>>,
+  name: string,
+  v: unknown,
+  post: Outcome | undefined,
+): Outcome | undefined {
+  return v === '' && name === 'box' && rules.managerEmptyString !== false
+    ? { stored: undefined }
+    : post;
+}
 
 describe.each(SETTINGS)('every way a value enters agrees, with dialect rules %o', (rules) => {
   const api = setup({ extensions: [valuesSchema], patchRules: rules });
@@ -161,8 +176,9 @@ describe.each(SETTINGS)('every way a value enters agrees, with dialect rules %o'
       fc.asyncProperty(fc.constantFrom(...NAMES), value, async (name, v) => {
         const seen = await entries(name, v);
         expect(seen.put, `PUT of ${name}`).toEqual(seen.post);
-        expect(seen.patchWithPath, `PATCH ${name} with a path`).toEqual(seen.post);
-        expect(seen.patchWithoutPath, `PATCH ${name} without a path`).toEqual(seen.post);
+        const patched = patchOutcome(rules, name, v, seen.post);
+        expect(seen.patchWithPath, `PATCH ${name} with a path`).toEqual(patched);
+        expect(seen.patchWithoutPath, `PATCH ${name} without a path`).toEqual(patched);
       }),
       { numRuns: 400, examples: EXAMPLES },
     );

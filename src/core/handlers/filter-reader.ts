@@ -8,7 +8,8 @@ const PLAIN_USER_NAME_EQ = /^userName eq "([^"\\]*)"$/i;
 
 /**
  * Builds the function that turns a filter text into a checked filter, as
- * `checkFilter(parseFilter(text), type)` does. A plain `userName eq "..."` takes a fast
+ * `checkFilter(parseFilter(text), type)` does, under the type's dialect rule
+ * `unquotedFilterValues` (values without quotes read as strings). A plain `userName eq "..."` takes a fast
  * path: its attribute is resolved and checked once, here, and each request only fills in the
  * literal, which a string attribute accepts whatever it holds.
  *
@@ -16,7 +17,8 @@ const PLAIN_USER_NAME_EQ = /^userName eq "([^"\\]*)"$/i;
  *   `checkFilter` do.
  */
 export function filterReader(type: CompiledResourceType): (text: string) => Filter {
-  const general = (text: string): Filter => checkFilter(parseFilter(text), type);
+  const options = { unquotedValues: type.rules.unquotedFilterValues };
+  const general = (text: string): Filter => checkFilter(parseFilter(text, options), type);
   const template = general('userName eq ""');
   if (template.kind !== 'compare' || template.op !== 'eq') return general;
   // Shared by every request's filter: nobody may change it.
