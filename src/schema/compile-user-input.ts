@@ -2,7 +2,8 @@ import type { ValueSchema } from './object-schema.js';
 import type { SchemaDefinition } from './types.js';
 import { fastReader, type FastReader } from './fast-value.js';
 import { shapeSchema } from './value-schema.js';
-import { DEFAULT_VALUE_RULES, type ValueRules } from './value-rules.js';
+import { resolveDialectRules } from './dialect-rules.js';
+import type { ValueRules } from './value-rules.js';
 import { membersOf, objectShape, type ObjectShape } from './value-shape.js';
 
 /** A resource's schemas compiled, once, for POST and PUT bodies. */
@@ -31,7 +32,7 @@ export interface CompiledUserInput {
  */
 export function compileUserInput(
   schemas: readonly SchemaDefinition[],
-  rules: ValueRules = DEFAULT_VALUE_RULES,
+  rules: ValueRules = resolveDialectRules(undefined),
 ): CompiledUserInput {
   const [core, ...extensions] = schemas;
   if (!core) throw new Error('compileUserInput needs at least the core schema');

@@ -1,36 +1,21 @@
 import { isJsonObject } from '../json/json-value.js';
+import type { DialectRules } from './dialect-rules.js';
 import { normaliseDateTime } from './date-time.js';
 import type { AttributeDefinition, AttributeType } from './types.js';
 
 type Json = Record<string, unknown>;
 
 /**
- * The identity-provider dialect switches that change how one attribute value is read. They are
- * an input of the value rules, so a POST, a PUT and a PATCH read a value the same way; the
- * host sets them through `createScim`'s `patchRules` (see `DialectRuleName`). All are on by
- * default.
+ * The identity-provider dialect switches that change how one attribute value is read: the part
+ * of `DialectRules` the value rules take as input, so a POST, a PUT and a PATCH read a value the
+ * same way. `stringBooleans`: `"True"` / `"False"` are booleans; `managerString`: a bare string
+ * where a complex value with a `value` sub-attribute is expected is that `value`;
+ * `jsonEncodedValues`: a multi-valued complex value given as JSON text is that object.
  */
-export interface ValueRules {
-  /** `"True"` / `"False"` (any case) are booleans (Entra ID). */
-  readonly stringBooleans: boolean;
-  /**
-   * A bare string where a complex value with a `value` sub-attribute is expected is that
-   * `value`: the Enterprise `manager` as an id (Entra ID), `"emails": ["a@x.org"]`.
-   */
-  readonly managerString: boolean;
-  /**
-   * A multi-valued complex value given as a JSON-encoded object, or whose `value` is one, is
-   * that object, its `displayName` read as `display` (Entra ID's `AppRoleAssignmentsComplex`).
-   */
-  readonly jsonEncodedValues: boolean;
-}
-
-/** Every value rule on: what `createScim` uses unless the host switches one off. */
-export const DEFAULT_VALUE_RULES: ValueRules = Object.freeze({
-  stringBooleans: true,
-  managerString: true,
-  jsonEncodedValues: true,
-});
+export type ValueRules = Pick<
+  DialectRules,
+  'stringBooleans' | 'managerString' | 'jsonEncodedValues'
+>;
 
 /**
  * Reads a boolean value: `true`/`false`, and with `stringBooleans` the strings `"true"` and
