@@ -7,14 +7,16 @@ import { EventHub } from './events/event-hub.js';
 import { RequestHub } from './events/request-hub.js';
 import type { HandlerConfig } from './handlers/context.js';
 import { filterReader } from './handlers/filter-reader.js';
+import type { ResourceEndpoint } from './handlers/resource-endpoint.js';
 import { targetOrigin, targetPath } from './http/request-target.js';
 import type { ScimOptions } from './options.js';
 import { OutboxDispatcher } from './outbox/outbox-dispatcher.js';
 import { requestPhases } from './request-phases.js';
 import { compileUserType } from './resource-types.js';
-import { matchRoute } from './routes.js';
+import { routeTable } from './routes.js';
 import type { Scim } from './scim.js';
 import type { ScimRequest } from './types.js';
+import { UserEndpointService } from './users/user-endpoint.js';
 import { UserService } from './users/user-service.js';
 import { previewJson } from '../json/preview-json.js';
 
@@ -68,23 +70,6 @@ export function createScim(options: ScimOptions): Scim {
   // The User resource type, compiled once: its schemas, attribute index, path resolver and one
   // set of dialect switches for every way a value enters (POST, PUT and PATCH).
   const resourceType = compileUserType(options);
-  const config: HandlerConfig = {
-    resourceType,
-    maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
-    defaultPageSize: options.defaultPageSize ?? 50,
-    maxPageSize: options.maxPageSize ?? 100,
-    patch: patchContext({
-      resourceType,
-      ...(options.maxPatchOperations === undefined
-        ? {}
-        : { maxOperations: options.maxPatchOperations }),
-      ...(options.maxPatchWork === undefined ? {} : { maxWork: options.maxPatchWork }),
-    }),
-    readFilter: filterReader(resourceType),
-    sortSupported: typeof options.store.capabilities?.supportsSort === 'function',
-    onPassword: options.onPassword,
-    reportError,
-  };
   // Compile the request validation now, so the first request does not pay for it.
   void resourceType.input;
   const events = new EventHub(reportError);
@@ -104,17 +89,46 @@ export function createScim(options: ScimOptions): Scim {
     checkUserName: userNameCheck(options.userNameRule ?? 'rfc'),
     reportError,
   });
+  const patchLimits = {
+    ...(options.maxPatchOperations === undefined
+      ? {}
+      : { maxOperations: options.maxPatchOperations }),
+    ...(options.maxPatchWork === undefined ? {} : { maxWork: options.maxPatchWork }),
+  };
+  const userEndpoint: ResourceEndpoint = {
+    type: resourceType,
+    service: new UserEndpointService(users, {
+      type: resourceType,
+      patch: patchContext({ resourceType, ...patchLimits }),
+      onPassword: options.onPassword,
+      reportError,
+    }),
+    readFilter: filterReader(resourceType),
+  };
+  // The resource types served, each a row of the route table and of discovery.
+  const endpoints: readonly ResourceEndpoint[] = [userEndpoint];
+  const config: HandlerConfig = {
+    maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    defaultPageSize: options.defaultPageSize ?? 50,
+    maxPageSize: options.maxPageSize ?? 100,
+    sortSupported: typeof options.store.capabilities?.supportsSort === 'function',
+    endpoints,
+    reportError,
+  };
+  const matchRoute = routeTable(new Map(endpoints.map((e) => [e.type.endpoint.slice(1), e])));
 
   const basePrefix = `${basePath}/`;
-  // A server sees one origin, or a few: build its Users URL once, not on every request.
+  // A server sees one origin, or a few: build its URLs once, not on every request.
   let lastOrigin: string | undefined;
-  let lastUsersUrl = '';
-  const usersUrlOf = (origin: string): string => {
+  let lastBaseUrl = '';
+  let lastUrls = new Map<ResourceEndpoint, string>();
+  const baseUrlOf = (origin: string): string => {
     if (origin !== lastOrigin) {
-      lastUsersUrl = `${origin.endsWith('/') ? origin.slice(0, -1) : origin}${basePath}/Users`;
+      lastBaseUrl = `${origin.endsWith('/') ? origin.slice(0, -1) : origin}${basePath}`;
+      lastUrls = new Map(endpoints.map((e) => [e, `${lastBaseUrl}${e.type.endpoint}`]));
       lastOrigin = origin;
     }
-    return lastUsersUrl;
+    return lastBaseUrl;
   };
 
   const phases = requestPhases({
@@ -131,9 +145,13 @@ export function createScim(options: ScimOptions): Scim {
       // HEAD is GET without the body, wherever GET is allowed (RFC 9110 §9.3.2).
       return matchRoute(method === 'HEAD' ? 'GET' : method, path);
     },
-    run({ handler, id }, request, tenant) {
+    run(match, request, tenant) {
       const origin = options.publicBaseUrl ?? targetOrigin(request.path) ?? request.baseUrl;
-      return handler({ request, tenant, id, usersUrl: usersUrlOf(origin ?? ''), users, config });
+      const baseUrl = baseUrlOf(origin ?? '');
+      const { id, endpoint } = match;
+      if (endpoint === undefined) return match.handler({ request, tenant, id, baseUrl, config });
+      const url = lastUrls.get(endpoint) as string;
+      return match.handler({ request, tenant, id, baseUrl, config, endpoint, url });
     },
     reportError,
     requests,

@@ -1,32 +1,39 @@
 import { scimErrors } from '../errors/index.js';
 import { isClientText } from '../json/client-text.js';
 import { previewJson } from '../json/preview-json.js';
-import type { Handler } from './handlers/context.js';
-import { createUser } from './handlers/create-user.js';
-import { deleteUser } from './handlers/delete-user.js';
+import type { Handler, ResourceHandler } from './handlers/context.js';
+import { createResource } from './handlers/create-resource.js';
+import { deleteResource } from './handlers/delete-resource.js';
 import { resourceTypes, schemas, serviceProviderConfig } from './handlers/discovery.js';
-import { getUser } from './handlers/get-user.js';
-import { listUsers, searchUsers } from './handlers/list-users.js';
+import { getResource } from './handlers/get-resource.js';
+import { listResources, searchResources } from './handlers/list-resources.js';
 import { notImplemented } from './handlers/not-implemented.js';
-import { patchUser } from './handlers/patch-user.js';
-import { replaceUser } from './handlers/replace-user.js';
+import type { ResourceEndpoint } from './handlers/resource-endpoint.js';
+import { patchResource } from './handlers/patch-resource.js';
+import { replaceResource } from './handlers/replace-resource.js';
 
-type MethodTable = Readonly<Partial<Record<string, Handler>>>;
+type MethodTable<H> = Readonly<Partial<Record<string, H>>>;
 
-/** A matched route: its handler and the `{id}` segment, if any. */
-export interface RouteMatch {
-  readonly handler: Handler;
-  readonly id: string;
-}
+/**
+ * A matched route: its handler and the `{id}` segment, if any; for a resource type's endpoint
+ * also the served resource type (`E`) the route names, which its handler is run with.
+ */
+export type RouteMatch<E = ResourceEndpoint> =
+  | { readonly handler: Handler; readonly id: string; readonly endpoint?: undefined }
+  | { readonly handler: ResourceHandler; readonly id: string; readonly endpoint: E };
 
-const usersCollection: MethodTable = { GET: listUsers, POST: createUser };
-const userItem: MethodTable = {
-  GET: getUser,
-  PUT: replaceUser,
-  PATCH: patchUser,
-  DELETE: deleteUser,
+/** Finds the handler of a request path below the base path; see {@link routeTable}. */
+export type Router<E> = (method: string, path: string) => RouteMatch<E>;
+
+const collection: MethodTable<ResourceHandler> = { GET: listResources, POST: createResource };
+const item: MethodTable<ResourceHandler> = {
+  GET: getResource,
+  PUT: replaceResource,
+  PATCH: patchResource,
+  DELETE: deleteResource,
 };
-const later: MethodTable = {
+const search: MethodTable<ResourceHandler> = { POST: searchResources };
+const later: MethodTable<Handler> = {
   GET: notImplemented,
   POST: notImplemented,
   PUT: notImplemented,
@@ -35,8 +42,8 @@ const later: MethodTable = {
 };
 
 /**
- * Every top-level endpoint the route table knows, as RFC 7644 spells it (`Users`, `Schemas`,
- * ...), including those that answer 501.
+ * Every top-level endpoint RFC 7644 defines, as it spells them (`Users`, `Schemas`, ...): each
+ * one is served, or answers 501. Resource types a host serves come on top.
  */
 export const ENDPOINT_NAMES = [
   'Users',
@@ -48,23 +55,22 @@ export const ENDPOINT_NAMES = [
   'Groups',
 ] as const;
 
-// Endpoint names are matched without case: IdPs differ (`/users`, `/Users`).
-const topLevel: Readonly<Record<string, MethodTable>> = {
-  users: usersCollection,
-  bulk: later,
-  me: later,
-  serviceproviderconfig: { GET: serviceProviderConfig },
-  resourcetypes: { GET: resourceTypes },
-  schemas: { GET: schemas },
-  groups: later,
-};
-// The same tables under the names as RFC 7644 spells them, which most clients use: found
-// without lower-casing the segment first.
-const spelled: ReadonlyMap<string, MethodTable> = new Map(
-  ENDPOINT_NAMES.map((name) => [name, topLevel[name.toLowerCase()] as MethodTable]),
-);
+/** One row of the route table: a fixed endpoint, or a served resource type's. */
+type Row<E> =
+  | { readonly kind: 'fixed'; readonly name: string; readonly table: MethodTable<Handler> }
+  | { readonly kind: 'resource'; readonly name: string; readonly endpoint: E };
 
-function pick(table: MethodTable, method: string, what: string): Handler {
+const FIXED: readonly (readonly [string, MethodTable<Handler>])[] = [
+  ['Users', later],
+  ['Bulk', later],
+  ['Me', later],
+  ['ServiceProviderConfig', { GET: serviceProviderConfig }],
+  ['ResourceTypes', { GET: resourceTypes }],
+  ['Schemas', { GET: schemas }],
+  ['Groups', later],
+];
+
+function pick<H>(table: MethodTable<H>, method: string, what: string): H {
   const handler = Object.hasOwn(table, method) ? table[method] : undefined;
   if (!handler) {
     throw scimErrors.methodNotAllowed(`${method} is not allowed on ${what}.`, Object.keys(table));
@@ -73,32 +79,55 @@ function pick(table: MethodTable, method: string, what: string): Handler {
 }
 
 /**
+ * Builds the route table of the resource types served, keyed by endpoint name as it is
+ * spelled (`Users`, `Groups`, a host's `Classes`): each is one row answered by the generic
+ * resource handlers. Endpoints of RFC 7644 not served (`/Groups` without a group store, `/Bulk`,
+ * `/Me`) answer 501. The router finds the handler of a request path below the base path
+ * (`/Users`, `/Users/`, `/Users/{id}`, `/Users/.search`, ...), matching endpoint names in any
+ * letter case.
+ *
+ * The router throws ScimError 404 for an unknown route, 405 for a known route with another
+ * method.
+ */
+export function routeTable<E>(served: ReadonlyMap<string, E>): Router<E> {
+  const rows = new Map<string, Row<E>>();
+  for (const [name, table] of FIXED) rows.set(name, { kind: 'fixed', name, table });
+  for (const [name, endpoint] of served) rows.set(name, { kind: 'resource', name, endpoint });
+  // The names as spelled, which most clients use, found without lower-casing the segment;
+  // any other spelling through the lower-cased names (IdPs differ: `/users`, `/Users`).
+  const lower = new Map([...rows.values()].map((row) => [row.name.toLowerCase(), row]));
+  return (method, path) => {
+    const [first, second, third] = leadingSegments(path);
+    const row =
+      first === undefined ? undefined : (rows.get(first) ?? lower.get(first.toLowerCase()));
+    if (!row || third !== undefined)
+      throw scimErrors.notFound(`No SCIM endpoint at ${previewJson(path)}.`);
+    if (row.kind === 'fixed') {
+      const { table } = row;
+      if (second === undefined) return { handler: pick(table, method, `/${first}`), id: '' };
+      if (row.name === 'ServiceProviderConfig')
+        throw scimErrors.notFound(`No SCIM endpoint at ${previewJson(path)}.`);
+      return { handler: pick(table, method, `/${first}/{id}`), id: decodeSegment(second) };
+    }
+    const { endpoint } = row;
+    if (second === undefined)
+      return { handler: pick(collection, method, `/${first}`), id: '', endpoint };
+    if (second === '.search')
+      return { handler: pick(search, method, `/${first}/.search`), id: '', endpoint };
+    return { handler: pick(item, method, `/${first}/{id}`), id: decodeSegment(second), endpoint };
+  };
+}
+
+const usersOnly = routeTable(new Map([['Users', 'Users']]));
+
+/**
  * Finds the handler of a request path below the base path (`/Users`, `/Users/`,
- * `/Users/{id}`, ...).
+ * `/Users/{id}`, ...) in the route table of a server that serves Users and nothing else.
  *
  * @throws ScimError 404 for an unknown route, 405 for a known route with another method.
  */
-export function matchRoute(method: string, path: string): RouteMatch {
-  const [first, second, third] = leadingSegments(path);
-  const table = first === undefined ? undefined : (spelled.get(first) ?? inAnyCase(first));
-  if (!table || third !== undefined)
-    throw scimErrors.notFound(`No SCIM endpoint at ${previewJson(path)}.`);
-  if (second === undefined) return { handler: pick(table, method, `/${first}`), id: '' };
-  if (table !== usersCollection) {
-    if (table === topLevel.serviceproviderconfig)
-      throw scimErrors.notFound(`No SCIM endpoint at ${previewJson(path)}.`);
-    return { handler: pick(table, method, `/${first}/{id}`), id: decodeSegment(second) };
-  }
-  if (second === '.search') {
-    return { handler: pick({ POST: searchUsers }, method, '/Users/.search'), id: '' };
-  }
-  return { handler: pick(userItem, method, '/Users/{id}'), id: decodeSegment(second) };
-}
-
-function inAnyCase(segment: string): MethodTable | undefined {
-  const name = segment.toLowerCase();
-  // Own properties only: `__proto__` or `constructor` must not find Object.prototype.
-  return Object.hasOwn(topLevel, name) ? topLevel[name] : undefined;
+export function matchRoute(method: string, path: string): RouteMatch<string> {
+  return usersOnly(method, path);
 }
 
 // The first three non-empty segments, as `path.split('/').filter(...)` would give them, without

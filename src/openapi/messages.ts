@@ -1,7 +1,7 @@
 import type { SortOrder } from '../contracts/user-store.js';
 import { RESOURCE_TYPE_SCHEMA, SPC_SCHEMA } from '../core/handlers/discovery.js';
 import { SEARCH_REQUEST_SCHEMA } from '../core/handlers/list-params.js';
-import { LIST_RESPONSE_SCHEMA } from '../core/handlers/list-users.js';
+import { LIST_RESPONSE_SCHEMA } from '../core/handlers/list-resources.js';
 import { ERROR_SCHEMA, type ScimType } from '../errors/index.js';
 import { PATCH_OP_SCHEMA } from '../patch/index.js';
 import type { PatchOpName } from '../patch/types.js';

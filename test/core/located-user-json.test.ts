@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { locatedUserJson, withLocation } from '../../src/core/handlers/user-response.js';
+import {
+  locatedJson as locatedUserJson,
+  withLocation,
+} from '../../src/core/handlers/resource-response.js';
 import { createScim } from '../../src/index.js';
 import type { ScimUser } from '../../src/schema/user-resource.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isScimError } from '../../src/errors/index.js';
-import { getUser } from '../../src/core/handlers/get-user.js';
-import { listUsers } from '../../src/core/handlers/list-users.js';
+import { getResource as getUser } from '../../src/core/handlers/get-resource.js';
+import { listResources as listUsers } from '../../src/core/handlers/list-resources.js';
 import { matchRoute } from '../../src/core/routes.js';
 
 function statusOf(run: () => unknown): number | undefined {
@@ -21,13 +21,21 @@ describe('matchRoute', () => {
   });
 
   it('hands over the {id} segment, percent-decoded only when it holds an escape', () => {
-    expect(matchRoute('GET', '/Users/01abc')).toEqual({ handler: getUser, id: '01abc' });
+    expect(matchRoute('GET', '/Users/01abc')).toEqual({
+      handler: getUser,
+      id: '01abc',
+      endpoint: 'Users',
+    });
     expect(matchRoute('GET', '/Users/a%40b').id).toBe('a@b');
     expect(matchRoute('GET', '/Users/a+b').id).toBe('a+b');
   });
 
   it('ignores empty segments, as a split and filter would', () => {
-    expect(matchRoute('GET', '//Users//01abc/')).toEqual({ handler: getUser, id: '01abc' });
+    expect(matchRoute('GET', '//Users//01abc/')).toEqual({
+      handler: getUser,
+      id: '01abc',
+      endpoint: 'Users',
+    });
   });
 
   it('answers 404 for a path too deep, an unknown endpoint or a bad escape, 405 for a wrong method', () => {

@@ -1,26 +1,16 @@
 import type { Tenant } from '../../contracts/api-key-verifier.js';
-import type { Filter } from '../../filter/ast.js';
-import type { PatchContext } from '../../patch/patch-context.js';
-import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { ScimRequest, ScimResponse } from '../types.js';
-import type { UserService } from '../users/user-service.js';
+import type { ResourceEndpoint } from './resource-endpoint.js';
 
 /** Settings fixed at start-up that handlers read. */
 export interface HandlerConfig {
-  /** The User resource type, compiled once: every schema lookup and path resolution. */
-  readonly resourceType: CompiledResourceType;
   readonly maxBodyBytes: number;
   readonly defaultPageSize: number;
   readonly maxPageSize: number;
-  /** What every PATCH applies in: the resource type, its rules, the limits, resolved paths. */
-  readonly patch: PatchContext;
-  /** Parses and checks a filter text (see `filterReader`). */
-  readonly readFilter: (text: string) => Filter;
-  /** Whether the store sorts (it declares `capabilities.supportsSort`). */
+  /** Whether the user store sorts (it declares `capabilities.supportsSort`). */
   readonly sortSupported: boolean;
-  /** The host's password hook, if any. */
-  readonly onPassword:
-    ((tenant: string, userId: string, password: string) => void | Promise<void>) | undefined;
+  /** Every resource type served, in the order discovery lists them (the User first). */
+  readonly endpoints: readonly ResourceEndpoint[];
   /** Reports a fault that must not fail the request. */
   readonly reportError: (error: unknown) => void;
 }
@@ -31,11 +21,21 @@ export interface HandlerContext {
   readonly tenant: Tenant;
   /** The `{id}` path segment, when the route has one. */
   readonly id: string;
-  /** Absolute URL of the Users endpoint, e.g. `https://host/api/v1/scim/v2/Users`. */
-  readonly usersUrl: string;
-  readonly users: UserService;
+  /** Absolute URL of the base path, e.g. `https://host/api/v1/scim/v2`. */
+  readonly baseUrl: string;
   readonly config: HandlerConfig;
+}
+
+/** What a resource endpoint's handler receives: the request and the resource type routed to. */
+export interface ResourceContext extends HandlerContext {
+  /** The resource type the route names (`/Users`, `/Groups`, ...). */
+  readonly endpoint: ResourceEndpoint;
+  /** Absolute URL of that endpoint, e.g. `https://host/api/v1/scim/v2/Users`. */
+  readonly url: string;
 }
 
 /** Answers one routed request. */
 export type Handler = (context: HandlerContext) => Promise<ScimResponse>;
+
+/** Answers one request routed to a resource type's endpoint. */
+export type ResourceHandler = (context: ResourceContext) => Promise<ScimResponse>;

@@ -1,18 +1,15 @@
 import { scimErrors } from '../../errors/index.js';
 import { toSchemaResource } from '../../schema/to-schema-resource.js';
+import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { SchemaDefinition } from '../../schema/types.js';
 import { jsonResponse } from '../http/respond.js';
 import type { Handler, HandlerContext } from './context.js';
-import { LIST_RESPONSE_SCHEMA } from './list-users.js';
+import { LIST_RESPONSE_SCHEMA } from './list-resources.js';
 
 /** The schema URN of the ServiceProviderConfig resource (RFC 7643 §5). */
 export const SPC_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig';
 /** The schema URN of a ResourceType resource (RFC 7643 §6). */
 export const RESOURCE_TYPE_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ResourceType';
-
-function baseUrl(context: HandlerContext): string {
-  return context.usersUrl.slice(0, -'/Users'.length);
-}
 
 /**
  * GET /ServiceProviderConfig: what this server really supports, from the same settings the
@@ -42,13 +39,13 @@ export const serviceProviderConfig: Handler = async (context) => {
     ],
     meta: {
       resourceType: 'ServiceProviderConfig',
-      location: `${baseUrl(context)}/ServiceProviderConfig`,
+      location: `${context.baseUrl}/ServiceProviderConfig`,
     },
   });
 };
 
-function userResourceType(context: HandlerContext) {
-  const { name, endpoint, description, core, extensions } = context.config.resourceType;
+function resourceTypeResource(context: HandlerContext, type: CompiledResourceType) {
+  const { name, endpoint, description, core, extensions } = type;
   return {
     schemas: [RESOURCE_TYPE_SCHEMA],
     id: name,
@@ -57,7 +54,7 @@ function userResourceType(context: HandlerContext) {
     description,
     schema: core.id,
     schemaExtensions: extensions.map((e) => ({ schema: e.id, required: false })),
-    meta: { resourceType: 'ResourceType', location: `${baseUrl(context)}/ResourceTypes/${name}` },
+    meta: { resourceType: 'ResourceType', location: `${context.baseUrl}/ResourceTypes/${name}` },
   };
 }
 
@@ -71,16 +68,23 @@ function listOf(resources: unknown[]) {
   };
 }
 
+function servedTypes(context: HandlerContext): CompiledResourceType[] {
+  return context.config.endpoints.map((e) => e.type);
+}
+
 /**
- * GET /ResourceTypes and /ResourceTypes/User.
+ * GET /ResourceTypes and /ResourceTypes/{name}: every resource type served (`User`, and
+ * `Group` when the store keeps groups).
  *
  * @see RFC 7643 §6; RFC 7644 §4
  */
 export const resourceTypes: Handler = async (context) => {
-  const type = userResourceType(context);
-  if (context.id === '') return jsonResponse(200, listOf([type]));
-  if (context.id !== type.name) throw scimErrors.notFound(`No resource type "${context.id}".`);
-  return jsonResponse(200, type);
+  const types = servedTypes(context);
+  if (context.id === '')
+    return jsonResponse(200, listOf(types.map((t) => resourceTypeResource(context, t))));
+  const type = types.find((t) => t.name === context.id);
+  if (!type) throw scimErrors.notFound(`No resource type "${context.id}".`);
+  return jsonResponse(200, resourceTypeResource(context, type));
 };
 
 /**
@@ -90,11 +94,16 @@ export const resourceTypes: Handler = async (context) => {
  * @see RFC 7643 §7; RFC 7644 §4
  */
 export const schemas: Handler = async (context) => {
-  const type = context.config.resourceType;
-  const render = (s: SchemaDefinition) =>
-    toSchemaResource(s, `${baseUrl(context)}/Schemas/${s.id}`);
-  if (context.id === '') return jsonResponse(200, listOf(type.schemas.map(render)));
-  const schema = type.schema(context.id);
-  if (!schema) throw scimErrors.notFound(`No schema "${context.id}".`);
-  return jsonResponse(200, render(schema));
+  const types = servedTypes(context);
+  const render = (s: SchemaDefinition) => toSchemaResource(s, `${context.baseUrl}/Schemas/${s.id}`);
+  if (context.id === '') {
+    // A schema two types share (none today) is listed once.
+    const all = [...new Set(types.flatMap((t) => t.schemas))];
+    return jsonResponse(200, listOf(all.map(render)));
+  }
+  for (const type of types) {
+    const schema = type.schema(context.id);
+    if (schema) return jsonResponse(200, render(schema));
+  }
+  throw scimErrors.notFound(`No schema "${context.id}".`);
 };

@@ -75,7 +75,7 @@ function toListParams(get: (name: string) => unknown, config: HandlerConfig): Li
 }
 
 /**
- * Reads the query parameters of GET /Users: `startIndex` (default 1, below 1 read as 1),
+ * Reads the query parameters of a list (GET /Users, GET /Groups): `startIndex` (default 1, below 1 read as 1),
  * `count` (default 50, above the maximum lowered to it, negative read as 0), `filter`,
  * `sortBy`, `sortOrder`, `attributes`, `excludedAttributes`.
  *
@@ -87,7 +87,7 @@ export function readListParams(params: URLSearchParams, config: HandlerConfig): 
 }
 
 /**
- * Reads a POST /Users/.search SearchRequest body into the same parameters as the GET form.
+ * Reads a POST .search SearchRequest body into the same parameters as the GET form.
  *
  * @throws ScimError 400 `invalidSyntax` for a body that is not a SearchRequest.
  * @see RFC 7644 §3.4.3

@@ -1,0 +1,81 @@
+import type { ListQuery } from '../../contracts/store-query.js';
+import { compileProjection } from '../../schema/project-resource.js';
+import { queryParams } from '../http/query-params.js';
+import { readJsonBody } from '../http/read-json-body.js';
+import { RESPONSE_CONTENT_TYPE } from '../http/media-type.js';
+import { jsonResponse } from '../http/respond.js';
+import type { ScimResponse } from '../types.js';
+import type { ResourceContext, ResourceHandler } from './context.js';
+import { readListParams, readSearchRequest, type ListParams } from './list-params.js';
+import { locatedJson, presented, withLocation } from './resource-response.js';
+import { checkSortBy } from './sort-by.js';
+
+/** The schema URN of a list response. */
+export const LIST_RESPONSE_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
+
+async function answerList(context: ResourceContext, params: ListParams): Promise<ScimResponse> {
+  const { tenant, endpoint, url } = context;
+  const { type, service } = endpoint;
+  const project = compileProjection(params, type);
+  // One object, built here and handed on as it is.
+  const query: { -readonly [K in keyof ListQuery]: ListQuery[K] } = {
+    startIndex: params.startIndex,
+    count: params.count,
+    resourceType: type,
+  };
+  if (params.filter !== undefined) {
+    query.filter = endpoint.readFilter(params.filter);
+    service.assertFilterSupported(query.filter, params.filter);
+  }
+  if (params.sortBy !== undefined) {
+    query.sortBy = checkSortBy(params.sortBy, type);
+    service.assertSortSupported(query.sortBy, params.sortBy);
+    query.sortOrder = params.sortOrder;
+  }
+  const page = await service.list(tenant.id, query, params);
+  const { resources } = page;
+  const first = resources[0];
+  if (!project && resources.length === 1 && first !== undefined) {
+    // A page of one, the answer to the userName probe every IdP sends: written as text around
+    // the resource, which takes its location without being copied (see locatedJson).
+    const json = locatedJson(presented(first, context), url);
+    return {
+      status: 200,
+      headers: { 'content-type': RESPONSE_CONTENT_TYPE },
+      body: `{"schemas":["${LIST_RESPONSE_SCHEMA}"],"totalResults":${page.totalResults},"itemsPerPage":1,"startIndex":${params.startIndex},"Resources":[${json}]}`,
+    };
+  }
+  // Stores may hand out shared, read-only resources: location goes on a copy.
+  const located = resources.map((r) => withLocation(presented(r, context), url));
+  return jsonResponse(200, {
+    schemas: [LIST_RESPONSE_SCHEMA],
+    totalResults: page.totalResults,
+    itemsPerPage: located.length,
+    startIndex: params.startIndex,
+    Resources: project
+      ? located.map((r) => project(r as unknown as Record<string, unknown>))
+      : located,
+  });
+}
+
+/**
+ * GET of a resource endpoint (`/Users`, `/Groups`, with or without a trailing slash): one
+ * page ordered by id (or `sortBy`), optionally filtered and projected. `Resources` is always
+ * present; `totalResults` counts every match.
+ *
+ * @see RFC 7644 §3.4.2
+ */
+export const listResources: ResourceHandler = (context) =>
+  answerList(context, readListParams(queryParams(context.request.query), context.config));
+
+/**
+ * POST `/.search` below a resource endpoint: the same query as the GET form, from a
+ * SearchRequest body.
+ *
+ * @see RFC 7644 §3.4.3
+ */
+export const searchResources: ResourceHandler = (context) =>
+  answerList(
+    context,
+    readSearchRequest(readJsonBody(context.request, context.config.maxBodyBytes), context.config),
+  );

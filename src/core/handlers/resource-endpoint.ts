@@ -1,0 +1,64 @@
+import type { ListQuery } from '../../contracts/store-query.js';
+import type { AttributePath, Filter } from '../../filter/ast.js';
+import type { Projection } from '../../schema/project-resource.js';
+import type { CompiledResourceType } from '../../schema/resource-type.js';
+import type { UserInput } from '../../schema/validate-user.js';
+
+/** A resource as a service returns it: SCIM JSON with an `id` and a versioned `meta`. */
+export interface StoredResource {
+  readonly id: string;
+  readonly meta: { readonly version: string; readonly location?: string };
+}
+
+/** One page of resources and how many match in all. */
+export interface ResourcePage<R extends StoredResource = StoredResource> {
+  readonly totalResults: number;
+  readonly resources: readonly R[];
+}
+
+/**
+ * The operations behind one resource type's endpoints, in the terms of SCIM requests: what the
+ * generic handlers call. A service keeps its resource's own rules (the User's password hook and
+ * account status, the Group's memberships); the handlers keep what every resource shares
+ * (bodies, projection, ETags, paging, responses).
+ */
+export interface ResourceService<R extends StoredResource = StoredResource> {
+  /** Creates a resource from a validated POST body. */
+  create(tenant: string, input: UserInput): Promise<R>;
+  /**
+   * Reads a resource or throws 404. `shown` is what the response will show: a service may
+   * leave out what it would not (a group's members, when the response excludes them).
+   */
+  get(tenant: string, id: string, shown: Projection): Promise<R>;
+  /** Lists resources, as `get` reads each. */
+  list(tenant: string, query: ListQuery, shown: Projection): Promise<ResourcePage<R>>;
+  /** Throws 400 `invalidFilter` when the store declares it cannot answer `filter`. */
+  assertFilterSupported(filter: Filter, text: string): void;
+  /** Throws 400 `invalidValue` when the store declares it cannot sort by `path`. */
+  assertSortSupported(path: AttributePath, text: string): void;
+  /** Replaces a resource from a validated PUT body (404, 412 for a stale If-Match). */
+  replace(tenant: string, id: string, ifMatch: string | undefined, input: UserInput): Promise<R>;
+  /** Applies a PatchOp message body, all operations or none (404, 412, 400). */
+  patch(tenant: string, id: string, ifMatch: string | undefined, body: unknown): Promise<R>;
+  /** Deletes a resource (404, 412 for a stale If-Match). */
+  delete(tenant: string, id: string, ifMatch: string | undefined): Promise<void>;
+}
+
+/**
+ * One resource type as the core serves it: a row of the route table. The generic handlers
+ * (`create-resource.ts`, `get-resource.ts`, ...) answer every endpoint from this object alone.
+ */
+export interface ResourceEndpoint {
+  /** The compiled resource type: schemas, body reader, path resolver, dialect rules. */
+  readonly type: CompiledResourceType;
+  /** Its operations. */
+  readonly service: ResourceService;
+  /** Parses and checks a filter text in this type (see `filterReader`). */
+  readonly readFilter: (text: string) => Filter;
+  /**
+   * Adds what depends on the request's base URL to a resource, beyond `meta.location` (a
+   * group's members' `$ref`); returns the resource itself when there is nothing to add.
+   * Omitted: nothing to add.
+   */
+  readonly present?: (resource: StoredResource, baseUrl: string) => StoredResource;
+}
