@@ -12,7 +12,12 @@ import { DISTRICT, ENTERPRISE_USER_SCHEMA, schemas } from './fixtures.js';
 
 // The fast reader of a user body must give exactly what the valibot schema gives (the same
 // members in the same order) whenever it gives anything, and leave everything else to it.
-const ALL_OFF = { stringBooleans: false, managerString: false, jsonEncodedValues: false };
+const ALL_OFF = {
+  stringBooleans: false,
+  managerString: false,
+  jsonEncodedValues: false,
+  managerEmptyString: false,
+};
 
 const COMPILED = new Map([undefined, ALL_OFF].map((r) => [r, compileUserInput(schemas, r)]));
 
@@ -197,7 +202,7 @@ describe('the fast reader of one attribute, for generated definitions of every t
   it.each([
     [
       'every dialect rule on',
-      { stringBooleans: true, managerString: true, jsonEncodedValues: true },
+      { stringBooleans: true, managerString: true, jsonEncodedValues: true, managerEmptyString: true },
     ],
     ['the value dialect rules off', ALL_OFF],
   ])('gives what the valibot schema generated from the same shape gives, %s', (_, rules) => {
