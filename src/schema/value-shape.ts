@@ -258,8 +258,7 @@ export function compileShapes(
     shapes.set(definition, shape);
     const one = shape.kind === 'list' ? shape.item : shape;
     for (const sub of definition.subAttributes ?? []) {
-      const member =
-        one.kind === 'object' ? one.members[one.exact.get(sub.name) ?? -1] : undefined;
+      const member = one.kind === 'object' ? one.members[one.exact.get(sub.name) ?? -1] : undefined;
       add(sub, member ? member.shape : compileShape(sub, rules));
     }
   };

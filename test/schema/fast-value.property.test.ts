@@ -202,7 +202,12 @@ describe('the fast reader of one attribute, for generated definitions of every t
   it.each([
     [
       'every dialect rule on',
-      { stringBooleans: true, managerString: true, jsonEncodedValues: true, managerEmptyString: true },
+      {
+        stringBooleans: true,
+        managerString: true,
+        jsonEncodedValues: true,
+        managerEmptyString: true,
+      },
     ],
     ['the value dialect rules off', ALL_OFF],
   ])('gives what the valibot schema generated from the same shape gives, %s', (_, rules) => {
