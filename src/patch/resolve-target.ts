@@ -1,6 +1,6 @@
 import { scimErrors } from '../errors/index.js';
 import { compileElementFilter, valueLookupsOf } from './match-element.js';
-import { parsePatchPath } from './parse-patch-path.js';
+import { parsePatchPath, pathOptionsOf } from './parse-patch-path.js';
 import { rememberPath } from './patch-context.js';
 import type { PatchContext, PatchPath, Resolved } from './types.js';
 import { previewJson } from '../json/preview-json.js';
@@ -22,7 +22,7 @@ export function resolvePath(ctx: PatchContext, path: string): Resolved {
     path,
     extension
       ? { kind: 'extension', schema: extension }
-      : resolveTarget(parsePatchPath(path), ctx, path),
+      : resolveTarget(parsePatchPath(path, pathOptionsOf(ctx.rules)), ctx, path),
   );
 }
 
