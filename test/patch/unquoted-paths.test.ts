@@ -3,20 +3,13 @@ import { applyPatch, parsePatchPath } from '../../src/patch/index.js';
 import { compileResourceType } from '../../src/schema/resource-type.js';
 import { GROUP_SCHEMA, groupSchema } from '../../src/schema/group-schema.js';
 import { patchBody, setup, USER_SCHEMA } from '../core/harness.js';
-import {
-  ENTERPRISE_USER_SCHEMA,
-  failure,
-  message,
-  patch,
-  resourceTypeOf,
-  SCHEMAS,
-  storedUser,
-} from './fixtures.js';
+import { userResourceType } from '../../src/schema/user-resource-type.js';
+import { ENTERPRISE_USER_SCHEMA, failure, message, patch, storedUser } from './fixtures.js';
 
 // Dialect rule `unquotedFilterValues` (docs/patch.md): a value filter inside a PATCH path reads
 // values without quotes as a `?filter=` does, `emails[type eq work].value`, and the same switch
 // turns both off.
-const STRICT = resourceTypeOf(SCHEMAS, { unquotedFilterValues: false });
+const STRICT = userResourceType({ rules: { unquotedFilterValues: false } });
 const strictly = (resource: Record<string, unknown>, ...operations: unknown[]) =>
   applyPatch(resource, message(...operations), { resourceType: STRICT });
 
