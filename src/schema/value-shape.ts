@@ -26,7 +26,10 @@ export interface AnyShape {
 /** A value of a scalar type, read by the type's rule in `value-rules.ts`. @internal */
 export interface ScalarShape {
   readonly kind: 'scalar';
-  /** The value as stored, `undefined` for no value (an empty id, `managerEmptyString`), or `REFUSED`. */
+  /**
+   * The value as stored, `undefined` for no value (an empty id, `managerEmptyString`), or
+   * `REFUSED`.
+   */
   readonly read: ScalarReader;
   /** What an error says a refused value must be: `must be a boolean`. */
   readonly expected: (value: unknown) => string;
