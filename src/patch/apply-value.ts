@@ -3,7 +3,7 @@ import { isScimError } from '../errors/index.js';
 import type { SchemaDefinition } from '../schema/types.js';
 import { applyToTarget } from './apply-to-target.js';
 import type { Draft } from './draft.js';
-import { parsePatchPath } from './parse-patch-path.js';
+import { parsePatchPath, pathOptionsOf } from './parse-patch-path.js';
 import { resolveTarget } from './resolve-target.js';
 import type { PatchOperation } from './patch-operation.js';
 import type { PatchContext, Resolved, Target } from './types.js';
@@ -71,7 +71,7 @@ export function applyObject(
 
 function tryResolve(path: string, ctx: PatchContext): Resolved | undefined {
   try {
-    const parsed = parsePatchPath(path);
+    const parsed = parsePatchPath(path, pathOptionsOf(ctx.rules));
     return parsed.filter ? undefined : resolveTarget(parsed, ctx, path);
   } catch (error) {
     if (isScimError(error) && error.scimType === 'invalidPath') return undefined;

@@ -110,6 +110,8 @@ function readList(shape: ListShape, value: unknown, ctx: PatchContext, label: st
 
 function readObject(shape: ObjectShape, value: unknown, ctx: PatchContext, label: string) {
   const v = shape.readForm ? shape.readForm(value) : value;
+  // A dialect form that is no value (an empty id, `managerEmptyString`) unassigns, as null would.
+  if (v === undefined) return undefined;
   if (!isJsonObject(v)) throw scimErrors.invalidValue(`${label} ${NOT_AN_OBJECT}.`);
   const out: Json = {};
   let any = false;

@@ -1,6 +1,7 @@
 import { scimErrors, isScimError } from '../errors/index.js';
-import { parseFilter } from '../filter/index.js';
+import { parseFilter, type ParseFilterOptions } from '../filter/index.js';
 import type { Filter } from '../filter/ast.js';
+import type { DialectRules } from '../schema/dialect-rules.js';
 import type { PatchPath } from './types.js';
 import { previewJson } from '../json/preview-json.js';
 import { nameEnd, readAttributePath, type PathFailure } from '../schema/attribute-path.js';
@@ -10,7 +11,9 @@ import { nameEnd, readAttributePath, type PathFailure } from '../schema/attribut
  * (`emails[type eq "work"].value`), each optionally prefixed by a schema URN
  * (`urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager.value`). The attribute
  * path is read with the one path grammar (`readAttributePath`), the bracket content by the
- * shared filter parser.
+ * shared filter parser, with `options.unquotedValues` as a `?filter=` is read: values without
+ * quotes (`emails[type eq work]`) are strings, the dialect rule `unquotedFilterValues` (PATCH
+ * passes the resource type's setting). Default `false` (RFC 7644).
  *
  * @throws ScimError 400 `invalidPath` when the text is not a path.
  * @see RFC 7644 §3.5.2 (Figure 7), §3.10
@@ -18,9 +21,13 @@ import { nameEnd, readAttributePath, type PathFailure } from '../schema/attribut
  * ```ts
  * parsePatchPath('emails[type eq "work"].value');
  * // { attribute: 'emails', filter: {...}, subAttribute: 'value' }
+ * parsePatchPath('members[value eq 2819c223]', { unquotedValues: true });
  * ```
  */
-export function parsePatchPath(text: string): PatchPath {
+export function parsePatchPath(
+  text: string,
+  options?: Pick<ParseFilterOptions, 'unquotedValues'>,
+): PatchPath {
   const rest = text.trim();
   const bracket = rest.indexOf('[');
   const fail: PathFailure = (why, at) => {
@@ -31,7 +38,7 @@ export function parsePatchPath(text: string): PatchPath {
   if (path.subAttribute !== undefined) fail('a value filter must follow an attribute', bracket);
   const close = closingBracket(rest, bracket);
   if (close < 0) throw badPath(text, 'has an unclosed "["');
-  const filter = parseValueFilter(rest.slice(bracket + 1, close), text);
+  const filter = parseValueFilter(rest.slice(bracket + 1, close), text, options);
   let at = close + 1;
   let subAttribute: string | undefined;
   if (rest.charCodeAt(at) === 0x2e /* . */) {
@@ -42,6 +49,20 @@ export function parsePatchPath(text: string): PatchPath {
   }
   if (at < rest.length) throw badPath(text, `has unexpected text ${previewJson(rest.slice(at))}`);
   return subAttribute === undefined ? { ...path, filter } : { ...path, subAttribute, filter };
+}
+
+const UNQUOTED: ParseFilterOptions = { unquotedValues: true };
+
+/**
+ * Returns the options a resource type's dialect rules give the PATCH paths it parses: values
+ * without quotes with `unquotedFilterValues`, as its `?filter=` reads them.
+ *
+ * @internal
+ */
+export function pathOptionsOf(
+  rules: Pick<DialectRules, 'unquotedFilterValues'>,
+): Pick<ParseFilterOptions, 'unquotedValues'> | undefined {
+  return rules.unquotedFilterValues ? UNQUOTED : undefined;
 }
 
 // A module-level function, not a closure per call: PATCH parses a path per operation.
@@ -65,11 +86,15 @@ function closingBracket(text: string, open: number): number {
   return -1;
 }
 
-function parseValueFilter(inner: string, path: string): Filter {
+function parseValueFilter(
+  inner: string,
+  path: string,
+  options: Pick<ParseFilterOptions, 'unquotedValues'> | undefined,
+): Filter {
   if (inner.trim() === '')
     throw scimErrors.invalidPath(`The path ${previewJson(path)} has an empty filter.`);
   try {
-    return parseFilter(inner);
+    return parseFilter(inner, options?.unquotedValues ? UNQUOTED : undefined);
   } catch (error) {
     // A bad value filter is a bad path (RFC 7644 §3.5.2 names invalidPath for PATCH paths).
     const why = isScimError(error) ? error.detail : 'its filter does not parse';

@@ -1,11 +1,11 @@
 import { scimErrors } from '../errors/index.js';
 import { compileElementFilter, valueLookupsOf } from './match-element.js';
-import { parsePatchPath } from './parse-patch-path.js';
+import { parsePatchPath, pathOptionsOf } from './parse-patch-path.js';
 import { rememberPath } from './patch-context.js';
 import type { PatchContext, PatchPath, Resolved } from './types.js';
 import { previewJson } from '../json/preview-json.js';
 import { SCHEMAS_ATTRIBUTE } from '../schema/schemas-attribute.js';
-import type { AttributeDefinition } from '../schema/types.js';
+import { isIdReference } from '../schema/value-shape.js';
 
 /**
  * Parses and resolves a PATCH path's text, or returns what the same text resolved to before in
@@ -22,7 +22,7 @@ export function resolvePath(ctx: PatchContext, path: string): Resolved {
     path,
     extension
       ? { kind: 'extension', schema: extension }
-      : resolveTarget(parsePatchPath(path), ctx, path),
+      : resolveTarget(parsePatchPath(path, pathOptionsOf(ctx.rules)), ctx, path),
   );
 }
 
@@ -76,18 +76,6 @@ export function resolveTarget(path: PatchPath, ctx: PatchContext, label: string)
     kind: 'attribute',
     target: { schema, attr, sub, filter: path.filter, predicate, lookups, label },
   };
-}
-
-/**
- * Tells whether an attribute is a singular reference given by its `value` (the Enterprise
- * `manager`): what the dialect rules `managerValueFilter` and `managerEmptyString` act on.
- */
-export function isIdReference(attr: AttributeDefinition): boolean {
-  return (
-    attr.type === 'complex' &&
-    !attr.multiValued &&
-    (attr.subAttributes ?? []).some((s) => s.name === 'value')
-  );
 }
 
 // Dialect rule `managerValueFilter`: Entra ID's `manager[value eq "<id>"]`, unqualified and

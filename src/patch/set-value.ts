@@ -7,7 +7,6 @@ import type { Draft } from './draft.js';
 import { equalitiesOf } from './match-element.js';
 import { mergeComplex } from './merge-complex.js';
 import { exclusivePrimary } from './multi-valued.js';
-import { isIdReference } from './resolve-target.js';
 import type { PatchOperation } from './patch-operation.js';
 import { clearExtension } from './remove.js';
 import type { PatchContext, Target, Touched } from './types.js';
@@ -72,7 +71,6 @@ function setSingular(ctx: PatchContext, t: Target, current: unknown, value: unkn
     throw scimErrors.invalidPath(`"${t.label}" filters a singular attribute: only "remove" can.`);
   }
   if (sub) return mergeComplex(current, { [sub.name]: coerceOne(sub, value, ctx, t.label) });
-  if (value === '' && ctx.rules.managerEmptyString && isIdReference(attr)) return undefined;
   const v = coerceOne(attr, value, ctx, t.label);
   if (attr.type !== 'complex' || v === undefined) return v;
   return mergeComplex(current, v);

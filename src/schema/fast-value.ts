@@ -53,7 +53,11 @@ export function fastReader(shape: ValueShape): FastReader {
     case 'object': {
       const read = fastObject(shape);
       const { readForm } = shape;
-      return readForm ? (x) => read(readForm(x)) : read;
+      if (!readForm) return read;
+      return (x) => {
+        const form = readForm(x);
+        return form === undefined ? undefined : read(form);
+      };
     }
   }
 }

@@ -10,11 +10,12 @@ type Json = Record<string, unknown>;
  * of `DialectRules` the value rules take as input, so a POST, a PUT and a PATCH read a value the
  * same way. `stringBooleans`: `"True"` / `"False"` are booleans; `managerString`: a bare string
  * where a complex value with a `value` sub-attribute is expected is that `value`;
- * `jsonEncodedValues`: a multi-valued complex value given as JSON text is that object.
+ * `jsonEncodedValues`: a multi-valued complex value given as JSON text is that object;
+ * `managerEmptyString`: an empty id (`""`) of an id reference such as `manager` is no id.
  */
 export type ValueRules = Pick<
   DialectRules,
-  'stringBooleans' | 'managerString' | 'jsonEncodedValues'
+  'stringBooleans' | 'managerString' | 'jsonEncodedValues' | 'managerEmptyString'
 >;
 
 /**

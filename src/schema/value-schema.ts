@@ -45,10 +45,10 @@ function listSchema(shape: ListShape): ValueSchema {
 /**
  * Generates the valibot schema of a value from its compiled rules (`compileShape`): the value
  * checked against its type and coerced ("True" → `true`); a complex value read in its dialect
- * forms, then as an object of sub-attributes; a multi-valued attribute takes a list (one bare
- * value is a list of one), drops `null` elements, becomes "no value" when empty, and allows at
- * most one `primary` value. The output `undefined` means "no value". The fast reader
- * (`fastReader`) is generated from the same shape.
+ * forms (one may be "no value"), then as an object of sub-attributes; a multi-valued attribute
+ * takes a list (one bare value is a list of one), drops `null` elements, becomes "no value"
+ * when empty, and allows at most one `primary` value. The output `undefined` means "no value".
+ * The fast reader (`fastReader`) is generated from the same shape.
  *
  * @see RFC 7643 §2.3 (types), §2.4 (multi-valued), §2.5 (unassigned)
  * @internal
@@ -68,7 +68,8 @@ export function shapeSchema(shape: ValueShape): ValueSchema {
       );
       const { readForm } = shape;
       if (!readForm) return object;
-      return v.pipe(v.unknown(), v.transform(readForm), object) as ValueSchema;
+      // A form may read as no value (an empty id): `undefined` goes through.
+      return v.pipe(v.unknown(), v.transform(readForm), v.optional(object)) as ValueSchema;
     }
   }
 }

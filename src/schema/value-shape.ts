@@ -26,7 +26,10 @@ export interface AnyShape {
 /** A value of a scalar type, read by the type's rule in `value-rules.ts`. @internal */
 export interface ScalarShape {
   readonly kind: 'scalar';
-  /** The value as stored, or `REFUSED`. */
+  /**
+   * The value as stored, `undefined` for no value (an empty id, `managerEmptyString`), or
+   * `REFUSED`.
+   */
   readonly read: ScalarReader;
   /** What an error says a refused value must be: `must be a boolean`. */
   readonly expected: (value: unknown) => string;
@@ -58,7 +61,10 @@ export interface ObjectShape {
   readonly required: readonly number[];
   /** Whether an object left with no values is no value (a complex value), or stays `{}`. */
   readonly emptyIsNoValue: boolean;
-  /** The dialect forms of a complex value, read before the object is (`readComplexForm`). */
+  /**
+   * The dialect forms of a complex value, read before the object is (`readComplexForm`);
+   * `undefined` out means no value (an empty id, `managerEmptyString`).
+   */
   readonly readForm: ((value: unknown) => unknown) | undefined;
 }
 
@@ -127,6 +133,22 @@ export function isClientWritable(definition: AttributeDefinition): boolean {
 }
 
 /**
+ * Tells whether an attribute is an id reference: a singular complex attribute with a `value`
+ * sub-attribute, the id of another resource (the Enterprise `manager`). The dialect rules
+ * `managerEmptyString` and `managerValueFilter` act on these.
+ *
+ * @see RFC 7643 §4.3
+ * @internal
+ */
+export function isIdReference(definition: AttributeDefinition): boolean {
+  return (
+    definition.type === 'complex' &&
+    !definition.multiValued &&
+    (definition.subAttributes ?? []).some((s) => s.name === 'value')
+  );
+}
+
+/**
  * Returns the index of the member a name is, in any letter case, or `-1` for a name the object
  * does not list. Most clients spell names as the schema does, so the exact name is tried first.
  *
@@ -186,9 +208,12 @@ export function membersOf(
 export function compileShape(definition: AttributeDefinition, rules: ValueRules): ValueShape {
   let one: ValueShape;
   if (definition.type === 'complex') {
-    one = objectShape(membersOf(definition.subAttributes ?? [], rules), true, (x) =>
-      readComplexForm(definition, x, rules),
-    );
+    const emptyId = rules.managerEmptyString && isIdReference(definition);
+    const members = membersOf(definition.subAttributes ?? [], rules);
+    const readForm = (x: unknown) => readComplexForm(definition, x, rules);
+    one = emptyId
+      ? objectShape(members.map(withEmptyId), true, (x) => (x === '' ? undefined : readForm(x)))
+      : objectShape(members, true, readForm);
   } else {
     const { type } = definition;
     one = {
@@ -199,6 +224,17 @@ export function compileShape(definition: AttributeDefinition, rules: ValueRules)
   }
   if (!definition.multiValued) return one;
   return { kind: 'list', item: one, onePrimary: definition.type === 'complex' };
+}
+
+// Dialect rule `managerEmptyString`: Entra ID removes a manager by sending `""` for it. An id
+// reference's id `""` names no resource, so it reads as `null` does, "no value", wherever it is
+// written: `"manager": ""` (above), `{"value": ""}`, a PATCH of `manager.value`. Every way in
+// (the valibot schema, the fast reader, PATCH) reads it from here.
+function withEmptyId(member: MemberShape): MemberShape {
+  const { shape } = member;
+  if (member.name !== 'value' || shape.kind !== 'scalar') return member;
+  const { read } = shape;
+  return { ...member, shape: { ...shape, read: (x) => (x === '' ? undefined : read(x)) } };
 }
 
 /**
@@ -219,10 +255,16 @@ export function compileShapes(
   rules: ValueRules,
 ): ValueShapes {
   const shapes = new Map<AttributeDefinition, ValueShape>();
-  const add = (definition: AttributeDefinition): void => {
-    shapes.set(definition, compileShape(definition, rules));
-    definition.subAttributes?.forEach(add);
+  // A sub-attribute a client may write is read as its parent reads it (an id reference's
+  // `value` knows it is one); a readOnly one is compiled on its own.
+  const add = (definition: AttributeDefinition, shape: ValueShape): void => {
+    shapes.set(definition, shape);
+    const one = shape.kind === 'list' ? shape.item : shape;
+    for (const sub of definition.subAttributes ?? []) {
+      const member = one.kind === 'object' ? one.members[one.exact.get(sub.name) ?? -1] : undefined;
+      add(sub, member ? member.shape : compileShape(sub, rules));
+    }
   };
-  for (const schema of schemas) schema.attributes.forEach(add);
+  for (const schema of schemas) for (const a of schema.attributes) add(a, compileShape(a, rules));
   return shapes;
 }

@@ -230,6 +230,34 @@ describe('dialect rules', () => {
       );
     });
 
+    it('managerEmptyString: an empty id is no id in every form a PATCH can send it, as in a POST', () => {
+      const path = `${ENTERPRISE_USER_SCHEMA}:manager`;
+      const cleared = [
+        { op: 'replace', path, value: { value: '' } },
+        { op: 'Add', path, value: { Value: '' } },
+        { op: 'replace', path: `${path}.value`, value: '' },
+        { op: 'replace', path: ENTERPRISE_USER_SCHEMA, value: { manager: { value: '' } } },
+        { op: 'replace', value: { [`${path}.value`]: '' } },
+      ];
+      for (const op of cleared) {
+        const { resource } = patch(managed({ department: 'Music' }), op);
+        expect(resource[ENTERPRISE_USER_SCHEMA], JSON.stringify(op)).toEqual({
+          department: 'Music',
+        });
+        // Nothing else of the extension: it goes, with its URN.
+        const alone = patch(managed(), op).resource;
+        expect(alone, JSON.stringify(op)).not.toHaveProperty(ENTERPRISE_USER_SCHEMA);
+        expect(alone.schemas).not.toContain(ENTERPRISE_USER_SCHEMA);
+        // Rule off: the empty id is stored, as a POST stores it.
+        expect(
+          without('managerEmptyString', managed(), op).resource[ENTERPRISE_USER_SCHEMA],
+          JSON.stringify(op),
+        ).toEqual({ manager: { value: '' } });
+      }
+      // On a user without a manager, an empty one changes nothing.
+      expect(patch(storedUser(), { op: 'add', path, value: '' }).changed).toBe(false);
+    });
+
     it('emptyOperations: the SCIM Validator sends a PATCH with no operations', () => {
       const resource = managed();
       const result = applyPatch(resource, message(), {

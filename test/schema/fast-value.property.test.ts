@@ -12,7 +12,12 @@ import { DISTRICT, ENTERPRISE_USER_SCHEMA, schemas } from './fixtures.js';
 
 // The fast reader of a user body must give exactly what the valibot schema gives (the same
 // members in the same order) whenever it gives anything, and leave everything else to it.
-const ALL_OFF = { stringBooleans: false, managerString: false, jsonEncodedValues: false };
+const ALL_OFF = {
+  stringBooleans: false,
+  managerString: false,
+  jsonEncodedValues: false,
+  managerEmptyString: false,
+};
 
 const COMPILED = new Map([undefined, ALL_OFF].map((r) => [r, compileUserInput(schemas, r)]));
 
@@ -124,6 +129,19 @@ describe('the fast reader of user bodies', () => {
     expect(answered).toBeGreaterThan(100);
   });
 
+  it('reads an empty manager id as no manager itself, as the full schema does (managerEmptyString)', () => {
+    for (const manager of ['', { value: '' }, { value: '', displayName: ' ' }]) {
+      const body = { userName: 'ada@example.org', [ENTERPRISE_USER_SCHEMA]: { manager } };
+      expect(agree(body), JSON.stringify(manager)).toBe(true);
+      expect(COMPILED.get(undefined)?.fastBody(body)).toEqual({
+        userName: 'ada@example.org',
+        [ENTERPRISE_USER_SCHEMA]: {},
+      });
+      // Rule off: the empty id is a value, on both walks.
+      expect(agree(body, ALL_OFF) || typeof manager === 'string').toBe(true);
+    }
+  });
+
   it('reads the user bodies real identity providers send, as the full schema does', () => {
     const root = fileURLToPath(new URL('../idp/fixtures', import.meta.url));
     const sent = loadFixtures(root).flatMap(({ fixture }) =>
@@ -197,7 +215,12 @@ describe('the fast reader of one attribute, for generated definitions of every t
   it.each([
     [
       'every dialect rule on',
-      { stringBooleans: true, managerString: true, jsonEncodedValues: true },
+      {
+        stringBooleans: true,
+        managerString: true,
+        jsonEncodedValues: true,
+        managerEmptyString: true,
+      },
     ],
     ['the value dialect rules off', ALL_OFF],
   ])('gives what the valibot schema generated from the same shape gives, %s', (_, rules) => {

@@ -4,6 +4,7 @@ import { defineAttribute } from '../../src/schema/define-attribute.js';
 import { defineSchema } from '../../src/schema/define-schema.js';
 import { userSchema } from '../../src/schema/user-schema.js';
 import { compileUserInput } from '../../src/schema/compile-user-input.js';
+import { resolveDialectRules } from '../../src/schema/dialect-rules.js';
 import { validateUserInput } from '../../src/schema/validate-user.js';
 import { body, DISTRICT, ENTERPRISE_USER_SCHEMA, schemas, USER_SCHEMA } from './fixtures.js';
 
@@ -179,6 +180,43 @@ describe('validateUserInput: names, mutability and schemas', () => {
       [ENTERPRISE_USER_SCHEMA]: { manager: { value: 'm1' } },
       [DISTRICT]: { guardian: { name: 'Grace' } },
     });
+  });
+
+  it('managerEmptyString: an empty manager id is no manager, as in a PATCH; kept with the rule off', () => {
+    // Entra ID's gallery validation clears the manager with "" (docs/idp.md); OneLogin's
+    // template sends {"value": "", "displayName": " "} for a manager it has not set.
+    const forms = ['', { value: '' }, { VALUE: '' }, { value: '', displayName: ' ' }];
+    for (const manager of forms) {
+      const input = validate({ [ENTERPRISE_USER_SCHEMA]: { manager } });
+      expect(input.attributes, JSON.stringify(manager)).toEqual({ userName: 'ada@example.org' });
+      expect(
+        validate({ [ENTERPRISE_USER_SCHEMA]: { department: 'Music', manager } }).attributes[
+          ENTERPRISE_USER_SCHEMA
+        ],
+      ).toEqual({ department: 'Music' });
+    }
+    // Another manager id, and an empty string elsewhere, are values as before.
+    expect(validate({ [ENTERPRISE_USER_SCHEMA]: { manager: ' ' } }).attributes).toMatchObject({
+      [ENTERPRISE_USER_SCHEMA]: { manager: { value: ' ' } },
+    });
+    expect(validate({ [ENTERPRISE_USER_SCHEMA]: { department: '' } }).attributes).toMatchObject({
+      [ENTERPRISE_USER_SCHEMA]: { department: '' },
+    });
+    // Rule off: "" is a string like any other (RFC 7643 §2.5 makes only null and [] no value).
+    const strict = compileUserInput(schemas, resolveDialectRules({ managerEmptyString: false }));
+    for (const manager of forms) {
+      const input = validateUserInput(body({ [ENTERPRISE_USER_SCHEMA]: { manager } }), strict);
+      expect(input.attributes[ENTERPRISE_USER_SCHEMA]).toEqual({ manager: { value: '' } });
+    }
+    // Both rules off: a bare string is no complex value at all.
+    const bare = compileUserInput(
+      schemas,
+      resolveDialectRules({ managerEmptyString: false, managerString: false }),
+    );
+    expect(
+      failure(() => validateUserInput(body({ [ENTERPRISE_USER_SCHEMA]: { manager: '' } }), bare))
+        .detail,
+    ).toMatch(/:manager" must be an object/);
   });
 
   it('keeps the writeOnly password out of the attributes', () => {

@@ -88,7 +88,7 @@ function valueAt(
 ): { value: unknown; names: [string, string][] } | undefined {
   let path;
   try {
-    path = parsePatchPath(text);
+    path = parsePatchPath(text, { unquotedValues: type.rules.unquotedFilterValues });
   } catch {
     return undefined;
   }
