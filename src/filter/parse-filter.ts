@@ -5,7 +5,7 @@ import { readAttributePath } from '../schema/attribute-path.js';
 import type { AttributePath, CompareOperator, Filter, FilterValue } from './ast.js';
 import { nameEnd } from './char-class.js';
 import { FilterTokenizer, filterError } from './tokenize-filter.js';
-import type { FilterToken } from './tokenize-filter.js';
+import type { FilterTokenKind } from './tokenize-filter.js';
 
 /** Limits of {@link parseFilter}. */
 export interface ParseFilterOptions {
@@ -71,7 +71,7 @@ const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /**
  * One parse: a recursive-descent parser with one method per rule of the grammar of RFC 7644
- * §3.4.2.2 (Figure 1), over a {@link FilterTokenizer}. Precedence: `not` and grouping, then
+ * §3.4.2.2 (Figure 1), over a `FilterTokenizer`. Precedence: `not` and grouping, then
  * `and`, then `or`; `and` and `or` group to the left. Recursion only happens through `(`, `not (`
  * and `[`, each one level counted against `maxDepth`, so no input can exhaust the stack.
  */
@@ -90,9 +90,9 @@ class FilterParser {
 
   /** filter = orExpression, then the end of the text. */
   filter(): Filter {
-    if (this.tokens.peek().kind === 'end') throw this.failAt('the filter is empty');
+    if (this.at('end')) throw this.failAt('the filter is empty');
     const filter = this.orExpression();
-    if (this.tokens.peek().kind !== 'end') {
+    if (!this.at('end')) {
       throw this.failAt('expected "and", "or" or the end of the filter');
     }
     return filter;
@@ -101,8 +101,8 @@ class FilterParser {
   /** orExpression = andExpression *("or" andExpression). */
   private orExpression(): Filter {
     let left = this.andExpression();
-    while (this.isKeyword(this.tokens.peek(), 'or')) {
-      this.tokens.next();
+    while (this.tokens.isKeyword('or')) {
+      this.tokens.advance();
       left = { kind: 'or', left, right: this.andExpression() };
     }
     return left;
@@ -111,8 +111,8 @@ class FilterParser {
   /** andExpression = term *("and" term). */
   private andExpression(): Filter {
     let left = this.term();
-    while (this.isKeyword(this.tokens.peek(), 'and')) {
-      this.tokens.next();
+    while (this.tokens.isKeyword('and')) {
+      this.tokens.advance();
       left = { kind: 'and', left, right: this.term() };
     }
     return left;
@@ -120,39 +120,47 @@ class FilterParser {
 
   /** term = "(" orExpression ")" / "not" "(" orExpression ")" / attributeExpression. */
   private term(): Filter {
-    const first = this.tokens.next();
-    if (first.kind === '(') return this.group(first);
-    if (this.isKeyword(first, 'not') && this.tokens.peek().kind === '(') {
-      return { kind: 'not', filter: this.group(this.tokens.next()) };
-    }
-    // Anything else, "not" included, starts an attribute path (an attribute may be named "not").
-    return this.attributeExpression(first);
+    const tokens = this.tokens;
+    if (tokens.kind === '(') return this.group();
+    if (!tokens.isKeyword('not')) return this.attributeExpression(tokens.start, tokens.end);
+    const { start, end } = tokens;
+    tokens.advance();
+    if (this.at('(')) return { kind: 'not', filter: this.group() };
+    // An attribute may be named "not": then "not" was its path.
+    return this.attributeExpression(start, end, true);
   }
 
-  /** The rest of a group after its `(`: orExpression ")". */
-  private group(open: FilterToken): Filter {
-    this.enter(open.end);
+  /** A group, at its `(`: "(" orExpression ")". */
+  private group(): Filter {
+    this.enter(this.tokens.end);
+    this.tokens.advance();
     const inner = this.orExpression();
-    if (this.tokens.peek().kind !== ')') throw this.failAt('expected ")"');
-    this.tokens.next();
+    if (!this.at(')')) throw this.failAt('expected ")"');
+    this.tokens.advance();
     this.depth--;
     return inner;
   }
 
-  /** attributeExpression = attrPath ("pr" / compareOp compValue) / valuePath. */
-  private attributeExpression(first: FilterToken): Filter {
-    const path = this.attributePath(first);
-    const after = this.tokens.peek();
-    if (after.kind === '[' && after.start === first.end) return this.valuePath(path);
+  /**
+   * attributeExpression = attrPath ("pr" / compareOp compValue) / valuePath, the path being the
+   * word at `[start, end)`; `read` when the tokenizer has already moved past it.
+   */
+  private attributeExpression(start: number, end: number, read = false): Filter {
+    const path = this.attributePath(start, end, read);
+    if (!read) this.tokens.advance();
+    if (this.tokens.kind === '[' && this.tokens.start === end) return this.valuePath(path);
     return this.comparison(path);
   }
 
   /** attrPath = [URI ":"] ATTRNAME *1subAttr: the one path grammar (schema/attribute-path.ts). */
-  private attributePath(token: FilterToken): AttributePath {
-    if (token.kind !== 'word') throw this.failAt('expected an attribute name', token.start);
-    return readAttributePath(this.text, token.start, token.end, (why, at) => {
-      throw this.failAt(why, at);
-    });
+  private attributePath(start: number, end: number, isWord: boolean): AttributePath {
+    if (!isWord && this.tokens.kind !== 'word') throw this.failAt('expected an attribute name');
+    try {
+      return readAttributePath(this.text, start, end, refusePath);
+    } catch (error) {
+      if (error instanceof PathRefusal) throw this.failAt(error.why, error.at);
+      throw error;
+    }
   }
 
   /**
@@ -161,43 +169,51 @@ class FilterParser {
    * `emails[type eq "work" and value eq "x"]`.
    */
   private valuePath(path: AttributePath): Filter {
-    const open = this.tokens.next();
-    if (this.inBrackets) throw this.failAt('value paths cannot be nested', open.start);
-    this.enter(open.end);
+    const tokens = this.tokens;
+    if (this.inBrackets) throw this.failAt('value paths cannot be nested');
+    this.enter(tokens.end);
+    tokens.advance();
     this.inBrackets = true;
     const inner = this.orExpression();
-    if (this.tokens.peek().kind !== ']') throw this.failAt('expected "]"');
-    const close = this.tokens.next();
+    if (tokens.kind !== ']') throw this.failAt('expected "]"');
+    const closed = tokens.end;
+    tokens.advance();
     this.inBrackets = false;
     this.depth--;
-    const after = this.tokens.peek();
-    const dotted =
-      after.kind === 'word' && after.start === close.end && this.text.charAt(after.start) === '.';
+    const dotted = this.at('word') && tokens.start === closed && this.text.charAt(closed) === '.';
     if (!dotted) return { kind: 'valuePath', path, filter: inner };
-    this.tokens.next();
-    const subStart = after.start + 1;
+    const subStart = closed + 1;
     const subEnd = nameEnd(this.text, subStart);
     if (subEnd === subStart) throw this.failAt('expected a sub-attribute name', subStart);
-    if (subEnd < after.end) throw this.failAt(EXPECTED_OPERATOR, subEnd);
+    if (subEnd < tokens.end) throw this.failAt(EXPECTED_OPERATOR, subEnd);
+    tokens.advance();
     const tail = this.comparison({ attribute: this.text.slice(subStart, subEnd) });
     return { kind: 'valuePath', path, filter: { kind: 'and', left: inner, right: tail } };
   }
 
-  /** comparison = attrPath SP compareOp SP compValue, or attrPath SP "pr". */
+  /** comparison = attrPath SP compareOp SP compValue, or attrPath SP "pr"; at the operator. */
   private comparison(path: AttributePath): Filter {
-    const token = this.tokens.next();
-    const op = token.kind === 'word' ? this.text.slice(token.start, token.end).toLowerCase() : '';
-    if (!OPERATORS.has(op)) throw this.failAt(EXPECTED_OPERATOR, token.start);
-    if (op === 'pr') return { kind: 'present', path };
-    return { kind: 'compare', path, op: op as CompareOperator, value: this.value() };
+    const tokens = this.tokens;
+    const op =
+      tokens.kind === 'word' ? this.text.slice(tokens.start, tokens.end).toLowerCase() : '';
+    if (!OPERATORS.has(op)) throw this.failAt(EXPECTED_OPERATOR);
+    if (op === 'pr') {
+      tokens.advance();
+      return { kind: 'present', path };
+    }
+    if (this.unquoted) tokens.advanceBare();
+    else tokens.advance();
+    const value = this.value();
+    tokens.advance();
+    return { kind: 'compare', path, op: op as CompareOperator, value };
   }
 
   /** compValue = false / null / true / number / string (RFC 8259), or a bare word when allowed. */
   private value(): FilterValue {
-    const token = this.unquoted ? this.tokens.nextBareValue() : this.tokens.next();
-    if (token.kind === 'string') return this.stringValue(token);
-    if (token.kind !== 'word') throw this.failAt(EXPECTED_VALUE, token.start);
-    const word = this.text.slice(token.start, token.end);
+    const { kind, start, end } = this.tokens;
+    if (kind === 'string') return this.stringValue(start, end);
+    if (kind !== 'word') throw this.failAt(EXPECTED_VALUE);
+    const word = this.text.slice(start, end);
     switch (word.toLowerCase()) {
       case 'true':
         return true;
@@ -209,20 +225,19 @@ class FilterParser {
     const c = word.charAt(0);
     if (c === '-' || (c >= '0' && c <= '9')) {
       if (JSON_NUMBER.test(word)) return Number(word);
-      if (!this.unquoted) throw this.failAt('malformed number', token.start);
+      if (!this.unquoted) throw this.failAt('malformed number');
     }
-    if (!this.unquoted) throw this.failAt(EXPECTED_VALUE, token.start);
-    return this.clientText(word, token.start);
+    if (!this.unquoted) throw this.failAt(EXPECTED_VALUE);
+    return this.clientText(word, start);
   }
 
   /** A JSON string literal's value: its text, or `JSON.parse` of it when it holds escapes. */
-  private stringValue(token: FilterToken): string {
-    const raw = this.text.slice(token.start, token.end);
-    // JSON forbids raw control characters in a string; a filter has always allowed them.
-    const value = token.escaped
-      ? (JSON.parse(raw.replace(/[\u0000-\u001f]/g, escapeControl)) as string)
+  private stringValue(start: number, end: number): string {
+    const raw = this.text.slice(start, end);
+    const value = this.tokens.escaped
+      ? (JSON.parse(raw.replace(RAW_CONTROL, escapeControl)) as string)
       : raw.slice(1, -1);
-    return this.clientText(value, token.start);
+    return this.clientText(value, start);
   }
 
   // A `\u0000` or `\uD800` escape decodes to text no store can hold or compare.
@@ -231,12 +246,9 @@ class FilterParser {
     throw this.failAt('a string may not hold U+0000 or an unpaired surrogate', at);
   }
 
-  private isKeyword(token: FilterToken, keyword: 'and' | 'or' | 'not'): boolean {
-    return (
-      token.kind === 'word' &&
-      token.end - token.start === keyword.length &&
-      this.text.slice(token.start, token.end).toLowerCase() === keyword
-    );
+  /** Tells whether the current token is of `kind` (a call, so that TypeScript does not narrow). */
+  private at(kind: FilterTokenKind): boolean {
+    return this.tokens.kind === kind;
   }
 
   /** Counts one level of nesting, refusing one past `maxDepth`. */
@@ -246,8 +258,8 @@ class FilterParser {
     }
   }
 
-  /** The error for a failure at `at`, by default where the next token starts. */
-  private failAt(message: string, at = this.tokens.peek().start): ScimError {
+  /** The error for a failure at `at`, by default where the current token starts. */
+  private failAt(message: string, at = this.tokens.start): ScimError {
     return filterError(this.text, message, at);
   }
 }
@@ -255,6 +267,24 @@ class FilterParser {
 const EXPECTED_OPERATOR = 'expected an operator (eq, ne, co, sw, ew, gt, lt, ge, le or pr)';
 const EXPECTED_VALUE = 'expected a value: a string, a number, true, false or null';
 
+/** Why and where the path reader refused a path; turned into the filter's error by the parser. */
+class PathRefusal {
+  constructor(
+    readonly why: string,
+    readonly at: number,
+  ) {}
+}
+
+function refusePath(why: string, at: number): never {
+  throw new PathRefusal(why, at);
+}
+
+// JSON forbids raw control characters in a string; a filter has always allowed them, so they are
+// escaped before JSON.parse reads the literal.
+// eslint-disable-next-line no-control-regex
+const RAW_CONTROL = /[\u0000-\u001f]/g;
+
+/** Writes a control character as a JSON `\\u` escape. */
 function escapeControl(c: string): string {
   return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }

@@ -9,108 +9,104 @@ import { endsBareValue, isDelimiter, isFilterSpace } from './char-class.js';
  */
 export type FilterTokenKind = 'word' | 'string' | '(' | ')' | '[' | ']' | 'end';
 
-/** A token of a filter and where it lies: `text.slice(start, end)`, quotes included. */
-export interface FilterToken {
-  readonly kind: FilterTokenKind;
-  readonly start: number;
-  readonly end: number;
-  /** For a string: it holds a backslash escape, so its text is not its value. */
-  readonly escaped: boolean;
-}
-
 /**
- * Splits a filter into tokens, on demand, one token of lookahead. Whitespace separates tokens
- * and is not one; a word runs to the next whitespace, parenthesis, bracket or quote. String
- * literals are checked here (closing quote, RFC 8259 §7 escapes), so that `JSON.parse` of an
- * escaped one cannot fail. One tokenizer per parse: it holds that parse's position.
+ * Splits a filter into tokens, one at a time: the current token is `kind`, at
+ * `text.slice(start, end)` (a string's quotes included), and `advance`
+ * moves to the next. Whitespace separates tokens and is not one; a word runs to the next
+ * whitespace, parenthesis, bracket or quote. String literals are checked here (closing quote,
+ * RFC 8259 §7 escapes), so that `JSON.parse` of an escaped one cannot fail. One tokenizer per
+ * parse: it holds that parse's position.
  *
  * @see RFC 7644 §3.4.2.2
  */
 export class FilterTokenizer {
   /** The filter text. */
   readonly text: string;
-  private pos = 0;
-  private ahead: FilterToken | undefined;
+  /** The current token's kind. */
+  kind: FilterTokenKind = 'end';
+  /** Where the current token starts. */
+  start = 0;
+  /** Where the current token ends (exclusive). */
+  end = 0;
+  /** For a string: it holds a backslash escape, so its text is not its value. */
+  escaped = false;
 
+  /** Starts on the first token of `text`. */
   constructor(text: string) {
     this.text = text;
+    this.advance();
   }
 
-  /** Returns the next token without consuming it. */
-  peek(): FilterToken {
-    this.ahead ??= this.scan();
-    return this.ahead;
+  /** Tells whether the current token is the word `keyword`, in any letter case. */
+  isKeyword(keyword: 'and' | 'or' | 'not'): boolean {
+    return (
+      this.kind === 'word' &&
+      this.end - this.start === keyword.length &&
+      this.text.slice(this.start, this.end).toLowerCase() === keyword
+    );
   }
 
-  /** Returns the next token and consumes it. */
-  next(): FilterToken {
-    const token = this.peek();
-    this.ahead = undefined;
-    this.pos = token.end;
-    return token;
-  }
-
-  /**
-   * Returns and consumes the next token read as a value without quotes: a string literal when
-   * it opens with a quote, else a word running to the next whitespace, `)` or `]` (so it may hold
-   * quotes, `(` and `[`); `)`, `]` or the end when the value is missing.
-   */
-  nextBareValue(): FilterToken {
-    this.ahead = undefined;
-    const start = this.skipSpace();
+  /** Moves to the next token. */
+  advance(): void {
     const text = this.text;
-    let end = start;
-    if (text.charCodeAt(start) !== 0x22 /* " */) {
-      while (end < text.length && !endsBareValue(text.charCodeAt(end))) end++;
-    }
-    const token = end > start ? word(start, end) : this.scan();
-    this.pos = token.end;
-    return token;
-  }
-
-  private skipSpace(): number {
-    while (isFilterSpace(this.text.charCodeAt(this.pos))) this.pos++;
-    return this.pos;
-  }
-
-  private scan(): FilterToken {
-    const start = this.skipSpace();
-    const text = this.text;
-    if (start >= text.length) return { kind: 'end', start, end: start, escaped: false };
-    const c = text.charAt(start);
+    let at = this.end;
+    while (isFilterSpace(text.charCodeAt(at))) at++;
+    this.start = at;
+    this.escaped = false;
+    if (at >= text.length) return this.set('end', at);
+    const c = text.charAt(at);
     switch (c) {
       case '(':
       case ')':
       case '[':
       case ']':
-        return { kind: c, start, end: start + 1, escaped: false };
+        return this.set(c, at + 1);
       case '"':
-        return this.scanString(start);
+        return this.set('string', this.stringEnd(at));
     }
-    let end = start + 1;
+    let end = at + 1;
     while (end < text.length && !isDelimiter(text.charCodeAt(end))) end++;
-    return word(start, end);
+    this.set('word', end);
   }
 
-  /** Scans a JSON string literal from its opening quote. */
-  private scanString(open: number): FilterToken {
+  /**
+   * Moves to the next token read as a value without quotes (`unquotedValues`): a string literal
+   * when it opens with a quote, else a word running to the next whitespace, `)` or `]` (so it may
+   * hold quotes, `(` and `[`); `)`, `]` or the end when the value is missing.
+   */
+  advanceBare(): void {
     const text = this.text;
-    let escaped = false;
+    let at = this.end;
+    while (isFilterSpace(text.charCodeAt(at))) at++;
+    let end = at;
+    if (text.charCodeAt(at) !== 0x22 /* " */) {
+      while (end < text.length && !endsBareValue(text.charCodeAt(end))) end++;
+    }
+    if (end === at) return this.advance();
+    this.start = at;
+    this.escaped = false;
+    this.set('word', end);
+  }
+
+  private set(kind: FilterTokenKind, end: number): void {
+    this.kind = kind;
+    this.end = end;
+  }
+
+  /** Where the JSON string literal that opens at `open` ends; notes whether it holds escapes. */
+  private stringEnd(open: number): number {
+    const text = this.text;
     let i = open + 1;
     for (;;) {
       if (i >= text.length) throw filterError(text, 'unterminated string', open);
       const c = text.charCodeAt(i);
-      if (c === 0x22 /* " */) return { kind: 'string', start: open, end: i + 1, escaped };
+      if (c === 0x22 /* " */) return i + 1;
       if (c === 0x5c /* \ */) {
-        escaped = true;
+        this.escaped = true;
         i += escapeLength(text, i);
       } else i++;
     }
   }
-}
-
-function word(start: number, end: number): FilterToken {
-  return { kind: 'word', start, end, escaped: false };
 }
 
 const SIMPLE_ESCAPES = '"\\/bfnrt';

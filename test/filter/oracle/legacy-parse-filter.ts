@@ -2,7 +2,6 @@
 // src/filter/parse-filter.ts and src/filter/char-class.ts), kept only as the oracle that
 // test/filter/parser-agrees-with-legacy.test.ts and bench/filter/parser-ab.bench.ts compare the
 // new parser with. Not part of the library; its module-level state is why it was replaced.
-/* eslint-disable */
 import { scimErrors } from '../../../src/errors/index.js';
 import type { ScimError } from '../../../src/errors/index.js';
 import { isClientText } from '../../../src/json/client-text.js';
