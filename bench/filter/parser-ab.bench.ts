@@ -5,10 +5,10 @@
  *
  * Run: `node --import tsx bench/filter/parser-ab.bench.ts`
  */
-import os from 'node:os';
 import { Bench } from 'tinybench';
 import { parseFilter } from '../../src/filter/index.js';
 import { legacyParseFilter } from '../../test/filter/oracle/legacy-parse-filter.js';
+import { fmt, machineLine, median, medianOf } from './stats.js';
 
 const FILTERS: [string, string, boolean][] = [
   ['simple', 'userName eq "bjensen@example.com"', false],
@@ -33,8 +33,8 @@ for (let round = 0; round < ROUNDS; round++) {
   }
   await bench.run();
   for (const [label] of FILTERS) {
-    const ours = p50(bench, `${label} · new`);
-    const legacy = p50(bench, `${label} · legacy`);
+    const ours = medianOf(bench, `${label} · new`);
+    const legacy = medianOf(bench, `${label} · legacy`);
     const entry = samples.get(label) ?? { ours: [], legacy: [], ratio: [] };
     entry.ours.push(ours);
     entry.legacy.push(legacy);
@@ -43,22 +43,7 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 
-function p50(bench: Bench, name: string): number {
-  const result = bench.getTask(name)?.result;
-  if (result?.state !== 'completed') throw new Error(`${name} did not complete`);
-  return result.throughput.p50;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-}
-
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-const cpu = os.cpus();
-console.log(
-  `\n${new Date().toISOString().slice(0, 10)} · ${cpu.length} cores (${cpu[0]?.model ?? 'unknown'}) · Node ${process.version} · load ${os.loadavg()[0]?.toFixed(1)} · ${ROUNDS} rounds\n`,
-);
+console.log(`\n${machineLine()} · ${ROUNDS} rounds\n`);
 console.log('| filter | new ops/s | legacy ops/s | new / legacy (median of rounds) |');
 console.log('|---|---:|---:|---:|');
 for (const [name, s] of samples) {

@@ -233,10 +233,9 @@ class FilterParser {
 
   /** A JSON string literal's value: its text, or `JSON.parse` of it when it holds escapes. */
   private stringValue(start: number, end: number): string {
-    const raw = this.text.slice(start, end);
     const value = this.tokens.escaped
-      ? (JSON.parse(raw.replace(RAW_CONTROL, escapeControl)) as string)
-      : raw.slice(1, -1);
+      ? (JSON.parse(this.text.slice(start, end).replace(RAW_CONTROL, escapeControl)) as string)
+      : this.text.slice(start + 1, end - 1);
     return this.clientText(value, start);
   }
 
