@@ -4,11 +4,11 @@
  *
  * Run: `node --import tsx bench/filter/filter.bench.ts`
  */
-import os from 'node:os';
 import { filter as theirFilter, parse as theirParse } from 'scim2-parse-filter';
 import { Bench } from 'tinybench';
 import { compileFilter, parseFilter } from '../../src/filter/index.js';
 import { userResourceType } from '../../src/schema/user-resource-type.js';
+import { fmt, machineLine, median, medianOf } from './stats.js';
 
 const schemas = userResourceType();
 
@@ -92,22 +92,7 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 
-function medianOf(bench: Bench, name: string): number {
-  const result = bench.getTask(name)?.result;
-  if (result?.state !== 'completed') throw new Error(`${name} did not complete`);
-  return result.throughput.p50;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-}
-
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-const cpu = os.cpus();
-console.log(
-  `\n${new Date().toISOString().slice(0, 10)} · ${cpu.length} cores (${cpu[0]?.model ?? 'unknown'}) · Node ${process.version} · load ${os.loadavg()[0]?.toFixed(1)}\n`,
-);
+console.log(`\n${machineLine()}\n`);
 console.log('| benchmark | scimkit ops/s | scim2-parse-filter ops/s | ratio (median of rounds) |');
 console.log('|---|---:|---:|---:|');
 for (const [name, s] of samples) {

@@ -1,9 +1,11 @@
 import { scimErrors } from '../errors/index.js';
 import type { ScimError } from '../errors/index.js';
 import { isClientText } from '../json/client-text.js';
-import { DELIMITER, DIGIT, LETTER, NAME, SPACE, charClass } from './char-class.js';
-import type { AttributePath, CompareFilter, CompareOperator, Filter, FilterValue } from './ast.js';
-import { nameEnd, readAttributePath } from '../schema/attribute-path.js';
+import { readAttributePath } from '../schema/attribute-path.js';
+import type { AttributePath, CompareOperator, Filter, FilterValue } from './ast.js';
+import { nameEnd } from './char-class.js';
+import { FilterTokenizer, filterError } from './tokenize-filter.js';
+import type { FilterTokenKind } from './tokenize-filter.js';
 
 /** Limits of {@link parseFilter}. */
 export interface ParseFilterOptions {
@@ -27,17 +29,6 @@ export const DEFAULT_MAX_FILTER_LENGTH = 4096;
 /** The deepest nesting {@link parseFilter} accepts unless told otherwise. */
 export const DEFAULT_MAX_FILTER_DEPTH = 32;
 
-// Parser state lives at module level: parsing is synchronous and never re-entrant, and this
-// spares an allocation per call. parseFilter resets all of it before each parse.
-let src = '';
-let pos = 0;
-let depth = 0;
-let maxDepth = DEFAULT_MAX_FILTER_DEPTH;
-let inBrackets = false;
-let unquoted = false;
-/** Position of the next backslash at or after the current string literal; -1: none left. */
-let nextBackslash = 0;
-
 /**
  * Parses a filter expression into a {@link Filter}: the full grammar of RFC 7644 §3.4.2.2,
  * operators, keywords and attribute names in any letter case. Also accepts the form Entra ID
@@ -59,366 +50,240 @@ export function parseFilter(text: string, options?: ParseFilterOptions): Filter 
       `The filter is ${text.length} characters long; the limit is ${maxLength}.`,
     );
   }
-  src = text;
-  pos = 0;
-  depth = 0;
-  maxDepth = options?.maxDepth ?? DEFAULT_MAX_FILTER_DEPTH;
-  inBrackets = false;
-  unquoted = options?.unquotedValues === true;
-  nextBackslash = 0;
-  try {
-    skipSpace();
-    if (pos >= src.length) throw fail('the filter is empty');
-    const filter = parseOr();
-    if (pos < src.length) throw fail('expected "and", "or" or the end of the filter');
-    return filter;
-  } finally {
-    src = '';
-  }
+  const maxDepth = options?.maxDepth ?? DEFAULT_MAX_FILTER_DEPTH;
+  return new FilterParser(text, maxDepth, options?.unquotedValues === true).filter();
 }
 
-function parseOr(): Filter {
-  let left = parseAnd();
-  while (keywordAhead('or')) {
-    pos += 2;
-    left = { kind: 'or', left, right: parseAnd() };
-  }
-  return left;
-}
-
-function parseAnd(): Filter {
-  let left = parseTerm();
-  while (keywordAhead('and')) {
-    pos += 3;
-    left = { kind: 'and', left, right: parseTerm() };
-  }
-  return left;
-}
-
-function parseTerm(): Filter {
-  skipSpace();
-  const c = src.charCodeAt(pos);
-  if (c === 0x28 /* ( */) {
-    pos++;
-    return parseGroup();
-  }
-  if (keywordAt(pos, 'not')) {
-    const save = pos;
-    pos += 3;
-    skipSpace();
-    if (src.charCodeAt(pos) === 0x28) {
-      pos++;
-      return { kind: 'not', filter: parseGroup() };
-    }
-    pos = save; // an attribute that happens to be named "not"
-  }
-  return parseAttributeExpression();
-}
-
-/** Parses what follows an opening parenthesis, up to and including its closing one. */
-function parseGroup(): Filter {
-  enter();
-  const inner = parseOr();
-  skipSpace();
-  if (src.charCodeAt(pos) !== 0x29 /* ) */) throw fail('expected ")"');
-  pos++;
-  depth--;
-  return inner;
-}
-
-function parseAttributeExpression(): Filter {
-  const path = parseAttributePath();
-  if (src.charCodeAt(pos) === 0x5b /* [ */) {
-    if (inBrackets) throw fail('value paths cannot be nested');
-    pos++;
-    enter();
-    inBrackets = true;
-    const inner = parseOr();
-    skipSpace();
-    if (src.charCodeAt(pos) !== 0x5d /* ] */) throw fail('expected "]"');
-    pos++;
-    inBrackets = false;
-    depth--;
-    if (src.charCodeAt(pos) !== 0x2e /* . */) return { kind: 'valuePath', path, filter: inner };
-    // Entra ID's `emails[type eq "work"].value eq "x"`: the same as one bracket filter.
-    pos++;
-    const sub = readName('a sub-attribute name');
-    const tail = parseOperation({ attribute: sub });
-    return { kind: 'valuePath', path, filter: { kind: 'and', left: inner, right: tail } };
-  }
-  return parseOperation(path);
-}
-
-function parseOperation(path: AttributePath): Filter {
-  skipSpace();
-  let end = pos;
-  while (isLetter(src.charCodeAt(end))) end++;
-  if (end - pos !== 2 || isName(src.charCodeAt(end))) {
-    throw fail('expected an operator (eq, ne, co, sw, ew, gt, lt, ge, le or pr)');
-  }
-  const op = operatorOf(src.charCodeAt(pos) | 0x20, src.charCodeAt(pos + 1) | 0x20);
-  if (op === undefined) {
-    throw fail('expected an operator (eq, ne, co, sw, ew, gt, lt, ge, le or pr)');
-  }
-  pos = end;
-  if (op === 'pr') return { kind: 'present', path };
-  skipSpace();
-  const value = parseValue();
-  const filter: CompareFilter = { kind: 'compare', path, op, value };
-  return filter;
-}
-
-function parseValue(): FilterValue {
-  const c = src.charCodeAt(pos);
-  if (c === 0x22 /* " */) return readString();
-  if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
-    return unquoted ? readBareNumberOrWord() : readNumber();
-  }
-  if (keywordAt(pos, 'true')) return endKeyword(4, true);
-  if (keywordAt(pos, 'false')) return endKeyword(5, false);
-  if (keywordAt(pos, 'null')) return endKeyword(4, null);
-  if (unquoted && pos < src.length) return readBareWord(bareWordEnd());
-  throw fail('expected a value: a string, a number, true, false or null');
-}
-
-/** Where a value without quotes ends: at a space, `)`, `]` or the end of the filter. */
-function bareWordEnd(): number {
-  let end = pos;
-  for (;;) {
-    const c = src.charCodeAt(end);
-    if (end >= src.length || charClass(c) & SPACE || c === 0x29 || c === 0x5d) return end;
-    end++;
-  }
-}
-
-/** Reads a value without quotes, up to `end`, as a string (`unquotedValues`). */
-function readBareWord(end: number): string {
-  if (end === pos) throw fail('expected a value: a string, a number, true, false or null');
-  const start = pos;
-  pos = end;
-  return clientText(src.slice(start, end), start);
-}
+const OPERATORS: ReadonlySet<string> = new Set([
+  'eq',
+  'ne',
+  'co',
+  'sw',
+  'ew',
+  'gt',
+  'lt',
+  'ge',
+  'le',
+  'pr',
+]);
 
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
-/** With `unquotedValues`: a JSON number is a number, anything else (`2015-10-10T14:38:21`) a word. */
-function readBareNumberOrWord(): FilterValue {
-  const end = bareWordEnd();
-  if (JSON_NUMBER.test(src.slice(pos, end))) return readNumber();
-  return readBareWord(end);
-}
+/**
+ * One parse: a recursive-descent parser with one method per rule of the grammar of RFC 7644
+ * §3.4.2.2 (Figure 1), over a `FilterTokenizer`. Precedence: `not` and grouping, then
+ * `and`, then `or`; `and` and `or` group to the left. Recursion only happens through `(`, `not (`
+ * and `[`, each one level counted against `maxDepth`, so no input can exhaust the stack.
+ */
+class FilterParser {
+  private readonly tokens: FilterTokenizer;
+  private depth = 0;
+  private inBrackets = false;
 
-/** Reads a JSON string literal (RFC 8259 §7 escapes) starting at its opening quote. */
-function readString(): string {
-  const open = pos;
-  // Most literals hold no escape: find both ends with the engine's own search.
-  const close = src.indexOf('"', open + 1);
-  if (close < 0) throw failAt('unterminated string', open);
-  if (nextBackslash >= 0 && nextBackslash <= open) nextBackslash = src.indexOf('\\', open + 1);
-  if (nextBackslash < 0 || nextBackslash > close) {
-    pos = close + 1;
-    return clientText(src.slice(open + 1, close), open);
+  constructor(
+    private readonly text: string,
+    private readonly maxDepth: number,
+    private readonly unquoted: boolean,
+  ) {
+    this.tokens = new FilterTokenizer(text);
   }
-  let chunk = ++pos;
-  let out = '';
-  for (;;) {
-    if (pos >= src.length) throw failAt('unterminated string', open);
-    const c = src.charCodeAt(pos);
-    if (c === 0x22) break;
-    if (c !== 0x5c /* \\ */) {
-      pos++;
-      continue;
+
+  /** filter = orExpression, then the end of the text. */
+  filter(): Filter {
+    if (this.at('end')) throw this.failAt('the filter is empty');
+    const filter = this.orExpression();
+    if (!this.at('end')) {
+      throw this.failAt('expected "and", "or" or the end of the filter');
     }
-    out += src.slice(chunk, pos);
-    const e = src.charCodeAt(pos + 1);
-    let decoded: string;
-    switch (e) {
-      case 0x22:
-        decoded = '"';
-        break;
-      case 0x5c:
-        decoded = '\\';
-        break;
-      case 0x2f:
-        decoded = '/';
-        break;
-      case 0x62:
-        decoded = '\b';
-        break;
-      case 0x66:
-        decoded = '\f';
-        break;
-      case 0x6e:
-        decoded = '\n';
-        break;
-      case 0x72:
-        decoded = '\r';
-        break;
-      case 0x74:
-        decoded = '\t';
-        break;
-      case 0x75: {
-        let code = 0;
-        for (let i = pos + 2; i < pos + 6; i++) {
-          const h = hexValue(src.charCodeAt(i));
-          if (h < 0) throw fail('invalid \\u escape in string');
-          code = code * 16 + h;
-        }
-        decoded = String.fromCharCode(code);
-        pos += 4;
-        break;
-      }
-      default:
-        throw fail('invalid escape in string');
+    return filter;
+  }
+
+  /** orExpression = andExpression *("or" andExpression). */
+  private orExpression(): Filter {
+    let left = this.andExpression();
+    while (this.tokens.isKeyword('or')) {
+      this.tokens.advance();
+      left = { kind: 'or', left, right: this.andExpression() };
     }
-    out += decoded;
-    pos += 2;
-    chunk = pos;
+    return left;
   }
-  const value = chunk === open + 1 ? src.slice(chunk, pos) : out + src.slice(chunk, pos);
-  pos++;
-  return clientText(value, open);
-}
 
-// A `\u0000` or `\uD800` escape decodes to text no store can hold or compare.
-function clientText(value: string, open: number): string {
-  if (isClientText(value)) return value;
-  throw failAt('a string may not hold U+0000 or an unpaired surrogate', open);
-}
-
-function hexValue(c: number): number {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  const l = c | 0x20;
-  if (l >= 0x61 && l <= 0x66) return l - 0x61 + 10;
-  return -1;
-}
-
-function endKeyword<T>(length: number, value: T): T {
-  pos += length;
-  return value;
-}
-
-function readNumber(): number {
-  const start = pos;
-  let i = pos;
-  if (src.charCodeAt(i) === 0x2d) i++;
-  const intStart = i;
-  while (isDigit(src.charCodeAt(i))) i++;
-  if (i === intStart || (src.charCodeAt(intStart) === 0x30 && i - intStart > 1)) {
-    throw fail('malformed number');
+  /** andExpression = term *("and" term). */
+  private andExpression(): Filter {
+    let left = this.term();
+    while (this.tokens.isKeyword('and')) {
+      this.tokens.advance();
+      left = { kind: 'and', left, right: this.term() };
+    }
+    return left;
   }
-  if (src.charCodeAt(i) === 0x2e /* . */) {
-    const fracStart = ++i;
-    while (isDigit(src.charCodeAt(i))) i++;
-    if (i === fracStart) throw failAt('malformed number', start);
+
+  /** term = "(" orExpression ")" / "not" "(" orExpression ")" / attributeExpression. */
+  private term(): Filter {
+    const tokens = this.tokens;
+    if (tokens.kind === '(') return this.group();
+    if (!tokens.isKeyword('not')) return this.attributeExpression(tokens.start, tokens.end);
+    const { start, end } = tokens;
+    tokens.advance();
+    if (this.at('(')) return { kind: 'not', filter: this.group() };
+    // An attribute may be named "not": then "not" was its path.
+    return this.attributeExpression(start, end, true);
   }
-  if ((src.charCodeAt(i) | 0x20) === 0x65 /* e */) {
-    i++;
-    const sign = src.charCodeAt(i);
-    if (sign === 0x2b || sign === 0x2d) i++;
-    const expStart = i;
-    while (isDigit(src.charCodeAt(i))) i++;
-    if (i === expStart) throw failAt('malformed number', start);
+
+  /** A group, at its `(`: "(" orExpression ")". */
+  private group(): Filter {
+    this.enter(this.tokens.end);
+    this.tokens.advance();
+    const inner = this.orExpression();
+    if (!this.at(')')) throw this.failAt('expected ")"');
+    this.tokens.advance();
+    this.depth--;
+    return inner;
   }
-  if (isName(src.charCodeAt(i)) || src.charCodeAt(i) === 0x2e) {
-    throw failAt('malformed number', start);
+
+  /**
+   * attributeExpression = attrPath ("pr" / compareOp compValue) / valuePath, the path being the
+   * word at `[start, end)`; `read` when the tokenizer has already moved past it.
+   */
+  private attributeExpression(start: number, end: number, read = false): Filter {
+    const path = this.attributePath(start, end, read);
+    if (!read) this.tokens.advance();
+    if (this.tokens.kind === '[' && this.tokens.start === end) return this.valuePath(path);
+    return this.comparison(path);
   }
-  pos = i;
-  return Number(src.slice(start, i));
-}
 
-/** Reads the attribute path that runs up to the next delimiter, with the one path grammar. */
-function parseAttributePath(): AttributePath {
-  let end = pos;
-  while (end < src.length && !(charClass(src.charCodeAt(end)) & DELIMITER)) end++;
-  const path = readAttributePath(src, pos, end, refuseAt);
-  pos = end;
-  return path;
-}
-
-function refuseAt(why: string, at: number): never {
-  throw failAt(why, at);
-}
-
-/** Reads an attribute name (the one name rule). */
-function readName(what: string): string {
-  const start = pos;
-  pos = nameEnd(src, start);
-  if (pos === start) throw fail(`expected ${what}`);
-  return src.slice(start, pos);
-}
-
-function enter(): void {
-  if (++depth > maxDepth) throw fail(`the filter nests deeper than ${maxDepth} levels`);
-}
-
-/** Skips whitespace and returns the position it started from. */
-function skipSpace(): number {
-  const start = pos;
-  while (charClass(src.charCodeAt(pos)) & SPACE) pos++;
-  return start;
-}
-
-/** After optional spaces, tells whether the next word is `word` (`and`, `or`). */
-function keywordAhead(word: string): boolean {
-  skipSpace();
-  return keywordAt(pos, word);
-}
-
-/** Tells whether a lower-case keyword stands at `at` as a whole word, in any letter case. */
-function keywordAt(at: number, word: string): boolean {
-  for (let i = 0; i < word.length; i++) {
-    if ((src.charCodeAt(at + i) | 0x20) !== word.charCodeAt(i)) return false;
+  /** attrPath = [URI ":"] ATTRNAME *1subAttr: the one path grammar (schema/attribute-path.ts). */
+  private attributePath(start: number, end: number, isWord: boolean): AttributePath {
+    if (!isWord && this.tokens.kind !== 'word') throw this.failAt('expected an attribute name');
+    try {
+      return readAttributePath(this.text, start, end, refusePath);
+    } catch (error) {
+      if (error instanceof PathRefusal) throw this.failAt(error.why, error.at);
+      throw error;
+    }
   }
-  return !isName(src.charCodeAt(at + word.length));
-}
 
-function operatorOf(a: number, b: number): CompareOperator | 'pr' | undefined {
-  switch ((a << 8) | b) {
-    case 0x6571:
-      return 'eq';
-    case 0x6e65:
-      return 'ne';
-    case 0x636f:
-      return 'co';
-    case 0x7377:
-      return 'sw';
-    case 0x6577:
-      return 'ew';
-    case 0x6774:
-      return 'gt';
-    case 0x6c74:
-      return 'lt';
-    case 0x6765:
-      return 'ge';
-    case 0x6c65:
-      return 'le';
-    case 0x7072:
-      return 'pr';
-    default:
-      return undefined;
+  /**
+   * valuePath = attrPath "[" valFilter "]", where valFilter has no value path of its own. Also
+   * Entra ID's `emails[type eq "work"].value eq "x"`, read as the one bracket filter
+   * `emails[type eq "work" and value eq "x"]`.
+   */
+  private valuePath(path: AttributePath): Filter {
+    const tokens = this.tokens;
+    if (this.inBrackets) throw this.failAt('value paths cannot be nested');
+    this.enter(tokens.end);
+    tokens.advance();
+    this.inBrackets = true;
+    const inner = this.orExpression();
+    if (tokens.kind !== ']') throw this.failAt('expected "]"');
+    const closed = tokens.end;
+    tokens.advance();
+    this.inBrackets = false;
+    this.depth--;
+    const dotted = this.at('word') && tokens.start === closed && this.text.charAt(closed) === '.';
+    if (!dotted) return { kind: 'valuePath', path, filter: inner };
+    const subStart = closed + 1;
+    const subEnd = nameEnd(this.text, subStart);
+    if (subEnd === subStart) throw this.failAt('expected a sub-attribute name', subStart);
+    if (subEnd < tokens.end) throw this.failAt(EXPECTED_OPERATOR, subEnd);
+    tokens.advance();
+    const tail = this.comparison({ attribute: this.text.slice(subStart, subEnd) });
+    return { kind: 'valuePath', path, filter: { kind: 'and', left: inner, right: tail } };
+  }
+
+  /** comparison = attrPath SP compareOp SP compValue, or attrPath SP "pr"; at the operator. */
+  private comparison(path: AttributePath): Filter {
+    const tokens = this.tokens;
+    const op =
+      tokens.kind === 'word' ? this.text.slice(tokens.start, tokens.end).toLowerCase() : '';
+    if (!OPERATORS.has(op)) throw this.failAt(EXPECTED_OPERATOR);
+    if (op === 'pr') {
+      tokens.advance();
+      return { kind: 'present', path };
+    }
+    if (this.unquoted) tokens.advanceBare();
+    else tokens.advance();
+    const value = this.value();
+    tokens.advance();
+    return { kind: 'compare', path, op: op as CompareOperator, value };
+  }
+
+  /** compValue = false / null / true / number / string (RFC 8259), or a bare word when allowed. */
+  private value(): FilterValue {
+    const { kind, start, end } = this.tokens;
+    if (kind === 'string') return this.stringValue(start, end);
+    if (kind !== 'word') throw this.failAt(EXPECTED_VALUE);
+    const word = this.text.slice(start, end);
+    switch (word.toLowerCase()) {
+      case 'true':
+        return true;
+      case 'false':
+        return false;
+      case 'null':
+        return null;
+    }
+    const c = word.charAt(0);
+    if (c === '-' || (c >= '0' && c <= '9')) {
+      if (JSON_NUMBER.test(word)) return Number(word);
+      if (!this.unquoted) throw this.failAt('malformed number');
+    }
+    if (!this.unquoted) throw this.failAt(EXPECTED_VALUE);
+    return this.clientText(word, start);
+  }
+
+  /** A JSON string literal's value: its text, or `JSON.parse` of it when it holds escapes. */
+  private stringValue(start: number, end: number): string {
+    const value = this.tokens.escaped
+      ? (JSON.parse(this.text.slice(start, end).replace(RAW_CONTROL, escapeControl)) as string)
+      : this.text.slice(start + 1, end - 1);
+    return this.clientText(value, start);
+  }
+
+  // A `\u0000` or `\uD800` escape decodes to text no store can hold or compare.
+  private clientText(value: string, at: number): string {
+    if (isClientText(value)) return value;
+    throw this.failAt('a string may not hold U+0000 or an unpaired surrogate', at);
+  }
+
+  /** Tells whether the current token is of `kind` (a call, so that TypeScript does not narrow). */
+  private at(kind: FilterTokenKind): boolean {
+    return this.tokens.kind === kind;
+  }
+
+  /** Counts one level of nesting, refusing one past `maxDepth`. */
+  private enter(at: number): void {
+    if (++this.depth > this.maxDepth) {
+      throw this.failAt(`the filter nests deeper than ${this.maxDepth} levels`, at);
+    }
+  }
+
+  /** The error for a failure at `at`, by default where the current token starts. */
+  private failAt(message: string, at = this.tokens.start): ScimError {
+    return filterError(this.text, message, at);
   }
 }
 
-function fail(message: string): ScimError {
-  return failAt(message, pos);
+const EXPECTED_OPERATOR = 'expected an operator (eq, ne, co, sw, ew, gt, lt, ge, le or pr)';
+const EXPECTED_VALUE = 'expected a value: a string, a number, true, false or null';
+
+/** Why and where the path reader refused a path; turned into the filter's error by the parser. */
+class PathRefusal {
+  constructor(
+    readonly why: string,
+    readonly at: number,
+  ) {}
 }
 
-function failAt(message: string, at: number): ScimError {
-  const found = at >= src.length ? 'the end of the filter' : JSON.stringify(src.slice(at, at + 20));
-  return scimErrors.invalidFilter(
-    `Invalid filter: ${message} at character ${at + 1}, found ${found}.`,
-  );
+function refusePath(why: string, at: number): never {
+  throw new PathRefusal(why, at);
 }
 
-function isLetter(c: number): boolean {
-  return (charClass(c) & LETTER) !== 0;
-}
+// JSON forbids raw control characters in a string; a filter has always allowed them, so they are
+// escaped before JSON.parse reads the literal.
+// eslint-disable-next-line no-control-regex
+const RAW_CONTROL = /[\u0000-\u001f]/g;
 
-function isDigit(c: number): boolean {
-  return (charClass(c) & DIGIT) !== 0;
-}
-
-function isName(c: number): boolean {
-  return (charClass(c) & NAME) !== 0;
+/** Writes a control character as a JSON `\\u` escape. */
+function escapeControl(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
