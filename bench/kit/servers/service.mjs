@@ -1,0 +1,35 @@
+// The configuration every scimkit kit server serves: the settings the shared benchmark kit
+// passes (PORT, HOST, PREFIX, SCIM_TOKEN), the memory store, userNames that are email addresses
+// (as the example server requires) and a mailer that sends nothing. It imports the package by
+// its own name, so Node resolves the built `dist` through the exports map: run `npm run build`
+// first.
+import { createScim, staticApiKeys } from 'scimkit';
+import { MemoryUserStore } from 'scimkit/memory';
+
+export const PORT = Number(process.env.PORT ?? 3000);
+export const HOST = process.env.HOST ?? '127.0.0.1';
+export const PREFIX = process.env.PREFIX ?? '/api/v1/scim/v2';
+const TOKEN = process.env.SCIM_TOKEN ?? 'bench-token';
+
+/** The service: one tenant, one key, nothing mailed. */
+export const scim = createScim({
+  store: new MemoryUserStore(),
+  verifier: staticApiKeys([{ key: TOKEN, tenant: 'bench' }]),
+  mailer: { sendWelcome: async () => undefined },
+  basePath: PREFIX,
+  userNameRule: 'email',
+});
+
+/** The keep-alive timeout the kit's baselines use, so idle wrk connections are not closed. */
+export const KEEP_ALIVE_MS = 65_000;
+
+/**
+ * Prints the line the kit's baselines print (the port actually bound, so PORT=0 works), and
+ * exits normally on SIGTERM or SIGINT, so that `--cpu-prof` writes its profile.
+ */
+export function ready(name, server) {
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : PORT;
+  console.log(`${name} listening on http://${HOST}:${port}${PREFIX} pid=${process.pid}`);
+  for (const signal of ['SIGTERM', 'SIGINT']) process.once(signal, () => process.exit(0));
+}
