@@ -3,7 +3,15 @@
 // load, and the scimkit servers registered with the kit's `--add`.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +23,9 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const KIT_SOURCE = resolve(process.env.SCIM_BENCH_KIT ?? join(ROOT, '../shared/bench'));
 
 /** The scratch folder holding the kit's copy (`kit/`) and its npm installs (`work/`). */
-export const SCRATCH = resolve(process.env.SCIMKIT_BENCH_SCRATCH ?? join(tmpdir(), 'scimkit-bench-kit'));
+export const SCRATCH = resolve(
+  process.env.SCIMKIT_BENCH_SCRATCH ?? join(tmpdir(), 'scimkit-bench-kit'),
+);
 
 /** scimkit's servers, by the name the kit reports them under. */
 export const SCIMKIT_SERVERS = {
@@ -69,7 +79,8 @@ export function prepareKit(): string {
     readFileSync(stampFile, 'utf8') === stamp &&
     INSTALLED.every((dir) => existsSync(join(work, dir, 'node_modules')));
   if (installed) {
-    for (const dir of INSTALLED) symlinkSync(join(work, dir, 'node_modules'), join(kit, dir, 'node_modules'));
+    for (const dir of INSTALLED)
+      symlinkSync(join(work, dir, 'node_modules'), join(kit, dir, 'node_modules'));
   } else {
     console.error(`== installing the kit's dependencies into ${work} (setup.sh)`);
     mkdirSync(work, { recursive: true });
@@ -99,17 +110,24 @@ export function ensureWrk(): void {
 /** Builds `dist`, which the kit servers import by the package's own name. */
 export function build(skip: boolean): void {
   if (skip) {
-    if (!existsSync(join(ROOT, 'dist/index.js'))) throw new Error('--no-build, but no dist: run npm run build');
+    if (!existsSync(join(ROOT, 'dist/index.js')))
+      throw new Error('--no-build, but no dist: run npm run build');
     return;
   }
   console.error('== npm run build');
-  const run = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const run = spawnSync('npm', ['run', 'build', '--silent'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (run.status !== 0) throw new Error('npm run build failed');
 }
 
 /** The commit measured, with `+dirty` when the working tree has changes. */
 export function commit(): string {
-  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  }).stdout.trim();
   const dirty = spawnSync('git', ['status', '--porcelain', '--', 'src', 'bench/kit/servers'], {
     cwd: ROOT,
     encoding: 'utf8',
@@ -118,7 +136,9 @@ export function commit(): string {
 }
 
 /** Samples the 1-minute load average every 15 s while a run lasts. */
-export function loadSampler(): { stop(): { start: string; end: string; min: number; median: number; max: number } } {
+export function loadSampler(): {
+  stop(): { start: string; end: string; min: number; median: number; max: number };
+} {
   const start = uptimeText();
   const samples = [loadavg()[0]!];
   const timer = setInterval(() => samples.push(loadavg()[0]!), 15_000);
@@ -141,24 +161,44 @@ export function loadSampler(): { stop(): { start: string; end: string; min: numb
 
 function uptimeText(): string {
   const out = spawnSync('uptime', { encoding: 'utf8' }).stdout?.trim();
-  return out !== undefined && out !== '' ? out : `load average: ${loadavg().map((x) => x.toFixed(2)).join(', ')}`;
+  return out !== undefined && out !== ''
+    ? out
+    : `load average: ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(', ')}`;
 }
 
 /** `bench/kit/results/<YYYY-MM-DD>/<kind>-<HHMM>` for a run started now. */
 export function resultsDir(kind: string): string {
   const now = new Date().toISOString();
-  return join(ROOT, 'bench/kit/results', now.slice(0, 10), `${kind}-${now.slice(11, 16).replace(':', '')}`);
+  return join(
+    ROOT,
+    'bench/kit/results',
+    now.slice(0, 10),
+    `${kind}-${now.slice(11, 16).replace(':', '')}`,
+  );
 }
 
 /**
  * Runs a kit script (`node <script> ...args` in the kit's copy) with its output shown, and kills
  * it (and the servers it started, which share its process group) once `limitMs` has passed.
  */
-export function runKitScript(kit: string, script: string, args: readonly string[], limitMs: number): Promise<void> {
+export function runKitScript(
+  kit: string,
+  script: string,
+  args: readonly string[],
+  limitMs: number,
+): Promise<void> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(kit, script), ...args], { cwd: kit, stdio: 'inherit', detached: true });
+    const child = spawn(process.execPath, [join(kit, script), ...args], {
+      cwd: kit,
+      stdio: 'inherit',
+      detached: true,
+    });
     const timer = setTimeout(() => {
-      console.error(`== ${script} passed its time limit (${Math.round(limitMs / 60_000)} min): stopping it`);
+      console.error(
+        `== ${script} passed its time limit (${Math.round(limitMs / 60_000)} min): stopping it`,
+      );
       if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
     }, limitMs);
     child.on('error', fail);

@@ -21,7 +21,15 @@ interface Run {
 }
 
 /** The operations, as the kit names its scenarios. */
-export const OPERATIONS = ['filter', 'get', 'put', 'patch', 'create', 'list_first', 'list_deep'] as const;
+export const OPERATIONS = [
+  'filter',
+  'get',
+  'put',
+  'patch',
+  'create',
+  'list_first',
+  'list_deep',
+] as const;
 const PAGES: readonly string[] = ['list_first', 'list_deep'];
 
 /** One target: `server ÷ ref` per operation, at least `single` (one user) or `pages` (lists). */
@@ -34,15 +42,57 @@ interface Target {
 }
 
 const TARGETS: readonly Target[] = [
-  { title: 'node adapter ÷ raw-store', server: 'scimkit-node', ref: 'raw-store', single: 0.9, pages: 1 },
-  { title: 'Hono adapter ÷ Hono floor', server: 'scimkit-hono', ref: 'hono4', single: 0.75, pages: 0.75 },
-  { title: 'Fastify adapter ÷ Fastify floor', server: 'scimkit-fastify', ref: 'fastify5', single: 0.75, pages: 0.75 },
-  { title: 'Express adapter ÷ Express floor', server: 'scimkit-express', ref: 'express5', single: 0.75, pages: 0.75 },
+  {
+    title: 'node adapter ÷ raw-store',
+    server: 'scimkit-node',
+    ref: 'raw-store',
+    single: 0.9,
+    pages: 1,
+  },
+  {
+    title: 'Hono adapter ÷ Hono floor',
+    server: 'scimkit-hono',
+    ref: 'hono4',
+    single: 0.75,
+    pages: 0.75,
+  },
+  {
+    title: 'Fastify adapter ÷ Fastify floor',
+    server: 'scimkit-fastify',
+    ref: 'fastify5',
+    single: 0.75,
+    pages: 0.75,
+  },
+  {
+    title: 'Express adapter ÷ Express floor',
+    server: 'scimkit-express',
+    ref: 'express5',
+    single: 0.75,
+    pages: 0.75,
+  },
   { title: 'node adapter ÷ SCIMMY', server: 'scimkit-node', ref: 'scimmy', single: 20, pages: 100 },
   // No target: the fetch handler on @hono/node-server's bridge, next to Hono on the same bridge.
-  { title: 'fetch handler ÷ Hono floor (no target)', server: 'scimkit-fetch', ref: 'hono4', single: null, pages: null },
-  { title: 'Express adapter ÷ SCIMMY (no target; SCIMMY runs on Express 4)', server: 'scimkit-express', ref: 'scimmy', single: null, pages: null },
-  { title: 'node adapter ÷ raw (no target)', server: 'scimkit-node', ref: 'raw', single: null, pages: null },
+  {
+    title: 'fetch handler ÷ Hono floor (no target)',
+    server: 'scimkit-fetch',
+    ref: 'hono4',
+    single: null,
+    pages: null,
+  },
+  {
+    title: 'Express adapter ÷ SCIMMY (no target; SCIMMY runs on Express 4)',
+    server: 'scimkit-express',
+    ref: 'scimmy',
+    single: null,
+    pages: null,
+  },
+  {
+    title: 'node adapter ÷ raw (no target)',
+    server: 'scimkit-node',
+    ref: 'raw',
+    single: null,
+    pages: null,
+  },
 ];
 
 /** Reads every `<server>-r<repeat>.json` report of a suite run. */
@@ -51,7 +101,9 @@ function readRuns(suiteDir: string): Run[] {
   return readdirSync(runsDir).flatMap((file) => {
     const match = /^(.*)-r(\d+)\.json$/.exec(file);
     if (match === null) return [];
-    const report = JSON.parse(readFileSync(join(runsDir, file), 'utf8')) as { scenarios: ScenarioReport[] };
+    const report = JSON.parse(readFileSync(join(runsDir, file), 'utf8')) as {
+      scenarios: ScenarioReport[];
+    };
     return [{ server: match[1]!, repeat: Number(match[2]), scenarios: report.scenarios }];
   });
 }
@@ -69,25 +121,45 @@ export function ratios(suiteDir: string): { markdown: string; data: unknown; val
   const servers = [...new Set(runs.map((r) => r.server))];
   // A repeat stopped part-way (the time limit) is left out: ratios pair servers within a repeat.
   const started = [...new Set(runs.map((r) => r.repeat))].sort((a, b) => a - b);
-  const complete = (r: number) => servers.every((s) => runs.some((x) => x.server === s && x.repeat === r));
+  const complete = (r: number) =>
+    servers.every((s) => runs.some((x) => x.server === s && x.repeat === r));
   const repeats = started.filter(complete);
   const dropped = started.filter((r) => !complete(r));
   const rps = (server: string, repeat: number, op: string) =>
-    runs.find((r) => r.server === server && r.repeat === repeat)?.scenarios.find((s) => s.scenario === op)?.rps;
+    runs
+      .find((r) => r.server === server && r.repeat === repeat)
+      ?.scenarios.find((s) => s.scenario === op)?.rps;
 
   // A run counts only with zero errors and every sanity check ok (fixed-body servers skip them).
   const problems: string[] = [];
   for (const run of runs) {
     for (const s of run.scenarios) {
-      if (s.non2xx + s.socketErrors > 0) problems.push(`${run.server} r${run.repeat} ${s.scenario}: ${s.non2xx} non-2xx, ${s.socketErrors} socket errors`);
-      if (s.check !== 'ok' && s.check !== 'skipped') problems.push(`${run.server} r${run.repeat} ${s.scenario}: check ${s.check}`);
+      if (s.non2xx + s.socketErrors > 0)
+        problems.push(
+          `${run.server} r${run.repeat} ${s.scenario}: ${s.non2xx} non-2xx, ${s.socketErrors} socket errors`,
+        );
+      if (s.check !== 'ok' && s.check !== 'skipped')
+        problems.push(`${run.server} r${run.repeat} ${s.scenario}: check ${s.check}`);
     }
   }
   if (repeats.length === 0) problems.push('no repeat has a report from every server');
 
   const lines: string[] = [];
-  const data: Record<string, Record<string, { ratio: number | null; min: number | null; max: number | null; target: number | null; met: boolean | null }>> = {};
-  const pct = (x: number | null) => (x === null ? '-' : x >= 10 ? `${x.toFixed(1)}x` : `${Math.round(x * 100)}%`);
+  const data: Record<
+    string,
+    Record<
+      string,
+      {
+        ratio: number | null;
+        min: number | null;
+        max: number | null;
+        target: number | null;
+        met: boolean | null;
+      }
+    >
+  > = {};
+  const pct = (x: number | null) =>
+    x === null ? '-' : x >= 10 ? `${x.toFixed(1)}x` : `${Math.round(x * 100)}%`;
   for (const target of TARGETS) {
     if (!servers.includes(target.server) || !servers.includes(target.ref)) continue;
     const row: (typeof data)[string] = {};
@@ -113,12 +185,17 @@ export function ratios(suiteDir: string): { markdown: string; data: unknown; val
       const verdict = c.met === null ? '' : c.met ? ' **met**' : ' not met';
       return `${pct(c.ratio)} (${pct(c.min)}–${pct(c.max)})${verdict}`;
     });
-    const goals = target.single === null ? 'none' : `≥ ${pct(target.single)} one user, ≥ ${pct(target.pages)} pages`;
+    const goals =
+      target.single === null
+        ? 'none'
+        : `≥ ${pct(target.single)} one user, ≥ ${pct(target.pages)} pages`;
     lines.push(`| ${target.title} | ${goals} | ${cells.join(' | ')} |`);
   }
   const markdown = [
     `Median over ${repeats.length} repeats of the per-repeat ratio (min–max in brackets).` +
-      (dropped.length > 0 ? ` Repeat ${dropped.join(', ')} was stopped part-way and is left out.` : ''),
+      (dropped.length > 0
+        ? ` Repeat ${dropped.join(', ')} was stopped part-way and is left out.`
+        : ''),
     '',
     `| ratio | target | ${OPERATIONS.join(' | ')} |`,
     `| --- | --- | ${OPERATIONS.map(() => '---:').join(' | ')} |`,
@@ -129,5 +206,9 @@ export function ratios(suiteDir: string): { markdown: string; data: unknown; val
       : `Run health: **the run does not count**: ${problems.join('; ')}.`,
     '',
   ].join('\n');
-  return { markdown, data: { repeats: repeats.length, droppedRepeats: dropped, servers, ratios: data, problems }, valid: problems.length === 0 };
+  return {
+    markdown,
+    data: { repeats: repeats.length, droppedRepeats: dropped, servers, ratios: data, problems },
+    valid: problems.length === 0,
+  };
 }

@@ -10,14 +10,27 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SCIMKIT_SERVERS, addSpec, build, commit, ensureWrk, loadSampler, prepareKit, resultsDir, runKitScript } from './kit.js';
+import {
+  SCIMKIT_SERVERS,
+  addSpec,
+  build,
+  commit,
+  ensureWrk,
+  loadSampler,
+  prepareKit,
+  resultsDir,
+  runKitScript,
+} from './kit.js';
 import { ratios } from './ratios.js';
 
 const REFERENCES = ['raw', 'raw-store', 'express5', 'fastify5', 'hono4', 'scimmy'];
 
 const { values: args } = parseArgs({
   options: {
-    servers: { type: 'string', default: [...REFERENCES, ...Object.keys(SCIMKIT_SERVERS)].join(',') },
+    servers: {
+      type: 'string',
+      default: [...REFERENCES, ...Object.keys(SCIMKIT_SERVERS)].join(','),
+    },
     repeats: { type: 'string', default: '6' },
     duration: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '1' },
@@ -43,14 +56,22 @@ await runKitScript(
   kit,
   'run-suite.mjs',
   [
-    '--servers', servers.join(','),
-    '--add', addSpec(servers),
-    '--repeats', args.repeats,
-    '--duration', args.duration,
-    '--warmup', args.warmup,
-    '--seed', args.seed,
-    '--scenarios', args.scenarios,
-    '--out', out,
+    '--servers',
+    servers.join(','),
+    '--add',
+    addSpec(servers),
+    '--repeats',
+    args.repeats,
+    '--duration',
+    args.duration,
+    '--warmup',
+    args.warmup,
+    '--seed',
+    args.seed,
+    '--scenarios',
+    args.scenarios,
+    '--out',
+    out,
   ],
   Number(args['time-limit']) * 60_000,
 ).catch((error: unknown) => {
@@ -61,11 +82,27 @@ await runKitScript(
 const loadDuring = load.stop();
 const refs = REFERENCES.filter((name) => servers.includes(name));
 if (refs.length > 0) {
-  await runKitScript(kit, 'pool.mjs', [out, '--refs', refs.join(','), '--out', join(out, 'pooled')], 60_000);
+  await runKitScript(
+    kit,
+    'pool.mjs',
+    [out, '--refs', refs.join(','), '--out', join(out, 'pooled')],
+    60_000,
+  );
 }
 const result = ratios(out);
-const meta = { stopped, startedAt, endedAt: new Date().toISOString(), commit: commit(), node: process.version, options: args, load: loadDuring };
-writeFileSync(join(out, 'ratios.json'), `${JSON.stringify({ ...meta, ...(result.data as object) }, null, 2)}\n`);
+const meta = {
+  stopped,
+  startedAt,
+  endedAt: new Date().toISOString(),
+  commit: commit(),
+  node: process.version,
+  options: args,
+  load: loadDuring,
+};
+writeFileSync(
+  join(out, 'ratios.json'),
+  `${JSON.stringify({ ...meta, ...(result.data as object) }, null, 2)}\n`,
+);
 const header = [
   `Commit ${meta.commit}, ${startedAt} → ${meta.endedAt}, Node ${process.version}.`,
   `Load (1-min average, sampled every 15 s): min ${loadDuring.min}, median ${loadDuring.median}, max ${loadDuring.max} on 2 cores.`,
@@ -75,5 +112,7 @@ const header = [
 ].join('\n');
 writeFileSync(join(out, 'ratios.md'), `${header}\n${result.markdown}`);
 console.log(`\n${header}\n${result.markdown}`);
-console.error(`== written: ${join(out, 'summary.md')}, ${join(out, 'pooled/pooled.md')}, ${join(out, 'ratios.md')}`);
+console.error(
+  `== written: ${join(out, 'summary.md')}, ${join(out, 'pooled/pooled.md')}, ${join(out, 'ratios.md')}`,
+);
 if (!result.valid) process.exitCode = 1;

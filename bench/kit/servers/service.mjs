@@ -1,3 +1,4 @@
+/* global process, console */
 // The configuration every scimkit kit server serves: the settings the shared benchmark kit
 // passes (PORT, HOST, PREFIX, SCIM_TOKEN), the memory store, userNames that are email addresses
 // (as the example server requires) and a mailer that sends nothing. It imports the package by
