@@ -22,7 +22,7 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The shared kit: `SCIM_BENCH_KIT`, else `../shared/bench` next to the repository. */
 export const KIT_SOURCE = resolve(process.env.SCIM_BENCH_KIT ?? join(ROOT, '../shared/bench'));
 
-/** The scratch folder holding the kit's copy (`kit/`) and its npm installs (`work/`). */
+/** The scratch folder holding the kit's copies (`kit-<pid>/`) and its npm installs (`work/`). */
 export const SCRATCH = resolve(
   process.env.SCIMKIT_BENCH_SCRATCH ?? join(tmpdir(), 'scimkit-bench-kit'),
 );
@@ -47,7 +47,7 @@ export function addSpec(names: readonly string[]): string {
 const INSTALLED = ['baselines', 'peers', 'micro'] as const;
 
 /**
- * Copies the kit into `SCRATCH/kit` and links the npm installs of its baselines, peers and
+ * Copies the kit into `SCRATCH/kit-<pid>` (removed when the process exits) and links the npm installs of its baselines, peers and
  * micro-benchmarks there, running the kit's `setup.sh` (against the copy, installing into
  * `SCRATCH/work`) only when those installs are missing or the kit's package files changed.
  * Returns the copy's path: run the kit's scripts from there.
@@ -56,9 +56,11 @@ export function prepareKit(): string {
   if (!existsSync(join(KIT_SOURCE, 'run-suite.mjs'))) {
     throw new Error(`no benchmark kit at ${KIT_SOURCE}: set SCIM_BENCH_KIT to its folder`);
   }
-  const kit = join(SCRATCH, 'kit');
+  // One copy per run, so that runs side by side never share (or delete) each other's copy.
+  const kit = join(SCRATCH, `kit-${process.pid}`);
   const work = join(SCRATCH, 'work');
   rmSync(kit, { recursive: true, force: true });
+  process.once('exit', () => rmSync(kit, { recursive: true, force: true }));
   cpSync(KIT_SOURCE, kit, {
     recursive: true,
     filter: (source) => !/[/\\](node_modules|results)$/.test(source),

@@ -159,7 +159,7 @@ export function ratios(suiteDir: string): { markdown: string; data: unknown; val
     >
   > = {};
   const pct = (x: number | null) =>
-    x === null ? '-' : x >= 10 ? `${x.toFixed(1)}x` : `${Math.round(x * 100)}%`;
+    x === null ? '-' : x >= 2 ? `${x.toFixed(1)}x` : `${Math.round(x * 100)}%`;
   for (const target of TARGETS) {
     if (!servers.includes(target.server) || !servers.includes(target.ref)) continue;
     const row: (typeof data)[string] = {};
