@@ -211,3 +211,19 @@ export function runKitScript(
     });
   });
 }
+
+/**
+ * What every kit script does first: wrk, the build (unless `noBuild`), a prepared copy of the
+ * kit, and a load sampler started now. `out` defaults to a fresh results folder of `kind`.
+ */
+export function startRun(kind: string, out: string | undefined, noBuild: boolean) {
+  ensureWrk();
+  build(noBuild);
+  const kit = prepareKit();
+  return {
+    kit,
+    out: out ?? resultsDir(kind),
+    load: loadSampler(),
+    startedAt: new Date().toISOString(),
+  };
+}

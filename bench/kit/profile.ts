@@ -12,16 +12,7 @@ import { SourceMap } from 'node:module';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import {
-  ROOT,
-  build,
-  commit,
-  ensureWrk,
-  loadSampler,
-  prepareKit,
-  resultsDir,
-  runKitScript,
-} from './kit.js';
+import { ROOT, commit, runKitScript, startRun } from './kit.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -49,12 +40,8 @@ interface ProfileNode {
 
 const TOKEN = 'bench-token';
 const PREFIX = '/api/v1/scim/v2';
-const out = args.out ?? resultsDir('profile');
+const { kit, out, load } = startRun('profile', args.out, args['no-build']);
 mkdirSync(out, { recursive: true });
-ensureWrk();
-build(args['no-build']);
-const kit = prepareKit();
-const load = loadSampler();
 const sections: string[] = [];
 
 for (const [i, op] of args.ops.split(',').entries()) {

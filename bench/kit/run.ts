@@ -10,17 +10,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  SCIMKIT_SERVERS,
-  addSpec,
-  build,
-  commit,
-  ensureWrk,
-  loadSampler,
-  prepareKit,
-  resultsDir,
-  runKitScript,
-} from './kit.js';
+import { SCIMKIT_SERVERS, addSpec, commit, runKitScript, startRun } from './kit.js';
 import { ratios } from './ratios.js';
 
 const REFERENCES = ['raw', 'raw-store', 'express5', 'fastify5', 'hono4', 'scimmy'];
@@ -44,12 +34,7 @@ const { values: args } = parseArgs({
 });
 
 const servers = args.servers.split(',');
-const out = args.out ?? resultsDir('suite');
-ensureWrk();
-build(args['no-build']);
-const kit = prepareKit();
-const load = loadSampler();
-const startedAt = new Date().toISOString();
+const { kit, out, load, startedAt } = startRun('suite', args.out, args['no-build']);
 console.error(`== run-suite: ${servers.join(', ')}; ${args.repeats} repeats; results in ${out}`);
 let stopped: string | undefined;
 await runKitScript(

@@ -18,17 +18,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  ROOT,
-  addSpec,
-  build,
-  commit,
-  ensureWrk,
-  loadSampler,
-  prepareKit,
-  resultsDir,
-  runKitScript,
-} from './kit.js';
+import { ROOT, addSpec, commit, runKitScript, startRun } from './kit.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -64,12 +54,7 @@ interface Measure {
 
 const servers = args.servers.split(',');
 const sizes = args.sizes.split(',').map(Number);
-const out = args.out ?? resultsDir('scaling');
-ensureWrk();
-build(args['no-build']);
-const kit = prepareKit();
-const load = loadSampler();
-const startedAt = new Date().toISOString();
+const { kit, out, load, startedAt } = startRun('scaling', args.out, args['no-build']);
 let stopped: string | undefined;
 const limitMs = Number(args['time-limit']) * 60_000;
 const deadline = Date.now() + limitMs;

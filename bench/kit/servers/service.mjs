@@ -57,6 +57,7 @@ export async function preseed() {
       body,
       baseUrl: `http://${HOST}:${PORT}`,
     });
-    if (response.status !== 201) throw new Error(`preseed: HTTP ${response.status} ${response.body}`);
+    if (response.status !== 201)
+      throw new Error(`preseed: HTTP ${response.status} ${response.body}`);
   }
 }
