@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
-import { basename, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ROOT, commit, runKitScript, startRun } from './kit.js';
@@ -142,7 +142,7 @@ function summarise(op: string, path: string, top: number): string {
     const where =
       entry?.originalSource === undefined
         ? `dist/${basename(file)}:${lineNumber + 1}`
-        : `${relative(ROOT, entry.originalSource.startsWith('file:') ? fileURLToPath(entry.originalSource) : join(ROOT, 'dist', entry.originalSource))}:${(entry.originalLine ?? 0) + 1}`;
+        : `${relative(ROOT, entry.originalSource.startsWith('file:') ? fileURLToPath(entry.originalSource) : join(dirname(file), entry.originalSource))}:${(entry.originalLine ?? 0) + 1}`;
     return `${functionName || '(anonymous)'} ${where}`;
   };
   const label = (n: ProfileNode): string => {
