@@ -1,0 +1,206 @@
+// Where the node kit server spends its time, per operation: starts bench/kit/servers/node.mjs
+// (built dist) under `--cpu-prof` pinned to CPU 1, seeds it and loads one kit scenario with the
+// kit's http-bench.mjs (wrk on CPU 0), stops it, and summarises the profile through dist's source
+// maps: the frames with the most self time, the same time charged to the nearest scimkit
+// function, and scimkit functions by inclusive time. Writes profile.md and the .cpuprofile files
+// into bench/kit/results/<date>/profile-<HHMM>/.
+//
+//   node --import tsx bench/kit/profile.ts [--ops patch,create,list_first] [--duration 5] [--seed 1000]
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import { basename, dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ROOT, commit, runKitScript, startRun } from './kit.js';
+
+const { values: args } = parseArgs({
+  options: {
+    ops: { type: 'string', default: 'patch,create,list_first,list_deep' },
+    duration: { type: 'string', default: '5' },
+    seed: { type: 'string', default: '1000' },
+    top: { type: 'string', default: '10' },
+    out: { type: 'string' },
+    'no-build': { type: 'boolean', default: false },
+  },
+});
+
+/** A node of a V8 `.cpuprofile`. */
+interface ProfileNode {
+  readonly id: number;
+  readonly callFrame: {
+    readonly functionName: string;
+    readonly url: string;
+    readonly lineNumber: number;
+    readonly columnNumber: number;
+  };
+  readonly hitCount?: number;
+  readonly children?: readonly number[];
+}
+
+const TOKEN = 'bench-token';
+const PREFIX = '/api/v1/scim/v2';
+const { kit, out, load } = startRun('profile', args.out, args['no-build']);
+mkdirSync(out, { recursive: true });
+const sections: string[] = [];
+
+for (const [i, op] of args.ops.split(',').entries()) {
+  const port = 3400 + i;
+  const profDir = join(out, `tmp-${op}`);
+  rmSync(profDir, { recursive: true, force: true });
+  const server = spawn(
+    'taskset',
+    [
+      '-c',
+      '1',
+      process.execPath,
+      '--cpu-prof',
+      `--cpu-prof-dir=${profDir}`,
+      join(ROOT, 'bench/kit/servers/node.mjs'),
+    ],
+    {
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PREFIX, SCIM_TOKEN: TOKEN },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  await new Promise<void>((ready, fail) => {
+    server.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('listening') && ready());
+    server.once('exit', (code) => fail(new Error(`the node kit server exited (${code})`)));
+  });
+  try {
+    await runKitScript(
+      kit,
+      'http-bench.mjs',
+      [
+        '--base',
+        `http://127.0.0.1:${port}`,
+        '--prefix',
+        PREFIX,
+        '--token',
+        TOKEN,
+        '--seed',
+        args.seed,
+        '--fast-seed',
+        '--scenarios',
+        op,
+        '--duration',
+        args.duration,
+        '--server-pid',
+        String(server.pid),
+        '--label',
+        `profile-${op}`,
+        '--out',
+        out,
+        '--quiet',
+      ],
+      5 * 60_000,
+    );
+  } finally {
+    const exited = new Promise((done) => server.once('exit', done));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+  if (file === undefined) throw new Error(`no profile written for ${op}`);
+  renameSync(join(profDir, file), join(out, `${op}.cpuprofile`));
+  rmSync(profDir, { recursive: true, force: true });
+  rmSync(join(out, `profile-${op}.seed.tsv`), { force: true });
+  sections.push(summarise(op, join(out, `${op}.cpuprofile`), Number(args.top)));
+}
+const during = load.stop();
+const text = [
+  `# Where the node kit server's time goes (commit ${commit()}, ${new Date().toISOString()})`,
+  '',
+  `Each operation: a fresh \`bench/kit/servers/node.mjs\` under \`--cpu-prof\`, ${args.seed} users seeded, then the kit's wrk scenario for ${args.duration} s; percentages are of all non-idle samples of the process (seeding and start-up included). Load ${during.min}–${during.max} (1-min average) on 2 cores.`,
+  '',
+  ...sections,
+].join('\n');
+writeFileSync(join(out, 'profile.md'), text);
+console.log(text);
+
+function summarise(op: string, path: string, top: number): string {
+  const profile = JSON.parse(readFileSync(path, 'utf8')) as { nodes: ProfileNode[] };
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const maps = new Map<string, SourceMap | null>();
+  const distPrefix = `file://${join(ROOT, 'dist')}/`;
+  /** `src/...:line function` for a frame of dist, else undefined. */
+  const place = (n: ProfileNode): string | undefined => {
+    const { url, lineNumber, columnNumber, functionName } = n.callFrame;
+    if (!url.startsWith(distPrefix)) return undefined;
+    const file = fileURLToPath(url);
+    if (!maps.has(file)) {
+      try {
+        maps.set(file, new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8'))));
+      } catch {
+        maps.set(file, null);
+      }
+    }
+    const entry = maps.get(file)?.findEntry(lineNumber, columnNumber) as
+      { originalSource?: string; originalLine?: number } | undefined;
+    const where =
+      entry?.originalSource === undefined
+        ? `dist/${basename(file)}:${lineNumber + 1}`
+        : `${relative(ROOT, entry.originalSource.startsWith('file:') ? fileURLToPath(entry.originalSource) : join(dirname(file), entry.originalSource))}:${(entry.originalLine ?? 0) + 1}`;
+    return `${functionName || '(anonymous)'} ${where}`;
+  };
+  const label = (n: ProfileNode): string => {
+    const mine = place(n);
+    if (mine !== undefined) return mine;
+    const { functionName, url } = n.callFrame;
+    const where =
+      url === ''
+        ? ''
+        : ` ${url.replace(/^file:\/\/.*\/node_modules\//, '').replace(/^node:/, 'node:')}`;
+    return `${functionName || '(anonymous)'}${where}`;
+  };
+  const self = new Map<string, number>();
+  const charged = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  let total = 0;
+  for (const n of profile.nodes) {
+    const hits = n.hitCount ?? 0;
+    if (hits === 0 || n.callFrame.functionName === '(idle)') continue;
+    total += hits;
+    self.set(label(n), (self.get(label(n)) ?? 0) + hits);
+    // Walk up the stack: the nearest scimkit frame is charged; each scimkit function once.
+    let chargedTo: string | undefined;
+    const seen = new Set<string>();
+    for (let id: number | undefined = n.id; id !== undefined; id = parent.get(id)) {
+      const mine = place(byId.get(id)!);
+      if (mine === undefined) continue;
+      chargedTo ??= mine;
+      if (!seen.has(mine)) {
+        seen.add(mine);
+        inclusive.set(mine, (inclusive.get(mine) ?? 0) + hits);
+      }
+    }
+    const key = chargedTo ?? `(outside scimkit) ${label(n)}`;
+    charged.set(key, (charged.get(key) ?? 0) + hits);
+  }
+  const table = (title: string, m: Map<string, number>) =>
+    [
+      `| ${title} | share |`,
+      '| --- | ---: |',
+      ...[...m.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, top)
+        .map(([k, v]) => `| \`${k.replace(/\|/g, '\\|')}\` | ${((100 * v) / total).toFixed(1)}% |`),
+    ].join('\n');
+  return [
+    `## ${op}`,
+    '',
+    `${total} samples.`,
+    '',
+    table('frame (self time)', self),
+    '',
+    table(
+      'nearest scimkit function (self time of it and of the library and engine code it calls)',
+      charged,
+    ),
+    '',
+    table('scimkit function (inclusive)', inclusive),
+    '',
+  ].join('\n');
+}
