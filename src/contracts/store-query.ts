@@ -58,9 +58,12 @@ export interface ListPosition {
 
 /** Where a keyset page starts, and in which direction it reads. */
 export interface ListSeek {
-  /** The page follows (forward) or precedes (backward) this place; absent: the first page. */
+  /**
+   * The page follows (forward) or precedes (backward) this place; absent: the first page
+   * (forward) or the last one (backward).
+   */
   readonly from?: ListPosition;
-  /** `forward` (default) reads the users after `from`; `backward` the users before it. */
+  /** `forward` (default) reads the `count` users after `from`; `backward` those right before it. */
   readonly direction?: 'forward' | 'backward';
 }
 

@@ -157,8 +157,8 @@ export class MemoryUserStore implements UserStore {
       const total = users.order.size;
       const count = Math.max(0, query.count);
       const from = query.seek?.from;
-      const backward = from !== undefined && query.seek?.direction === 'backward';
-      let start = from === undefined ? 0 : users.order.rank(from.id, !backward);
+      const backward = query.seek?.direction === 'backward';
+      let start = from === undefined ? (backward ? total : 0) : users.order.rank(from.id, !backward);
       let end = Math.min(total, start + count);
       if (backward) {
         end = start;

@@ -32,7 +32,7 @@ export function placesOf(query: ListQuery, type: CompiledResourceType): Places {
 
 /**
  * Cuts the keyset page of `query.seek` out of every match, already in the query's order:
- * the `count` users after `seek.from` (or, backward, right before it). A place whose user
+ * the `count` users after `seek.from` (or, backward, right before it; from the end without it). A place whose user
  * is gone still cuts at the same point, so concurrent creates and deletes shift nothing.
  */
 export function seekPage(ordered: readonly ScimUser[], query: ListQuery, places: Places): ListResult {
@@ -40,11 +40,14 @@ export function seekPage(ordered: readonly ScimUser[], query: ListQuery, places:
   const from = query.seek?.from;
   let start = 0;
   let end: number;
-  if (from === undefined) {
-    end = Math.min(ordered.length, count);
-  } else if (query.seek?.direction === 'backward') {
-    end = firstIndex(ordered, (user) => places.compare(from, user) <= 0);
+  if (query.seek?.direction === 'backward') {
+    end =
+      from === undefined
+        ? ordered.length
+        : firstIndex(ordered, (user) => places.compare(from, user) <= 0);
     start = Math.max(0, end - count);
+  } else if (from === undefined) {
+    end = Math.min(ordered.length, count);
   } else {
     start = firstIndex(ordered, (user) => places.compare(from, user) < 0);
     end = Math.min(ordered.length, start + count);
@@ -61,7 +64,7 @@ export function pageResult(
   start: number,
   end: number,
 ): ListResult {
-  const backward = query.seek?.from !== undefined && query.seek.direction === 'backward';
+  const backward = query.seek?.direction === 'backward';
   const first = resources[0];
   const last = resources[resources.length - 1];
   return {

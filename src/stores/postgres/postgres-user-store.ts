@@ -214,7 +214,7 @@ export class PostgresUserStore implements UserStore {
       : { descending, nullable: false };
     const condition = seekCondition(seek, order, params.length + 1);
     if (condition) params.push(...condition.params);
-    const backward = condition !== undefined && seek.direction === 'backward';
+    const backward = seek.direction === 'backward';
     const text = pageStatement(this.context.tables, filter?.sql, sort || undefined, {
       ...(condition && { where: condition.sql }),
       backward,
