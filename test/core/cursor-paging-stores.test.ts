@@ -88,7 +88,7 @@ describe.each(everyStore)('cursor paging on the $name store', ({ open }) => {
     const doomed = ids.filter((_, i) => i % 4 === 2);
     const stable = new Set(ids.filter((_, i) => i % 4 !== 2));
     const pages: CursorPage[] = [forward[forward.length - 1] as CursorPage];
-    for (let cursor = pages[0]?.body.previousCursor; cursor !== undefined; ) {
+    for (let cursor = pages[0]?.body.previousCursor; cursor !== undefined;) {
       for (const id of doomed.splice(0, 1)) await ctx.request('DELETE', `/Users/${id}`);
       await seed(ctx, 'new', 1);
       const page = await ctx.page(query, cursor);

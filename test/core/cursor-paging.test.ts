@@ -60,7 +60,12 @@ describe('cursor paging (RFC 9865)', () => {
   });
 
   it('takes the cursor in a SearchRequest body too', async () => {
-    const body = (cursor: string) => ({ schemas: [SEARCH], cursor, count: 4, sortBy: 'displayName' });
+    const body = (cursor: string) => ({
+      schemas: [SEARCH],
+      cursor,
+      count: 4,
+      sortBy: 'displayName',
+    });
     const first = await ctx.request('POST', '/Users/.search', { body: body('') });
     expect(first.status).toBe(200);
     expect(first.body).not.toHaveProperty('startIndex');
@@ -127,7 +132,10 @@ describe('cursor paging (RFC 9865)', () => {
     it('a cursor sent with another filter, sortBy or sortOrder: invalidCursor', async () => {
       await expectError(`cursor=${cursor}&count=2`, 'invalidCursor');
       await expectError(`${q(cursor)}&sortOrder=descending`, 'invalidCursor');
-      await expectError(`${q(cursor)}&filter=${encodeURIComponent('userName pr')}`, 'invalidCursor');
+      await expectError(
+        `${q(cursor)}&filter=${encodeURIComponent('userName pr')}`,
+        'invalidCursor',
+      );
     });
 
     it('a count above maxPageSize, or another count than the cursor was made with: invalidCount', async () => {

@@ -127,7 +127,8 @@ export class MemoryUserStore implements UserStore {
 
   async list(tenant: string, query: ListQuery): Promise<ListResult> {
     const users = this.#tenants.get(tenant);
-    if (!users) return { totalResults: 0, resources: [], ...(query.seek && { seek: { more: false } }) };
+    if (!users)
+      return { totalResults: 0, resources: [], ...(query.seek && { seek: { more: false } }) };
     const offset = Math.max(0, query.startIndex - 1);
     const count = Math.max(0, query.count);
     const { filter, sortBy } = query;
@@ -158,7 +159,8 @@ export class MemoryUserStore implements UserStore {
       const count = Math.max(0, query.count);
       const from = query.seek?.from;
       const backward = query.seek?.direction === 'backward';
-      let start = from === undefined ? (backward ? total : 0) : users.order.rank(from.id, !backward);
+      let start =
+        from === undefined ? (backward ? total : 0) : users.order.rank(from.id, !backward);
       let end = Math.min(total, start + count);
       if (backward) {
         end = start;

@@ -35,7 +35,11 @@ export function placesOf(query: ListQuery, type: CompiledResourceType): Places {
  * the `count` users after `seek.from` (or, backward, right before it; from the end without it). A place whose user
  * is gone still cuts at the same point, so concurrent creates and deletes shift nothing.
  */
-export function seekPage(ordered: readonly ScimUser[], query: ListQuery, places: Places): ListResult {
+export function seekPage(
+  ordered: readonly ScimUser[],
+  query: ListQuery,
+  places: Places,
+): ListResult {
   const count = Math.max(0, query.count);
   const from = query.seek?.from;
   let start = 0;
