@@ -7,6 +7,13 @@ import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { KEY_B, SEARCH, setupCursors } from './cursor-harness.js';
 
 const LIST_RESPONSE = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
+/** What /ServiceProviderConfig says of index paging with the default options. */
+const INDEX_PAGING = {
+  index: true,
+  defaultPaginationMethod: 'index',
+  defaultPageSize: 50,
+  maxPageSize: 100,
+};
 
 describe('cursor paging (RFC 9865)', () => {
   let clock = new Date('2026-11-24T08:00:00Z');
@@ -21,14 +28,7 @@ describe('cursor paging (RFC 9865)', () => {
 
   it('advertises both methods in /ServiceProviderConfig, index by default', async () => {
     const reply = await ctx.request('GET', '/ServiceProviderConfig');
-    expect(reply.body.pagination).toEqual({
-      cursor: true,
-      index: true,
-      defaultPaginationMethod: 'index',
-      defaultPageSize: 50,
-      maxPageSize: 100,
-      cursorTimeout: 3600,
-    });
+    expect(reply.body.pagination).toEqual({ cursor: true, ...INDEX_PAGING, cursorTimeout: 3600 });
   });
 
   it('walks every user once with `?cursor`, nextCursor until the last page, no startIndex', async () => {
@@ -188,13 +188,7 @@ describe('a store without keyset paging', () => {
 
   it('is not advertised with cursors, and a cursor answers 400 invalidCursor', async () => {
     const spc = await ctx.request('GET', '/ServiceProviderConfig');
-    expect(spc.body.pagination).toEqual({
-      cursor: false,
-      index: true,
-      defaultPaginationMethod: 'index',
-      defaultPageSize: 50,
-      maxPageSize: 100,
-    });
+    expect(spc.body.pagination).toEqual({ cursor: false, ...INDEX_PAGING });
     const reply = await ctx.request('GET', '/Users', { query: 'cursor' });
     expect([reply.status, reply.body.scimType]).toEqual([400, 'invalidCursor']);
     expect(reply.body.detail).toMatch(/does not support cursor paging/);
