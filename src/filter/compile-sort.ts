@@ -67,7 +67,7 @@ export function compareSortKeys(a: SortKey | undefined, b: SortKey | undefined):
 
 /**
  * Builds the comparator of `sortBy` / `sortOrder` for an attribute path already checked by
- * the core, by the keys of {@link compileSortKey}. Resources without a value come last in
+ * the core, by the keys `compileSortKey` reads. Resources without a value come last in
  * ascending order and first in descending order (nulls are the largest value); ties are
  * broken by `id`.
  *
