@@ -1,7 +1,10 @@
 export type {
   DeleteOptions,
+  ListPosition,
   ListQuery,
   ListResult,
+  ListSeek,
+  ListSeekResult,
   ReplaceOptions,
   SortOrder,
   StoreCapabilities,

@@ -32,6 +32,52 @@ export interface ListQuery {
    * definition (case-exactness, types). Always set by the core.
    */
   readonly resourceType?: CompiledResourceType;
+  /**
+   * Keyset paging (RFC 9865 cursors): when set, `startIndex` is 1 and the page is the `count`
+   * users that come right after (or, backward, right before) `seek.from` in the query's order.
+   * The result then carries {@link ListResult.seek}. Only sent when
+   * `capabilities.keysetPaging` is true.
+   */
+  readonly seek?: ListSeek;
+}
+
+/**
+ * A place in a list's order: the user with this id and sort key. The user need not exist any
+ * more; the place stays where it was, so users created or deleted meanwhile are neither
+ * skipped nor repeated.
+ */
+export interface ListPosition {
+  /** The user's id (the tie-breaker of every order). */
+  readonly id: string;
+  /**
+   * The user's sort key as the store reported it in {@link ListResult.seek}, when the query
+   * has a `sortBy`; absent when the order is by id or the user had no value to sort by.
+   */
+  readonly key?: string | number | boolean;
+}
+
+/** Where a keyset page starts, and in which direction it reads. */
+export interface ListSeek {
+  /**
+   * The page follows (forward) or precedes (backward) this place; absent: the first page
+   * (forward) or the last one (backward).
+   */
+  readonly from?: ListPosition;
+  /** `forward` (default) reads the `count` users after `from`; `backward` those right before it. */
+  readonly direction?: 'forward' | 'backward';
+}
+
+/** What a store reports about a keyset page (see {@link ListQuery.seek}). */
+export interface ListSeekResult {
+  /** The place of the page's first user; absent when the page is empty. */
+  readonly first?: ListPosition;
+  /** The place of the page's last user; absent when the page is empty. */
+  readonly last?: ListPosition;
+  /**
+   * Whether more users match beyond the page in the direction read: after `last` (forward),
+   * before `first` (backward).
+   */
+  readonly more: boolean;
 }
 
 /** What a store can answer itself; the core checks it before calling the store's `list`. */
@@ -46,4 +92,10 @@ export interface StoreCapabilities {
    * a `sortBy` request answers 400 `invalidValue` rather than an unsorted page.
    */
   readonly supportsSort?: (path: AttributePath) => boolean;
+  /**
+   * Whether `list` honours {@link ListQuery.seek} (keyset paging). When it does not (or this is
+   * omitted), the core does not advertise RFC 9865 cursors and answers a `cursor` with 400
+   * `invalidCursor`.
+   */
+  readonly keysetPaging?: boolean;
 }

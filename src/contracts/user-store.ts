@@ -1,9 +1,17 @@
 import type { ScimUser } from '../schema/user-resource.js';
 import type { GroupStore } from './group-store.js';
 import type { OutboxMessage, OutboxStore } from './outbox.js';
-import type { DeleteOptions, ListQuery, StoreCapabilities } from './store-query.js';
+import type { DeleteOptions, ListQuery, ListSeekResult, StoreCapabilities } from './store-query.js';
 
-export type { DeleteOptions, ListQuery, SortOrder, StoreCapabilities } from './store-query.js';
+export type {
+  DeleteOptions,
+  ListPosition,
+  ListQuery,
+  ListSeek,
+  ListSeekResult,
+  SortOrder,
+  StoreCapabilities,
+} from './store-query.js';
 
 /** Side effects a store records in the same atomic write as the user. */
 export interface WriteEffects {
@@ -24,6 +32,8 @@ export interface ReplaceOptions extends WriteEffects {
 export interface ListResult {
   readonly totalResults: number;
   readonly resources: readonly ScimUser[];
+  /** For a query with `seek` only: where the page starts and ends, and whether more follow. */
+  readonly seek?: ListSeekResult;
 }
 
 /**

@@ -19,6 +19,7 @@ import type { ScimRequest } from './types.js';
 import { UserEndpointService } from './users/user-endpoint.js';
 import { UserService } from './users/user-service.js';
 import { previewJson } from '../json/preview-json.js';
+import { cursorSettings } from './handlers/cursor-settings.js';
 
 const STORE_METHODS = ['create', 'get', 'replace', 'delete', 'list'] as const;
 const OUTBOX_METHODS = ['claim', 'renew', 'complete', 'fail', 'release'] as const;
@@ -104,6 +105,7 @@ export function createScim(options: ScimOptions): Scim {
       reportError,
     }),
     readFilter: filterReader(resourceType),
+    keysetPaging: options.store.capabilities?.keysetPaging === true,
   };
   // The resource types served, each a row of the route table and of discovery.
   const endpoints: readonly ResourceEndpoint[] = [userEndpoint];
@@ -112,6 +114,7 @@ export function createScim(options: ScimOptions): Scim {
     defaultPageSize: options.defaultPageSize ?? 50,
     maxPageSize: options.maxPageSize ?? 100,
     sortSupported: typeof options.store.capabilities?.supportsSort === 'function',
+    cursors: cursorSettings(options, now),
     endpoints,
     reportError,
   };

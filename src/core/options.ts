@@ -104,8 +104,22 @@ export interface ScimOptions {
   readonly rateLimit?: RateLimit;
   /** Page size when `count` is not given. Default 50. */
   readonly defaultPageSize?: number;
-  /** Largest page size; a larger `count` is lowered to it. Default 100. */
+  /**
+   * Largest page size; a larger `count` is lowered to it (index paging) or answered 400
+   * `invalidCount` (cursor paging, as RFC 9865 says). Default 100.
+   */
   readonly maxPageSize?: number;
+  /**
+   * The key RFC 9865 cursors are signed with (at least 32 characters). Instances behind one
+   * load balancer need the same key, or a cursor one gave is refused (`invalidCursor`) by the
+   * others. Default: a random key per `createScim`, so cursors end with the process.
+   */
+  readonly cursorSecret?: string;
+  /**
+   * How long an RFC 9865 cursor stays valid, in seconds; an older one answers 400
+   * `expiredCursor`. 0: cursors never expire. Default 3,600. Advertised as `cursorTimeout`.
+   */
+  readonly cursorTimeoutSeconds?: number;
   /**
    * Extra schema extensions of the User, such as a district's `studentNumber`: validated,
    * stored, filterable, patchable, projected and advertised at `/Schemas` like the built-in

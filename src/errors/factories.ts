@@ -27,6 +27,12 @@ export const scimErrors = {
   mutability: (detail: string) => new ScimError(400, detail, { scimType: 'mutability' }),
   /** 400 `tooMany`: more operations or results than the server allows. */
   tooMany: (detail: string) => new ScimError(400, detail, { scimType: 'tooMany' }),
+  /** 400 `invalidCursor` (RFC 9865): a cursor that is forged, damaged, or made for another query. */
+  invalidCursor: (detail: string) => new ScimError(400, detail, { scimType: 'invalidCursor' }),
+  /** 400 `expiredCursor` (RFC 9865): a cursor older than the advertised `cursorTimeout`. */
+  expiredCursor: (detail: string) => new ScimError(400, detail, { scimType: 'expiredCursor' }),
+  /** 400 `invalidCount` (RFC 9865): a cursor page's `count` above the maximum, or changed. */
+  invalidCount: (detail: string) => new ScimError(400, detail, { scimType: 'invalidCount' }),
   /** 401: missing, malformed or unknown credentials. */
   unauthorized: (detail = 'A valid bearer token is required.') =>
     new ScimError(401, detail, { headers: { 'www-authenticate': 'Bearer realm="scim"' } }),

@@ -1,4 +1,7 @@
-/** The `scimType` values RFC 7644 §3.12 defines, plus none for errors that have no type. */
+/**
+ * The `scimType` values RFC 7644 §3.12 defines, and those RFC 9865 §2.1 adds for cursor
+ * paging, plus none for errors that have no type.
+ */
 export type ScimType =
   | 'invalidFilter'
   | 'tooMany'
@@ -9,7 +12,10 @@ export type ScimType =
   | 'noTarget'
   | 'invalidValue'
   | 'invalidVers'
-  | 'sensitive';
+  | 'sensitive'
+  | 'invalidCursor'
+  | 'expiredCursor'
+  | 'invalidCount';
 
 /** The schema URN of a SCIM error body. */
 export const ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';

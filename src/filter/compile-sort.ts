@@ -5,7 +5,6 @@ import type { AttributePath } from './ast.js';
 import { parseDateTime } from '../schema/date-time.js';
 
 type Json = Record<string, unknown>;
-type Key = string | number | boolean;
 
 /** Orders two resources; ties broken by `id` so paging through a sorted list stays stable. */
 export type ResourceComparator = (a: Readonly<Json>, b: Readonly<Json>) => number;
@@ -16,19 +15,21 @@ function pickValue(value: unknown): unknown {
   return value.find((v) => (v as Json | null)?.primary === true) ?? value[0];
 }
 
+/** A sort key: what `compileSort` orders resources by; `undefined` when there is no value. */
+export type SortKey = string | number | boolean;
+
 /**
- * Builds the comparator of `sortBy` / `sortOrder` for an attribute path already checked by
- * the core: strings compare by `foldCase` unless the attribute is `caseExact`, dateTimes by
- * instant, numbers and booleans by value. Resources without a value come last in ascending
- * order and first in descending order (nulls are the largest value); ties are broken by `id`.
+ * Builds the function that reads a resource's sort key for `sortBy`, as `compileSort` orders
+ * them: strings folded by `foldCase` unless the attribute is `caseExact`, dateTimes as
+ * instants (ms), numbers and booleans as they are; `undefined` when there is no value. A
+ * multi-valued attribute gives its primary value, else its first.
  *
  * @see RFC 7644 §3.4.2.3
  */
-export function compileSort(
+export function compileSortKey(
   path: AttributePath,
-  order: SortOrder,
   type: CompiledResourceType,
-): ResourceComparator {
+): (resource: Readonly<Json>) => SortKey | undefined {
   const target = type.resolve(path);
   const leaf = target?.subAttribute ?? target?.attribute;
   const container = target?.extension?.id;
@@ -37,7 +38,7 @@ export function compileSort(
   const fold = leaf?.type === 'string' || leaf?.type === 'reference' ? !leaf.caseExact : false;
   const isDate = leaf?.type === 'dateTime';
 
-  const keyOf = (resource: Readonly<Json>): Key | undefined => {
+  return (resource) => {
     const holder = container === undefined ? resource : (resource[container] as Json | undefined);
     let value = pickValue(holder?.[attribute]);
     if (sub !== undefined) value = pickValue((value as Json | null | undefined)?.[sub]);
@@ -51,9 +52,35 @@ export function compileSort(
     }
     return typeof value === 'number' || typeof value === 'boolean' ? value : undefined;
   };
+}
 
+/**
+ * Compares two sort keys in ascending order; a missing key (`undefined`) is the largest.
+ * Keys of different types (a stored value of the wrong type) compare by type name, so the
+ * order stays total.
+ */
+export function compareSortKeys(a: SortKey | undefined, b: SortKey | undefined): number {
+  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? 1 : -1;
+  if (typeof a !== typeof b) return typeof a < typeof b ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Builds the comparator of `sortBy` / `sortOrder` for an attribute path already checked by
+ * the core, by the keys `compileSortKey` reads. Resources without a value come last in
+ * ascending order and first in descending order (nulls are the largest value); ties are
+ * broken by `id`.
+ *
+ * @see RFC 7644 §3.4.2.3
+ */
+export function compileSort(
+  path: AttributePath,
+  order: SortOrder,
+  type: CompiledResourceType,
+): ResourceComparator {
+  const keyOf = compileSortKey(path, type);
   const direction = order === 'descending' ? -1 : 1;
-  const cache = new WeakMap<object, Key | undefined>();
+  const cache = new WeakMap<object, SortKey | undefined>();
   const cachedKey = (r: Readonly<Json>) => {
     if (cache.has(r)) return cache.get(r);
     const k = keyOf(r);
@@ -61,12 +88,7 @@ export function compileSort(
     return k;
   };
   return (a, b) => {
-    const ka = cachedKey(a);
-    const kb = cachedKey(b);
-    let c = 0;
-    if (ka === undefined || kb === undefined) c = ka === kb ? 0 : ka === undefined ? 1 : -1;
-    else if (ka < kb) c = -1;
-    else if (ka > kb) c = 1;
+    const c = compareSortKeys(cachedKey(a), cachedKey(b));
     if (c !== 0) return c * direction;
     const ia = String(a.id);
     const ib = String(b.id);

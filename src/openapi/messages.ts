@@ -10,7 +10,7 @@ import type { AttributeType, Mutability, Returned, Uniqueness } from '../schema/
 import { everyMember } from './every-member.js';
 import type { JsonSchema } from './types.js';
 
-/** The RFC 7644 §3.12 `scimType` values. */
+/** The RFC 7644 §3.12 `scimType` values, and those RFC 9865 §2.1 adds. */
 export const SCIM_TYPES = everyMember<ScimType>()([
   'invalidFilter',
   'tooMany',
@@ -22,6 +22,9 @@ export const SCIM_TYPES = everyMember<ScimType>()([
   'invalidValue',
   'invalidVers',
   'sensitive',
+  'invalidCursor',
+  'expiredCursor',
+  'invalidCount',
 ]);
 
 /** The sort orders `sortOrder` takes. */
@@ -65,10 +68,22 @@ export function listResponseSchema(item: JsonSchema, what: string): JsonSchema {
       schemas: messageSchemas(LIST_RESPONSE_SCHEMA),
       totalResults: { type: 'integer', minimum: 0, description: 'Every match, on all pages.' },
       itemsPerPage: { type: 'integer', minimum: 0, description: 'The resources on this page.' },
-      startIndex: { type: 'integer', minimum: 1, description: 'The 1-based index of the first.' },
+      startIndex: {
+        type: 'integer',
+        minimum: 1,
+        description: 'The 1-based index of the first (index paging only).',
+      },
+      nextCursor: {
+        type: 'string',
+        description: 'The cursor of the next page (RFC 9865); absent on the last page.',
+      },
+      previousCursor: {
+        type: 'string',
+        description: 'The cursor of the previous page (RFC 9865); absent on the first page.',
+      },
       Resources: { type: 'array', items: item },
     },
-    required: ['schemas', 'totalResults', 'itemsPerPage', 'startIndex', 'Resources'],
+    required: ['schemas', 'totalResults', 'itemsPerPage', 'Resources'],
   };
 }
 
@@ -119,6 +134,7 @@ export const searchRequestSchema: JsonSchema = {
     sortOrder: { type: 'string', enum: [...SORT_ORDERS] },
     startIndex: { type: 'integer' },
     count: { type: 'integer' },
+    cursor: { type: 'string', description: 'RFC 9865: "" for the first page, then nextCursor.' },
   },
   required: ['schemas'],
 };
@@ -159,6 +175,19 @@ export const serviceProviderConfigSchema: JsonSchema = {
     changePassword: supported,
     sort: supported,
     etag: supported,
+    pagination: {
+      type: 'object',
+      description: 'Index and cursor paging (RFC 9865 §4).',
+      properties: {
+        cursor: { type: 'boolean' },
+        index: { type: 'boolean' },
+        defaultPaginationMethod: { type: 'string', enum: ['index', 'cursor'] },
+        defaultPageSize: { type: 'integer' },
+        maxPageSize: { type: 'integer' },
+        cursorTimeout: { type: 'integer' },
+      },
+      required: ['cursor', 'index'],
+    },
     authenticationSchemes: {
       type: 'array',
       items: {

@@ -55,6 +55,12 @@ export function parameterComponents(limits: Limits): Record<string, JsonSchema> 
       'The 1-based index of the first result; below 1 is read as 1.',
     ),
     count: query('count', { type: 'integer' }, pageSize(limits)),
+    cursor: query(
+      'cursor',
+      { type: 'string' },
+      'RFC 9865 cursor paging: empty for the first page, then the nextCursor or previousCursor ' +
+        'of the previous page; not with startIndex (see /ServiceProviderConfig pagination).',
+    ),
     sortBy: query(
       'sortBy',
       { type: 'string' },

@@ -12,6 +12,7 @@ const PROJECTION = [param('attributes'), param('excludedAttributes')];
 const LIST_QUERY = [
   param('filter'),
   param('startIndex'),
+  param('cursor'),
   param('count'),
   param('sortBy'),
   param('sortOrder'),
@@ -19,7 +20,8 @@ const LIST_QUERY = [
 ];
 const LIST_400 =
   '`invalidFilter` for a bad or unsupported filter; `invalidValue` for a non-integer ' +
-  'startIndex or count, a bad sortOrder or sortBy, or both attributes and excludedAttributes.';
+  'startIndex or count, a bad sortOrder or sortBy, or both attributes and excludedAttributes; ' +
+  '`invalidCursor`, `expiredCursor` or `invalidCount` for a cursor page (RFC 9865).';
 const WRITE_400 =
   '`invalidSyntax` for malformed JSON or a body of the wrong shape; `invalidValue` for an ' +
   'unknown schema, a wrong type or a missing required attribute; `mutability` for a change ' +

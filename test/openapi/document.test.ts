@@ -184,6 +184,7 @@ describe('the OpenAPI document', () => {
     expect(names(users.get.parameters)).toEqual([
       'filter',
       'startIndex',
+      'cursor',
       'count',
       'sortBy',
       'sortOrder',

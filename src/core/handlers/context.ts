@@ -1,5 +1,6 @@
 import type { Tenant } from '../../contracts/api-key-verifier.js';
 import type { ScimRequest, ScimResponse } from '../types.js';
+import type { CursorSettings } from './cursor-token.js';
 import type { ResourceEndpoint } from './resource-endpoint.js';
 
 /** Settings fixed at start-up that handlers read. */
@@ -9,6 +10,11 @@ export interface HandlerConfig {
   readonly maxPageSize: number;
   /** Whether the user store sorts (it declares `capabilities.supportsSort`). */
   readonly sortSupported: boolean;
+  /**
+   * Cursor paging (RFC 9865): the cursor codec and timeout; absent when the user store does
+   * not declare `keysetPaging`. An endpoint pages by cursor when its `keysetPaging` is true.
+   */
+  readonly cursors: CursorSettings | undefined;
   /** Every resource type served, in the order discovery lists them (the User first). */
   readonly endpoints: readonly ResourceEndpoint[];
   /** Reports a fault that must not fail the request. */

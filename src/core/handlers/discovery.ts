@@ -12,10 +12,26 @@ export const SPC_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ServiceProvider
 export const RESOURCE_TYPE_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ResourceType';
 
 /**
+ * The RFC 9865 §4 `pagination` complex: index paging always, cursors when the store pages by
+ * keyset; index stays the default so clients that predate cursors see no change.
+ */
+function pagination(config: HandlerContext['config']) {
+  const { cursors, defaultPageSize, maxPageSize } = config;
+  return {
+    cursor: cursors !== undefined,
+    index: true,
+    defaultPaginationMethod: 'index',
+    defaultPageSize,
+    maxPageSize,
+    ...(cursors && cursors.timeoutSeconds > 0 ? { cursorTimeout: cursors.timeoutSeconds } : {}),
+  };
+}
+
+/**
  * GET /ServiceProviderConfig: what this server really supports, from the same settings the
  * handlers use (a test compares each claim with behaviour).
  *
- * @see RFC 7643 §5; RFC 7644 §4
+ * @see RFC 7643 §5; RFC 7644 §4; RFC 9865 §4
  */
 export const serviceProviderConfig: Handler = async (context) => {
   const { config } = context;
@@ -28,6 +44,7 @@ export const serviceProviderConfig: Handler = async (context) => {
     changePassword: { supported: false },
     sort: { supported: config.sortSupported },
     etag: { supported: true },
+    pagination: pagination(config),
     authenticationSchemes: [
       {
         type: 'oauthbearertoken',

@@ -13,6 +13,12 @@ export interface ListParams {
   readonly sortOrder: SortOrder;
   readonly attributes: readonly string[];
   readonly excludedAttributes: readonly string[];
+  /** The RFC 9865 `cursor`: `''` for the first page, absent for index paging. */
+  readonly cursor: string | undefined;
+  /** Whether `startIndex` was sent (index paging asked for explicitly). */
+  readonly startIndexGiven: boolean;
+  /** The `count` as sent, before it is bounded; absent when not sent. */
+  readonly countGiven: number | undefined;
 }
 
 /** The schema URN of a SearchRequest body. */
@@ -46,6 +52,12 @@ function optionalText(name: string, raw: unknown): string | undefined {
   return raw.trim() === '' ? undefined : raw;
 }
 
+function cursorParam(raw: unknown): string | undefined {
+  if (raw === null || raw === undefined) return undefined;
+  if (typeof raw !== 'string') throw scimErrors.invalidCursor('"cursor" must be a string.');
+  return raw.trim();
+}
+
 function attributeList(name: string, raw: unknown): string[] {
   if (raw === null || raw === undefined) return [];
   if (typeof raw === 'string') return splitAttributeList(raw);
@@ -71,13 +83,17 @@ function toListParams(get: (name: string) => unknown, config: HandlerConfig): Li
     sortOrder: sortOrderParam(get('sortOrder')),
     attributes: attributeList('attributes', get('attributes')),
     excludedAttributes: attributeList('excludedAttributes', get('excludedAttributes')),
+    cursor: cursorParam(get('cursor')),
+    startIndexGiven: startIndex !== undefined,
+    countGiven: count,
   };
 }
 
 /**
  * Reads the query parameters of a list (GET /Users, GET /Groups): `startIndex` (default 1, below 1 read as 1),
  * `count` (default 50, above the maximum lowered to it, negative read as 0), `filter`,
- * `sortBy`, `sortOrder`, `attributes`, `excludedAttributes`.
+ * `sortBy`, `sortOrder`, `attributes`, `excludedAttributes`, and the RFC 9865 `cursor`
+ * (present and empty, `?cursor`, for the first page).
  *
  * @throws ScimError 400 `invalidValue` for a non-integer `startIndex` or `count` or a bad `sortOrder`.
  * @see RFC 7644 §3.4.2

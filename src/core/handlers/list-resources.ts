@@ -9,6 +9,7 @@ import type { ResourceContext, ResourceHandler } from './context.js';
 import { readListParams, readSearchRequest, type ListParams } from './list-params.js';
 import { locatedJson, presented, withLocation } from './resource-response.js';
 import { checkSortBy } from './sort-by.js';
+import { cursorMembers, readCursor } from './cursor-paging.js';
 
 /** The schema URN of a list response. */
 export const LIST_RESPONSE_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
@@ -32,10 +33,15 @@ async function answerList(context: ResourceContext, params: ListParams): Promise
     service.assertSortSupported(query.sortBy, params.sortBy);
     query.sortOrder = params.sortOrder;
   }
+  const cursor =
+    params.cursor === undefined ? undefined : await readCursor(context, params, params.cursor);
+  if (cursor) Object.assign(query, { seek: cursor.seek, count: cursor.count });
   const page = await service.list(tenant.id, query, params);
   const { resources } = page;
+  // RFC 9865: a cursor page has no startIndex, and carries nextCursor / previousCursor.
+  const paging = cursor ? await cursorMembers(cursor, page) : { startIndex: params.startIndex };
   const first = resources[0];
-  if (!project && resources.length === 1 && first !== undefined) {
+  if (!project && resources.length === 1 && first !== undefined && !cursor) {
     // A page of one, the answer to the userName probe every IdP sends: written as text around
     // the resource, which takes its location without being copied (see locatedJson).
     const json = locatedJson(presented(first, context), url);
@@ -51,7 +57,7 @@ async function answerList(context: ResourceContext, params: ListParams): Promise
     schemas: [LIST_RESPONSE_SCHEMA],
     totalResults: page.totalResults,
     itemsPerPage: located.length,
-    startIndex: params.startIndex,
+    ...paging,
     Resources: project
       ? located.map((r) => project(r as unknown as Record<string, unknown>))
       : located,
@@ -61,9 +67,11 @@ async function answerList(context: ResourceContext, params: ListParams): Promise
 /**
  * GET of a resource endpoint (`/Users`, `/Groups`, with or without a trailing slash): one
  * page ordered by id (or `sortBy`), optionally filtered and projected. `Resources` is always
- * present; `totalResults` counts every match.
+ * present; `totalResults` counts every match. Pages by `startIndex`, or by RFC 9865
+ * `cursor` (see `readCursor`).
  *
  * @see RFC 7644 §3.4.2
+ * @see RFC 9865 §2
  */
 export const listResources: ResourceHandler = (context) =>
   answerList(context, readListParams(queryParams(context.request.query), context.config));

@@ -1,4 +1,4 @@
-import type { ListQuery } from '../../contracts/store-query.js';
+import type { ListQuery, ListSeekResult } from '../../contracts/store-query.js';
 import type { AttributePath, Filter } from '../../filter/ast.js';
 import type { Projection } from '../../schema/project-resource.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
@@ -14,6 +14,8 @@ export interface StoredResource {
 export interface ResourcePage<R extends StoredResource = StoredResource> {
   readonly totalResults: number;
   readonly resources: readonly R[];
+  /** For a keyset query (`ListQuery.seek`): the page's places, and whether more follow. */
+  readonly seek?: ListSeekResult;
 }
 
 /**
@@ -55,6 +57,11 @@ export interface ResourceEndpoint {
   readonly service: ResourceService;
   /** Parses and checks a filter text in this type (see `filterReader`). */
   readonly readFilter: (text: string) => Filter;
+  /**
+   * Whether the store behind pages by keyset (`capabilities.keysetPaging`), so the endpoint
+   * answers RFC 9865 cursors. Omitted: a cursor answers 400 `invalidCursor`.
+   */
+  readonly keysetPaging?: boolean;
   /**
    * Adds what depends on the request's base URL to a resource, beyond `meta.location` (a
    * group's members' `$ref`); returns the resource itself when there is nothing to add.

@@ -26,6 +26,7 @@ import {
 import { MemoryGroupStore } from './memory-group-store.js';
 import { MemoryOutbox, type MemoryOutboxEntry } from './memory-outbox.js';
 import { scanUsers } from './scan-users.js';
+import { pageResult, placesOf, seekPage } from './seek-page.js';
 import { TenantUsers } from './tenant-users.js';
 
 /** Options of {@link MemoryUserStore}. */
@@ -77,7 +78,7 @@ export class MemoryUserStore implements UserStore {
    * `userName`, `externalId` eq, alone or combined) are lookups; any other filter is evaluated
    * by the filter engine over the tenant's users; a sort orders the matches.
    */
-  readonly capabilities: StoreCapabilities = { supportsSort: () => true };
+  readonly capabilities: StoreCapabilities = { supportsSort: () => true, keysetPaging: true };
 
   constructor(options: MemoryUserStoreOptions = {}) {
     this.#resourceType = options.resourceType ?? userResourceType();
@@ -126,11 +127,13 @@ export class MemoryUserStore implements UserStore {
 
   async list(tenant: string, query: ListQuery): Promise<ListResult> {
     const users = this.#tenants.get(tenant);
-    if (!users) return { totalResults: 0, resources: [] };
+    if (!users)
+      return { totalResults: 0, resources: [], ...(query.seek && { seek: { more: false } }) };
     const offset = Math.max(0, query.startIndex - 1);
     const count = Math.max(0, query.count);
     const { filter, sortBy } = query;
     const type = query.resourceType ?? this.#resourceType;
+    if (query.seek) return this.#seek(users, query, type);
     if (!filter && !sortBy) {
       const page = users.order.slice(offset, count).map((id) => users.byId.get(id) as ScimUser);
       return { totalResults: users.order.size, resources: page };
@@ -142,6 +145,35 @@ export class MemoryUserStore implements UserStore {
       totalResults: found.length,
       resources: found.slice(offset, offset + count),
     };
+  }
+
+  /**
+   * Answers a keyset page: by the id order's index when nothing is filtered or sorted (the
+   * cost of a page does not grow with its depth), else out of every match in order.
+   */
+  #seek(users: TenantUsers, query: ListQuery, type: CompiledResourceType): ListResult {
+    const places = placesOf(query, type);
+    const { filter, sortBy } = query;
+    if (!filter && !sortBy) {
+      const total = users.order.size;
+      const count = Math.max(0, query.count);
+      const from = query.seek?.from;
+      const backward = query.seek?.direction === 'backward';
+      let start =
+        from === undefined ? (backward ? total : 0) : users.order.rank(from.id, !backward);
+      let end = Math.min(total, start + count);
+      if (backward) {
+        end = start;
+        start = Math.max(0, end - count);
+      }
+      const page = users.order
+        .slice(start, end - start)
+        .map((id) => users.byId.get(id) as ScimUser);
+      return pageResult(page, total, query, places, start, end);
+    }
+    const found = filter ? this.#matching(users, filter, type) : scanUsers(users, () => true);
+    if (sortBy) found.sort(compileSort(sortBy, query.sortOrder ?? 'ascending', type));
+    return seekPage(found, query, places);
   }
 
   /** Returns the users matching `filter` in id order, from an index when one applies. */

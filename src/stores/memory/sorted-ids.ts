@@ -81,6 +81,21 @@ export class SortedIds {
     return found;
   }
 
+  /**
+   * Returns how many ids sort before `id` (and, with `inclusive`, equal it): the 0-based
+   * position a keyset page starts at. Walks the block lengths, as `slice` does.
+   */
+  rank(id: string, inclusive = false): number {
+    const blocks = this.#blocks;
+    if (blocks.length === 0) return 0;
+    const at = this.#blockOf(id);
+    let before = 0;
+    for (let i = 0; i < at; i++) before += (blocks[i] as string[]).length;
+    const block = blocks[at] as string[];
+    const position = lowerBound(block, id);
+    return before + position + (inclusive && block[position] === id ? 1 : 0);
+  }
+
   /** Iterates every id in ascending order. */
   *values(): IterableIterator<string> {
     for (const block of this.#blocks) yield* block;

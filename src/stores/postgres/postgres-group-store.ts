@@ -83,6 +83,7 @@ export class PostgresGroupStore implements GroupStore {
       }
     },
     supportsSort: () => false,
+    keysetPaging: false,
   };
   private readonly sql: GroupStatements;
 

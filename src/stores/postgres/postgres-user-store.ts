@@ -2,8 +2,10 @@ import type { GroupStore } from '../../contracts/group-store.js';
 import type { OutboxMessage } from '../../contracts/outbox.js';
 import type {
   DeleteOptions,
+  ListPosition,
   ListQuery,
   ListResult,
+  ListSeek,
   ReplaceOptions,
   StoreCapabilities,
   UserStore,
@@ -23,7 +25,8 @@ import { restoreOrder } from './restore-order.js';
 import { StoreContext } from './store-context.js';
 import type { TableLocation } from './table-names.js';
 import { toStoreError } from './to-store-error.js';
-import { sortKey } from './sort-key.js';
+import { seekCondition } from './seek-condition.js';
+import { sortKey, sortKeyNullable } from './sort-key.js';
 import { isIndexedEquality, matchesAtMostOne } from './filter-shapes.js';
 import { settleWrite, type WriteOutcome } from './settle-write.js';
 import { UnsupportedFilterError } from './unsupported-filter.js';
@@ -84,6 +87,7 @@ export class PostgresUserStore implements UserStore {
   readonly capabilities: Required<StoreCapabilities> = {
     supportsFilter: (filter: Filter) => compiles(() => compileFilter(filter, 1, this.defaultType)),
     supportsSort: (path: AttributePath) => compiles(() => sortKey(path, this.defaultType)),
+    keysetPaging: true,
   };
   readonly outbox: PostgresOutboxStore;
   /** The groups and memberships (migration 4); a user's delete removes its memberships. */
@@ -160,6 +164,7 @@ export class PostgresUserStore implements UserStore {
 
   async list(tenant: string, query: ListQuery): Promise<ListResult> {
     const type = query.resourceType ?? this.defaultType;
+    if (query.seek) return this.seek(tenant, query, query.seek, type);
     if (query.filter && matchesAtMostOne(query.filter)) {
       return this.lookup(tenant, query.filter, query, type);
     }
@@ -185,6 +190,54 @@ export class PostgresUserStore implements UserStore {
     const resources: ScimUser[] = [];
     for (const row of rows) if (row.doc !== null) resources.push(restoreOrder(row.doc));
     return { totalResults: Number(rows[0]?.total ?? 0), resources };
+  }
+
+  /**
+   * Answers a keyset page: the page statement with the keyset condition on the order's key (an
+   * index range when the order is by id or userName), one row more than asked to tell whether
+   * more follow, read backward for a page before the place.
+   */
+  private async seek(
+    tenant: string,
+    query: ListQuery,
+    seek: ListSeek,
+    type: CompiledResourceType,
+  ): Promise<ListResult> {
+    const count = Math.max(0, query.count);
+    const params: unknown[] = [tenant, count + 1, 0];
+    const filter = query.filter && compileFilter(query.filter, params.length + 1, type);
+    if (filter) params.push(...filter.params);
+    const descending = query.sortOrder === 'descending';
+    const sort = query.sortBy && { key: sortKey(query.sortBy, type), descending };
+    const order = sort
+      ? { ...sort, nullable: sortKeyNullable(query.sortBy as AttributePath, type) }
+      : { descending, nullable: false };
+    const condition = seekCondition(seek, order, params.length + 1);
+    if (condition) params.push(...condition.params);
+    const backward = seek.direction === 'backward';
+    const text = pageStatement(this.context.tables, filter?.sql, sort || undefined, {
+      ...(condition && { where: condition.sql }),
+      backward,
+    });
+    const rows = await this.context.query<{
+      total: number;
+      doc: Doc | null;
+      id: string | null;
+      key: string | null;
+    }>(text, params, !filter && !sort);
+    const found = rows.filter((row) => row.doc !== null);
+    const more = found.length > count;
+    // The extra row is the farthest one in the reading direction.
+    const page = more ? (backward ? found.slice(1) : found.slice(0, count)) : found;
+    const place = (row: (typeof rows)[number]): ListPosition =>
+      row.key === null ? { id: row.id as string } : { id: row.id as string, key: row.key };
+    const first = page[0];
+    const last = page[page.length - 1];
+    return {
+      totalResults: Number(rows[0]?.total ?? 0),
+      resources: page.map((row) => restoreOrder(row.doc as Doc)),
+      seek: { ...(first && { first: place(first) }), ...(last && { last: place(last) }), more },
+    };
   }
 
   /**

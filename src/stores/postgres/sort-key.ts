@@ -59,3 +59,14 @@ export function sortKey(path: AttributePath, type: CompiledResourceType): string
     }
   }
 }
+
+/**
+ * Tells whether the expression of {@link sortKey} may be NULL: false only for the NOT NULL
+ * columns (`id`, `userName`'s key, the `meta` timestamps). A keyset condition on a key that is
+ * never NULL has no NULL branch, so the index on that key bounds the scan.
+ */
+export function sortKeyNullable(path: AttributePath, type: CompiledResourceType): boolean {
+  const target = userScope(type)(path);
+  if (target.kind === 'column') return target.nullable;
+  return target.kind !== 'instant';
+}

@@ -63,31 +63,47 @@ export interface PageSort {
   readonly descending: boolean;
 }
 
+/** How a keyset page narrows and reads the rows (see `seekCondition`). */
+export interface PageSeek {
+  /** The keyset condition, absent on a first page. */
+  readonly where?: string;
+  /** Read backward: the rows right before the place, returned in the page's order. */
+  readonly backward: boolean;
+}
+
 /**
  * Builds the statement of one page and its total: `$1` tenant, `$2` count, `$3` offset, then
- * the filter's parameters. An unfiltered total comes from the counter table, so its cost does
- * not grow with the number of users; a page past the end still returns one row with the total.
+ * the filter's parameters (and the keyset's). An unfiltered total comes from the counter
+ * table, so its cost does not grow with the number of users; a page past the end still
+ * returns one row with the total. A keyset page also returns each row's `id` and sort key as
+ * text (`key`); its condition narrows the page, not the total.
  */
 export function pageStatement(
   t: TableNames,
   where: string | undefined,
   sort: PageSort | undefined,
+  seek?: PageSeek,
 ): string {
   const total =
     where === undefined
       ? `COALESCE((SELECT n FROM ${t.userCounts} WHERE tenant = $1), 0)::int`
       : `(SELECT count(*) FROM ${t.users} WHERE tenant = $1 AND ${where})::int`;
-  const dir = sort?.descending ? 'DESC' : 'ASC';
   // As the core's comparator: absent values are the largest (last ascending, first
   // descending), and ties go by id ascending in both directions, so paging stays stable.
-  const nulls = sort?.descending ? 'FIRST' : 'LAST';
-  const order = (p: string) => (sort ? `${p}k ${dir} NULLS ${nulls}, ${p}id` : `${p}id`);
-  return `SELECT c.total, p.doc
+  const order = (p: string, reverse = false) => {
+    const descending = (sort?.descending ?? false) !== reverse;
+    const id = `${p}id${reverse ? ' DESC' : ''}`;
+    if (!sort) return id;
+    return `${p}k ${descending ? 'DESC' : 'ASC'} NULLS ${descending ? 'FIRST' : 'LAST'}, ${id}`;
+  };
+  const conditions = [where, seek?.where].filter((c) => c !== undefined);
+  const keyset = seek ? `, p.id, ${sort ? `to_jsonb(p.k) #>> '{}'` : 'NULL'} AS key` : '';
+  return `SELECT c.total, p.doc${keyset}
     FROM (SELECT ${total} AS total) AS c
     LEFT JOIN LATERAL (
       SELECT id, doc${sort ? `, ${sort.key} AS k` : ''} FROM ${t.users}
-      WHERE tenant = $1${where === undefined ? '' : ` AND ${where}`}
-      ORDER BY ${order('')} LIMIT $2 OFFSET $3
+      WHERE tenant = $1${conditions.map((c) => ` AND ${c}`).join('')}
+      ORDER BY ${order('', seek?.backward)} LIMIT $2 OFFSET $3
     ) AS p ON true
     ORDER BY ${order('p.')}`;
 }

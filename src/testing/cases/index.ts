@@ -6,6 +6,7 @@ import { groupCrudCases } from './groups-crud.js';
 import { groupFilterCases } from './groups-filters.js';
 import { groupMembershipCases } from './groups-membership.js';
 import { outboxCases } from './outbox.js';
+import { keysetPagingCases } from './keyset-paging.js';
 import { pagingCases } from './paging.js';
 import { sortingCases } from './sorting.js';
 import { tenancyCases } from './tenancy.js';
@@ -23,6 +24,7 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...versionCases,
   ...tenancyCases,
   ...pagingCases,
+  ...keysetPagingCases,
   ...filterCases,
   ...sortingCases,
   ...outboxCases,

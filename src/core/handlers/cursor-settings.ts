@@ -1,0 +1,33 @@
+import { ScimConfigError } from '../../errors/index.js';
+import type { ScimOptions } from '../options.js';
+import { cursorCodec, type CursorSettings } from './cursor-token.js';
+
+const MIN_SECRET_LENGTH = 32;
+const DEFAULT_TIMEOUT_SECONDS = 3600;
+
+/**
+ * Sets up RFC 9865 cursor paging from the options: only when the store declares
+ * `capabilities.keysetPaging`, signed with `cursorSecret` (or a random key of this process).
+ *
+ * @throws ScimConfigError for a `cursorSecret` under 32 characters or a `cursorTimeoutSeconds`
+ *   that is not a whole number of seconds.
+ */
+export function cursorSettings(options: ScimOptions, now: () => Date): CursorSettings | undefined {
+  const { cursorSecret, cursorTimeoutSeconds = DEFAULT_TIMEOUT_SECONDS } = options;
+  if (cursorSecret !== undefined && cursorSecret.length < MIN_SECRET_LENGTH) {
+    throw new ScimConfigError(
+      `createScim: cursorSecret must be at least ${MIN_SECRET_LENGTH} characters.`,
+    );
+  }
+  if (!Number.isSafeInteger(cursorTimeoutSeconds) || cursorTimeoutSeconds < 0) {
+    throw new ScimConfigError(
+      'createScim: cursorTimeoutSeconds must be a whole number of seconds, 0 or more.',
+    );
+  }
+  if (options.store.capabilities?.keysetPaging !== true) return undefined;
+  const secret =
+    cursorSecret === undefined
+      ? crypto.getRandomValues(new Uint8Array(32))
+      : new TextEncoder().encode(cursorSecret);
+  return { codec: cursorCodec(secret), timeoutSeconds: cursorTimeoutSeconds, now };
+}

@@ -1,0 +1,96 @@
+import type { ListPosition, ListQuery, ListResult } from '../../contracts/user-store.js';
+import { compareSortKeys, compileSortKey, type SortKey } from '../../filter/compile-sort.js';
+import type { CompiledResourceType } from '../../schema/resource-type.js';
+import type { ScimUser } from '../../schema/user-resource.js';
+
+type Json = Record<string, unknown>;
+
+/** Reads a user's place in a query's order, and compares a place with a user. */
+interface Places {
+  readonly of: (user: ScimUser) => ListPosition;
+  /** Negative when `place` comes before `user` in the query's order, 0 on the same place. */
+  readonly compare: (place: ListPosition, user: ScimUser) => number;
+}
+
+/** Builds the places of a query's order: by `sortBy` (keys as `compileSort` has them), then id. */
+export function placesOf(query: ListQuery, type: CompiledResourceType): Places {
+  const byId = (id: string, user: ScimUser) => (id < user.id ? -1 : id > user.id ? 1 : 0);
+  if (!query.sortBy) return { of: (user) => ({ id: user.id }), compare: (p, u) => byId(p.id, u) };
+  const keyOf = compileSortKey(query.sortBy, type);
+  const direction = query.sortOrder === 'descending' ? -1 : 1;
+  return {
+    of(user) {
+      const key = keyOf(user as unknown as Json);
+      return key === undefined ? { id: user.id } : { id: user.id, key };
+    },
+    compare(place, user) {
+      const c = compareSortKeys(place.key, keyOf(user as unknown as Json) as SortKey | undefined);
+      return c !== 0 ? c * direction : byId(place.id, user);
+    },
+  };
+}
+
+/**
+ * Cuts the keyset page of `query.seek` out of every match, already in the query's order:
+ * the `count` users after `seek.from` (or, backward, right before it; from the end without it). A place whose user
+ * is gone still cuts at the same point, so concurrent creates and deletes shift nothing.
+ */
+export function seekPage(
+  ordered: readonly ScimUser[],
+  query: ListQuery,
+  places: Places,
+): ListResult {
+  const count = Math.max(0, query.count);
+  const from = query.seek?.from;
+  let start = 0;
+  let end: number;
+  if (query.seek?.direction === 'backward') {
+    end =
+      from === undefined
+        ? ordered.length
+        : firstIndex(ordered, (user) => places.compare(from, user) <= 0);
+    start = Math.max(0, end - count);
+  } else if (from === undefined) {
+    end = Math.min(ordered.length, count);
+  } else {
+    start = firstIndex(ordered, (user) => places.compare(from, user) < 0);
+    end = Math.min(ordered.length, start + count);
+  }
+  return pageResult(ordered.slice(start, end), ordered.length, query, places, start, end);
+}
+
+/** Builds a keyset page's result: its users, the total, its first and last places, `more`. */
+export function pageResult(
+  resources: readonly ScimUser[],
+  totalResults: number,
+  query: ListQuery,
+  places: Places,
+  start: number,
+  end: number,
+): ListResult {
+  const backward = query.seek?.direction === 'backward';
+  const first = resources[0];
+  const last = resources[resources.length - 1];
+  return {
+    totalResults,
+    resources,
+    seek: {
+      ...(first ? { first: places.of(first) } : {}),
+      ...(last ? { last: places.of(last) } : {}),
+      more: backward ? start > 0 : end < totalResults,
+    },
+  };
+}
+
+/** Returns the index of the first user for which `test` holds; the users are ordered so that it
+ * holds from some index on (binary search). */
+function firstIndex(users: readonly ScimUser[], test: (user: ScimUser) => boolean): number {
+  let low = 0;
+  let high = users.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (test(users[mid] as ScimUser)) high = mid;
+    else low = mid + 1;
+  }
+  return low;
+}
