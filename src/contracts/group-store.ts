@@ -30,6 +30,18 @@ export interface GroupReplaceOptions {
    * costs the same for a group of 100,000 members as for an empty one).
    */
   readonly members?: readonly MemberInput[];
+  /**
+   * Ids of members to remove, in the same atomic step as the rest of the write (after
+   * `members`, before `addMembers`); ids that are not members are ignored. With `addMembers`,
+   * what lets a PATCH that renames a group and changes one member be one write that costs the
+   * same whatever the size of the group.
+   */
+  readonly removeMembers?: readonly string[];
+  /**
+   * Members to add, in the same atomic step (last); a member already there stays as it is.
+   * Refused as {@link GroupStore.addMembers} refuses, with nothing written.
+   */
+  readonly addMembers?: readonly MemberInput[];
 }
 
 /** Options of {@link GroupStore.addMembers} and {@link GroupStore.removeMembers}. */
@@ -55,9 +67,9 @@ export interface MembershipChange {
 
 /** What {@link GroupStore.replace} did to the memberships. */
 export interface GroupReplaceResult {
-  /** Members the new list added. */
+  /** Members the write added (the new list's, then `addMembers`'), each once. */
   readonly added: readonly GroupMember[];
-  /** Members the new list dropped. */
+  /** Members the write dropped (the new list's, then `removeMembers`'), each once. */
   readonly removed: readonly GroupMember[];
 }
 
@@ -137,7 +149,8 @@ export interface GroupStore {
   /**
    * Replaces a group (its attributes and `meta`, from `group`; `group.members` is ignored)
    * whose stored version is `expectedVersion`, and its member list when `options.members` is
-   * given. Returns `null` when there is no such group.
+   * given, then removes `options.removeMembers` and adds `options.addMembers`: all in one
+   * atomic step, or nothing. Returns `null` when there is no such group.
    */
   replace(
     tenant: string,
