@@ -52,6 +52,14 @@ export interface MembershipOptions {
   readonly lastModified?: string;
 }
 
+/** Options of {@link GroupStore.members}. */
+export interface MemberPageOptions {
+  /** Start after this member id (the last of the previous page); omitted: from the first. */
+  readonly after?: string;
+  /** Largest number of members to return (at least 1). */
+  readonly count: number;
+}
+
 /** What a membership write did. */
 export interface MembershipChange {
   /**
@@ -181,6 +189,16 @@ export interface GroupStore {
     memberIds: readonly string[],
     options?: MembershipOptions,
   ): Promise<MembershipChange | null>;
+  /**
+   * Reads one page of a group's members in ascending id order (the order `get` lists them),
+   * after `options.after`: a host walks a group of 100,000 members page by page, never
+   * holding the whole list. `null` when there is no such group.
+   */
+  members(
+    tenant: string,
+    groupId: string,
+    options: MemberPageOptions,
+  ): Promise<readonly GroupMember[] | null>;
   /**
    * Lists the groups a user or group is a member of, in ascending id order, by index (never a
    * scan of all groups): its direct groups, and unless `options.indirect` is `false` the

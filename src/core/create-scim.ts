@@ -12,6 +12,7 @@ import { targetOrigin, targetPath } from './http/request-target.js';
 import type { ScimOptions } from './options.js';
 import { OutboxDispatcher } from './outbox/outbox-dispatcher.js';
 import { requestPhases } from './request-phases.js';
+import { groupAccess } from './groups/group-access.js';
 import { GroupService } from './groups/group-service.js';
 import { presentGroup } from './groups/stored-group.js';
 import { compileGroupType, compileUserType } from './resource-types.js';
@@ -33,6 +34,7 @@ const GROUP_METHODS = [
   'list',
   'addMembers',
   'removeMembers',
+  'members',
   'groupsOf',
 ] as const;
 
@@ -204,6 +206,7 @@ export function createScim(options: ScimOptions): Scim {
       resendInvitation: (tenant, id) => users.resendInvitation(tenant, id),
       get: (tenant, id) => options.store.get(tenant, id),
     },
+    groups: groups && options.store.groups && groupAccess(groups, options.store.groups),
     on: (listener: (event: ScimEvent) => void) => events.on(listener),
     onRequest: (listener) => requests.on(listener),
     dispatchOutbox: () => outbox.drain(),

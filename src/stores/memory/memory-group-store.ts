@@ -8,6 +8,7 @@ import type {
   GroupsOfOptions,
   MemberGroup,
   MemberInput,
+  MemberPageOptions,
   MembershipChange,
   MembershipOptions,
 } from '../../contracts/group-store.js';
@@ -159,6 +160,26 @@ export class MemoryGroupStore implements GroupStore {
       if (member) removed.push(member);
     }
     return this.#settle(groups, stored, removed, options);
+  }
+
+  async members(
+    tenant: string,
+    groupId: string,
+    options: MemberPageOptions,
+  ): Promise<readonly GroupMember[] | null> {
+    const groups = this.#tenants.get(tenant);
+    if (!groups?.byId.has(groupId)) return null;
+    const all = groups.sortedMembers(groupId);
+    const { after } = options;
+    // The first member after `after`, by binary search in the sorted list.
+    let low = 0;
+    let high = all.length;
+    while (after !== undefined && low < high) {
+      const mid = (low + high) >>> 1;
+      if ((all[mid] as GroupMember).value <= after) low = mid + 1;
+      else high = mid;
+    }
+    return all.slice(low, low + Math.max(1, options.count));
   }
 
   async groupsOf(

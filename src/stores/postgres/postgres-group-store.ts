@@ -8,6 +8,7 @@ import type {
   GroupsOfOptions,
   MemberGroup,
   MemberInput,
+  MemberPageOptions,
   MembershipChange,
   MembershipOptions,
 } from '../../contracts/group-store.js';
@@ -236,6 +237,23 @@ export class PostgresGroupStore implements GroupStore {
       const removed = ids.flatMap((id) => byId.get(id) ?? []);
       return this.settle(tx, tenant, groupId, locked, removed, options);
     });
+  }
+
+  async members(
+    tenant: string,
+    groupId: string,
+    options: MemberPageOptions,
+  ): Promise<readonly GroupMember[] | null> {
+    const rows = await this.context.query<MemberRow>(this.sql.memberPage, [
+      tenant,
+      groupId,
+      options.after ?? null,
+      Math.max(1, options.count),
+    ]);
+    if (rows.length > 0) return rows.map(toMember);
+    // An empty page: the group's end, or no group at all.
+    const group = await this.context.query<{ doc: Doc }>(this.sql.get, [tenant, groupId]);
+    return group[0] ? [] : null;
   }
 
   async groupsOf(

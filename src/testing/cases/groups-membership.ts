@@ -365,4 +365,46 @@ export const groupMembershipCases: readonly StoreConformanceCase[] = [
       check.deepEqual(memberIds(stored), [u], 'the members after a refused replace');
     },
   },
+  {
+    id: 'groups.member-pages',
+    title:
+      "members() pages through a group's members in id order after a given id; null for no group",
+    async run(ctx) {
+      const { groups, group, createUsers } = groupCase(ctx);
+      const users = await createUsers(5);
+      const g = group();
+      await groups.create(
+        ctx.tenant,
+        g,
+        users.map((value) => ({ value })),
+      );
+      const sorted = sortedIds(users);
+      const first = await groups.members(ctx.tenant, g.id, { count: 2 });
+      check.deepEqual(
+        first?.map((m) => m.value),
+        sorted.slice(0, 2),
+        'the first page',
+      );
+      const rest = await groups.members(ctx.tenant, g.id, {
+        after: sorted[1] as string,
+        count: 10,
+      });
+      check.deepEqual(
+        rest?.map((m) => m.value),
+        sorted.slice(2),
+        'the page after the first',
+      );
+      check.deepEqual(
+        await groups.members(ctx.tenant, g.id, { after: sorted[4] as string, count: 10 }),
+        [],
+        'past the end',
+      );
+      check.equal(
+        await groups.members(ctx.tenant, 'no-such-group', { count: 10 }),
+        null,
+        'no group',
+      );
+      check.equal(await groups.members(ctx.otherTenant, g.id, { count: 10 }), null, 'other tenant');
+    },
+  },
 ];
