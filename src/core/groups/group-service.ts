@@ -159,22 +159,24 @@ export class GroupService implements ResourceService<ScimGroup> {
 
   /** Adds members (the host API); 400 for an id not in the tenant. Returns what changed. */
   async addMembers(tenant: string, id: string, members: readonly MemberInput[]) {
-    const { done } = await this.#loop.write(tenant, id, undefined, (group, now) => {
-      const plan = new MemberPlan();
-      plan.add(members);
-      return { group: null, members: plan, at: now };
-    });
-    return done?.added ?? [];
+    return (await this.#changeMembers(tenant, id, (plan) => plan.add(members)))?.added ?? [];
   }
 
   /** Removes members by id (the host API). Returns what changed. */
   async removeMembers(tenant: string, id: string, memberIds: readonly string[]) {
-    const { done } = await this.#loop.write(tenant, id, undefined, (group, now) => {
-      const plan = new MemberPlan();
-      plan.remove(memberIds);
-      return { group: null, members: plan, at: now };
-    });
-    return done?.removed ?? [];
+    return (await this.#changeMembers(tenant, id, (plan) => plan.remove(memberIds)))?.removed ?? [];
+  }
+
+  // A membership-only write of the host API, through the one write loop (404, events).
+  async #changeMembers(tenant: string, id: string, change: (plan: MemberPlan) => void) {
+    const plan = new MemberPlan();
+    change(plan);
+    const written = await this.#loop.write(tenant, id, undefined, (_group, now) => ({
+      group: null,
+      members: plan,
+      at: now,
+    }));
+    return written.done;
   }
 
   #planned(current: ScimGroup, plan: GroupPatchPlan, now: string): PlannedGroupWrite | null {
