@@ -30,6 +30,18 @@ export interface GroupReplaceOptions {
    * costs the same for a group of 100,000 members as for an empty one).
    */
   readonly members?: readonly MemberInput[];
+  /**
+   * Ids of members to remove, in the same atomic step as the rest of the write (after
+   * `members`, before `addMembers`); ids that are not members are ignored. With `addMembers`,
+   * what lets a PATCH that renames a group and changes one member be one write that costs the
+   * same whatever the size of the group.
+   */
+  readonly removeMembers?: readonly string[];
+  /**
+   * Members to add, in the same atomic step (last); a member already there stays as it is.
+   * Refused as {@link GroupStore.addMembers} refuses, with nothing written.
+   */
+  readonly addMembers?: readonly MemberInput[];
 }
 
 /** Options of {@link GroupStore.addMembers} and {@link GroupStore.removeMembers}. */
@@ -38,6 +50,14 @@ export interface MembershipOptions {
   readonly expectedVersion?: string;
   /** The time to record as `meta.lastModified` (ISO 8601). Default: the store's clock. */
   readonly lastModified?: string;
+}
+
+/** Options of {@link GroupStore.members}. */
+export interface MemberPageOptions {
+  /** Start after this member id (the last of the previous page); omitted: from the first. */
+  readonly after?: string;
+  /** Largest number of members to return (at least 1). */
+  readonly count: number;
 }
 
 /** What a membership write did. */
@@ -55,9 +75,9 @@ export interface MembershipChange {
 
 /** What {@link GroupStore.replace} did to the memberships. */
 export interface GroupReplaceResult {
-  /** Members the new list added. */
+  /** Members the write added (the new list's, then `addMembers`'), each once. */
   readonly added: readonly GroupMember[];
-  /** Members the new list dropped. */
+  /** Members the write dropped (the new list's, then `removeMembers`'), each once. */
   readonly removed: readonly GroupMember[];
 }
 
@@ -137,7 +157,8 @@ export interface GroupStore {
   /**
    * Replaces a group (its attributes and `meta`, from `group`; `group.members` is ignored)
    * whose stored version is `expectedVersion`, and its member list when `options.members` is
-   * given. Returns `null` when there is no such group.
+   * given, then removes `options.removeMembers` and adds `options.addMembers`: all in one
+   * atomic step, or nothing. Returns `null` when there is no such group.
    */
   replace(
     tenant: string,
@@ -168,6 +189,16 @@ export interface GroupStore {
     memberIds: readonly string[],
     options?: MembershipOptions,
   ): Promise<MembershipChange | null>;
+  /**
+   * Reads one page of a group's members in ascending id order (the order `get` lists them),
+   * after `options.after`: a host walks a group of 100,000 members page by page, never
+   * holding the whole list. `null` when there is no such group.
+   */
+  members(
+    tenant: string,
+    groupId: string,
+    options: MemberPageOptions,
+  ): Promise<readonly GroupMember[] | null>;
   /**
    * Lists the groups a user or group is a member of, in ascending id order, by index (never a
    * scan of all groups): its direct groups, and unless `options.indirect` is `false` the

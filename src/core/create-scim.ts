@@ -12,7 +12,10 @@ import { targetOrigin, targetPath } from './http/request-target.js';
 import type { ScimOptions } from './options.js';
 import { OutboxDispatcher } from './outbox/outbox-dispatcher.js';
 import { requestPhases } from './request-phases.js';
-import { compileUserType } from './resource-types.js';
+import { groupAccess } from './groups/group-access.js';
+import { GroupService } from './groups/group-service.js';
+import { presentGroup } from './groups/stored-group.js';
+import { compileGroupType, compileUserType } from './resource-types.js';
 import { routeTable } from './routes.js';
 import type { Scim } from './scim.js';
 import type { ScimRequest } from './types.js';
@@ -20,9 +23,21 @@ import { UserEndpointService } from './users/user-endpoint.js';
 import { UserService } from './users/user-service.js';
 import { previewJson } from '../json/preview-json.js';
 import { cursorSettings } from './handlers/cursor-settings.js';
+import type { ScimGroup } from '../schema/group-schema.js';
 
 const STORE_METHODS = ['create', 'get', 'replace', 'delete', 'list'] as const;
 const OUTBOX_METHODS = ['claim', 'renew', 'complete', 'fail', 'release'] as const;
+const GROUP_METHODS = [
+  'create',
+  'get',
+  'replace',
+  'delete',
+  'list',
+  'addMembers',
+  'removeMembers',
+  'members',
+  'groupsOf',
+] as const;
 
 function checkOptions(options: ScimOptions): void {
   const missing: string[] = [];
@@ -30,6 +45,11 @@ function checkOptions(options: ScimOptions): void {
     if (typeof options.store?.[m] !== 'function') missing.push(`store.${m}()`);
   for (const m of OUTBOX_METHODS)
     if (typeof options.store?.outbox?.[m] !== 'function') missing.push(`store.outbox.${m}()`);
+  const groups = options.store?.groups;
+  if (groups !== undefined) {
+    for (const m of GROUP_METHODS)
+      if (typeof groups?.[m] !== 'function') missing.push(`store.groups.${m}()`);
+  }
   if (typeof options.verifier?.verify !== 'function') missing.push('verifier.verify()');
   if (typeof options.mailer?.sendWelcome !== 'function') missing.push('mailer.sendWelcome()');
   if (missing.length > 0) throw new ScimConfigError(`createScim: missing ${missing.join(', ')}.`);
@@ -107,8 +127,27 @@ export function createScim(options: ScimOptions): Scim {
     readFilter: filterReader(resourceType),
     keysetPaging: options.store.capabilities?.keysetPaging === true,
   };
-  // The resource types served, each a row of the route table and of discovery.
-  const endpoints: readonly ResourceEndpoint[] = [userEndpoint];
+  // The resource types served, each a row of the route table and of discovery: Groups when
+  // the store keeps them.
+  const endpoints: ResourceEndpoint[] = [userEndpoint];
+  let groups: GroupService | undefined;
+  if (options.store.groups) {
+    const groupType = compileGroupType(options);
+    groups = new GroupService(
+      options.store.groups,
+      events,
+      now,
+      groupType,
+      patchContext({ resourceType: groupType, ...patchLimits }),
+    );
+    endpoints.push({
+      type: groupType,
+      service: groups,
+      readFilter: filterReader(groupType),
+      present: (group, baseUrl) => presentGroup(group as ScimGroup, baseUrl),
+      patchAnswersNoContent: true,
+    });
+  }
   const config: HandlerConfig = {
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     defaultPageSize: options.defaultPageSize ?? 50,
@@ -170,6 +209,7 @@ export function createScim(options: ScimOptions): Scim {
       resendInvitation: (tenant, id) => users.resendInvitation(tenant, id),
       get: (tenant, id) => options.store.get(tenant, id),
     },
+    groups: groups && options.store.groups && groupAccess(groups, options.store.groups),
     on: (listener: (event: ScimEvent) => void) => events.on(listener),
     onRequest: (listener) => requests.on(listener),
     dispatchOutbox: () => outbox.drain(),

@@ -1,5 +1,6 @@
 import type { DialectRuleName } from '../schema/dialect-rules.js';
-import type { CompiledResourceType } from '../schema/resource-type.js';
+import { groupSchema } from '../schema/group-schema.js';
+import { compileResourceType, type CompiledResourceType } from '../schema/resource-type.js';
 import type { SchemaDefinition } from '../schema/types.js';
 import { userResourceType } from '../schema/user-resource-type.js';
 import { accountSchema, enterpriseUserSchema, userSchema } from '../schema/user-schema.js';
@@ -28,6 +29,8 @@ export interface BuiltInTypeOptions {
   readonly extensions?: readonly SchemaDefinition[] | undefined;
   /** Dialect rules switched off (`false`). */
   readonly patchRules?: Partial<Record<DialectRuleName, boolean>> | undefined;
+  /** The store: Groups are served exactly when it keeps groups (has `groups`). */
+  readonly store?: { readonly groups?: unknown } | undefined;
 }
 
 /**
@@ -47,11 +50,26 @@ export function compileUserType(options: BuiltInTypeOptions = {}): CompiledResou
 }
 
 /**
- * Lists every resource type the core serves, given the host's options. Groups join this list
- * when the core serves them.
+ * Compiles the Group resource type the core serves (RFC 7643 §4.2), with the same dialect
+ * rules as the User's.
+ */
+export function compileGroupType(options: BuiltInTypeOptions = {}): CompiledResourceType {
+  return compileResourceType({
+    name: 'Group',
+    endpoint: '/Groups',
+    description: 'Group',
+    schema: groupSchema,
+    ...(options.patchRules === undefined ? {} : { rules: options.patchRules }),
+  });
+}
+
+/**
+ * Lists every resource type the core serves, given the host's options: the User, and the
+ * Group when the store keeps groups.
  */
 export function builtInResourceTypes(
   options: BuiltInTypeOptions = {},
 ): readonly CompiledResourceType[] {
-  return [compileUserType(options)];
+  const user = compileUserType(options);
+  return options.store?.groups ? [user, compileGroupType(options)] : [user];
 }

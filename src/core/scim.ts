@@ -1,3 +1,5 @@
+import type { MemberGroup, MemberInput } from '../contracts/group-store.js';
+import type { GroupMember, ScimGroup } from '../schema/group-schema.js';
 import type { ScimUser } from '../schema/user-resource.js';
 import type { RequestCompletedEvent, ScimEvent } from './events/types.js';
 import type { ScimAdmission, ScimRequest, ScimRequestHead, ScimResponse } from './types.js';
@@ -16,6 +18,37 @@ export interface UserLifecycle {
   resendInvitation(tenant: string, id: string): Promise<boolean>;
   /** Reads a user, or `null`. */
   get(tenant: string, id: string): Promise<ScimUser | null>;
+}
+
+/**
+ * The host's view of groups (when the store keeps them): reads, and the membership writes a
+ * host needs, through the same service, integrity rules and events as SCIM requests.
+ */
+export interface GroupAccess {
+  /** Reads a group without its members, or `null`. */
+  get(tenant: string, id: string): Promise<ScimGroup | null>;
+  /**
+   * Walks a group's members in id order, a page at a time (never the whole list in memory);
+   * yields nothing for a group that is not there.
+   */
+  members(tenant: string, id: string, pageSize?: number): AsyncIterable<GroupMember>;
+  /** Lists the groups a user or group is in, direct and through nested groups. */
+  of(tenant: string, memberId: string): Promise<readonly MemberGroup[]>;
+  /**
+   * Adds members; resolves to those that were not members yet. Throws a ScimError 404 for no
+   * group, 400 `invalidValue` for an id that is no user or group of the tenant.
+   */
+  addMembers(
+    tenant: string,
+    id: string,
+    members: readonly MemberInput[],
+  ): Promise<readonly GroupMember[]>;
+  /** Removes members by id; resolves to those that were members. Throws a ScimError 404 for no group. */
+  removeMembers(
+    tenant: string,
+    id: string,
+    memberIds: readonly string[],
+  ): Promise<readonly GroupMember[]>;
 }
 
 /**
@@ -57,6 +90,8 @@ export interface Scim {
   readonly bodyTimeoutMs: number;
   /** The account lifecycle API for the host application. */
   readonly users: UserLifecycle;
+  /** The group API for the host application; `undefined` when the store keeps no groups. */
+  readonly groups?: GroupAccess | undefined;
   /** Subscribes to lifecycle events; returns the function that unsubscribes. */
   on(listener: (event: ScimEvent) => void): () => void;
   /**

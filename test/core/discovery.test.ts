@@ -46,10 +46,10 @@ describe('discovery tells the truth', () => {
     expect((await request('GET', '/ServiceProviderConfig', { key: null })).status).toBe(401);
   });
 
-  it('/ResourceTypes lists User with its extensions; /ResourceTypes/User answers alone', async () => {
+  it('/ResourceTypes lists User with its extensions, and Group; /ResourceTypes/User answers alone', async () => {
     const { request } = setup();
     const list = (await request('GET', '/ResourceTypes')).body;
-    expect(list.totalResults).toBe(1);
+    expect(list.totalResults).toBe(2);
     expect(list.Resources[0]).toMatchObject({
       id: 'User',
       endpoint: '/Users',
@@ -61,7 +61,8 @@ describe('discovery tells the truth', () => {
       meta: { resourceType: 'ResourceType', location: `${ORIGIN}${BASE}/ResourceTypes/User` },
     });
     expect((await request('GET', '/ResourceTypes/User')).body).toEqual(list.Resources[0]);
-    expect((await request('GET', '/ResourceTypes/Group')).status).toBe(404);
+    expect((await request('GET', '/ResourceTypes/Group')).body).toEqual(list.Resources[1]);
+    expect((await request('GET', '/ResourceTypes/Widget')).status).toBe(404);
   });
 
   it('/Schemas serves the definitions that validate requests', async () => {
@@ -71,6 +72,7 @@ describe('discovery tells the truth', () => {
       USER_SCHEMA,
       ENTERPRISE_USER_SCHEMA,
       ACCOUNT,
+      'urn:ietf:params:scim:schemas:core:2.0:Group',
     ]);
     const user = (await request('GET', `/Schemas/${USER_SCHEMA}`)).body;
     const names = user.attributes.map((a: { name: string }) => a.name);

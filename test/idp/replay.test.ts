@@ -34,24 +34,16 @@ interface KnownGap {
  */
 const KNOWN_GAPS: Readonly<Record<string, KnownGap>> = {
   'entra-id/groups-default-job.json': {
-    reason: 'Groups: /Groups answers 501 until issue 13',
-    failsWith: ' → 501 ',
-  },
-  'entra-id/groups-scim-compliant-flag.json': {
-    reason: 'Groups: /Groups answers 501 until issue 13',
-    failsWith: ' → 501 ',
-  },
-  'jumpcloud/groups-test-connection-and-membership.json': {
-    reason: 'Groups: /Groups answers 501 until issue 13',
-    failsWith: ' → 501 ',
+    reason: "Groups: the User's readOnly groups attribute (issue 13 item 3) is built separately",
+    failsWith: '$.groups: missing',
   },
   'okta/push-groups.json': {
-    reason: 'Groups: /Groups answers 501 until issue 13',
-    failsWith: ' → 501 ',
+    reason: "Groups: the User's readOnly groups attribute (issue 13 item 3) is built separately",
+    failsWith: '$.groups: missing',
   },
   'onelogin/groups-from-rules.json': {
-    reason: 'Groups: /Groups answers 501 until issue 13',
-    failsWith: ' → 501 ',
+    reason: "Groups: the User's readOnly groups attribute (issue 13 item 3) is built separately",
+    failsWith: '$.groups: missing',
   },
 };
 

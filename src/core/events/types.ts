@@ -1,3 +1,4 @@
+import type { GroupMember, ScimGroup } from '../../schema/group-schema.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 
 /** The attribute names whose values differ between two versions of a user. */
@@ -36,6 +37,35 @@ export interface UserDeletedEvent extends EventBase<'user.deleted'> {
   readonly id: string;
 }
 
+/** A group was created (its members follow as `group.member_added` events). */
+export interface GroupCreatedEvent extends EventBase<'group.created'> {
+  /** The group as created, without members. */
+  readonly group: ScimGroup;
+}
+/**
+ * An attribute of a group other than its members changed (a rename, say), by PUT or PATCH.
+ * `before` and `after` carry no member list: membership changes have events of their own.
+ */
+export interface GroupUpdatedEvent extends EventBase<'group.updated'> {
+  readonly before: ScimGroup;
+  readonly after: ScimGroup;
+  readonly changed: ChangedAttributes;
+}
+/** A group was deleted, and every membership it was part of with it. */
+export interface GroupDeletedEvent extends EventBase<'group.deleted'> {
+  readonly id: string;
+}
+/** A user or group became a member of a group: one event per member the store added. */
+export interface GroupMemberAddedEvent extends EventBase<'group.member_added'> {
+  readonly groupId: string;
+  readonly member: GroupMember;
+}
+/** A user or group left a group: one event per member the store removed. */
+export interface GroupMemberRemovedEvent extends EventBase<'group.member_removed'> {
+  readonly groupId: string;
+  readonly member: GroupMember;
+}
+
 /** Every lifecycle event scimkit emits, for audit logs. */
 export type ScimEvent =
   | UserCreatedEvent
@@ -43,7 +73,12 @@ export type ScimEvent =
   | UserDeactivatedEvent
   | UserReactivatedEvent
   | UserActivatedEvent
-  | UserDeletedEvent;
+  | UserDeletedEvent
+  | GroupCreatedEvent
+  | GroupUpdatedEvent
+  | GroupDeletedEvent
+  | GroupMemberAddedEvent
+  | GroupMemberRemovedEvent;
 
 /**
  * Names the dialect rule (or normalisation) that made a stored value differ from the value a

@@ -40,8 +40,18 @@ export interface ResourceService<R extends StoredResource = StoredResource> {
   assertSortSupported(path: AttributePath, text: string): void;
   /** Replaces a resource from a validated PUT body (404, 412 for a stale If-Match). */
   replace(tenant: string, id: string, ifMatch: string | undefined, input: UserInput): Promise<R>;
-  /** Applies a PatchOp message body, all operations or none (404, 412, 400). */
-  patch(tenant: string, id: string, ifMatch: string | undefined, body: unknown): Promise<R>;
+  /**
+   * Applies a PatchOp message body, all operations or none (404, 412, 400). `shown` is what
+   * the response will show, `undefined` when it has no body (only the `ETag` of the result
+   * is read).
+   */
+  patch(
+    tenant: string,
+    id: string,
+    ifMatch: string | undefined,
+    body: unknown,
+    shown: Projection | undefined,
+  ): Promise<R>;
   /** Deletes a resource (404, 412 for a stale If-Match). */
   delete(tenant: string, id: string, ifMatch: string | undefined): Promise<void>;
 }
@@ -68,4 +78,10 @@ export interface ResourceEndpoint {
    * Omitted: nothing to add.
    */
   readonly present?: (resource: StoredResource, baseUrl: string) => StoredResource;
+  /**
+   * Whether a PATCH without `attributes` / `excludedAttributes` answers `204 No Content` with
+   * the `ETag` (RFC 7644 §3.5.2 allows it) instead of 200 with the whole resource: a group's,
+   * so that a one-member change never reads a list of 100,000 members to answer.
+   */
+  readonly patchAnswersNoContent?: boolean;
 }

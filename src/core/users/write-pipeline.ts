@@ -1,9 +1,11 @@
 import type { OutboxMessage } from '../../contracts/outbox.js';
+import type { DeleteOptions } from '../../contracts/store-query.js';
 import type { UserStore } from '../../contracts/user-store.js';
-import { isScimError, scimErrors } from '../../errors/index.js';
+import { isScimError, scimErrors, type ScimError } from '../../errors/index.js';
 import { previewJson } from '../../json/preview-json.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import type { EventHub } from '../events/event-hub.js';
+import type { StoredResource } from '../handlers/resource-endpoint.js';
 import { assertIfMatch } from '../http/etag.js';
 import type { OutboxDispatcher } from '../outbox/outbox-dispatcher.js';
 import { KeyedLock } from './keyed-lock.js';
@@ -29,33 +31,152 @@ export interface PlannedWrite {
 export type WriteStep = (current: ScimUser, now: string) => PlannedWrite | null;
 
 /**
- * The one way users are written: creations, deletions, and every change of a stored user
- * (SCIM PUT and PATCH, the host API's activation and invitation) through one read–apply–write
- * loop. It checks If-Match, answers 404 for a user that is not there, retries a write without
- * If-Match after a version conflict, queues outbox messages with the write, and emits the
- * lifecycle events of what was written.
+ * What the write loop needs from one resource type's storage: read, write a planned change
+ * over the version read, delete, and hear of what was committed. `W` is what a step plans,
+ * `D` what a committed write reports.
  */
-export class WritePipeline {
-  readonly #store: UserStore;
-  readonly #events: EventHub;
-  readonly #outbox: OutboxDispatcher;
-  readonly #now: () => Date;
+export interface WriteTarget<R extends StoredResource, W, D> {
+  /** The 404 of a resource that is not there. */
+  notFound(id: string): ScimError;
+  /** Reads the current version, or `null`. */
+  read(tenant: string, id: string): Promise<R | null>;
+  /**
+   * Writes `planned` over `current`, whose version the write is based on; `null` when the
+   * resource is gone. Throws `versionConflict` (412) when another write came first, where the
+   * write is conditional: always with `ifMatch`; without it, a target may apply a change that
+   * does not depend on the version (a membership delta) unconditionally.
+   */
+  write(tenant: string, current: R, planned: W, ifMatch: string | undefined): Promise<D | null>;
+  /** Deletes the resource; `false` when there is none; 412 for a stale expected version. */
+  remove(tenant: string, id: string, options: DeleteOptions): Promise<boolean>;
+  /** After a committed write (`done`) or deletion (`done` null): its events, say. */
+  committed(tenant: string, at: string, id: string, before: R | null, done: D | null): void;
+}
+
+/**
+ * The one read–apply–write loop every resource type is written through: it serialises writes
+ * per id, checks If-Match, answers 404 for a resource that is not there, retries a write
+ * without If-Match after a version conflict (a bounded number of times, with a random growing
+ * wait), and reports what it committed to the target.
+ */
+export class WriteLoop<R extends StoredResource, W, D> {
   // Writes are serialised per id, whatever the tenant: ids are generated and unique across
   // tenants, and two tenants naming the same unknown id only wait for each other. The key is
   // the id string the request already holds, so no key is built and hashed per write. The lock
   // saves retries; correctness rests on the store's version check.
   readonly #lock = new KeyedLock();
 
+  constructor(
+    private readonly target: WriteTarget<R, W, D>,
+    private readonly clock: () => Date,
+  ) {}
+
+  /** Returns the time of a write, as stored in `meta`. */
+  now(): string {
+    return isoTimestamp(this.clock());
+  }
+
+  /**
+   * Changes the resource `id` as `step` plans it, atomically against concurrent writers: with
+   * `ifMatch` a stale version answers 412; without it the step runs again on the version that
+   * won, a bounded number of times. Resolves to what the target reports of the committed
+   * write, or to the current version when the step planned nothing. Throws 404 when there is
+   * no such resource.
+   *
+   * @see RFC 7644 §3.14
+   */
+  async write(
+    tenant: string,
+    id: string,
+    ifMatch: string | undefined,
+    step: (current: R, now: string) => W | null,
+  ): Promise<{ readonly current: R; readonly done: D | null }> {
+    const turn = this.#lock.acquire(id);
+    if (turn !== undefined) await turn;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        // The store directly and the write inline, not in methods of their own: each async
+        // layer is a promise and a turn of the microtask queue per write.
+        const current = await this.target.read(tenant, id);
+        if (!current) throw this.target.notFound(id);
+        assertIfMatch(ifMatch, current.meta.version);
+        const now = this.now();
+        const planned = step(current, now);
+        if (planned === null) return { current, done: null };
+        let done: D | null;
+        try {
+          done = await this.target.write(tenant, current, planned, ifMatch);
+        } catch (error) {
+          const conflict = isScimError(error) && error.status === 412;
+          if (!conflict || ifMatch !== undefined || attempt >= MAX_WRITE_ATTEMPTS) throw error;
+          await backOff(attempt);
+          continue;
+        }
+        if (done === null) throw this.target.notFound(id);
+        this.target.committed(tenant, now, id, current, done);
+        return { current, done };
+      }
+    } finally {
+      this.#lock.release(id);
+    }
+  }
+
+  /** Deletes the resource `id`, then reports it. Throws 404, or 412 for a stale If-Match. */
+  async delete(tenant: string, id: string, ifMatch: string | undefined): Promise<void> {
+    let expectedVersion: string | undefined;
+    if (ifMatch !== undefined) {
+      const current = await this.target.read(tenant, id);
+      if (!current) throw this.target.notFound(id);
+      assertIfMatch(ifMatch, current.meta.version);
+      expectedVersion = current.meta.version;
+    }
+    const options = expectedVersion === undefined ? {} : { expectedVersion };
+    if (!(await this.target.remove(tenant, id, options))) throw this.target.notFound(id);
+    this.target.committed(tenant, this.now(), id, null, null);
+  }
+}
+
+/**
+ * The one way users are written: creations, deletions, and every change of a stored user
+ * (SCIM PUT and PATCH, the host API's activation and invitation) through the one
+ * {@link WriteLoop}. It queues outbox messages with the write, and emits the lifecycle events
+ * of what was written.
+ */
+export class WritePipeline {
+  readonly #store: UserStore;
+  readonly #events: EventHub;
+  readonly #outbox: OutboxDispatcher;
+  readonly #loop: WriteLoop<ScimUser, PlannedWrite, PlannedWrite>;
+
   constructor(store: UserStore, events: EventHub, outbox: OutboxDispatcher, now: () => Date) {
     this.#store = store;
     this.#events = events;
     this.#outbox = outbox;
-    this.#now = now;
+    this.#loop = new WriteLoop<ScimUser, PlannedWrite, PlannedWrite>(
+      {
+        notFound,
+        read: (tenant, id) => store.get(tenant, id),
+        async write(tenant, current, planned) {
+          const { user, outbox: messages } = planned;
+          const expectedVersion = current.meta.version;
+          const replaced = await store.replace(
+            tenant,
+            user,
+            messages.length > 0 ? { expectedVersion, outbox: messages } : { expectedVersion },
+          );
+          return replaced ? planned : null;
+        },
+        remove: (tenant, id, options) => store.delete(tenant, id, options),
+        committed: (tenant, at, id, before, done) =>
+          this.#written(tenant, at, id, before, done?.user ?? null, done?.outbox ?? []),
+      },
+      now,
+    );
   }
 
   /** Returns the time of a write, as stored in `meta`. */
   now(): string {
-    return isoTimestamp(this.#now());
+    return this.#loop.now();
   }
 
   /** Stores a new user with its outbox messages, then emits `user.created`. */
@@ -65,10 +186,9 @@ export class WritePipeline {
   }
 
   /**
-   * Changes the user `id` as `step` plans it, atomically against concurrent writers: with
-   * `ifMatch` a stale version answers 412; without it the step runs again on the version that
-   * won, a bounded number of times. Returns the user written, or the current one when the step
-   * planned nothing. Throws 404 when there is no such user.
+   * Changes the user `id` as `step` plans it (see {@link WriteLoop.write}). Returns the user
+   * written, or the current one when the step planned nothing. Throws 404 when there is no
+   * such user.
    *
    * @see RFC 7644 §3.14
    */
@@ -78,53 +198,13 @@ export class WritePipeline {
     ifMatch: string | undefined,
     step: WriteStep,
   ): Promise<ScimUser> {
-    const turn = this.#lock.acquire(id);
-    if (turn !== undefined) await turn;
-    try {
-      for (let attempt = 1; ; attempt++) {
-        // The store directly and the write inline, not in methods of their own: each async
-        // layer is a promise and a turn of the microtask queue per write.
-        const current = await this.#store.get(tenant, id);
-        if (!current) throw notFound(id);
-        assertIfMatch(ifMatch, current.meta.version);
-        const now = this.now();
-        const planned = step(current, now);
-        if (planned === null) return current;
-        const { user, outbox } = planned;
-        const expectedVersion = current.meta.version;
-        try {
-          const replaced = await this.#store.replace(
-            tenant,
-            user,
-            outbox.length > 0 ? { expectedVersion, outbox } : { expectedVersion },
-          );
-          if (!replaced) throw notFound(id);
-        } catch (error) {
-          const conflict = isScimError(error) && error.status === 412;
-          if (!conflict || ifMatch !== undefined || attempt >= MAX_WRITE_ATTEMPTS) throw error;
-          await backOff(attempt);
-          continue;
-        }
-        this.#written(tenant, now, id, current, user, outbox);
-        return user;
-      }
-    } finally {
-      this.#lock.release(id);
-    }
+    const { current, done } = await this.#loop.write(tenant, id, ifMatch, step);
+    return done === null ? current : done.user;
   }
 
   /** Deletes the user `id`, then emits `user.deleted`. Throws 404, or 412 for a stale If-Match. */
-  async delete(tenant: string, id: string, ifMatch: string | undefined): Promise<void> {
-    let expectedVersion: string | undefined;
-    if (ifMatch !== undefined) {
-      const current = await this.#store.get(tenant, id);
-      if (!current) throw notFound(id);
-      assertIfMatch(ifMatch, current.meta.version);
-      expectedVersion = current.meta.version;
-    }
-    const options = expectedVersion === undefined ? {} : { expectedVersion };
-    if (!(await this.#store.delete(tenant, id, options))) throw notFound(id);
-    this.#written(tenant, this.now(), id, null, null, []);
+  delete(tenant: string, id: string, ifMatch: string | undefined): Promise<void> {
+    return this.#loop.delete(tenant, id, ifMatch);
   }
 
   // After a committed write: its events, and the dispatcher woken for what it queued.
@@ -144,7 +224,7 @@ export class WritePipeline {
 }
 
 /** The 404 of a user that is not there. */
-export function notFound(id: string) {
+export function notFound(id: string): ScimError {
   return scimErrors.notFound(`User ${previewJson(id)} not found.`);
 }
 

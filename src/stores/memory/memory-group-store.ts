@@ -8,6 +8,7 @@ import type {
   GroupsOfOptions,
   MemberGroup,
   MemberInput,
+  MemberPageOptions,
   MembershipChange,
   MembershipOptions,
 } from '../../contracts/group-store.js';
@@ -72,15 +73,26 @@ export class MemoryGroupStore implements GroupStore {
     const stored = groups?.byId.get(group.id);
     if (!groups || !stored) return null;
     if (stored.meta.version !== options.expectedVersion) throw scimErrors.versionConflict();
-    let added: GroupMember[] = [];
-    let removed: GroupMember[] = [];
-    if (options.members) {
-      const next = this.#resolve(tenant, groups, group.id, options.members);
+    // Every check first (each may throw), then the changes: all or nothing.
+    const next = options.members && this.#resolve(tenant, groups, group.id, options.members);
+    const more = options.addMembers && this.#resolve(tenant, groups, group.id, options.addMembers);
+    const added: GroupMember[] = [];
+    const removed: GroupMember[] = [];
+    if (next) {
       const keep = new Set(next.map((m) => m.value));
-      removed = groups.sortedMembers(group.id).filter((m) => !keep.has(m.value));
-      added = next.filter((m) => !groups.has(group.id, m.value));
+      removed.push(...groups.sortedMembers(group.id).filter((m) => !keep.has(m.value)));
+      added.push(...next.filter((m) => !groups.has(group.id, m.value)));
       for (const member of removed) groups.unlink(group.id, member.value);
       for (const member of added) groups.link(group.id, member);
+    }
+    for (const id of distinctBy(options.removeMembers ?? [], (m) => m)) {
+      const member = groups.unlink(group.id, id);
+      if (member) removed.push(member);
+    }
+    for (const member of more ?? []) {
+      if (groups.has(group.id, member.value)) continue;
+      groups.link(group.id, member);
+      added.push(member);
     }
     groups.byId.set(group.id, storedForm(group));
     return { added, removed };
@@ -148,6 +160,26 @@ export class MemoryGroupStore implements GroupStore {
       if (member) removed.push(member);
     }
     return this.#settle(groups, stored, removed, options);
+  }
+
+  async members(
+    tenant: string,
+    groupId: string,
+    options: MemberPageOptions,
+  ): Promise<readonly GroupMember[] | null> {
+    const groups = this.#tenants.get(tenant);
+    if (!groups?.byId.has(groupId)) return null;
+    const all = groups.sortedMembers(groupId);
+    const { after } = options;
+    // The first member after `after`, by binary search in the sorted list.
+    let low = 0;
+    let high = all.length;
+    while (after !== undefined && low < high) {
+      const mid = (low + high) >>> 1;
+      if ((all[mid] as GroupMember).value <= after) low = mid + 1;
+      else high = mid;
+    }
+    return all.slice(low, low + Math.max(1, options.count));
   }
 
   async groupsOf(

@@ -32,6 +32,8 @@ export interface GroupStatements {
   readonly bump: string;
   /** $2 group id: the member ids, for a replace's diff. */
   readonly memberIds: string;
+  /** $2 group id, $3 the id to start after or NULL, $4 count: one page of members by id. */
+  readonly memberPage: string;
   /** $2 group id, $3 expected version or NULL: deletes the group row. */
   readonly deleteGroup: string;
   /** $2 group id: removes the group's own memberships. */
@@ -97,6 +99,9 @@ export function groupStatements(t: TableNames): GroupStatements {
     bump: `UPDATE ${t.groups} SET ${bumpSet} WHERE tenant = $1 AND id = $2 RETURNING version`,
     memberIds: `SELECT member_id, member_type, display FROM ${t.groupMembers}
       WHERE tenant = $1 AND group_id = $2`,
+    memberPage: `SELECT member_id, member_type, display FROM ${t.groupMembers}
+      WHERE tenant = $1 AND group_id = $2 AND ($3::text IS NULL OR member_id > $3)
+      ORDER BY member_id LIMIT $4`,
     deleteGroup: `WITH cur AS (SELECT version FROM ${t.groups} WHERE tenant = $1 AND id = $2),
       del AS (
         DELETE FROM ${t.groups} WHERE tenant = $1 AND id = $2 AND ($3::text IS NULL OR version = $3)

@@ -8,6 +8,7 @@ import type {
   GroupsOfOptions,
   MemberGroup,
   MemberInput,
+  MemberPageOptions,
   MembershipChange,
   MembershipOptions,
 } from '../../contracts/group-store.js';
@@ -121,8 +122,8 @@ export class PostgresGroupStore implements GroupStore {
       const locked = await tx.query<{ version: string }>(this.sql.lock, [tenant, group.id]);
       if (!locked[0]) return null;
       if (locked[0].version !== options.expectedVersion) throw scimErrors.versionConflict();
-      let added: GroupMember[] = [];
-      let removed: GroupMember[] = [];
+      const added: GroupMember[] = [];
+      const removed: GroupMember[] = [];
       if (options.members) {
         const next = await this.resolve(tx, tenant, group.id, options.members, true);
         const current = (await tx.query<MemberRow>(this.sql.memberIds, [tenant, group.id])).map(
@@ -130,13 +131,27 @@ export class PostgresGroupStore implements GroupStore {
         );
         const before = new Set(current.map((m) => m.value));
         const keep = new Set(next.map((m) => m.value));
-        removed = current
-          .filter((m) => !keep.has(m.value))
-          .sort((a, b) => (a.value < b.value ? -1 : 1));
-        added = next.filter((m) => !before.has(m.value));
+        removed.push(
+          ...current.filter((m) => !keep.has(m.value)).sort((a, b) => (a.value < b.value ? -1 : 1)),
+        );
+        added.push(...next.filter((m) => !before.has(m.value)));
         if (removed.length > 0)
           await tx.query(this.sql.removeMembers, [tenant, group.id, removed.map((m) => m.value)]);
         await this.insertMembers(tx, tenant, group.id, added);
+      }
+      const ids = distinctBy(options.removeMembers ?? [], (id) => id);
+      if (ids.length > 0) {
+        const rows = await tx.query<MemberRow>(this.sql.removeMembers, [tenant, group.id, ids]);
+        const byId = new Map(rows.map((row) => [row.member_id, toMember(row)]));
+        for (const id of ids) {
+          const member = byId.get(id);
+          if (member) removed.push(member);
+        }
+      }
+      if (options.addMembers && options.addMembers.length > 0) {
+        const more = await this.resolve(tx, tenant, group.id, options.addMembers, true);
+        const inserted = new Set(await this.insertMembers(tx, tenant, group.id, more));
+        added.push(...more.filter((m) => inserted.has(m.value)));
       }
       const rows = await tx.query<WriteOutcome>(this.sql.replace, [
         tenant,
@@ -223,6 +238,23 @@ export class PostgresGroupStore implements GroupStore {
       const removed = ids.flatMap((id) => byId.get(id) ?? []);
       return this.settle(tx, tenant, groupId, locked, removed, options);
     });
+  }
+
+  async members(
+    tenant: string,
+    groupId: string,
+    options: MemberPageOptions,
+  ): Promise<readonly GroupMember[] | null> {
+    const rows = await this.context.query<MemberRow>(this.sql.memberPage, [
+      tenant,
+      groupId,
+      options.after ?? null,
+      Math.max(1, options.count),
+    ]);
+    if (rows.length > 0) return rows.map(toMember);
+    // An empty page: the group's end, or no group at all.
+    const group = await this.context.query<{ doc: Doc }>(this.sql.get, [tenant, groupId]);
+    return group[0] ? [] : null;
   }
 
   async groupsOf(

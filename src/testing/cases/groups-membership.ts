@@ -302,4 +302,109 @@ export const groupMembershipCases: readonly StoreConformanceCase[] = [
       );
     },
   },
+  {
+    id: 'groups.replace-with-member-deltas',
+    title:
+      'replace renames a group and removes and adds members in one step under the expected version',
+    async run(ctx) {
+      const { groups, group, next, createUsers } = groupCase(ctx);
+      const [u, v, w] = await createUsers(3);
+      const g = group();
+      await groups.create(ctx.tenant, g, [{ value: u }, { value: v }]);
+      const renamed = next(g, { displayName: 'Renamed' });
+      await check.rejects(
+        groups.replace(ctx.tenant, renamed, {
+          expectedVersion: 'W/"9"',
+          removeMembers: [u],
+          addMembers: [{ value: w }],
+        }),
+        412,
+        undefined,
+        'replace with deltas on a stale version',
+      );
+      check.deepEqual(
+        memberIds(await groups.get(ctx.tenant, g.id)),
+        sortedIds([u, v]),
+        'after 412',
+      );
+      const result = await groups.replace(ctx.tenant, renamed, {
+        expectedVersion: g.meta.version,
+        removeMembers: [u, 'not-a-member'],
+        addMembers: [{ value: w, display: 'W' }, { value: v }],
+      });
+      check.deepEqual(result?.removed, [{ value: u, type: 'User' }], 'removed');
+      check.deepEqual(result?.added, [{ value: w, type: 'User', display: 'W' }], 'added');
+      const stored = await groups.get(ctx.tenant, g.id);
+      check.equal(stored?.displayName, 'Renamed', 'the new name');
+      check.equal(stored?.meta.version, renamed.meta.version, 'the new version');
+      check.deepEqual(memberIds(stored), sortedIds([v, w]), 'the members');
+    },
+  },
+  {
+    id: 'groups.replace-deltas-all-or-nothing',
+    title:
+      'a replace whose added member is unknown is refused with 400 invalidValue: no rename, no member removed',
+    async run(ctx) {
+      const { groups, group, next, createUsers } = groupCase(ctx);
+      const [u, v] = await createUsers(2);
+      const g = group();
+      await groups.create(ctx.tenant, g, [{ value: u }]);
+      await check.rejects(
+        groups.replace(ctx.tenant, next(g, { displayName: 'Renamed' }), {
+          expectedVersion: g.meta.version,
+          removeMembers: [u],
+          addMembers: [{ value: v }, { value: 'made-up-id' }],
+        }),
+        400,
+        'invalidValue',
+        'replace adding an unknown member',
+      );
+      const stored = await groups.get(ctx.tenant, g.id);
+      check.equal(stored?.displayName, g.displayName, 'the name after a refused replace');
+      check.equal(stored?.meta.version, g.meta.version, 'the version after a refused replace');
+      check.deepEqual(memberIds(stored), [u], 'the members after a refused replace');
+    },
+  },
+  {
+    id: 'groups.member-pages',
+    title:
+      "members() pages through a group's members in id order after a given id; null for no group",
+    async run(ctx) {
+      const { groups, group, createUsers } = groupCase(ctx);
+      const users = await createUsers(5);
+      const g = group();
+      await groups.create(
+        ctx.tenant,
+        g,
+        users.map((value) => ({ value })),
+      );
+      const sorted = sortedIds(users);
+      const first = await groups.members(ctx.tenant, g.id, { count: 2 });
+      check.deepEqual(
+        first?.map((m) => m.value),
+        sorted.slice(0, 2),
+        'the first page',
+      );
+      const rest = await groups.members(ctx.tenant, g.id, {
+        after: sorted[1] as string,
+        count: 10,
+      });
+      check.deepEqual(
+        rest?.map((m) => m.value),
+        sorted.slice(2),
+        'the page after the first',
+      );
+      check.deepEqual(
+        await groups.members(ctx.tenant, g.id, { after: sorted[4] as string, count: 10 }),
+        [],
+        'past the end',
+      );
+      check.equal(
+        await groups.members(ctx.tenant, 'no-such-group', { count: 10 }),
+        null,
+        'no group',
+      );
+      check.equal(await groups.members(ctx.otherTenant, g.id, { count: 10 }), null, 'other tenant');
+    },
+  },
 ];
