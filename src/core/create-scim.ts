@@ -148,6 +148,7 @@ export function createScim(options: ScimOptions): Scim {
       activate: (tenant, id) => users.activate(tenant, id),
       resendInvitation: (tenant, id) => users.resendInvitation(tenant, id),
       get: (tenant, id) => options.store.get(tenant, id),
+      groups: (tenant, id) => users.groupsOf(tenant, id),
     },
     on: (listener: (event: ScimEvent) => void) => events.on(listener),
     onRequest: (listener) => requests.on(listener),

@@ -33,7 +33,7 @@ async function answerList(context: HandlerContext, params: ListParams): Promise<
     query.sortOrder = params.sortOrder;
   }
   const page = await users.list(tenant.id, query);
-  const { resources } = page;
+  const resources = await users.withGroups(tenant.id, page.resources, usersUrl, project);
   if (!project && resources.length === 1) {
     // A page of one, the answer to the userName probe every IdP sends: written as text around
     // the user, which takes its location without being copied (see locatedUserJson).

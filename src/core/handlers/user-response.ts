@@ -45,17 +45,24 @@ function lastKey(value: object): string | undefined {
 }
 
 /**
- * Answers with one user, its `ETag` and, for a creation, its `Location`, shaped by the
- * request's `attributes` / `excludedAttributes`.
+ * Answers with one user (with its computed `groups` when the projection shows them), its
+ * `ETag` and, for a creation, its `Location`, shaped by the request's `attributes` /
+ * `excludedAttributes`.
  *
  * @see RFC 7644 §3.9
  */
-export function userResponse(
+export async function userResponse(
   status: 200 | 201,
-  user: ScimUser,
+  stored: ScimUser,
   context: HandlerContext,
   project: Projector | undefined,
-): ScimResponse {
+): Promise<ScimResponse> {
+  const [user] = (await context.users.withGroups(
+    context.tenant.id,
+    [stored],
+    context.usersUrl,
+    project,
+  )) as [ScimUser];
   const headers: Record<string, string> = {
     'content-type': RESPONSE_CONTENT_TYPE,
     etag: user.meta.version,

@@ -42,6 +42,10 @@ export interface GroupStatements {
   readonly directGroups: string;
   /** $2 member id: its direct and indirect groups. */
   readonly allGroups: string;
+  /** $2 member ids: each one's direct groups, as (member_id, value, display, type) rows. */
+  readonly directGroupsOfMany: string;
+  /** $2 member ids: each one's direct and indirect groups, as `directGroupsOfMany`. */
+  readonly allGroupsOfMany: string;
 }
 
 /**
@@ -124,6 +128,24 @@ export function groupStatements(t: TableNames): GroupStatements {
         ) THEN 'direct' ELSE 'indirect' END AS type
       FROM up JOIN ${t.groups} AS g ON g.tenant = $1 AND g.id = up.id
       ORDER BY g.id`,
+    directGroupsOfMany: `SELECT m.member_id, g.id AS value, g.display_name AS display, 'direct' AS type
+      FROM ${t.groupMembers} AS m JOIN ${t.groups} AS g ON g.tenant = m.tenant AND g.id = m.group_id
+      WHERE m.tenant = $1 AND m.member_id = ANY($2::text[])
+      ORDER BY m.member_id, g.id`,
+    // Each row of `up` is (member, group reached, whether directly); a group reached both ways
+    // is direct.
+    allGroupsOfMany: `WITH RECURSIVE up(member_id, id, direct) AS (
+        SELECT member_id, group_id, true FROM ${t.groupMembers}
+        WHERE tenant = $1 AND member_id = ANY($2::text[])
+        UNION
+        SELECT up.member_id, m.group_id, false
+        FROM ${t.groupMembers} AS m JOIN up ON m.tenant = $1 AND m.member_id = up.id
+      )
+      SELECT up.member_id, g.id AS value, g.display_name AS display,
+        CASE WHEN bool_or(up.direct) THEN 'direct' ELSE 'indirect' END AS type
+      FROM up JOIN ${t.groups} AS g ON g.tenant = $1 AND g.id = up.id
+      GROUP BY up.member_id, g.id, g.display_name
+      ORDER BY up.member_id, g.id`,
   };
 }
 

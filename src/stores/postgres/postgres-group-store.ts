@@ -233,6 +233,27 @@ export class PostgresGroupStore implements GroupStore {
     return this.context.query<MemberGroup>(text, [tenant, memberId]);
   }
 
+  async groupsOfMembers(
+    tenant: string,
+    memberIds: readonly string[],
+    options?: GroupsOfOptions,
+  ): Promise<ReadonlyMap<string, readonly MemberGroup[]>> {
+    const found = new Map<string, MemberGroup[]>();
+    if (memberIds.length === 0) return found;
+    const text =
+      options?.indirect === false ? this.sql.directGroupsOfMany : this.sql.allGroupsOfMany;
+    const rows = await this.context.query<MemberGroup & { member_id: string }>(
+      text,
+      [tenant, [...new Set(memberIds)]],
+    );
+    for (const { member_id, ...group } of rows) {
+      const list = found.get(member_id);
+      if (list) list.push(group);
+      else found.set(member_id, [group]);
+    }
+    return found;
+  }
+
   /**
    * Removes a deleted user or group from every group it was in and bumps each of those, in
    * the caller's transaction (the user store's delete runs it after deleting the user row, so
