@@ -14,6 +14,8 @@ import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import { userNameKey } from '../../schema/user-name-key.js';
 import { compileFilter } from './compile-filter.js';
+import type { GroupsFilterContext } from './groups-filter-sql.js';
+import { groupsAttribute } from '../user-group-paths.js';
 import { userResourceType } from '../../schema/user-resource-type.js';
 import type { MigrateResult } from './migrate.js';
 import { PostgresGroupStore } from './postgres-group-store.js';
@@ -79,11 +81,18 @@ export class PostgresUserStore implements UserStore {
   /**
    * Every filter and sort the compilers can express in SQL: every path of the User schemas
    * (and of the host's extensions, resolved with the query's resource type), no comparison on a
-   * complex value.
+   * complex value; `groups` by `value` and `display` (not `type` or `$ref`), and no sort by
+   * `groups`.
    */
   readonly capabilities: Required<StoreCapabilities> = {
-    supportsFilter: (filter: Filter) => compiles(() => compileFilter(filter, 1, this.defaultType)),
-    supportsSort: (path: AttributePath) => compiles(() => sortKey(path, this.defaultType)),
+    supportsFilter: (filter: Filter) =>
+      compiles(() =>
+        compileFilter(filter, 1, this.defaultType, { tables: this.context.tables, tenant: '' }),
+      ),
+    // `groups` is computed from memberships, not kept in the document: nothing to order by.
+    supportsSort: (path: AttributePath) =>
+      groupsAttribute(path, this.defaultType) === undefined &&
+      compiles(() => sortKey(path, this.defaultType)),
   };
   readonly outbox: PostgresOutboxStore;
   /** The groups and memberships (migration 4); a user's delete removes its memberships. */
@@ -166,7 +175,9 @@ export class PostgresUserStore implements UserStore {
     const params: unknown[] = [tenant, query.count, query.startIndex - 1];
     let text = this.sql.pageAll;
     if (query.filter !== undefined || query.sortBy !== undefined) {
-      const filter = query.filter && compileFilter(query.filter, params.length + 1, type);
+      const filter =
+        query.filter &&
+        compileFilter(query.filter, params.length + 1, type, this.groupsContext(tenant));
       if (filter) params.push(...filter.params);
       const sort = query.sortBy && {
         key: sortKey(query.sortBy, type),
@@ -187,6 +198,11 @@ export class PostgresUserStore implements UserStore {
     return { totalResults: Number(rows[0]?.total ?? 0), resources };
   }
 
+  /** What a filter on `groups` reads: this store's membership tables, for `tenant`. */
+  private groupsContext(tenant: string): GroupsFilterContext {
+    return { tables: this.context.tables, tenant };
+  }
+
   /**
    * Answers a filter at most one user can match (the IdPs' `userName eq` probe) with the
    * plain indexed `SELECT`: the total is the number of rows, and paging happens here.
@@ -197,7 +213,7 @@ export class PostgresUserStore implements UserStore {
     query: ListQuery,
     type: CompiledResourceType,
   ): Promise<ListResult> {
-    const compiled = compileFilter(filter, 2, type);
+    const compiled = compileFilter(filter, 2, type, this.groupsContext(tenant));
     const rows = await this.context.query<{ doc: Doc }>(
       this.sql.lookup + compiled.sql,
       [tenant, ...compiled.params],
