@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { GroupStore, UserStore } from '../../src/index.js';
 import { GROUP_SCHEMA, type ScimGroup } from '../../src/schema/group-schema.js';
+import { parseFilter } from '../../src/filter/index.js';
 import { everyStore } from './every-store.js';
 import { ORIGIN, BASE, KEY_B, patchBody, setup, USER_SCHEMA } from './harness.js';
 
@@ -155,6 +156,49 @@ describe.each(everyStore)("a user's groups on the $name store", ({ open }) => {
     expect(await ids(`groups.value eq "${staff.id.toUpperCase()}"`)).toEqual([]);
     expect(await ids('groups.value eq "no-such-group"')).toEqual([]);
     expect(await ids(`groups.value eq "${ada}"`)).toEqual([]);
+  });
+
+  it('answers every form of a groups filter as the attribute shows the groups', async () => {
+    const supported = store.capabilities?.supportsFilter;
+    // [filter, users it finds]; ada: Teachers (direct), Staff (indirect), Soon deleted (direct).
+    const cases: [string, string[]][] = [
+      ['groups pr', [ada, bob]],
+      ['groups.value pr', [ada, bob]],
+      ['not (groups pr)', [cy]],
+      ['groups eq null', [cy]],
+      [`groups eq "${teachers.id}"`, [ada]],
+      [`groups.value ne "${staff.id}"`, [ada, cy]],
+      ['groups.display eq "all STAFF"', [ada, bob]],
+      ['groups.display sw "teachers"', [ada]],
+      ['groups.display co "of lincoln"', [ada]],
+      [`groups[display eq "All staff" and value eq "${staff.id}"]`, [ada, bob]],
+      [`groups[display eq "All staff" or value eq "${teachers.id}"]`, [ada, bob]],
+      [`groups[not (value eq "${staff.id}")]`, [ada]],
+      ['groups[display pr]', [ada, bob]],
+      [`groups[value eq "${staff.id}"] and groups[value eq "${teachers.id}"]`, [ada]],
+    ];
+    for (const [filter, expected] of cases) {
+      expect((await ids(filter)).sort(), filter).toEqual([...expected].sort());
+    }
+    // `type` is answered by the stores that can, else refused as valid but unanswerable.
+    const typed: [string, string[]][] = [
+      ['groups.type eq "indirect"', [ada]],
+      [`groups[value eq "${staff.id}" and type eq "direct"]`, [bob]],
+    ];
+    for (const [filter, expected] of typed) {
+      const reply = await h.request('GET', '/Users', {
+        query: `filter=${encodeURIComponent(filter)}`,
+      });
+      if (supported && !supported(parseFilter(filter))) {
+        expect(reply.status, filter).toBe(400);
+        expect(reply.body.scimType).toBe('invalidFilter');
+      } else {
+        expect(reply.status, filter).toBe(200);
+        expect(reply.body.Resources.map((u: { id: string }) => u.id).sort(), filter).toEqual(
+          expected,
+        );
+      }
+    }
   });
 
   it("finds nothing by another tenant's group", async () => {
