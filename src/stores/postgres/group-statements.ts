@@ -138,14 +138,19 @@ export function groupStatements(t: TableNames): GroupStatements {
         SELECT member_id, group_id, true FROM ${t.groupMembers}
         WHERE tenant = $1 AND member_id = ANY($2::text[])
         UNION
-        SELECT up.member_id, m.group_id, false
-        FROM ${t.groupMembers} AS m JOIN up ON m.tenant = $1 AND m.member_id = up.id
+        SELECT up.member_id, m.group_id, false FROM up CROSS JOIN LATERAL (
+          -- OFFSET 0 keeps this a lookup in the member index per group reached: otherwise the
+          -- planner may hash-join the whole membership table when it looks small.
+          SELECT group_id FROM ${t.groupMembers} WHERE tenant = $1 AND member_id = up.id OFFSET 0
+        ) AS m
       )
-      SELECT up.member_id, g.id AS value, g.display_name AS display,
-        CASE WHEN bool_or(up.direct) THEN 'direct' ELSE 'indirect' END AS type
-      FROM up JOIN ${t.groups} AS g ON g.tenant = $1 AND g.id = up.id
-      GROUP BY up.member_id, g.id, g.display_name
-      ORDER BY up.member_id, g.id`,
+      SELECT r.member_id, g.id AS value, g.display_name AS display,
+        CASE WHEN r.direct THEN 'direct' ELSE 'indirect' END AS type
+      FROM (SELECT member_id, id, bool_or(direct) AS direct FROM up GROUP BY member_id, id) AS r
+      CROSS JOIN LATERAL (
+        SELECT id, display_name FROM ${t.groups} WHERE tenant = $1 AND id = r.id OFFSET 0
+      ) AS g
+      ORDER BY r.member_id, g.id`,
   };
 }
 
