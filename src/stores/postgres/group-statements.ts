@@ -42,10 +42,13 @@ export interface GroupStatements {
   readonly directGroups: string;
   /** $2 member id: its direct and indirect groups. */
   readonly allGroups: string;
-  /** $2 member ids: each one's direct groups, as (member_id, value, display, type) rows. */
+  /**
+   * $2 member ids: each one's direct groups, as (member_id, value, display, nested) rows;
+   * `nested` says the group is itself in a group.
+   */
   readonly directGroupsOfMany: string;
-  /** $2 member ids: each one's direct and indirect groups, as `directGroupsOfMany`. */
-  readonly allGroupsOfMany: string;
+  /** $2 group ids: every group above each, as (start, value, display) rows. */
+  readonly ancestorsOfMany: string;
 }
 
 /**
@@ -128,29 +131,21 @@ export function groupStatements(t: TableNames): GroupStatements {
         ) THEN 'direct' ELSE 'indirect' END AS type
       FROM up JOIN ${t.groups} AS g ON g.tenant = $1 AND g.id = up.id
       ORDER BY g.id`,
-    directGroupsOfMany: `SELECT m.member_id, g.id AS value, g.display_name AS display, 'direct' AS type
+    directGroupsOfMany: `SELECT m.member_id, g.id AS value, g.display_name AS display,
+        EXISTS (
+          SELECT 1 FROM ${t.groupMembers} AS p WHERE p.tenant = $1 AND p.member_id = g.id
+        ) AS nested
       FROM ${t.groupMembers} AS m JOIN ${t.groups} AS g ON g.tenant = m.tenant AND g.id = m.group_id
       WHERE m.tenant = $1 AND m.member_id = ANY($2::text[])
       ORDER BY m.member_id, g.id`,
-    // Each row of `up` is (member, group reached, whether directly); a group reached both ways
-    // is direct.
-    allGroupsOfMany: `WITH RECURSIVE up(member_id, id, direct) AS (
-        SELECT member_id, group_id, true FROM ${t.groupMembers}
+    ancestorsOfMany: `WITH RECURSIVE up(start, id) AS (
+        SELECT member_id, group_id FROM ${t.groupMembers}
         WHERE tenant = $1 AND member_id = ANY($2::text[])
         UNION
-        SELECT up.member_id, m.group_id, false FROM up CROSS JOIN LATERAL (
-          -- OFFSET 0 keeps this a lookup in the member index per group reached: otherwise the
-          -- planner may hash-join the whole membership table when it looks small.
-          SELECT group_id FROM ${t.groupMembers} WHERE tenant = $1 AND member_id = up.id OFFSET 0
-        ) AS m
+        SELECT up.start, m.group_id FROM ${t.groupMembers} AS m JOIN up ON m.tenant = $1 AND m.member_id = up.id
       )
-      SELECT r.member_id, g.id AS value, g.display_name AS display,
-        CASE WHEN r.direct THEN 'direct' ELSE 'indirect' END AS type
-      FROM (SELECT member_id, id, bool_or(direct) AS direct FROM up GROUP BY member_id, id) AS r
-      CROSS JOIN LATERAL (
-        SELECT id, display_name FROM ${t.groups} WHERE tenant = $1 AND id = r.id OFFSET 0
-      ) AS g
-      ORDER BY r.member_id, g.id`,
+      SELECT up.start, g.id AS value, g.display_name AS display
+      FROM up JOIN ${t.groups} AS g ON g.tenant = $1 AND g.id = up.id`,
   };
 }
 
