@@ -131,10 +131,11 @@ export function groupStatements(t: TableNames): GroupStatements {
         ) THEN 'direct' ELSE 'indirect' END AS type
       FROM up JOIN ${t.groups} AS g ON g.tenant = $1 AND g.id = up.id
       ORDER BY g.id`,
+    // A scalar subquery with LIMIT stays one index probe per row, where EXISTS may become a
+    // hash of the whole membership table.
     directGroupsOfMany: `SELECT m.member_id, g.id AS value, g.display_name AS display,
-        EXISTS (
-          SELECT 1 FROM ${t.groupMembers} AS p WHERE p.tenant = $1 AND p.member_id = g.id
-        ) AS nested
+        (SELECT 1 FROM ${t.groupMembers} AS p WHERE p.tenant = $1 AND p.member_id = g.id LIMIT 1)
+          IS NOT NULL AS nested
       FROM ${t.groupMembers} AS m JOIN ${t.groups} AS g ON g.tenant = m.tenant AND g.id = m.group_id
       WHERE m.tenant = $1 AND m.member_id = ANY($2::text[])
       ORDER BY m.member_id, g.id`,
