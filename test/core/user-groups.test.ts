@@ -102,6 +102,12 @@ describe.each(everyStore)("a user's groups on the $name store", ({ open }) => {
     expect(put.status).toBe(200);
     expect(put.body.groups).toEqual([entry(staff, 'direct')]);
     expect(await store.get('tenant-a', bob)).not.toHaveProperty('groups');
+    const refused = await h.request('PATCH', `/Users/${bob}`, {
+      body: patchBody({ op: 'add', path: 'groups', value: [{ value: teachers.id }] }),
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.scimType).toBe('mutability');
+    expect((await h.request('GET', `/Users/${bob}`)).body.groups).toEqual([entry(staff, 'direct')]);
   });
 
   it('projects groups, and does not ask the store for them when the projection drops them', async () => {
