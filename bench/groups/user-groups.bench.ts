@@ -3,8 +3,9 @@
  * users, each with its groups shown and with `excludedAttributes=groups` (the store is not
  * asked), side by side in one run, through `scim.handle` on the memory store, PGlite, and a
  * PostgreSQL server when SCIMKIT_TEST_DATABASE_URL or DATABASE_URL is set. Every user is in two
- * groups directly and one through a nested group. Medians, the four requests timed interleaved
- * so load hits them alike; for PostgreSQL also the statements each request runs.
+ * groups directly and one through a nested group. Also two filters by group (a class, and the
+ * school that holds every class). Medians, the requests timed interleaved so load hits them
+ * alike; for PostgreSQL also the statements each request runs.
  *
  *   node --import tsx bench/groups/user-groups.bench.ts [--users 2000] [--rounds 300] [--budget-ms 6000]
  */
@@ -80,8 +81,7 @@ function counting(inner: QueryExecutor): QueryExecutor & { count: number } {
       wrapped.count += 1;
       return inner.query(sql, params, options);
     }) as QueryExecutor['query'],
-    transaction: <T>(fn: (tx: QueryExecutor) => Promise<T>) =>
-      inner.transaction((tx) => fn(tx)),
+    transaction: <T>(fn: (tx: QueryExecutor) => Promise<T>) => inner.transaction((tx) => fn(tx)),
   };
   return wrapped;
 }
@@ -106,9 +106,29 @@ async function measure(name: string, store: UserStore, counter?: { count: number
   const user = ids[Math.floor(ids.length / 2)] as string;
   const requests: [string, () => Promise<void>][] = [
     ['GET /Users/{id}, groups shown', get(`/Users/${user}`, '')],
-    ['GET /Users/{id}, excludedAttributes=groups', get(`/Users/${user}`, 'excludedAttributes=groups')],
+    [
+      'GET /Users/{id}, excludedAttributes=groups',
+      get(`/Users/${user}`, 'excludedAttributes=groups'),
+    ],
     ['page of 100, groups shown', get('/Users', 'startIndex=101&count=100')],
-    ['page of 100, excludedAttributes=groups', get('/Users', 'startIndex=101&count=100&excludedAttributes=groups')],
+    [
+      'page of 100, excludedAttributes=groups',
+      get('/Users', 'startIndex=101&count=100&excludedAttributes=groups'),
+    ],
+    [
+      'filter groups.value eq (a class of 25), excludedAttributes=groups',
+      get(
+        '/Users',
+        `filter=${encodeURIComponent('groups.value eq "class-00010"')}&excludedAttributes=groups`,
+      ),
+    ],
+    [
+      `filter groups[value eq] (nested: all ${USERS}), count=100, excludedAttributes=groups`,
+      get(
+        '/Users',
+        `filter=${encodeURIComponent('groups[value eq "school"]')}&count=100&excludedAttributes=groups`,
+      ),
+    ],
   ];
   const statements: number[] = [];
   for (const [, run] of requests) {

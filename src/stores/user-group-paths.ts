@@ -20,7 +20,10 @@ export function groupsAttribute(
 }
 
 /** The part of `groups` a path names (`groups.display` → `display`), or `undefined`. */
-export function groupsPart(path: AttributePath, type: CompiledResourceType): GroupsPart | undefined {
+export function groupsPart(
+  path: AttributePath,
+  type: CompiledResourceType,
+): GroupsPart | undefined {
   if (!groupsAttribute(path, type)) return undefined;
   return (type.resolve(path)?.subAttribute?.name ?? 'groups') as GroupsPart;
 }

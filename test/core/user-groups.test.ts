@@ -55,7 +55,9 @@ describe.each(everyStore)("a user's groups on the $name store", ({ open }) => {
   afterAll(() => close());
 
   const ids = async (filter: string) => {
-    const reply = await h.request('GET', '/Users', { query: `filter=${encodeURIComponent(filter)}` });
+    const reply = await h.request('GET', '/Users', {
+      query: `filter=${encodeURIComponent(filter)}`,
+    });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     return (reply.body.Resources as { id: string }[]).map((u) => u.id);
   };

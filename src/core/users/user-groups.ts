@@ -52,7 +52,12 @@ export function withGroupValues(
     const value = user[key];
     // A "__proto__" member stays data, never the prototype.
     if (key === '__proto__')
-      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     else out[key] = value;
   }
   if (!none) {
