@@ -9,19 +9,13 @@
  *
  *   node --import tsx bench/groups/user-groups.bench.ts [--users 2000] [--rounds 300] [--budget-ms 6000]
  */
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import { createScim, staticApiKeys, type UserStore } from '../../src/index.js';
 import { GROUP_SCHEMA, type ScimGroup } from '../../src/schema/group-schema.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
-import {
-  PostgresUserStore,
-  pgExecutor,
-  pgliteExecutor,
-  type QueryExecutor,
-} from '../../src/stores/postgres/index.js';
+import { PostgresUserStore, type QueryExecutor } from '../../src/stores/postgres/index.js';
 import { createUserFactory } from '../../src/testing/index.js';
 import { compareInterleaved, median } from '../postgres/measure.js';
+import { onEveryPostgres } from './every-postgres.js';
 
 const arg = (name: string, fallback: number) => {
   const at = process.argv.indexOf(name);
@@ -151,7 +145,7 @@ async function measure(name: string, store: UserStore, counter?: { count: number
   });
 }
 
-async function onPostgres(name: string, executor: QueryExecutor, close: () => Promise<void>) {
+async function onPostgres(name: string, executor: QueryExecutor) {
   const schema = `scimkit_bench_usergroups_${Math.random().toString(36).slice(2, 8)}`;
   const counted = counting(executor);
   try {
@@ -159,20 +153,13 @@ async function onPostgres(name: string, executor: QueryExecutor, close: () => Pr
     await measure(name, store, counted);
   } finally {
     await executor.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await close();
   }
 }
 
 async function main(): Promise<void> {
   console.log(`${USERS} users, rounds ${ROUNDS}, at most ${BUDGET_MS} ms per request; medians`);
   await measure('memory', new MemoryUserStore());
-  const db = await PGlite.create();
-  await onPostgres('PGlite', pgliteExecutor(db), () => db.close());
-  const url = process.env['SCIMKIT_TEST_DATABASE_URL'] ?? process.env['DATABASE_URL'];
-  if (url) {
-    const pool = new pg.Pool({ connectionString: url, max: 1 });
-    await onPostgres('PostgreSQL server', pgExecutor(pool), () => pool.end());
-  }
+  await onEveryPostgres(onPostgres);
 }
 
 await main();
