@@ -26,7 +26,7 @@ import {
 import { MemoryGroupStore } from './memory-group-store.js';
 import { MemoryOutbox, type MemoryOutboxEntry } from './memory-outbox.js';
 import { scanUsers } from './scan-users.js';
-import { groupsAttribute, groupsPartsRead } from '../user-group-paths.js';
+import { groupIdEquality, groupsAttribute, groupsPartsRead } from '../user-group-paths.js';
 import { TenantUsers } from './tenant-users.js';
 
 /** Options of {@link MemoryUserStore}. */
@@ -165,11 +165,17 @@ export class MemoryUserStore implements UserStore {
     // The usual filter, `userName eq "..."`: one index lookup, nothing to test or sort.
     const equality = indexedEquality(filter);
     if (equality) return usersEqualTo(users, equality);
-    const test = this.#predicate(tenant, filter, type);
-    const candidates = candidateIds(users, filter, {
+    const memberships = {
       type,
-      membersUnder: (groupId) => this.#groups.membersUnder(tenant, groupId),
-    });
+      membersUnder: (groupId: string) => this.#groups.membersUnder(tenant, groupId),
+    };
+    // `groups.value eq "g"` alone: the group's member users are the matches, nothing to test.
+    if (groupIdEquality(filter, type) !== undefined)
+      return [...(candidateIds(users, filter, memberships) ?? [])]
+        .sort()
+        .map((id) => users.byId.get(id) as ScimUser);
+    const test = this.#predicate(tenant, filter, type);
+    const candidates = candidateIds(users, filter, memberships);
     if (!candidates) return scanUsers(users, test);
     // An `id` or `userName` equality within an `and` has at most one candidate: nothing to sort.
     if (candidates.size <= 1) {
