@@ -7,20 +7,13 @@
  *
  *   node --import tsx bench/groups/membership.bench.ts [--rounds 300] [--budget-ms 8000]
  */
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import type { UserStore } from '../../src/contracts/user-store.js';
 import { GROUP_SCHEMA, type ScimGroup } from '../../src/schema/group-schema.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
-import {
-  PostgresUserStore,
-  migrate,
-  pgExecutor,
-  pgliteExecutor,
-  type QueryExecutor,
-} from '../../src/stores/postgres/index.js';
+import { PostgresUserStore, migrate, type QueryExecutor } from '../../src/stores/postgres/index.js';
 import { createUserFactory } from '../../src/testing/index.js';
 import { compareInterleaved, median } from '../postgres/measure.js';
+import { onEveryPostgres } from './every-postgres.js';
 
 const SIZES = [10, 10_000, 100_000] as const;
 const arg = (name: string, fallback: number) => {
@@ -129,7 +122,7 @@ async function measure(name: string, store: UserStore, fixtures: Fixture[]): Pro
   }
 }
 
-async function onPostgres(name: string, executor: QueryExecutor, close: () => Promise<void>) {
+async function onPostgres(name: string, executor: QueryExecutor) {
   const schema = `scimkit_bench_groups_${Math.random().toString(36).slice(2, 8)}`;
   try {
     await migrate(executor, { schema });
@@ -140,7 +133,6 @@ async function onPostgres(name: string, executor: QueryExecutor, close: () => Pr
     await measure(name, new PostgresUserStore({ executor, schema }), fixtures);
   } finally {
     await executor.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await close();
   }
 }
 
@@ -150,15 +142,7 @@ async function main(): Promise<void> {
   const fixtures: Fixture[] = [];
   for (const size of SIZES) fixtures.push(await loadMemory(memory, size));
   await measure('memory', memory, fixtures);
-
-  const db = await PGlite.create();
-  await onPostgres('PGlite', pgliteExecutor(db), () => db.close());
-
-  const url = process.env['SCIMKIT_TEST_DATABASE_URL'] ?? process.env['DATABASE_URL'];
-  if (url) {
-    const pool = new pg.Pool({ connectionString: url, max: 1 });
-    await onPostgres('PostgreSQL server', pgExecutor(pool), () => pool.end());
-  }
+  await onEveryPostgres(onPostgres);
 }
 
 await main();

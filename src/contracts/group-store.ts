@@ -209,4 +209,15 @@ export interface GroupStore {
     memberId: string,
     options?: GroupsOfOptions,
   ): Promise<readonly MemberGroup[]>;
+  /**
+   * Lists the groups of several members at once, as {@link GroupStore.groupsOf} lists them for
+   * one (same order, same `direct`/`indirect` types, by index), in one read: what a page of
+   * users needs. The map has an entry for each given id that is in at least one group; an id
+   * in no group, or unknown to the tenant, has none. An empty `memberIds` reads nothing.
+   */
+  groupsOfMembers(
+    tenant: string,
+    memberIds: readonly string[],
+    options?: GroupsOfOptions,
+  ): Promise<ReadonlyMap<string, readonly MemberGroup[]>>;
 }

@@ -24,6 +24,7 @@ import { UserService } from './users/user-service.js';
 import { previewJson } from '../json/preview-json.js';
 import { cursorSettings } from './handlers/cursor-settings.js';
 import type { ScimGroup } from '../schema/group-schema.js';
+import type { ScimUser } from '../schema/user-resource.js';
 
 const STORE_METHODS = ['create', 'get', 'replace', 'delete', 'list'] as const;
 const OUTBOX_METHODS = ['claim', 'renew', 'complete', 'fail', 'release'] as const;
@@ -126,6 +127,9 @@ export function createScim(options: ScimOptions): Scim {
     }),
     readFilter: filterReader(resourceType),
     keysetPaging: options.store.capabilities?.keysetPaging === true,
+    // The User's `groups`, computed from memberships for every user of a response at once.
+    expand: (tenant, resources, project, baseUrl) =>
+      users.withGroups(tenant, resources as readonly ScimUser[], `${baseUrl}/Groups`, project),
   };
   // The resource types served, each a row of the route table and of discovery: Groups when
   // the store keeps them.
@@ -208,6 +212,7 @@ export function createScim(options: ScimOptions): Scim {
       activate: (tenant, id) => users.activate(tenant, id),
       resendInvitation: (tenant, id) => users.resendInvitation(tenant, id),
       get: (tenant, id) => options.store.get(tenant, id),
+      groups: (tenant, id) => users.groupsOf(tenant, id),
     },
     groups: groups && options.store.groups && groupAccess(groups, options.store.groups),
     on: (listener: (event: ScimEvent) => void) => events.on(listener),

@@ -18,6 +18,12 @@ export interface UserLifecycle {
   resendInvitation(tenant: string, id: string): Promise<boolean>;
   /** Reads a user, or `null`. */
   get(tenant: string, id: string): Promise<ScimUser | null>;
+  /**
+   * Lists the groups a user is in, directly or through nested groups (`type` says which), in
+   * ascending id order; `null` when there is no such user in the tenant, and an empty list when
+   * the store keeps no groups.
+   */
+  groups(tenant: string, id: string): Promise<readonly MemberGroup[] | null>;
 }
 
 /**

@@ -153,7 +153,12 @@ export const userSchema = defineSchema({
       mutability: 'readOnly',
       description: 'A list of groups to which the user belongs; managed through Group resources.',
       subAttributes: [
-        str('value', "The identifier of the User's group.", { mutability: 'readOnly' }),
+        // caseExact as the group `id` it refers to (RFC 7643 §8.7.1 leaves it false), as a
+        // Group's `members.value` is.
+        str('value', "The identifier of the User's group.", {
+          mutability: 'readOnly',
+          caseExact: true,
+        }),
         attr('$ref', 'reference', {
           description: 'The URI of the corresponding Group resource.',
           mutability: 'readOnly',

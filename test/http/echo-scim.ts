@@ -91,6 +91,7 @@ export function echoScim(): Scim {
       activate: () => Promise.resolve(null),
       resendInvitation: () => Promise.resolve(false),
       get: () => Promise.resolve(null),
+      groups: () => Promise.resolve(null),
     },
     on: () => () => undefined,
     onRequest: () => () => undefined,

@@ -32,20 +32,7 @@ interface KnownGap {
  * Fixtures that assert what the IdP needs but scimkit does not answer yet. When a gap is
  * closed the replay passes, its test turns red, and the entry must go.
  */
-const KNOWN_GAPS: Readonly<Record<string, KnownGap>> = {
-  'entra-id/groups-default-job.json': {
-    reason: "Groups: the User's readOnly groups attribute (issue 13 item 3) is built separately",
-    failsWith: '$.groups: missing',
-  },
-  'okta/push-groups.json': {
-    reason: "Groups: the User's readOnly groups attribute (issue 13 item 3) is built separately",
-    failsWith: '$.groups: missing',
-  },
-  'onelogin/groups-from-rules.json': {
-    reason: "Groups: the User's readOnly groups attribute (issue 13 item 3) is built separately",
-    failsWith: '$.groups: missing',
-  },
-};
+const KNOWN_GAPS: Readonly<Record<string, KnownGap>> = {};
 
 function service() {
   const sent: WelcomeEmail[] = [];

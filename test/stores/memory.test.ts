@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { Filter } from '../../src/filter/ast.js';
+import { parseFilter } from '../../src/filter/index.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { scanUsers } from '../../src/stores/memory/scan-users.js';
 import { SortedIds } from '../../src/stores/memory/sorted-ids.js';
@@ -133,8 +134,12 @@ describe('MemoryUserStore hands out frozen users', () => {
 });
 
 describe('MemoryUserStore filters', () => {
-  it('declares every filter supported', () => {
-    expect(new MemoryUserStore().capabilities.supportsFilter).toBeUndefined();
+  it('declares every filter supported but one on groups.$ref (the request decides the URL)', () => {
+    const supports = new MemoryUserStore().capabilities.supportsFilter;
+    expect(supports?.(parseFilter('groups[value eq "g"] or name.givenName co "a"'))).toBe(true);
+    expect(supports?.(parseFilter('groups.display eq "x" and groups.type eq "direct"'))).toBe(true);
+    expect(supports?.(parseFilter('groups.$ref eq "x"'))).toBe(false);
+    expect(supports?.(parseFilter('not (groups[$ref sw "x"])'))).toBe(false);
   });
 
   it('narrows an and with one indexed side by the index, then checks the other side', async () => {

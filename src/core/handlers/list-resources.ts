@@ -7,7 +7,7 @@ import { jsonResponse } from '../http/respond.js';
 import type { ScimResponse } from '../types.js';
 import type { ResourceContext, ResourceHandler } from './context.js';
 import { readListParams, readSearchRequest, type ListParams } from './list-params.js';
-import { locatedJson, presented, withLocation } from './resource-response.js';
+import { expanded, locatedJson, presented, withLocation } from './resource-response.js';
 import { checkSortBy } from './sort-by.js';
 import { cursorMembers, readCursor } from './cursor-paging.js';
 
@@ -37,7 +37,7 @@ async function answerList(context: ResourceContext, params: ListParams): Promise
     params.cursor === undefined ? undefined : await readCursor(context, params, params.cursor);
   if (cursor) Object.assign(query, { seek: cursor.seek, count: cursor.count });
   const page = await service.list(tenant.id, query, params);
-  const { resources } = page;
+  const resources = await expanded(page.resources, context, project);
   // RFC 9865: a cursor page has no startIndex, and carries nextCursor / previousCursor.
   const paging = cursor ? await cursorMembers(cursor, page) : { startIndex: params.startIndex };
   const first = resources[0];

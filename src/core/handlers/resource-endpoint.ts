@@ -1,6 +1,6 @@
 import type { ListQuery, ListSeekResult } from '../../contracts/store-query.js';
 import type { AttributePath, Filter } from '../../filter/ast.js';
-import type { Projection } from '../../schema/project-resource.js';
+import type { Projection, Projector } from '../../schema/project-resource.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { UserInput } from '../../schema/validate-user.js';
 
@@ -78,6 +78,19 @@ export interface ResourceEndpoint {
    * Omitted: nothing to add.
    */
   readonly present?: (resource: StoredResource, baseUrl: string) => StoredResource;
+  /**
+   * Adds what a response shows but the store does not keep with the resource (the User's
+   * computed `groups`), for every resource of a response at once, so a store can answer a page
+   * with one read. Called before `present`; `project` is the request's projection (undefined:
+   * none), so nothing is read for what the response leaves out. Returns the resources as they
+   * are when there is nothing to add. Omitted: nothing to add.
+   */
+  readonly expand?: (
+    tenant: string,
+    resources: readonly StoredResource[],
+    project: Projector | undefined,
+    baseUrl: string,
+  ) => Promise<readonly StoredResource[]>;
   /**
    * Whether a PATCH without `attributes` / `excludedAttributes` answers `204 No Content` with
    * the `ETag` (RFC 7644 §3.5.2 allows it) instead of 200 with the whole resource: a group's,

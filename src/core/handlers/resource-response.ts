@@ -45,6 +45,19 @@ function lastKey(value: object): string | undefined {
   return last;
 }
 
+/**
+ * The resources of a response with what the store does not keep (see `expand`); the same
+ * list, without a promise turn of its own, when the type adds nothing.
+ */
+export function expanded(
+  resources: readonly StoredResource[],
+  context: ResourceContext,
+  project: Projector | undefined,
+): readonly StoredResource[] | Promise<readonly StoredResource[]> {
+  const { expand } = context.endpoint;
+  return expand ? expand(context.tenant.id, resources, project, context.baseUrl) : resources;
+}
+
 /** A resource as the request sees it: with what depends on the base URL (see `present`). */
 export function presented(resource: StoredResource, context: ResourceContext): StoredResource {
   const { present } = context.endpoint;
@@ -74,12 +87,13 @@ export function resourceJson(
  *
  * @see RFC 7644 §3.9
  */
-export function resourceResponse(
+export async function resourceResponse(
   status: 200 | 201,
-  resource: StoredResource,
+  stored: StoredResource,
   context: ResourceContext,
   project: Projector | undefined,
-): ScimResponse {
+): Promise<ScimResponse> {
+  const [resource] = (await expanded([stored], context, project)) as [StoredResource];
   const headers: Record<string, string> = {
     'content-type': RESPONSE_CONTENT_TYPE,
     etag: resource.meta.version,

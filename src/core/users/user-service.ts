@@ -1,3 +1,4 @@
+import type { MemberGroup } from '../../contracts/group-store.js';
 import type { OutboxMessage } from '../../contracts/outbox.js';
 import type { ListQuery, ListResult, UserStore } from '../../contracts/user-store.js';
 import { isScimError, scimErrors } from '../../errors/index.js';
@@ -6,6 +7,7 @@ import { previewJson } from '../../json/preview-json.js';
 import type { AttributePath, Filter } from '../../filter/ast.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
+import type { Projector } from '../../schema/project-resource.js';
 import { ACCOUNT_SCHEMA } from '../../schema/user-schema.js';
 import { checkValueCounts } from '../../schema/check-value-counts.js';
 import type { UserNameCheck } from '../../schema/user-name-rule.js';
@@ -14,6 +16,7 @@ import type { OutboxDispatcher } from '../outbox/outbox-dispatcher.js';
 import { welcomeMessage } from '../outbox/welcome-message.js';
 import { accountAfterActiveChange, activatedAccount, initialAccount } from './account-status.js';
 import { newId } from './new-id.js';
+import { addGroups, keepsGroups } from './user-groups.js';
 import { isoTimestamp } from './timestamp.js';
 import {
   assembleUser,
@@ -89,6 +92,27 @@ export class UserService {
     const user = await this.#store.get(tenant, id);
     if (!user) throw notFound(id);
     return user;
+  }
+
+  /**
+   * Adds each user's `groups` (direct and indirect, computed from memberships, one store read
+   * for all) when the response shaped by `project` shows them; otherwise asks the store
+   * nothing and returns `users` as they are.
+   */
+  withGroups(
+    tenant: string,
+    users: readonly ScimUser[],
+    groupsUrl: string,
+    project: Projector | undefined,
+  ): Promise<readonly ScimUser[]> {
+    if (!keepsGroups(project)) return Promise.resolve(users);
+    return addGroups(this.#store.groups, tenant, users, groupsUrl);
+  }
+
+  /** Lists a user's groups, direct and indirect; `null` when there is no such user. */
+  async groupsOf(tenant: string, id: string): Promise<readonly MemberGroup[] | null> {
+    if ((await this.#store.get(tenant, id)) === null) return null;
+    return (await this.#store.groups?.groupsOf(tenant, id)) ?? [];
   }
 
   /** Throws 400 `invalidFilter` when the store declares it cannot answer `filter`. */

@@ -2,6 +2,8 @@ import type { CompareFilter, Filter, FilterValue } from '../../filter/ast.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import { USER_SCHEMA } from '../../schema/user-schema.js';
 import { userNameKey } from '../../schema/user-name-key.js';
+import type { CompiledResourceType } from '../../schema/resource-type.js';
+import { groupIdEquality } from '../user-group-paths.js';
 import type { TenantUsers } from './tenant-users.js';
 
 /** The attributes the memory store keeps an index on. */
@@ -53,23 +55,42 @@ export function isIndexOnly(filter: Filter): boolean {
   }
 }
 
+/** The membership index `candidateIds` narrows `groups.value eq` filters with. */
+export interface MembershipIndex {
+  /** The resource type paths resolve in. */
+  readonly type: CompiledResourceType;
+  /** Every member of a group, directly or through nested groups. */
+  membersUnder(groupId: string): Iterable<string>;
+}
+
 /**
  * Returns the ids an index narrows `filter` to, or `undefined` when only a scan can answer it.
  * The ids are candidates: each is still checked against the whole filter.
  *
  * @internal
  */
-export function candidateIds(users: TenantUsers, filter: Filter): Set<string> | undefined {
+export function candidateIds(
+  users: TenantUsers,
+  filter: Filter,
+  memberships?: MembershipIndex,
+): Set<string> | undefined {
   if (filter.kind === 'and') {
-    const left = candidateIds(users, filter.left);
-    const right = candidateIds(users, filter.right);
+    const left = candidateIds(users, filter.left, memberships);
+    const right = candidateIds(users, filter.right, memberships);
     if (left && right) return left.size <= right.size ? left : right;
     return left ?? right;
   }
   if (filter.kind === 'or') {
-    const left = candidateIds(users, filter.left);
-    const right = candidateIds(users, filter.right);
+    const left = candidateIds(users, filter.left, memberships);
+    const right = candidateIds(users, filter.right, memberships);
     return left && right ? new Set([...left, ...right]) : undefined;
+  }
+  const groupId = memberships && groupIdEquality(filter, memberships.type);
+  if (groupId !== undefined) {
+    // The group's members, nested ones included, that are users of the tenant.
+    const ids = new Set<string>();
+    for (const id of memberships?.membersUnder(groupId) ?? []) if (users.byId.has(id)) ids.add(id);
+    return ids;
   }
   const equality = indexedEquality(filter);
   if (!equality) return undefined;

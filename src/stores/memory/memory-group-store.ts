@@ -187,10 +187,32 @@ export class MemoryGroupStore implements GroupStore {
     memberId: string,
     options?: GroupsOfOptions,
   ): Promise<readonly MemberGroup[]> {
+    return this.groupsOfNow(tenant, memberId, options?.indirect !== false);
+  }
+
+  async groupsOfMembers(
+    tenant: string,
+    memberIds: readonly string[],
+    options?: GroupsOfOptions,
+  ): Promise<ReadonlyMap<string, readonly MemberGroup[]>> {
+    const found = new Map<string, readonly MemberGroup[]>();
+    const indirect = options?.indirect !== false;
+    for (const id of memberIds) {
+      const groups = this.groupsOfNow(tenant, id, indirect);
+      if (groups.length > 0) found.set(id, groups);
+    }
+    return found;
+  }
+
+  /**
+   * Lists a member's groups as `groupsOf` does, synchronously, from the indexes: the user
+   * store evaluates `groups` filters with it.
+   */
+  groupsOfNow(tenant: string, memberId: string, indirect: boolean): MemberGroup[] {
     const groups = this.#tenants.get(tenant);
-    if (!groups) return [];
-    const direct = groups.groupsOf.get(memberId) ?? new Set<string>();
-    const ids = options?.indirect === false ? direct : groups.ancestors(memberId);
+    const direct = groups?.groupsOf.get(memberId);
+    if (!groups || !direct) return [];
+    const ids = indirect ? groups.ancestors(memberId) : direct;
     const found: MemberGroup[] = [];
     for (const id of [...ids].sort()) {
       if (id === memberId && !direct.has(id)) continue;
@@ -202,6 +224,14 @@ export class MemoryGroupStore implements GroupStore {
       });
     }
     return found;
+  }
+
+  /**
+   * Returns the ids of every member of a group, directly or through nested groups (users and
+   * groups alike), from the member index; empty for an unknown group.
+   */
+  membersUnder(tenant: string, groupId: string): Set<string> {
+    return this.#tenants.get(tenant)?.descendants(groupId) ?? new Set();
   }
 
   /**

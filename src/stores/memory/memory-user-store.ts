@@ -27,6 +27,7 @@ import { MemoryGroupStore } from './memory-group-store.js';
 import { MemoryOutbox, type MemoryOutboxEntry } from './memory-outbox.js';
 import { scanUsers } from './scan-users.js';
 import { pageResult, placesOf, seekPage } from './seek-page.js';
+import { groupIdEquality, groupsAttribute, groupsPartsRead } from '../user-group-paths.js';
 import { TenantUsers } from './tenant-users.js';
 
 /** Options of {@link MemoryUserStore}. */
@@ -74,11 +75,20 @@ export class MemoryUserStore implements UserStore {
   readonly groups: GroupStore = this.#groups;
 
   /**
-   * What the store answers itself: every filter and every sort. Indexed equalities (`id`,
-   * `userName`, `externalId` eq, alone or combined) are lookups; any other filter is evaluated
-   * by the filter engine over the tenant's users; a sort orders the matches.
+   * What the store answers itself: every filter but one on `groups.$ref`, and every sort but
+   * by `groups`.
+   * Indexed equalities (`id`, `userName`, `externalId` eq, alone or combined) are lookups;
+   * `groups.value eq` (or `groups[value eq ...]`) narrows to the group's members through the
+   * membership index; any other filter is evaluated by the filter engine over the tenant's
+   * users (with their groups, when it reads them); a sort orders the matches.
    */
-  readonly capabilities: StoreCapabilities = { supportsSort: () => true, keysetPaging: true };
+  readonly capabilities: StoreCapabilities = {
+    // A group's `$ref` depends on the request's base URL, which a store never sees.
+    supportsFilter: (filter) => !groupsPartsRead(filter, this.#resourceType).has('$ref'),
+    // `groups` is computed from memberships, not kept with the user: nothing to order by.
+    supportsSort: (path) => groupsAttribute(path, this.#resourceType) === undefined,
+    keysetPaging: true,
+  };
 
   constructor(options: MemoryUserStoreOptions = {}) {
     this.#resourceType = options.resourceType ?? userResourceType();
@@ -133,12 +143,14 @@ export class MemoryUserStore implements UserStore {
     const count = Math.max(0, query.count);
     const { filter, sortBy } = query;
     const type = query.resourceType ?? this.#resourceType;
-    if (query.seek) return this.#seek(users, query, type);
+    if (query.seek) return this.#seek(tenant, users, query, type);
     if (!filter && !sortBy) {
       const page = users.order.slice(offset, count).map((id) => users.byId.get(id) as ScimUser);
       return { totalResults: users.order.size, resources: page };
     }
-    const found = filter ? this.#matching(users, filter, type) : scanUsers(users, () => true);
+    const found = filter
+      ? this.#matching(tenant, users, filter, type)
+      : scanUsers(users, () => true);
     // Sorting by an arbitrary attribute has no index: it orders every match (O(m log m)).
     if (sortBy) found.sort(compileSort(sortBy, query.sortOrder ?? 'ascending', type));
     return {
@@ -151,7 +163,12 @@ export class MemoryUserStore implements UserStore {
    * Answers a keyset page: by the id order's index when nothing is filtered or sorted (the
    * cost of a page does not grow with its depth), else out of every match in order.
    */
-  #seek(users: TenantUsers, query: ListQuery, type: CompiledResourceType): ListResult {
+  #seek(
+    tenant: string,
+    users: TenantUsers,
+    query: ListQuery,
+    type: CompiledResourceType,
+  ): ListResult {
     const places = placesOf(query, type);
     const { filter, sortBy } = query;
     if (!filter && !sortBy) {
@@ -171,18 +188,34 @@ export class MemoryUserStore implements UserStore {
         .map((id) => users.byId.get(id) as ScimUser);
       return pageResult(page, total, query, places, start, end);
     }
-    const found = filter ? this.#matching(users, filter, type) : scanUsers(users, () => true);
+    const found = filter
+      ? this.#matching(tenant, users, filter, type)
+      : scanUsers(users, () => true);
     if (sortBy) found.sort(compileSort(sortBy, query.sortOrder ?? 'ascending', type));
     return seekPage(found, query, places);
   }
 
   /** Returns the users matching `filter` in id order, from an index when one applies. */
-  #matching(users: TenantUsers, filter: Filter, type: CompiledResourceType): ScimUser[] {
+  #matching(
+    tenant: string,
+    users: TenantUsers,
+    filter: Filter,
+    type: CompiledResourceType,
+  ): ScimUser[] {
     // The usual filter, `userName eq "..."`: one index lookup, nothing to test or sort.
     const equality = indexedEquality(filter);
     if (equality) return usersEqualTo(users, equality);
-    const test = this.#predicate(filter, type);
-    const candidates = candidateIds(users, filter);
+    const memberships = {
+      type,
+      membersUnder: (groupId: string) => this.#groups.membersUnder(tenant, groupId),
+    };
+    // `groups.value eq "g"` alone: the group's member users are the matches, nothing to test.
+    if (groupIdEquality(filter, type) !== undefined)
+      return [...(candidateIds(users, filter, memberships) ?? [])]
+        .sort()
+        .map((id) => users.byId.get(id) as ScimUser);
+    const test = this.#predicate(tenant, filter, type);
+    const candidates = candidateIds(users, filter, memberships);
     if (!candidates) return scanUsers(users, test);
     // An `id` or `userName` equality within an `and` has at most one candidate: nothing to sort.
     if (candidates.size <= 1) {
@@ -212,9 +245,20 @@ export class MemoryUserStore implements UserStore {
     return this.#outbox.snapshot();
   }
 
-  #predicate(filter: Filter, type: CompiledResourceType): (user: ScimUser) => boolean {
+  #predicate(
+    tenant: string,
+    filter: Filter,
+    type: CompiledResourceType,
+  ): (user: ScimUser) => boolean {
     if (isIndexOnly(filter)) return (user) => matchesIndexed(user, filter);
-    return compileFilter(filter, type);
+    const test = compileFilter(filter, type);
+    if (groupsPartsRead(filter, type).size === 0) return test;
+    // The filter engine reads `groups` as the user's representation shows them, computed
+    // from the membership index for each user it tests.
+    return (user) => {
+      const groups = this.#groups.groupsOfNow(tenant, user.id, true);
+      return test(groups.length === 0 ? user : { ...user, groups });
+    };
   }
 
   #tenant(tenant: string): TenantUsers {

@@ -67,17 +67,33 @@ export class TenantGroups {
   }
 
   /**
+   * Returns the ids of every member of `groupId`, directly or through nested groups, breadth
+   * first; `groupId` itself is not included unless it is in a cycle.
+   */
+  descendants(groupId: string): Set<string> {
+    return this.#reach(groupId, (id) => {
+      const members = this.membersOf.get(id);
+      return members ? [...members.keys()] : [];
+    });
+  }
+
+  /**
    * Returns the ids of every group that contains `id` directly or through nested groups,
    * breadth first; `id` itself is not included unless it is in a cycle.
    */
   ancestors(id: string): Set<string> {
+    return this.#reach(id, (at) => this.groupsOf.get(at) ?? []);
+  }
+
+  // Every id reachable from `start` through `next`, breadth first, each once.
+  #reach(start: string, next: (id: string) => Iterable<string>): Set<string> {
     const seen = new Set<string>();
-    const queue = [id];
+    const queue = [start];
     for (let at = 0; at < queue.length; at++) {
-      for (const parent of this.groupsOf.get(queue[at] as string) ?? []) {
-        if (seen.has(parent)) continue;
-        seen.add(parent);
-        queue.push(parent);
+      for (const id of next(queue[at] as string)) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+        queue.push(id);
       }
     }
     return seen;

@@ -10,6 +10,8 @@ import {
   type FilterScope,
   type FilterTarget,
 } from './filter-targets.js';
+import { groupsAttribute, groupsPart } from '../user-group-paths.js';
+import { GroupsFilterSql, type GroupsFilterContext } from './groups-filter-sql.js';
 import { SqlParams } from './sql-params.js';
 import {
   asArray,
@@ -33,11 +35,15 @@ type PositiveOp = Exclude<CompareOperator, 'ne'>;
 
 class FilterCompiler {
   private aliases = 0;
+  private readonly groups: GroupsFilterSql;
 
   constructor(
     private readonly params: SqlParams,
     private readonly type: CompiledResourceType,
-  ) {}
+    groups: GroupsFilterContext | undefined,
+  ) {
+    this.groups = new GroupsFilterSql(params, type, groups);
+  }
 
   compile(filter: Filter, scope: FilterScope): string {
     switch (filter.kind) {
@@ -46,11 +52,21 @@ class FilterCompiler {
         return `(${this.compile(filter.left, scope)} ${filter.kind.toUpperCase()} ${this.compile(filter.right, scope)})`;
       case 'not':
         return `(NOT ${this.compile(filter.filter, scope)})`;
-      case 'present':
-        return this.present(scope(filter.path));
-      case 'compare':
-        return this.compare(scope(filter.path), filter.op, filter.value);
+      case 'present': {
+        // The User's `groups` is computed from memberships, not kept in the document.
+        const part = groupsPart(filter.path, this.type);
+        return part ? this.groups.present(part) : this.present(scope(filter.path));
+      }
+      case 'compare': {
+        const part = groupsPart(filter.path, this.type);
+        return part
+          ? this.groups.compare(part, filter.op, filter.value)
+          : this.compare(scope(filter.path), filter.op, filter.value);
+      }
       case 'valuePath': {
+        const groups = groupsAttribute(filter.path, this.type);
+        if (groups && filter.path.subAttribute === undefined)
+          return this.groups.valuePath(filter.filter, groups);
         const target = scope(filter.path);
         if (target.kind === 'multi' && !target.sub && target.attribute.type === 'complex') {
           return this.anyElement(target.array, (v) =>
@@ -190,10 +206,13 @@ class FilterCompiler {
  * `meta.created` and `meta.lastModified` on timestamp columns, everything else on the stored
  * document, case-insensitively where the schema says `caseExact: false`. Paths resolve through
  * the resource type `type` (default: `userResourceType()`, compiled per call; pass one compiled
- * once). Values only ever travel as parameters, numbered from `firstParam`.
+ * once). Values only ever travel as parameters, numbered from `firstParam`. A filter on the
+ * User's computed `groups` (`groups.value eq "g"`, `groups[display eq "Staff"]`, ...) reads
+ * the membership tables of `groups` for its tenant (nested groups included); without `groups`
+ * it is unsupported.
  *
- * @throws UnsupportedFilterError for a path the User schemas do not define, or a comparison
- * on a complex attribute.
+ * @throws UnsupportedFilterError for a path the User schemas do not define, a comparison
+ * on a complex attribute, or `groups.type` / `groups.$ref`.
  * @see RFC 7644 §3.4.2.2
  * @example
  * ```ts
@@ -205,8 +224,9 @@ export function compileFilter(
   filter: Filter,
   firstParam = 1,
   type: CompiledResourceType = userResourceType(),
+  groups?: GroupsFilterContext,
 ): CompiledFilter {
   const params = new SqlParams(firstParam);
-  const sql = new FilterCompiler(params, type).compile(filter, userScope(type));
+  const sql = new FilterCompiler(params, type, groups).compile(filter, userScope(type));
   return { sql, params: params.values };
 }

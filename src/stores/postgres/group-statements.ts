@@ -44,6 +44,13 @@ export interface GroupStatements {
   readonly directGroups: string;
   /** $2 member id: its direct and indirect groups. */
   readonly allGroups: string;
+  /**
+   * $2 member ids: each one's direct groups, as (member_id, value, display, nested) rows;
+   * `nested` says the group is itself in a group.
+   */
+  readonly directGroupsOfMany: string;
+  /** $2 group ids: every group above each, as (start, value, display) rows. */
+  readonly ancestorsOfMany: string;
 }
 
 /**
@@ -129,6 +136,22 @@ export function groupStatements(t: TableNames): GroupStatements {
         ) THEN 'direct' ELSE 'indirect' END AS type
       FROM up JOIN ${t.groups} AS g ON g.tenant = $1 AND g.id = up.id
       ORDER BY g.id`,
+    // A scalar subquery with LIMIT stays one index probe per row, where EXISTS may become a
+    // hash of the whole membership table.
+    directGroupsOfMany: `SELECT m.member_id, g.id AS value, g.display_name AS display,
+        (SELECT 1 FROM ${t.groupMembers} AS p WHERE p.tenant = $1 AND p.member_id = g.id LIMIT 1)
+          IS NOT NULL AS nested
+      FROM ${t.groupMembers} AS m JOIN ${t.groups} AS g ON g.tenant = m.tenant AND g.id = m.group_id
+      WHERE m.tenant = $1 AND m.member_id = ANY($2::text[])
+      ORDER BY m.member_id, g.id`,
+    ancestorsOfMany: `WITH RECURSIVE up(start, id) AS (
+        SELECT member_id, group_id FROM ${t.groupMembers}
+        WHERE tenant = $1 AND member_id = ANY($2::text[])
+        UNION
+        SELECT up.start, m.group_id FROM ${t.groupMembers} AS m JOIN up ON m.tenant = $1 AND m.member_id = up.id
+      )
+      SELECT up.start, g.id AS value, g.display_name AS display
+      FROM up JOIN ${t.groups} AS g ON g.tenant = $1 AND g.id = up.id`,
   };
 }
 

@@ -25,6 +25,7 @@ export { migrations } from './migrations.js';
 export type { Migration, MigrationScript } from './migrations.js';
 export { compileFilter } from './compile-filter.js';
 export type { CompiledFilter } from './compile-filter.js';
+export type { GroupsFilterContext } from './groups-filter-sql.js';
 export { UnsupportedFilterError } from './unsupported-filter.js';
 export type { UnsupportedReason } from './unsupported-filter.js';
 export type { TableLocation, TableNames } from './table-names.js';

@@ -16,6 +16,8 @@ import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import { userNameKey } from '../../schema/user-name-key.js';
 import { compileFilter } from './compile-filter.js';
+import type { GroupsFilterContext } from './groups-filter-sql.js';
+import { groupsAttribute } from '../user-group-paths.js';
 import { userResourceType } from '../../schema/user-resource-type.js';
 import type { MigrateResult } from './migrate.js';
 import { PostgresGroupStore } from './postgres-group-store.js';
@@ -82,11 +84,18 @@ export class PostgresUserStore implements UserStore {
   /**
    * Every filter and sort the compilers can express in SQL: every path of the User schemas
    * (and of the host's extensions, resolved with the query's resource type), no comparison on a
-   * complex value.
+   * complex value; `groups` by `value` and `display` (not `type` or `$ref`), and no sort by
+   * `groups`.
    */
   readonly capabilities: Required<StoreCapabilities> = {
-    supportsFilter: (filter: Filter) => compiles(() => compileFilter(filter, 1, this.defaultType)),
-    supportsSort: (path: AttributePath) => compiles(() => sortKey(path, this.defaultType)),
+    supportsFilter: (filter: Filter) =>
+      compiles(() =>
+        compileFilter(filter, 1, this.defaultType, { tables: this.context.tables, tenant: '' }),
+      ),
+    // `groups` is computed from memberships, not kept in the document: nothing to order by.
+    supportsSort: (path: AttributePath) =>
+      groupsAttribute(path, this.defaultType) === undefined &&
+      compiles(() => sortKey(path, this.defaultType)),
     keysetPaging: true,
   };
   readonly outbox: PostgresOutboxStore;
@@ -171,7 +180,9 @@ export class PostgresUserStore implements UserStore {
     const params: unknown[] = [tenant, query.count, query.startIndex - 1];
     let text = this.sql.pageAll;
     if (query.filter !== undefined || query.sortBy !== undefined) {
-      const filter = query.filter && compileFilter(query.filter, params.length + 1, type);
+      const filter =
+        query.filter &&
+        compileFilter(query.filter, params.length + 1, type, this.groupsContext(tenant));
       if (filter) params.push(...filter.params);
       const sort = query.sortBy && {
         key: sortKey(query.sortBy, type),
@@ -192,6 +203,11 @@ export class PostgresUserStore implements UserStore {
     return { totalResults: Number(rows[0]?.total ?? 0), resources };
   }
 
+  /** What a filter on `groups` reads: this store's membership tables, for `tenant`. */
+  private groupsContext(tenant: string): GroupsFilterContext {
+    return { tables: this.context.tables, tenant };
+  }
+
   /**
    * Answers a keyset page: the page statement with the keyset condition on the order's key (an
    * index range when the order is by id or userName), one row more than asked to tell whether
@@ -205,7 +221,9 @@ export class PostgresUserStore implements UserStore {
   ): Promise<ListResult> {
     const count = Math.max(0, query.count);
     const params: unknown[] = [tenant, count + 1, 0];
-    const filter = query.filter && compileFilter(query.filter, params.length + 1, type);
+    const filter =
+      query.filter &&
+      compileFilter(query.filter, params.length + 1, type, this.groupsContext(tenant));
     if (filter) params.push(...filter.params);
     const descending = query.sortOrder === 'descending';
     const sort = query.sortBy && { key: sortKey(query.sortBy, type), descending };
@@ -250,7 +268,7 @@ export class PostgresUserStore implements UserStore {
     query: ListQuery,
     type: CompiledResourceType,
   ): Promise<ListResult> {
-    const compiled = compileFilter(filter, 2, type);
+    const compiled = compileFilter(filter, 2, type, this.groupsContext(tenant));
     const rows = await this.context.query<{ doc: Doc }>(
       this.sql.lookup + compiled.sql,
       [tenant, ...compiled.params],

@@ -11,6 +11,7 @@ import { pagingCases } from './paging.js';
 import { sortingCases } from './sorting.js';
 import { tenancyCases } from './tenancy.js';
 import { uniquenessCases } from './uniqueness.js';
+import { userGroupsCases } from './users-groups.js';
 import { versionCases } from './versions.js';
 
 /**
@@ -31,4 +32,5 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...groupCrudCases,
   ...groupMembershipCases,
   ...groupFilterCases,
+  ...userGroupsCases,
 ];

@@ -1,0 +1,86 @@
+import type { GroupStore, MemberGroup } from '../../contracts/group-store.js';
+import type { Projector } from '../../schema/project-resource.js';
+import type { ScimUser } from '../../schema/user-resource.js';
+
+/** One value of the User's readOnly `groups` attribute, as a response shows it. */
+export interface UserGroupValue {
+  /** The group's id. */
+  readonly value: string;
+  /** The group's URL: `<base>/Groups/<id>`. */
+  readonly $ref: string;
+  /** The group's `displayName`. */
+  readonly display: string;
+  /** `direct`, or `indirect` through nested groups. */
+  readonly type: 'direct' | 'indirect';
+}
+
+// Every sub-attribute set: a projection that keeps any of them keeps `groups`.
+const PROBE = {
+  groups: [{ value: 'g', $ref: 'r', display: 'd', type: 'direct' }],
+} as const;
+
+/**
+ * Tells whether a response shaped by `project` shows the User's `groups` (no projection: it
+ * does, being `returned: default`). Asked of the projector itself, so the rule of what
+ * `attributes` / `excludedAttributes` keep stays in one place.
+ */
+export function keepsGroups(project: Projector | undefined): boolean {
+  return project === undefined || project(PROBE).groups !== undefined;
+}
+
+/**
+ * Returns `user` with its `groups` computed from `groups` (absent when there are none; a
+ * stored value is never shown), `meta` kept last. `user` itself is not changed.
+ */
+export function withGroupValues(
+  user: ScimUser,
+  groups: readonly MemberGroup[] | undefined,
+  groupsUrl: string,
+): ScimUser {
+  const none = groups === undefined || groups.length === 0;
+  if (none && user.groups === undefined) return user;
+  // One pass in the user's order, as `assembleUser` builds users: an object spread with
+  // excluded keys costs several times more and leaves a slower object to serialise.
+  const out: Record<string, unknown> = {};
+  for (const key in user) {
+    if (key === 'groups' || key === 'meta') continue;
+    const value = user[key];
+    // A "__proto__" member stays data, never the prototype.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else out[key] = value;
+  }
+  if (!none) {
+    out.groups = groups.map(({ value, display, type }): UserGroupValue => ({
+      value,
+      $ref: `${groupsUrl}/${value}`,
+      display,
+      type,
+    }));
+  }
+  out.meta = user.meta;
+  return out as ScimUser;
+}
+
+/**
+ * Adds the computed `groups` to each user of a response, with one batch read of the group
+ * store for all of them; the users as they are when the store keeps no groups.
+ */
+export async function addGroups(
+  store: GroupStore | undefined,
+  tenant: string,
+  users: readonly ScimUser[],
+  groupsUrl: string,
+): Promise<readonly ScimUser[]> {
+  if (!store || users.length === 0) return users;
+  const found = await store.groupsOfMembers(
+    tenant,
+    users.map((user) => user.id),
+  );
+  return users.map((user) => withGroupValues(user, found.get(user.id), groupsUrl));
+}
