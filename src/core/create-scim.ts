@@ -11,7 +11,9 @@ import { targetOrigin, targetPath } from './http/request-target.js';
 import type { ScimOptions } from './options.js';
 import { OutboxDispatcher } from './outbox/outbox-dispatcher.js';
 import { requestPhases } from './request-phases.js';
-import { compileUserType } from './resource-types.js';
+import { compileUserType, type BuiltInTypeOptions } from './resource-types.js';
+import { profileSelector } from './profiles.js';
+import type { CompiledResourceType } from '../schema/resource-type.js';
 import { matchRoute } from './routes.js';
 import type { Scim } from './scim.js';
 import type { ScimRequest } from './types.js';
@@ -65,10 +67,10 @@ export function createScim(options: ScimOptions): Scim {
       // A failing error reporter must not turn into a failed request.
     }
   };
-  // The User resource type, compiled once: its schemas, attribute index, path resolver and one
-  // set of dialect switches for every way a value enters (POST, PUT and PATCH).
-  const resourceType = compileUserType(options);
-  const config: HandlerConfig = {
+  // The User resource type, compiled once per set of dialect switches (a tenant's profile
+  // picks one): its schemas, attribute index, path resolver and the switches for every way a
+  // value enters (POST, PUT, PATCH and filters).
+  const handlerConfig = (resourceType: CompiledResourceType): HandlerConfig => ({
     resourceType,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     defaultPageSize: options.defaultPageSize ?? 50,
@@ -84,7 +86,15 @@ export function createScim(options: ScimOptions): Scim {
     sortSupported: typeof options.store.capabilities?.supportsSort === 'function',
     onPassword: options.onPassword,
     reportError,
-  };
+  });
+  const configOf = (patchRules: BuiltInTypeOptions['patchRules']): HandlerConfig =>
+    handlerConfig(compileUserType({ ...options, patchRules }));
+  const profiles = profileSelector(options, configOf, (config, trace) => ({
+    ...config,
+    patch: { ...config.patch, trace },
+  }));
+  const config = profiles.configFor(undefined);
+  const { resourceType } = config;
   // Compile the request validation now, so the first request does not pay for it.
   void resourceType.input;
   const events = new EventHub(reportError);
@@ -131,8 +141,10 @@ export function createScim(options: ScimOptions): Scim {
       // HEAD is GET without the body, wherever GET is allowed (RFC 9110 §9.3.2).
       return matchRoute(method === 'HEAD' ? 'GET' : method, path);
     },
-    run({ handler, id }, request, tenant) {
+    run({ handler, id }, request, tenant, trace) {
       const origin = options.publicBaseUrl ?? targetOrigin(request.path) ?? request.baseUrl;
+      const config = profiles.configFor(tenant.profile, trace && requests.collect(trace));
+      if (trace) trace.type = config.resourceType;
       return handler({ request, tenant, id, usersUrl: usersUrlOf(origin ?? ''), users, config });
     },
     reportError,

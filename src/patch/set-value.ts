@@ -54,6 +54,7 @@ function setExtension(
 ): void {
   if (value === null) {
     if (!ctx.rules.nullClears) throw scimErrors.invalidValue(`"${schema.id}" must not be null.`);
+    ctx.trace?.({ rule: 'nullClears', where: '.value', received: null, became: undefined });
     return clearExtension(draft, ctx, schema);
   }
   if (!isJsonObject(value))
@@ -72,7 +73,10 @@ function setSingular(ctx: PatchContext, t: Target, current: unknown, value: unkn
     throw scimErrors.invalidPath(`"${t.label}" filters a singular attribute: only "remove" can.`);
   }
   if (sub) return mergeComplex(current, { [sub.name]: coerceOne(sub, value, ctx, t.label) });
-  if (value === '' && ctx.rules.managerEmptyString && isIdReference(attr)) return undefined;
+  if (value === '' && ctx.rules.managerEmptyString && isIdReference(attr)) {
+    ctx.trace?.({ rule: 'managerEmptyString', where: '.value', received: '', became: undefined });
+    return undefined;
+  }
   const v = coerceOne(attr, value, ctx, t.label);
   if (attr.type !== 'complex' || v === undefined) return v;
   return mergeComplex(current, v);
@@ -115,6 +119,7 @@ export function setMatching(
         `The filter of "${t.label}" matches nothing, and the value given would not match it.`,
       );
     }
+    ctx.trace?.({ rule: 'filterMissCreates', where: '.path', received: t.label, became: created });
     return exclusivePrimary(list, [{ slot: list.push(created), value: created }], t.label);
   }
   const replaced =
