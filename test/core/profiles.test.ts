@@ -41,6 +41,10 @@ async function userOf(h: Harness, key: string, userName: string) {
   return reply.body.id as string;
 }
 
+/** One PATCH of a user by the tenant of `key`. */
+const patchAs = (h: Harness, key: string, id: string, ...ops: Array<Record<string, unknown>>) =>
+  h.request('PATCH', `/Users/${id}`, { key, body: patchBody(...ops) });
+
 describe('compatibility profiles: one server, a tenant per profile', () => {
   it('reads "active": "False" in a POST as false for entra and refuses it for strict', async () => {
     const h = server();
@@ -92,20 +96,11 @@ describe('compatibility profiles: one server, a tenant per profile', () => {
   it('refuses Entra-only shapes for okta but lets it clear a value with null', async () => {
     const h = server();
     const id = await userOf(h, KEYS.okta, 'okta@example.org');
-    const opCase = await h.request('PATCH', `/Users/${id}`, {
-      key: KEYS.okta,
-      body: patchBody({ op: 'Replace', path: 'title', value: 'CTO' }),
-    });
+    const opCase = await patchAs(h, KEYS.okta, id, { op: 'Replace', path: 'title', value: 'CTO' });
     expect(opCase.status).toBe(400);
-    const set = await h.request('PATCH', `/Users/${id}`, {
-      key: KEYS.okta,
-      body: patchBody({ op: 'replace', path: 'title', value: 'CTO' }),
-    });
+    const set = await patchAs(h, KEYS.okta, id, { op: 'replace', path: 'title', value: 'CTO' });
     expect(set.body.title).toBe('CTO');
-    const cleared = await h.request('PATCH', `/Users/${id}`, {
-      key: KEYS.okta,
-      body: patchBody({ op: 'replace', path: 'title', value: null }),
-    });
+    const cleared = await patchAs(h, KEYS.okta, id, { op: 'replace', path: 'title', value: null });
     expect(cleared.status).toBe(200);
     expect(cleared.body.title).toBeUndefined();
   });
@@ -113,9 +108,10 @@ describe('compatibility profiles: one server, a tenant per profile', () => {
   it('keeps every rule on for a tenant without a profile, as before profiles', async () => {
     const h = server();
     const id = await userOf(h, KEYS.none, 'plain@example.org');
-    const reply = await h.request('PATCH', `/Users/${id}`, {
-      key: KEYS.none,
-      body: patchBody({ op: 'Replace', path: 'active', value: 'False' }),
+    const reply = await patchAs(h, KEYS.none, id, {
+      op: 'Replace',
+      path: 'active',
+      value: 'False',
     });
     expect(reply.status).toBe(200);
     expect(reply.body.active).toBe(false);
@@ -124,10 +120,7 @@ describe('compatibility profiles: one server, a tenant per profile', () => {
   it('gives tenants without a profile the defaultProfile', async () => {
     const h = server({ defaultProfile: 'strict' });
     const id = await userOf(h, KEYS.none, 'plain@example.org');
-    const reply = await h.request('PATCH', `/Users/${id}`, {
-      key: KEYS.none,
-      body: patchBody({ op: 'Replace', path: 'active', value: false }),
-    });
+    const reply = await patchAs(h, KEYS.none, id, { op: 'Replace', path: 'active', value: false });
     expect(reply.status).toBe(400);
     expect(reply.body.scimType).toBe('invalidSyntax');
   });
@@ -137,14 +130,16 @@ describe('compatibility profiles: one server, a tenant per profile', () => {
       profiles: { mine: { extends: 'entra', rules: { managerString: false } } },
     });
     const id = await userOf(h, KEYS.mine, 'mine@example.org');
-    const booleans = await h.request('PATCH', `/Users/${id}`, {
-      key: KEYS.mine,
-      body: patchBody({ op: 'Replace', path: 'active', value: 'False' }),
+    const booleans = await patchAs(h, KEYS.mine, id, {
+      op: 'Replace',
+      path: 'active',
+      value: 'False',
     });
     expect(booleans.body.active).toBe(false);
-    const manager = await h.request('PATCH', `/Users/${id}`, {
-      key: KEYS.mine,
-      body: patchBody({ op: 'add', path: `${ENTERPRISE}:manager`, value: 'boss-1' }),
+    const manager = await patchAs(h, KEYS.mine, id, {
+      op: 'add',
+      path: `${ENTERPRISE}:manager`,
+      value: 'boss-1',
     });
     expect(manager.status).toBe(400);
   });
@@ -152,24 +147,23 @@ describe('compatibility profiles: one server, a tenant per profile', () => {
   it('starts a host profile without extends from strict: it has only the rules it names', async () => {
     const h = server({ profiles: { mine: { rules: { stringBooleans: true } } } });
     const id = await userOf(h, KEYS.mine, 'mine@example.org');
-    const booleans = await h.request('PATCH', `/Users/${id}`, {
-      key: KEYS.mine,
-      body: patchBody({ op: 'replace', path: 'active', value: 'False' }),
+    const booleans = await patchAs(h, KEYS.mine, id, {
+      op: 'replace',
+      path: 'active',
+      value: 'False',
     });
     expect(booleans.body.active).toBe(false);
-    const opCase = await h.request('PATCH', `/Users/${id}`, {
-      key: KEYS.mine,
-      body: patchBody({ op: 'Replace', path: 'active', value: true }),
-    });
+    const opCase = await patchAs(h, KEYS.mine, id, { op: 'Replace', path: 'active', value: true });
     expect(opCase.status).toBe(400);
   });
 
   it('keeps a rule switched off server-wide by patchRules off in every profile', async () => {
     const h = server({ patchRules: { stringBooleans: false } });
     const id = await userOf(h, KEYS.entra, 'entra@example.org');
-    const reply = await h.request('PATCH', `/Users/${id}`, {
-      key: KEYS.entra,
-      body: patchBody({ op: 'Replace', path: 'active', value: 'False' }),
+    const reply = await patchAs(h, KEYS.entra, id, {
+      op: 'Replace',
+      path: 'active',
+      value: 'False',
     });
     expect(reply.status).toBe(400);
     expect(reply.body.scimType).toBe('invalidValue');
