@@ -41,6 +41,9 @@ async function userOf(h: Harness, key: string, userName: string) {
   return reply.body.id as string;
 }
 
+/** Entra ID's deactivation without `aadOptscim062020`: `opAnyCase` and `stringBooleans`. */
+const ENTRA_FALSE = { op: 'Replace', path: 'active', value: 'False' };
+
 /** One PATCH of a user by the tenant of `key`. */
 const patchAs = (h: Harness, key: string, id: string, ...ops: Array<Record<string, unknown>>) =>
   h.request('PATCH', `/Users/${id}`, { key, body: patchBody(...ops) });
@@ -108,11 +111,7 @@ describe('compatibility profiles: one server, a tenant per profile', () => {
   it('keeps every rule on for a tenant without a profile, as before profiles', async () => {
     const h = server();
     const id = await userOf(h, KEYS.none, 'plain@example.org');
-    const reply = await patchAs(h, KEYS.none, id, {
-      op: 'Replace',
-      path: 'active',
-      value: 'False',
-    });
+    const reply = await patchAs(h, KEYS.none, id, ENTRA_FALSE);
     expect(reply.status).toBe(200);
     expect(reply.body.active).toBe(false);
   });
@@ -130,11 +129,7 @@ describe('compatibility profiles: one server, a tenant per profile', () => {
       profiles: { mine: { extends: 'entra', rules: { managerString: false } } },
     });
     const id = await userOf(h, KEYS.mine, 'mine@example.org');
-    const booleans = await patchAs(h, KEYS.mine, id, {
-      op: 'Replace',
-      path: 'active',
-      value: 'False',
-    });
+    const booleans = await patchAs(h, KEYS.mine, id, ENTRA_FALSE);
     expect(booleans.body.active).toBe(false);
     const manager = await patchAs(h, KEYS.mine, id, {
       op: 'add',
@@ -160,11 +155,7 @@ describe('compatibility profiles: one server, a tenant per profile', () => {
   it('keeps a rule switched off server-wide by patchRules off in every profile', async () => {
     const h = server({ patchRules: { stringBooleans: false } });
     const id = await userOf(h, KEYS.entra, 'entra@example.org');
-    const reply = await patchAs(h, KEYS.entra, id, {
-      op: 'Replace',
-      path: 'active',
-      value: 'False',
-    });
+    const reply = await patchAs(h, KEYS.entra, id, ENTRA_FALSE);
     expect(reply.status).toBe(400);
     expect(reply.body.scimType).toBe('invalidValue');
   });
