@@ -4,7 +4,9 @@
 /**
  * The names of the identity-provider dialect rules: each one accepts a request shape that is not
  * strictly RFC 7644 but that a real identity provider sends. All are on by default; a host can
- * switch any of them off through `createScim`'s `patchRules` or `compileResourceType`'s `rules`. `docs/patch.md` lists the IdPs.
+ * switch any of them off through `createScim`'s `patchRules` or `compileResourceType`'s
+ * `rules`, or per tenant through a compatibility profile ({@link BUILT_IN_PROFILES}).
+ * `docs/patch.md` lists the IdPs.
  */
 export type DialectRuleName =
   /** `"op": "Replace"`, `"ADD"`: the operation name in any letter case (Entra ID). */
