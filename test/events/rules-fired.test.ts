@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { RequestHub } from '../../src/core/events/request-hub.js';
 import { staticApiKeys, type RequestCompletedEvent } from '../../src/index.js';
 import { KEY_A, USER_SCHEMA, patchBody, setup } from '../core/harness.js';
 
@@ -128,5 +129,24 @@ describe('request.completed rulesFired', () => {
     expect(json.rulesFired).toEqual([
       { rule: 'opAnyCase', where: 'Operations[0].op', received: 'ADD', became: 'add' },
     ]);
+  });
+
+  it('hands no trace to the engines while nobody listens', async () => {
+    const collect = vi.spyOn(RequestHub.prototype, 'collect');
+    try {
+      const { scim, createUser, request } = setup();
+      const user = await createUser('quiet@example.org');
+      const patch = patchBody({ op: 'Replace', path: 'active', value: 'True' });
+      expect((await request('PATCH', `/Users/${user.id}`, { body: patch })).status).toBe(200);
+      expect(collect).not.toHaveBeenCalled();
+      const stop = scim.onRequest(() => undefined);
+      await request('PATCH', `/Users/${user.id}`, { body: patch });
+      expect(collect).toHaveBeenCalledTimes(1);
+      stop();
+      await request('PATCH', `/Users/${user.id}`, { body: patch });
+      expect(collect).toHaveBeenCalledTimes(1);
+    } finally {
+      collect.mockRestore();
+    }
   });
 });
