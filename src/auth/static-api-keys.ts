@@ -1,7 +1,10 @@
 import type { ApiKeyVerifier, Tenant } from '../contracts/api-key-verifier.js';
 import { ScimConfigError } from '../errors/index.js';
 
-/** One API key of {@link staticApiKeys}: the key itself, or its SHA-256 digest in hex. */
+/**
+ * One API key of {@link staticApiKeys}: the key itself, or its SHA-256 digest in hex, the tenant
+ * it acts for and, optionally, that tenant's compatibility profile (`Tenant.profile`).
+ */
 export type StaticApiKey =
   | { readonly key: string; readonly tenant: string; readonly profile?: string }
   | { readonly sha256: string; readonly tenant: string; readonly profile?: string };
@@ -82,8 +85,8 @@ function constantTimeEqual(a: string, b: string): boolean {
  * @example
  * ```ts
  * const verifier = staticApiKeys([
- *   { key: process.env.ENTRA_KEY!, tenant: 'district-42' },
- *   { sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', tenant: 'district-7' },
+ *   { key: process.env.ENTRA_KEY!, tenant: 'district-42', profile: 'entra' },
+ *   { sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', tenant: 'district-7', profile: 'okta' },
  * ]);
  * ```
  */

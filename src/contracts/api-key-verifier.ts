@@ -2,7 +2,12 @@
 export interface Tenant {
   /** Scopes every store call; users of other tenants are invisible. */
   readonly id: string;
-  /** A compatibility profile name for IdP-specific behaviour, when the host sets one. */
+  /**
+   * The tenant's compatibility profile: which dialect rules its requests are read with, a
+   * built-in (`strict`, `lenient`, `entra`, `okta`) or one of `createScim`'s `profiles`.
+   * Without one, `createScim`'s `defaultProfile` (every rule on, unless set). A name the server
+   * does not know answers 500 and is reported to `onError`. See docs/patch.md.
+   */
   readonly profile?: string;
 }
 

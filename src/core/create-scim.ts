@@ -15,7 +15,9 @@ import { requestPhases } from './request-phases.js';
 import { groupAccess } from './groups/group-access.js';
 import { GroupService } from './groups/group-service.js';
 import { presentGroup } from './groups/stored-group.js';
-import { compileGroupType, compileUserType } from './resource-types.js';
+import { compileGroupType, compileUserType, type BuiltInTypeOptions } from './resource-types.js';
+import { profileSelector, resolveProfiles } from './profiles.js';
+import type { RuleTrace } from '../schema/dialect-rules.js';
 import { routeTable } from './routes.js';
 import type { Scim } from './scim.js';
 import type { ScimRequest } from './types.js';
@@ -25,6 +27,12 @@ import { previewJson } from '../json/preview-json.js';
 import { cursorSettings } from './handlers/cursor-settings.js';
 import type { ScimGroup } from '../schema/group-schema.js';
 import type { ScimUser } from '../schema/user-resource.js';
+
+/** The endpoints served under one set of dialect switches, and how to make a traced copy. */
+interface ServedSet {
+  readonly endpoints: readonly ResourceEndpoint[];
+  readonly make: (trace?: RuleTrace) => readonly ResourceEndpoint[];
+}
 
 const STORE_METHODS = ['create', 'get', 'replace', 'delete', 'list'] as const;
 const OUTBOX_METHODS = ['claim', 'renew', 'complete', 'fail', 'release'] as const;
@@ -89,11 +97,13 @@ export function createScim(options: ScimOptions): Scim {
       // A failing error reporter must not turn into a failed request.
     }
   };
-  // The User resource type, compiled once: its schemas, attribute index, path resolver and one
-  // set of dialect switches for every way a value enters (POST, PUT and PATCH).
-  const resourceType = compileUserType(options);
-  // Compile the request validation now, so the first request does not pay for it.
-  void resourceType.input;
+  // The User resource type with the default profile's dialect switches: the one the host API,
+  // the request event and discovery read (a type's schemas do not depend on its switches).
+  const profileSwitches = resolveProfiles(options);
+  const resourceType = compileUserType({
+    ...options,
+    patchRules: profileSwitches.byName.get(profileSwitches.defaultProfile),
+  });
   const events = new EventHub(reportError);
   if (options.onEvent) events.on(options.onEvent);
   const requests = new RequestHub(events, resourceType, now, reportError);
@@ -117,41 +127,68 @@ export function createScim(options: ScimOptions): Scim {
       : { maxOperations: options.maxPatchOperations }),
     ...(options.maxPatchWork === undefined ? {} : { maxWork: options.maxPatchWork }),
   };
-  const userEndpoint: ResourceEndpoint = {
-    type: resourceType,
-    service: new UserEndpointService(users, {
-      type: resourceType,
-      patch: patchContext({ resourceType, ...patchLimits }),
-      onPassword: options.onPassword,
-      reportError,
-    }),
-    readFilter: filterReader(resourceType),
-    keysetPaging: options.store.capabilities?.keysetPaging === true,
-    // The User's `groups`, computed from memberships for every user of a response at once.
-    expand: (tenant, resources, project, baseUrl) =>
-      users.withGroups(tenant, resources as readonly ScimUser[], `${baseUrl}/Groups`, project),
+  // The resource types served, each a row of the route table and of discovery (Groups when the
+  // store keeps them), once per set of dialect switches: a tenant's profile picks one, and a
+  // request someone listens to gets a copy whose PATCH engine reports each rule it fires.
+  const servedWith = (patchRules: BuiltInTypeOptions['patchRules']): ServedSet => {
+    const userType = compileUserType({ ...options, patchRules });
+    // Compile the request validation now, so the first request does not pay for it.
+    void userType.input;
+    const groupType = options.store.groups
+      ? compileGroupType({ ...options, patchRules })
+      : undefined;
+    const make = (trace?: RuleTrace): readonly ResourceEndpoint[] => {
+      const userPatch = patchContext({ resourceType: userType, ...patchLimits });
+      const list: ResourceEndpoint[] = [
+        {
+          type: userType,
+          service: new UserEndpointService(users, {
+            type: userType,
+            patch: trace ? { ...userPatch, trace } : userPatch,
+            onPassword: options.onPassword,
+            reportError,
+          }),
+          readFilter: filterReader(userType),
+          keysetPaging: options.store.capabilities?.keysetPaging === true,
+          // The User's `groups`, computed from memberships for every user of a response at once.
+          expand: (tenant, resources, project, baseUrl) =>
+            users.withGroups(
+              tenant,
+              resources as readonly ScimUser[],
+              `${baseUrl}/Groups`,
+              project,
+            ),
+        },
+      ];
+      if (options.store.groups && groupType) {
+        const groupPatch = patchContext({ resourceType: groupType, ...patchLimits });
+        list.push({
+          type: groupType,
+          service: new GroupService(
+            options.store.groups,
+            events,
+            now,
+            groupType,
+            trace ? { ...groupPatch, trace } : groupPatch,
+          ),
+          readFilter: filterReader(groupType),
+          present: (group, baseUrl) => presentGroup(group as ScimGroup, baseUrl),
+          patchAnswersNoContent: true,
+        });
+      }
+      return list;
+    };
+    return { endpoints: make(), make };
   };
-  // The resource types served, each a row of the route table and of discovery: Groups when
-  // the store keeps them.
-  const endpoints: ResourceEndpoint[] = [userEndpoint];
-  let groups: GroupService | undefined;
-  if (options.store.groups) {
-    const groupType = compileGroupType(options);
-    groups = new GroupService(
-      options.store.groups,
-      events,
-      now,
-      groupType,
-      patchContext({ resourceType: groupType, ...patchLimits }),
-    );
-    endpoints.push({
-      type: groupType,
-      service: groups,
-      readFilter: filterReader(groupType),
-      present: (group, baseUrl) => presentGroup(group as ScimGroup, baseUrl),
-      patchAnswersNoContent: true,
-    });
-  }
+  const profiles = profileSelector(options, servedWith, (set, trace) => ({
+    endpoints: set.make(trace),
+    make: set.make,
+  }));
+  const endpoints = profiles.configFor(undefined).endpoints;
+  // Where each served type sits in every set: the route table names the default set's rows.
+  const rowOf = new Map(endpoints.map((e, i) => [e, i]));
+  const groups = endpoints.find((e) => e.type.name === 'Group')?.service as
+    GroupService | undefined;
   const config: HandlerConfig = {
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     defaultPageSize: options.defaultPageSize ?? 50,
@@ -191,12 +228,17 @@ export function createScim(options: ScimOptions): Scim {
       // HEAD is GET without the body, wherever GET is allowed (RFC 9110 §9.3.2).
       return matchRoute(method === 'HEAD' ? 'GET' : method, path);
     },
-    run(match, request, tenant) {
+    run(match, request, tenant, trace) {
       const origin = options.publicBaseUrl ?? targetOrigin(request.path) ?? request.baseUrl;
       const baseUrl = baseUrlOf(origin ?? '');
-      const { id, endpoint } = match;
-      if (endpoint === undefined) return match.handler({ request, tenant, id, baseUrl, config });
-      const url = lastUrls.get(endpoint) as string;
+      const { id } = match;
+      if (match.endpoint === undefined)
+        return match.handler({ request, tenant, id, baseUrl, config });
+      const url = lastUrls.get(match.endpoint) as string;
+      // The same row in the set of the tenant's profile (the default set, as a rule).
+      const set = profiles.configFor(tenant.profile, trace && requests.collect(trace));
+      const endpoint = set.endpoints[rowOf.get(match.endpoint) as number] as ResourceEndpoint;
+      if (trace) trace.type = endpoint.type;
       return match.handler({ request, tenant, id, baseUrl, config, endpoint, url });
     },
     reportError,

@@ -5,6 +5,7 @@ import type { DialectRuleName } from '../patch/index.js';
 import type { SchemaDefinition } from '../schema/types.js';
 import type { UserNameRule } from '../schema/user-name-rule.js';
 import type { RequestCompletedEvent, ScimEvent } from './events/types.js';
+import type { ProfileDefinition } from './profiles.js';
 import type { ScimRequest, ScimRequestHead } from './types.js';
 
 /**
@@ -136,6 +137,18 @@ export interface ScimOptions {
    * by default. See docs/patch.md for each rule and the IdP that needs it.
    */
   readonly patchRules?: Partial<Record<DialectRuleName, boolean>>;
+  /**
+   * The host's own compatibility profiles, by name: the dialect rules each switches on or off
+   * over the profile it extends (default `strict`). A tenant's profile (`Tenant.profile`, from
+   * the verifier) picks the rules its requests are read with; `patchRules` switched off stay
+   * off in every profile. Built in: `lenient`, `strict`, `entra`, `okta` (docs/patch.md).
+   */
+  readonly profiles?: Readonly<Record<string, ProfileDefinition>>;
+  /**
+   * The profile of a tenant whose verifier gives none. Default `lenient`: every dialect rule on,
+   * as before profiles existed.
+   */
+  readonly defaultProfile?: string;
   /** Largest number of operations in one PATCH; more answer 400 `tooMany`. Default 1,000. */
   readonly maxPatchOperations?: number;
   /**
@@ -165,8 +178,9 @@ export interface ScimOptions {
   readonly onEvent?: (event: ScimEvent) => void;
   /**
    * Receives every SCIM request as answered (`request.completed`): tenant, method, path, status,
-   * latency, the body with writeOnly values redacted, the user before and after, and the
-   * normalisations the dialect rules applied. See docs/console.md. Default: none, at no cost.
+   * latency, the body with writeOnly values redacted, the user before and after, the
+   * normalisations the dialect rules applied and every dialect rule that fired
+   * (`rulesFired`). See docs/console.md. Default: none, at no cost.
    */
   readonly onRequest?: (event: RequestCompletedEvent) => void;
   /** Receives unexpected faults (answered as 500s) and mailer failures. */

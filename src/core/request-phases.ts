@@ -23,8 +23,13 @@ export interface PhaseSettings {
   readonly maxBodyBytes: number;
   /** Finds the handler of a request (upper-case method); throws 404 or 405. */
   readonly route: (request: ScimRequestHead, method: string) => RouteMatch;
-  /** Runs a routed request's handler. */
-  readonly run: (match: RouteMatch, request: ScimRequest, tenant: Tenant) => Promise<ScimResponse>;
+  /** Runs a routed request's handler; `trace` while someone listens to the request. */
+  readonly run: (
+    match: RouteMatch,
+    request: ScimRequest,
+    tenant: Tenant,
+    trace?: RequestTrace,
+  ) => Promise<ScimResponse>;
   /** Receives the fault behind every 500. */
   readonly reportError: (error: unknown, request?: ScimRequest) => void;
   /** Hears of every answered request, when someone listens. */
@@ -161,7 +166,7 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
     return (body, end = 'complete') => {
       if (!trace || !requests) return answer(match, request, method, tenant, body, end, declared);
       requests.capture(trace);
-      return answer(match, request, method, tenant, body, end, declared).then((response) => {
+      return answer(match, request, method, tenant, body, end, declared, trace).then((response) => {
         requests.finish(trace, response, body, match.id);
         return response;
       });
@@ -176,6 +181,7 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
     body: unknown,
     end: BodyEnd,
     declared: boolean,
+    trace?: RequestTrace,
   ): Promise<ScimResponse> {
     if (end === 'timeout' || end === 'aborted') {
       const error =
@@ -187,7 +193,7 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
     const request = withBody(head, body);
     let answered: Promise<ScimResponse>;
     try {
-      answered = run(match, request, tenant).catch((error: unknown) =>
+      answered = run(match, request, tenant, trace).catch((error: unknown) =>
         refuse(error, request, method, false, undefined),
       );
     } catch (error) {

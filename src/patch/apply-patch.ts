@@ -10,6 +10,7 @@ import { remove } from './remove.js';
 import { replace } from './replace.js';
 import { resolvePath } from './resolve-target.js';
 import type { PatchContext, PatchOpName, PatchOptions, PatchResult } from './types.js';
+import type { RuleTrace } from '../schema/dialect-rules.js';
 import { WorkMeter } from './work-meter.js';
 
 type Json = Record<string, unknown>;
@@ -66,9 +67,14 @@ export function applyPatchIn(
   const { index } = ctx;
   const operations = readMessage(body, ctx.maxOperations, ctx.rules.emptyOperations);
   const draft = new Draft(resource, index, new WorkMeter(ctx.maxWork));
+  const { trace } = ctx;
+  if (trace && operations.length === 0)
+    trace({ rule: 'emptyOperations', where: 'Operations', received: [], became: 'no change' });
   for (let i = 0; i < operations.length; i++) {
     try {
-      applyOperation(draft, ctx, operations[i]);
+      // While someone listens, each operation reports its rules where it is, `Operations[i]`.
+      const at = trace && { ...ctx, trace: traceAt(trace, `Operations[${i}]`) };
+      applyOperation(draft, at || ctx, operations[i]);
     } catch (error) {
       if (!isScimError(error)) throw error;
       throw new ScimError(error.status, `Operation ${i + 1}: ${error.detail}`, {
@@ -96,11 +102,17 @@ export function applyPatchIn(
   };
 }
 
+function traceAt(trace: RuleTrace, prefix: string): RuleTrace {
+  return (fired) => trace({ ...fired, where: `${prefix}${fired.where}` });
+}
+
 function applyOperation(draft: Draft, ctx: PatchContext, raw: unknown): void {
   if (!isJsonObject(raw))
     throw scimErrors.invalidSyntax('An operation must be an object with an "op".');
   const rawOp = member(raw, 'op');
   const op = typeof rawOp === 'string' && ctx.rules.opAnyCase ? rawOp.toLowerCase() : rawOp;
+  if (op !== rawOp && OPERATIONS.has(op as string))
+    ctx.trace?.({ rule: 'opAnyCase', where: '.op', received: rawOp, became: op });
   const operation = typeof op === 'string' ? OPERATIONS.get(op) : undefined;
   if (!operation) {
     throw scimErrors.invalidSyntax(

@@ -1,6 +1,7 @@
 import { isJsonObject, jsonEqual } from '../json/json-value.js';
 import { isScimError } from '../errors/index.js';
 import type { SchemaDefinition } from '../schema/types.js';
+import type { RuleTrace } from '../schema/dialect-rules.js';
 import { applyToTarget } from './apply-to-target.js';
 import type { Draft } from './draft.js';
 import { parsePatchPath, pathOptionsOf } from './parse-patch-path.js';
@@ -56,6 +57,7 @@ export function applyObject(
     if (qualified || dotted) {
       if (qualified ? !ctx.rules.urnKeys : !ctx.rules.dottedKeys) continue;
       to = tryResolve(schema === index.core ? key : `${schema.id}:${key}`, ctx);
+      if (to && ctx.trace) traceKey(ctx.trace, qualified, key, to);
     } else {
       const attr = index.attribute(schema, key);
       if (attr) to = { kind: 'attribute', target: { schema, attr, label: key } };
@@ -67,6 +69,23 @@ export function applyObject(
     }
     applyResolved(draft, ctx, op, to, v, true);
   }
+}
+
+// A dotted or URN key read as the attribute path it names, as its canonical spelling.
+function traceKey(trace: RuleTrace, qualified: boolean, key: string, to: Resolved): void {
+  let became: string;
+  if (to.kind === 'extension') became = to.schema.id;
+  else {
+    const { schema, attr, sub } = to.target;
+    const name = sub ? `${attr.name}.${sub.name}` : attr.name;
+    became = qualified ? `${schema.id}:${name}` : name;
+  }
+  trace({
+    rule: qualified ? 'urnKeys' : 'dottedKeys',
+    where: `.value.${key}`,
+    received: key,
+    became,
+  });
 }
 
 function tryResolve(path: string, ctx: PatchContext): Resolved | undefined {

@@ -132,5 +132,6 @@ function readObject(shape: ObjectShape, value: unknown, ctx: PatchContext, label
 
 function nullValue(ctx: PatchContext, label: string): undefined {
   if (!ctx.rules.nullClears) throw scimErrors.invalidValue(`${label} must not be null.`);
+  ctx.trace?.({ rule: 'nullClears', where: '.value', received: null, became: undefined });
   return undefined;
 }

@@ -24,6 +24,8 @@ export function patchContext(options: PatchOptions): PatchContext {
     maxWork: options.maxWork ?? DEFAULT_MAX_PATCH_WORK,
     paths: type.memory<Resolved>(RESOLVED_PATHS),
     shapes: type.shapes,
+    // Present though empty, so a request's traced copy has the same shape as this context.
+    trace: undefined,
   };
 }
 

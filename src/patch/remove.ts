@@ -23,9 +23,13 @@ export const remove: PatchOperation = {
   extension(draft, ctx, schema) {
     clearExtension(draft, ctx, schema);
   },
-  singular(_ctx, t, current) {
+  singular(ctx, t, current) {
     // A filtered singular target (`managerValueFilter`): the value goes only if it matches.
-    if (t.predicate) return t.predicate(current) ? undefined : current;
+    if (t.predicate) {
+      const next = t.predicate(current) ? undefined : current;
+      ctx.trace?.({ rule: 'managerValueFilter', where: '.path', received: t.label, became: next });
+      return next;
+    }
     return t.sub ? mergeComplex(current, { [t.sub.name]: undefined }) : undefined;
   },
   multiValued(ctx, t, list, value, hasValue) {
@@ -45,6 +49,7 @@ export const remove: PatchOperation = {
         `"remove" of "${t.label}" takes a filter in the path, not a "value".`,
       );
     }
+    ctx.trace?.({ rule: 'removeWithValue', where: '.value', received: value, became: undefined });
     for (const gone of coerceMany(attr, value, ctx, t.label) ?? []) {
       const same = (el: unknown) => sameValue(ctx, attr, el, gone);
       for (const slot of list.find(same, sameValueLookups(ctx, attr, gone))) list.remove(slot);

@@ -53,6 +53,7 @@ function setExtension(
 ): void {
   if (value === null) {
     if (!ctx.rules.nullClears) throw scimErrors.invalidValue(`"${schema.id}" must not be null.`);
+    ctx.trace?.({ rule: 'nullClears', where: '.value', received: null, became: undefined });
     return clearExtension(draft, ctx, schema);
   }
   if (!isJsonObject(value))
@@ -113,6 +114,7 @@ export function setMatching(
         `The filter of "${t.label}" matches nothing, and the value given would not match it.`,
       );
     }
+    ctx.trace?.({ rule: 'filterMissCreates', where: '.path', received: t.label, became: created });
     return exclusivePrimary(list, [{ slot: list.push(created), value: created }], t.label);
   }
   const replaced =

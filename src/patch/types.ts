@@ -1,6 +1,6 @@
 import type { Filter } from '../filter/ast.js';
 import type { ValueShapes } from '../schema/value-shape.js';
-import type { DialectRules } from '../schema/dialect-rules.js';
+import type { DialectRules, RuleTrace } from '../schema/dialect-rules.js';
 import type { CompiledResourceType } from '../schema/resource-type.js';
 import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
 
@@ -78,6 +78,11 @@ export interface PatchContext {
   readonly paths: Map<string, Resolved>;
   /** The value rules of every attribute and sub-attribute, compiled once (`compileShapes`). */
   readonly shapes: ValueShapes;
+  /**
+   * Hears each dialect rule where it fires, `where` relative to the operation (`.op`,
+   * `.value.name.givenName`); only set for a request someone listens to.
+   */
+  readonly trace?: RuleTrace | undefined;
 }
 
 /** One attribute an operation acts on, resolved against the schemas. */

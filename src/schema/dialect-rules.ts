@@ -4,7 +4,9 @@
 /**
  * The names of the identity-provider dialect rules: each one accepts a request shape that is not
  * strictly RFC 7644 but that a real identity provider sends. All are on by default; a host can
- * switch any of them off through `createScim`'s `patchRules` or `compileResourceType`'s `rules`. `docs/patch.md` lists the IdPs.
+ * switch any of them off through `createScim`'s `patchRules` or `compileResourceType`'s
+ * `rules`, or per tenant through a compatibility profile ({@link BUILT_IN_PROFILES}).
+ * `docs/patch.md` lists the IdPs.
  */
 export type DialectRuleName =
   /** `"op": "Replace"`, `"ADD"`: the operation name in any letter case (Entra ID). */
@@ -65,3 +67,44 @@ export function resolveDialectRules(
   for (const r of DIALECT_RULES) if (overrides?.[r] === false) rules[r] = false;
   return Object.freeze(rules);
 }
+
+/**
+ * The compatibility profiles scimkit defines, each a set of dialect rules a tenant's requests
+ * are read with (`Tenant.profile`): `lenient` every rule (the default when a tenant has none),
+ * `strict` none (plain RFC 7644), `entra` the rules for Microsoft Entra ID and its validators,
+ * `okta` the one rule Okta needs (`nullClears`).
+ */
+export type BuiltInProfileName = 'lenient' | 'strict' | 'entra' | 'okta';
+
+/**
+ * The rules each built-in profile switches on; every other rule is off in it. Read from the
+ * "sent by" column of `docs/patch.md`: every rule is there for Entra ID or a Microsoft
+ * validator, and Okta's only shape outside RFC 7644 is an explicit `null`.
+ */
+export const BUILT_IN_PROFILES: Readonly<Record<BuiltInProfileName, readonly DialectRuleName[]>> = {
+  lenient: DIALECT_RULES,
+  strict: [],
+  entra: DIALECT_RULES,
+  okta: ['nullClears'],
+};
+
+/**
+ * One dialect rule that changed how a request was read: `"active": "False"` became `false`
+ * under `stringBooleans`. The request event lists them (`RequestCompletedEvent.rulesFired`), so
+ * an admin can see why a request was accepted.
+ */
+export interface FiredRule {
+  readonly rule: DialectRuleName;
+  /**
+   * Where in the request: `Operations[0].op`, `Operations[1].value.name.givenName`,
+   * `Operations[2].path`, or an attribute path of a POST or PUT body (`active`).
+   */
+  readonly where: string;
+  /** What the client sent there: a value, an operation name, a key or a path. */
+  readonly received: unknown;
+  /** What it was read as; `undefined` when the rule removed a value. */
+  readonly became: unknown;
+}
+
+/** Hears each dialect rule as it fires; only handed to an engine while someone listens. */
+export type RuleTrace = (fired: FiredRule) => void;

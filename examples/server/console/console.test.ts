@@ -105,6 +105,35 @@ describe('console over HTTP', () => {
     expect(page).toContain('[redacted]');
   });
 
+  it('lists the dialect rules a request fired', async () => {
+    const headers = { authorization: 'Bearer k1', 'content-type': 'application/scim+json' };
+    const created = await fetch(`${running.url}/Users`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: 'rules@example.org',
+      }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    const patched = await fetch(`${running.url}/Users/${id}`, {
+      method: 'PATCH',
+      headers,
+      body: JSON.stringify({
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'Replace', path: 'title', value: null }],
+      }),
+    });
+    expect(patched.status).toBe(200);
+    const page = await (
+      await fetch(running.consoleUrl, { headers: { authorization: 'Bearer k1' } })
+    ).text();
+    const fired = /<ul class="rules-fired">([\s\S]*?)<\/ul>/.exec(page)?.[1] ?? '';
+    expect(fired).toContain('<code>opAnyCase</code> at <code>Operations[0].op</code>');
+    expect(fired).toContain('<code>nullClears</code> at <code>Operations[0].value</code>');
+    expect(fired).toContain('(removed)');
+  });
+
   it('answers the live poll with 204 when nothing changed, and 401 when signed out', async () => {
     const auth = { authorization: 'Bearer k1' };
     const live = await fetch(`${running.consoleUrl}/live`, { headers: auth });

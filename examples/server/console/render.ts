@@ -131,6 +131,21 @@ function entryView(entry: LoggedRequest): SafeHtml {
             )}
           </ul>`
     }
+    <h4>Rules fired</h4>
+    ${
+      event.rulesFired.length === 0
+        ? markup`<p class="empty">None: read as plain RFC 7644.</p>`
+        : markup`<ul class="rules-fired">
+            ${event.rulesFired.map(
+              (r) =>
+                markup`<li>
+                  <code>${r.rule}</code> at <code>${r.where}</code>:
+                  <code>${json(r.received)}</code> →
+                  <code>${r.became === undefined ? '(removed)' : json(r.became)}</code>
+                </li>`,
+            )}
+          </ul>`
+    }
     <h4>Changes</h4>
     ${
       changes.length === 0

@@ -1,3 +1,4 @@
+import type { FiredRule, RuleTrace } from '../../schema/dialect-rules.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import { etagMatches } from '../http/etag.js';
 import type { ScimUser } from '../../schema/user-resource.js';
@@ -15,6 +16,10 @@ export interface RequestTrace {
   /** The lifecycle events of the tenant emitted while the handler ran. */
   seen?: ScimEvent[];
   stop?: () => void;
+  /** The dialect rules the engines reported as they fired (see {@link RequestHub.collect}). */
+  fired?: FiredRule[];
+  /** The resource type the request was served with, under its tenant's profile. */
+  type?: CompiledResourceType;
 }
 
 const decoder = new TextDecoder();
@@ -51,6 +56,32 @@ function written(seen: readonly ScimEvent[], response: ScimResponse, id: string)
   return { before: undefined, after: undefined };
 }
 
+// The value rules (`stringBooleans`, `managerString`, `jsonEncodedValues`) fire inside the
+// compiled value readers, shared by every request: they are explained from the stored result
+// (`normalisations`), the others reported where they fire. One list, in request order for each.
+const VALUE_RULES: ReadonlySet<string> = new Set([
+  'stringBooleans',
+  'managerString',
+  'jsonEncodedValues',
+]);
+
+function rulesFired(
+  fired: readonly FiredRule[] | undefined,
+  normalisations: readonly Normalisation[],
+): FiredRule[] {
+  const list = [...(fired ?? [])];
+  for (const n of normalisations) {
+    if (VALUE_RULES.has(n.rule))
+      list.push({
+        rule: n.rule as FiredRule['rule'],
+        where: n.path,
+        received: n.received,
+        became: n.stored,
+      });
+  }
+  return list;
+}
+
 // A class, not an object literal with getters: it is built for every request while someone
 // listens, and its members that take work (`body`, `normalisations`) run only when read.
 class CompletedRequest implements RequestCompletedEvent {
@@ -61,9 +92,11 @@ class CompletedRequest implements RequestCompletedEvent {
   readonly status: number;
   readonly latencyMs: number;
   readonly #date: Date;
+  readonly #trace: RequestTrace;
   #received: { value: unknown } | undefined;
   #redacted: { value: unknown } | undefined;
   #normalisations: Normalisation[] | undefined;
+  #rulesFired: FiredRule[] | undefined;
 
   constructor(
     trace: RequestTrace,
@@ -77,6 +110,7 @@ class CompletedRequest implements RequestCompletedEvent {
       readonly secrets: ReadonlySet<string>;
     },
   ) {
+    this.#trace = trace;
     this.tenant = trace.tenant;
     this.method = trace.head.method.toUpperCase();
     this.path = trace.head.path;
@@ -102,8 +136,12 @@ class CompletedRequest implements RequestCompletedEvent {
       this.method,
       this.#parsed(),
       this.after,
-      this.hub.type,
+      this.#trace.type ?? this.hub.type,
     ));
+  }
+
+  get rulesFired(): readonly FiredRule[] {
+    return (this.#rulesFired ??= rulesFired(this.#trace.fired, this.normalisations));
   }
 
   /** The event as plain data, for `JSON.stringify` (the raw body stays out). */
@@ -121,6 +159,7 @@ class CompletedRequest implements RequestCompletedEvent {
       before,
       after,
       normalisations: this.normalisations,
+      rulesFired: this.rulesFired,
     };
   }
 }
@@ -152,6 +191,16 @@ export class RequestHub {
   /** Begins observing a request, or returns undefined when nobody listens. */
   start(head: ScimRequestHead): RequestTrace | undefined {
     return this.#listeners.size === 0 ? undefined : { head, started: performance.now() };
+  }
+
+  /**
+   * Returns the trace the engines report each dialect rule to as it fires, kept with the
+   * request for its event; only asked for a request someone listens to.
+   */
+  collect(trace: RequestTrace): RuleTrace {
+    const fired: FiredRule[] = [];
+    trace.fired = fired;
+    return (rule) => fired.push(rule);
   }
 
   /** Collects the tenant's lifecycle events while the handler of a write runs. */

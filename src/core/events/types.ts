@@ -1,4 +1,5 @@
 import type { GroupMember, ScimGroup } from '../../schema/group-schema.js';
+import type { FiredRule } from '../../schema/dialect-rules.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 
 /** The attribute names whose values differ between two versions of a user. */
@@ -131,4 +132,12 @@ export interface RequestCompletedEvent {
   readonly after: ScimUser | undefined;
   /** What the dialect rules changed between `body` and `after` (see `explainNormalisations`). */
   readonly normalisations: readonly Normalisation[];
+  /**
+   * Every dialect rule that changed how the request was read, in the order each kind was
+   * found: `{ rule: 'stringBooleans', where: 'Operations[0].value', received: 'False', became:
+   * false }`, `{ rule: 'opAnyCase', where: 'Operations[0].op', received: 'Replace', became:
+   * 'replace' }`. Empty when the request was plain RFC 7644, or when its tenant's profile has
+   * the rules off. See docs/console.md.
+   */
+  readonly rulesFired: readonly FiredRule[];
 }

@@ -1,0 +1,145 @@
+import { ScimConfigError } from '../errors/index.js';
+import {
+  BUILT_IN_PROFILES,
+  DIALECT_RULES,
+  type DialectRuleName,
+  type RuleTrace,
+} from '../schema/dialect-rules.js';
+
+/**
+ * A compatibility profile a host defines in `createScim`'s `profiles`: the dialect rules it
+ * switches on (`true`) or off (`false`) over the profile it `extends`.
+ *
+ * @example
+ * ```ts
+ * // Entra ID, but a `null` is a 400 for this application.
+ * const profiles = { 'entra-no-nulls': { extends: 'entra', rules: { nullClears: false } } };
+ * ```
+ */
+export interface ProfileDefinition {
+  /**
+   * The profile this one starts from: a built-in (`strict`, `lenient`, `entra`, `okta`) or
+   * another of the host's. Default `strict`, so `rules` lists what the profile turns on.
+   */
+  readonly extends?: string;
+  /** The rules switched on or off over the profile it extends. */
+  readonly rules?: Partial<Record<DialectRuleName, boolean>>;
+}
+
+type Switches = Partial<Record<DialectRuleName, boolean>>;
+
+/** What {@link profileSelector} needs from `createScim`'s options. */
+export interface ProfileOptions {
+  readonly profiles?: Readonly<Record<string, ProfileDefinition>> | undefined;
+  readonly defaultProfile?: string | undefined;
+  readonly patchRules?: Switches | undefined;
+}
+
+const BUILT_IN = new Map(
+  Object.entries(BUILT_IN_PROFILES).map(([name, on]) => [name, new Set<DialectRuleName>(on)]),
+);
+const KNOWN_RULES = new Set<string>(DIALECT_RULES);
+
+// The rules a profile has on, after its `extends` chain; a chain that loops is refused.
+function rulesOf(
+  name: string,
+  hosts: Readonly<Record<string, ProfileDefinition>>,
+  seen: readonly string[] = [],
+): Set<DialectRuleName> {
+  const builtIn = BUILT_IN.get(name);
+  if (builtIn) return new Set(builtIn);
+  const definition = Object.hasOwn(hosts, name) ? hosts[name] : undefined;
+  if (!definition) throw new ScimConfigError(`createScim: no profile "${name}".`);
+  if (seen.includes(name))
+    throw new ScimConfigError(
+      `createScim: profile "${name}" extends itself (${seen.join(' → ')}).`,
+    );
+  const on = rulesOf(definition.extends ?? 'strict', hosts, [...seen, name]);
+  for (const [rule, value] of Object.entries(definition.rules ?? {})) {
+    if (!KNOWN_RULES.has(rule))
+      throw new ScimConfigError(`createScim: profile "${name}" names no dialect rule "${rule}".`);
+    if (value) on.add(rule as DialectRuleName);
+    else on.delete(rule as DialectRuleName);
+  }
+  return on;
+}
+
+/**
+ * Resolves every profile a service knows (the built-ins and the host's) to the dialect switches
+ * its resource type is compiled with, the server-wide `patchRules` applied last: a rule a host
+ * switched off there is off in every profile.
+ *
+ * @throws ScimConfigError for a host profile named like a built-in one, a rule name or an
+ *   `extends` that names nothing, an `extends` loop, or a `defaultProfile` that is no profile.
+ */
+export function resolveProfiles(options: ProfileOptions): {
+  readonly byName: ReadonlyMap<string, Switches>;
+  readonly defaultProfile: string;
+} {
+  const hosts = options.profiles ?? {};
+  for (const name of Object.keys(hosts)) {
+    if (BUILT_IN.has(name))
+      throw new ScimConfigError(
+        `createScim: profile "${name}" is built in; give yours another name.`,
+      );
+  }
+  const byName = new Map<string, Switches>();
+  for (const name of [...BUILT_IN.keys(), ...Object.keys(hosts)]) {
+    const on = rulesOf(name, hosts);
+    const switches: Switches = {};
+    for (const rule of DIALECT_RULES)
+      switches[rule] = on.has(rule) && options.patchRules?.[rule] !== false;
+    byName.set(name, switches);
+  }
+  const defaultProfile = options.defaultProfile ?? 'lenient';
+  if (!byName.has(defaultProfile))
+    throw new ScimConfigError(`createScim: defaultProfile "${defaultProfile}" is no profile.`);
+  return { byName, defaultProfile };
+}
+
+/** What a request is served with under its tenant's profile. */
+export interface ProfileSelector<C> {
+  /**
+   * Returns the configuration of a tenant's profile (the default one for `undefined`), built on
+   * first use and shared by every profile with the same rules; with `trace`, a copy whose PATCH
+   * engine reports each rule it fires there.
+   *
+   * @throws ScimConfigError for a profile the service does not know: the verifier returned it,
+   *   so it is the host's configuration fault, answered 500 and reported through `onError`.
+   */
+  configFor(profile: string | undefined, trace?: RuleTrace): C;
+}
+
+/**
+ * Builds the selector of per-profile configurations: `build` compiles one for a set of dialect
+ * switches, at most once per distinct set, so a request never compiles anything. `withTrace`
+ * makes the per-request copy that carries a rule trace, only while someone listens.
+ */
+export function profileSelector<C>(
+  options: ProfileOptions,
+  build: (switches: Switches) => C,
+  withTrace: (config: C, trace: RuleTrace) => C,
+): ProfileSelector<C> {
+  const { byName, defaultProfile } = resolveProfiles(options);
+  const bySwitches = new Map<string, C>();
+  const byProfile = new Map<string, C>();
+  const compiled = (name: string): C => {
+    let config = byProfile.get(name);
+    if (config !== undefined) return config;
+    const switches = byName.get(name);
+    if (!switches) throw new ScimConfigError(`The verifier returned an unknown profile "${name}".`);
+    const key = DIALECT_RULES.map((r) => (switches[r] ? '1' : '0')).join('');
+    config = bySwitches.get(key);
+    if (config === undefined) bySwitches.set(key, (config = build(switches)));
+    byProfile.set(name, config);
+    return config;
+  };
+  // The default profile is compiled now, so the first request does not pay for it.
+  const fallback = compiled(defaultProfile);
+  return {
+    configFor(profile, trace) {
+      const config = profile === undefined ? fallback : compiled(profile);
+      return trace ? withTrace(config, trace) : config;
+    },
+  };
+}
