@@ -11,6 +11,7 @@ import { notImplemented } from './handlers/not-implemented.js';
 import type { ResourceEndpoint } from './handlers/resource-endpoint.js';
 import { patchResource } from './handlers/patch-resource.js';
 import { replaceResource } from './handlers/replace-resource.js';
+import { rootList, rootSearch } from './handlers/root-search.js';
 
 type MethodTable<H> = Readonly<Partial<Record<string, H>>>;
 
@@ -33,6 +34,9 @@ const item: MethodTable<ResourceHandler> = {
   DELETE: deleteResource,
 };
 const search: MethodTable<ResourceHandler> = { POST: searchResources };
+// Search at the root, across every resource type served (RFC 7644 §3.4.3).
+const root: MethodTable<Handler> = { GET: rootList };
+const rootDotSearch: MethodTable<Handler> = { POST: rootSearch };
 const later: MethodTable<Handler> = {
   GET: notImplemented,
   POST: notImplemented,
@@ -84,7 +88,8 @@ function pick<H>(table: MethodTable<H>, method: string, what: string): H {
  * resource handlers. Endpoints of RFC 7644 not served (`/Groups` without a group store, `/Bulk`,
  * `/Me`) answer 501. The router finds the handler of a request path below the base path
  * (`/Users`, `/Users/`, `/Users/{id}`, `/Users/.search`, ...), matching endpoint names in any
- * letter case.
+ * letter case. The root (`/`, GET) and `/.search` (POST) search across every resource type
+ * served.
  *
  * The router throws ScimError 404 for an unknown route, 405 for a known route with another
  * method.
@@ -98,8 +103,10 @@ export function routeTable<E>(served: ReadonlyMap<string, E>): Router<E> {
   const lower = new Map([...rows.values()].map((row) => [row.name.toLowerCase(), row]));
   return (method, path) => {
     const [first, second, third] = leadingSegments(path);
-    const row =
-      first === undefined ? undefined : (rows.get(first) ?? lower.get(first.toLowerCase()));
+    if (first === undefined) return { handler: pick(root, method, '/'), id: '' };
+    if (first === '.search' && second === undefined)
+      return { handler: pick(rootDotSearch, method, '/.search'), id: '' };
+    const row = rows.get(first) ?? lower.get(first.toLowerCase());
     if (!row || third !== undefined)
       throw scimErrors.notFound(`No SCIM endpoint at ${previewJson(path)}.`);
     if (row.kind === 'fixed') {

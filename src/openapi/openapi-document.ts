@@ -15,6 +15,7 @@ import {
 } from './messages.js';
 import { headerComponents, parameterComponents } from './parameters.js';
 import { resourcePaths, type PathItem } from './resource-paths.js';
+import { rootPaths } from './root-paths.js';
 import { addResourceSchemas, ComponentNames } from './resource-schemas.js';
 import { errorResponseComponents } from './responses.js';
 import type { JsonSchema, OpenApiDocument, OpenApiInput } from './types.js';
@@ -111,6 +112,8 @@ export function openApiDocument(input: OpenApiInput): OpenApiDocument {
   input.resourceTypes.forEach((type, i) =>
     Object.assign(paths, resourcePaths(type, resourceNames[i] as (typeof resourceNames)[number])),
   );
+  if (input.resourceTypes.length > 0)
+    Object.assign(paths, rootPaths(input.resourceTypes, resourceNames));
   Object.assign(paths, discoveryPaths());
   const omitted = notImplementedEndpoints().filter((e) => !described.has(e.toLowerCase()));
   const url = serverUrl(input);
@@ -128,6 +131,7 @@ export function openApiDocument(input: OpenApiInput): OpenApiDocument {
         name: t.name,
         description: t.description ?? `${t.name} resources`,
       })),
+      { name: 'Search', description: 'Search across every resource type (RFC 7644 §3.4.3).' },
       { name: 'Discovery', description: 'What the service supports (RFC 7644 §4).' },
     ],
     paths,

@@ -9,7 +9,8 @@ const param = (name: string) => ({ $ref: `#/components/parameters/${name}` });
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 const PROJECTION = [param('attributes'), param('excludedAttributes')];
-const LIST_QUERY = [
+/** The query parameters of a list: filter, paging, sorting and projection. */
+export const LIST_QUERY = [
   param('filter'),
   param('startIndex'),
   param('cursor'),
@@ -18,7 +19,8 @@ const LIST_QUERY = [
   param('sortOrder'),
   ...PROJECTION,
 ];
-const LIST_400 =
+/** What a 400 answer to a list or search means. */
+export const LIST_400 =
   '`invalidFilter` for a bad or unsupported filter; `invalidValue` for a non-integer ' +
   'startIndex or count, a bad sortOrder or sortBy, or both attributes and excludedAttributes; ' +
   '`invalidCursor`, `expiredCursor` or `invalidCount` for a cursor page (RFC 9865).';

@@ -39,6 +39,13 @@ function routeTable(): Map<string, Served> {
       }
     }
   }
+  // The root: a search across every resource type (`/`, `/.search`).
+  for (const method of METHODS) {
+    for (const path of ['/', '/.search']) {
+      const handler = probe(method, path);
+      if (handler !== undefined) routes.set(`${method} ${path}`, 'served');
+    }
+  }
   return routes;
 }
 
@@ -59,6 +66,8 @@ describe('the OpenAPI document covers the route table', () => {
   it('finds the routes (the walk itself works)', () => {
     expect(routes.get('POST /Users')).toBe('served');
     expect(routes.get('POST /Users/.search')).toBe('served');
+    expect(routes.get('GET /')).toBe('served');
+    expect(routes.get('POST /.search')).toBe('served');
     expect(routes.get('GET /Schemas/{id}')).toBe('served');
     expect(routes.has('GET /ServiceProviderConfig/{id}')).toBe(false);
     expect(routes.has('POST /Schemas')).toBe(false);
