@@ -90,6 +90,7 @@ function service() {
     defaultPageSize: 50,
     maxPageSize: 100,
     sortSupported: true,
+    cursors: undefined,
     endpoints: [users.endpoint, groups.endpoint],
     reportError: () => undefined,
   };
