@@ -25,9 +25,16 @@ const isEndpoint = (text: string): boolean =>
 
 /** The endpoints of the route table that answer 501 Not Implemented, such as `/Bulk`. */
 export function notImplementedEndpoints(): string[] {
-  return ENDPOINT_NAMES.filter(
-    (name) => matchRoute('GET', `/${name}`).handler === notImplemented,
-  ).map((name) => `/${name}`);
+  return ENDPOINT_NAMES.filter((name) => answers501(`/${name}`)).map((name) => `/${name}`);
+}
+
+// An endpoint that answers 501 does so to every method; a served one may refuse GET (`/Bulk`).
+function answers501(path: string): boolean {
+  try {
+    return matchRoute('GET', path).handler === notImplemented;
+  } catch {
+    return false;
+  }
 }
 
 function messageSchemas(): Record<string, JsonSchema> {
