@@ -118,7 +118,8 @@ export function routeTable<E>(
     if (row.kind === 'fixed') {
       const { table } = row;
       if (second === undefined) return { handler: pick(table, method, `/${first}`), id: '' };
-      if (row.name === 'ServiceProviderConfig')
+      // A singular endpoint has no items: `/Bulk/x`, `/Me/x` (once served) are no endpoint.
+      if (row.name === 'ServiceProviderConfig' || row.name === 'Bulk' || table === meHandlers)
         throw scimErrors.notFound(`No SCIM endpoint at ${previewJson(path)}.`);
       return { handler: pick(table, method, `/${first}/{id}`), id: decodeSegment(second) };
     }

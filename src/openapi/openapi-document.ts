@@ -2,6 +2,7 @@ import { notImplemented } from '../core/handlers/not-implemented.js';
 import { ENDPOINT_NAMES, matchRoute } from '../core/routes.js';
 import { ScimConfigError } from '../errors/index.js';
 import { isAttributeName } from '../schema/attribute-path.js';
+import { bulkPaths, bulkRequestSchema, bulkResponseSchema, mePaths } from './bulk-paths.js';
 import { discoveryPaths } from './discovery-paths.js';
 import {
   errorSchema,
@@ -42,6 +43,8 @@ function messageSchemas(): Record<string, JsonSchema> {
   return {
     Error: errorSchema,
     PatchOp: patchOpSchema,
+    BulkRequest: bulkRequestSchema,
+    BulkResponse: bulkResponseSchema,
     SearchRequest: searchRequestSchema,
     ServiceProviderConfig: serviceProviderConfigSchema,
     ResourceType: resourceTypeSchema,
@@ -118,6 +121,12 @@ export function openApiDocument(input: OpenApiInput): OpenApiDocument {
   input.resourceTypes.forEach((type, i) =>
     Object.assign(paths, resourcePaths(type, resourceNames[i] as (typeof resourceNames)[number])),
   );
+  Object.assign(paths, bulkPaths());
+  const userItem = paths['/Users/{id}'];
+  if (input.me === true && userItem !== undefined) {
+    Object.assign(paths, mePaths(userItem));
+    described.add('/me');
+  }
   Object.assign(paths, discoveryPaths());
   const omitted = notImplementedEndpoints().filter((e) => !described.has(e.toLowerCase()));
   const url = serverUrl(input);
@@ -135,6 +144,10 @@ export function openApiDocument(input: OpenApiInput): OpenApiDocument {
         name: t.name,
         description: t.description ?? `${t.name} resources`,
       })),
+      { name: 'Bulk', description: 'Many operations in one request (RFC 7644 §3.7).' },
+      ...(input.me === true
+        ? [{ name: 'Me', description: "The caller's own user (RFC 7644 §3.11)." }]
+        : []),
       { name: 'Discovery', description: 'What the service supports (RFC 7644 §4).' },
     ],
     paths,
