@@ -30,6 +30,7 @@ export { staticApiKeys, sha256Hex } from './auth/static-api-keys.js';
 export type { StaticApiKey } from './auth/static-api-keys.js';
 export type { Scim, UserLifecycle } from './core/scim.js';
 export type { ScimOptions, OutboxOptions, RateLimit, RateLimitVerdict } from './core/options.js';
+export type { MeHook } from './core/options.js';
 export type * from './core/events/types.js';
 export { explainNormalisations } from './core/events/explain-normalisations.js';
 export { REDACTED } from './core/events/redact-write-only.js';

@@ -5,7 +5,7 @@ import { userNameCheck } from '../schema/user-name-rule.js';
 import { patchContext } from '../patch/patch-context.js';
 import { EventHub } from './events/event-hub.js';
 import { RequestHub } from './events/request-hub.js';
-import type { HandlerConfig } from './handlers/context.js';
+import type { HandlerConfig, RunOperation } from './handlers/context.js';
 import { filterReader } from './handlers/filter-reader.js';
 import type { ResourceEndpoint } from './handlers/resource-endpoint.js';
 import { targetOrigin, targetPath } from './http/request-target.js';
@@ -189,8 +189,14 @@ export function createScim(options: ScimOptions): Scim {
   const rowOf = new Map(endpoints.map((e, i) => [e, i]));
   const groups = endpoints.find((e) => e.type.name === 'Group')?.service as
     GroupService | undefined;
+  // Runs one operation of a `/Bulk` request; bound below, once the request phases exist.
+  let runOperation: RunOperation = () => Promise.reject(new Error('not started'));
   const config: HandlerConfig = {
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    maxBulkOperations: options.maxBulkOperations ?? 1000,
+    maxBulkPayloadBytes: options.maxBulkPayloadBytes ?? 1024 * 1024,
+    runOperation: (tenant, request, path) => runOperation(tenant, request, path),
+    me: options.me,
     defaultPageSize: options.defaultPageSize ?? 50,
     maxPageSize: options.maxPageSize ?? 100,
     sortSupported: typeof options.store.capabilities?.supportsSort === 'function',
@@ -198,7 +204,11 @@ export function createScim(options: ScimOptions): Scim {
     endpoints,
     reportError,
   };
-  const matchRoute = routeTable(new Map(endpoints.map((e) => [e.type.endpoint.slice(1), e])));
+  const matchRoute = routeTable(new Map(endpoints.map((e) => [e.type.endpoint.slice(1), e])), {
+    me: options.me !== undefined,
+  });
+  // Adapters read as far as the larger limit; each handler holds its body to its own.
+  const maxBodyBytes = Math.max(config.maxBodyBytes, config.maxBulkPayloadBytes);
 
   const basePrefix = `${basePath}/`;
   // A server sees one origin, or a few: build its URLs once, not on every request.
@@ -217,7 +227,7 @@ export function createScim(options: ScimOptions): Scim {
   const phases = requestPhases({
     verifier: options.verifier,
     rateLimit: options.rateLimit,
-    maxBodyBytes: config.maxBodyBytes,
+    maxBodyBytes,
     route(request, method) {
       // An absolute-form target (`http://host/...`) routes like its path.
       let path = targetPath(request.path);
@@ -245,10 +255,18 @@ export function createScim(options: ScimOptions): Scim {
     requests,
   });
 
+  // A bulk operation is a request of the caller's tenant below the base path, answered like one
+  // sent alone: same route table, handlers and request trace, no second authentication.
+  runOperation = (tenant, request, path) => {
+    const origin = options.publicBaseUrl ?? targetOrigin(request.path) ?? request.baseUrl;
+    const inner: ScimRequest = { ...request, path: `${basePath}${path}` };
+    return phases.handleAs(origin === undefined ? inner : { ...inner, baseUrl: origin }, tenant);
+  };
+
   return {
     handle: phases.handle,
     begin: phases.begin,
-    maxBodyBytes: config.maxBodyBytes,
+    maxBodyBytes,
     bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
     users: {
       activate: (tenant, id) => users.activate(tenant, id),

@@ -58,6 +58,22 @@ export type RateLimit = (
 ) => RateLimitVerdict | Promise<RateLimitVerdict>;
 
 /**
+ * Maps the authenticated caller of a `/Me` request to the id of the user `/Me` stands for, or
+ * `null` when the caller is no user of the tenant (`/Me` answers 404). A throw (or a rejection)
+ * is a SCIM 500 reported to `onError`.
+ *
+ * @see RFC 7644 §3.11
+ * @example
+ * ```ts
+ * me: (tenant, request) => (request.context as Session | undefined)?.userId ?? null,
+ * ```
+ */
+export type MeHook = (
+  tenant: Tenant,
+  request: ScimRequest,
+) => string | null | Promise<string | null>;
+
+/**
  * Options of {@link createScim}.
  *
  * @example
@@ -103,6 +119,22 @@ export interface ScimOptions {
    * ```
    */
   readonly rateLimit?: RateLimit;
+  /**
+   * Most operations one `/Bulk` request may carry; more answer 413. Advertised as
+   * `bulk.maxOperations` in `/ServiceProviderConfig`. Default 1,000.
+   */
+  readonly maxBulkOperations?: number;
+  /**
+   * Largest `/Bulk` request body in bytes; a larger one answers 413. Advertised as
+   * `bulk.maxPayloadSize` in `/ServiceProviderConfig`. Adapters read up to the larger of this
+   * and `maxBodyBytes` (`scim.maxBodyBytes`). Default 1 MiB.
+   */
+  readonly maxBulkPayloadBytes?: number;
+  /**
+   * Serves `/Me` (RFC 7644 §3.11): maps the caller to the user GET, PUT, PATCH and DELETE on
+   * `/Me` act on. Without it `/Me` answers 501. See docs/users.md.
+   */
+  readonly me?: MeHook;
   /** Page size when `count` is not given. Default 50. */
   readonly defaultPageSize?: number;
   /**

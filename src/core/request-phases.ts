@@ -42,6 +42,12 @@ type Trace = RequestTrace | undefined;
 export interface RequestPhases {
   begin(head: ScimRequestHead, context?: () => unknown): ScimAdmission | Promise<ScimAdmission>;
   handle(request: ScimRequest): Promise<ScimResponse>;
+  /**
+   * Answers a request of a tenant already authenticated (an operation of a `/Bulk` request):
+   * the route, the handler and the request trace of `handle`, without authentication or the
+   * host's `rateLimit` hook. Never rejects.
+   */
+  handleAs(request: ScimRequest, tenant: Tenant): Promise<ScimResponse>;
 }
 
 type Admitted = ScimAdmission | Promise<ScimAdmission>;
@@ -213,6 +219,16 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
   return {
     begin: (head, context) =>
       admit(head, head.method.toUpperCase(), context, true, requests?.start(head)),
+    handleAs(request, tenant) {
+      const method = request.method.toUpperCase();
+      const trace = requests?.start(request);
+      if (trace) trace.tenant = tenant.id;
+      try {
+        return routed(request, method, tenant, false, trace)(request.body);
+      } catch (error) {
+        return Promise.resolve(refuse(error, request, method, false, trace));
+      }
+    },
     handle(request) {
       const admitted = admit(
         request,

@@ -1,4 +1,5 @@
 import { scimErrors } from '../errors/index.js';
+import { bulk } from './bulk/bulk-handler.js';
 import { isClientText } from '../json/client-text.js';
 import { previewJson } from '../json/preview-json.js';
 import type { Handler, ResourceHandler } from './handlers/context.js';
@@ -7,6 +8,7 @@ import { deleteResource } from './handlers/delete-resource.js';
 import { resourceTypes, schemas, serviceProviderConfig } from './handlers/discovery.js';
 import { getResource } from './handlers/get-resource.js';
 import { listResources, searchResources } from './handlers/list-resources.js';
+import { meHandlers } from './me/me-handler.js';
 import { notImplemented } from './handlers/not-implemented.js';
 import type { ResourceEndpoint } from './handlers/resource-endpoint.js';
 import { patchResource } from './handlers/patch-resource.js';
@@ -66,7 +68,7 @@ type Row<E> =
 
 const FIXED: readonly (readonly [string, MethodTable<Handler>])[] = [
   ['Users', later],
-  ['Bulk', later],
+  ['Bulk', { POST: bulk }],
   ['Me', later],
   ['ServiceProviderConfig', { GET: serviceProviderConfig }],
   ['ResourceTypes', { GET: resourceTypes }],
@@ -82,11 +84,18 @@ function pick<H>(table: MethodTable<H>, method: string, what: string): H {
   return handler;
 }
 
+/** What else a route table serves besides its resource types. */
+export interface RouteOptions {
+  /** Serve `/Me` (the host gave a `me` hook); otherwise it answers 501. */
+  readonly me?: boolean;
+}
+
 /**
  * Builds the route table of the resource types served, keyed by endpoint name as it is
  * spelled (`Users`, `Groups`, a host's `Classes`): each is one row answered by the generic
- * resource handlers. Endpoints of RFC 7644 not served (`/Groups` without a group store, `/Bulk`,
- * `/Me`) answer 501. The router finds the handler of a request path below the base path
+ * resource handlers; `/Bulk` runs its operations through the same table, and `/Me` is served
+ * when `options.me` says so. Endpoints of RFC 7644 not served (`/Groups` without a group store,
+ * `/Me` without a hook) answer 501. The router finds the handler of a request path below the base path
  * (`/Users`, `/Users/`, `/Users/{id}`, `/Users/.search`, ...), matching endpoint names in any
  * letter case. The root (`/`, GET) and `/.search` (POST) search across every resource type
  * served.
@@ -94,9 +103,13 @@ function pick<H>(table: MethodTable<H>, method: string, what: string): H {
  * The router throws ScimError 404 for an unknown route, 405 for a known route with another
  * method.
  */
-export function routeTable<E>(served: ReadonlyMap<string, E>): Router<E> {
+export function routeTable<E>(
+  served: ReadonlyMap<string, E>,
+  options: RouteOptions = {},
+): Router<E> {
   const rows = new Map<string, Row<E>>();
   for (const [name, table] of FIXED) rows.set(name, { kind: 'fixed', name, table });
+  if (options.me === true) rows.set('Me', { kind: 'fixed', name: 'Me', table: meHandlers });
   for (const [name, endpoint] of served) rows.set(name, { kind: 'resource', name, endpoint });
   // The names as spelled, which most clients use, found without lower-casing the segment;
   // any other spelling through the lower-cased names (IdPs differ: `/users`, `/Users`).
@@ -112,7 +125,8 @@ export function routeTable<E>(served: ReadonlyMap<string, E>): Router<E> {
     if (row.kind === 'fixed') {
       const { table } = row;
       if (second === undefined) return { handler: pick(table, method, `/${first}`), id: '' };
-      if (row.name === 'ServiceProviderConfig')
+      // A singular endpoint has no items: `/Bulk/x`, `/Me/x` (once served) are no endpoint.
+      if (row.name === 'ServiceProviderConfig' || row.name === 'Bulk' || table === meHandlers)
         throw scimErrors.notFound(`No SCIM endpoint at ${previewJson(path)}.`);
       return { handler: pick(table, method, `/${first}/{id}`), id: decodeSegment(second) };
     }

@@ -2,6 +2,7 @@ import { notImplemented } from '../core/handlers/not-implemented.js';
 import { ENDPOINT_NAMES, matchRoute } from '../core/routes.js';
 import { ScimConfigError } from '../errors/index.js';
 import { isAttributeName } from '../schema/attribute-path.js';
+import { bulkPaths, bulkRequestSchema, bulkResponseSchema, mePaths } from './bulk-paths.js';
 import { discoveryPaths } from './discovery-paths.js';
 import {
   errorSchema,
@@ -26,9 +27,16 @@ const isEndpoint = (text: string): boolean =>
 
 /** The endpoints of the route table that answer 501 Not Implemented, such as `/Bulk`. */
 export function notImplementedEndpoints(): string[] {
-  return ENDPOINT_NAMES.filter(
-    (name) => matchRoute('GET', `/${name}`).handler === notImplemented,
-  ).map((name) => `/${name}`);
+  return ENDPOINT_NAMES.filter((name) => answers501(`/${name}`)).map((name) => `/${name}`);
+}
+
+// An endpoint that answers 501 does so to every method; a served one may refuse GET (`/Bulk`).
+function answers501(path: string): boolean {
+  try {
+    return matchRoute('GET', path).handler === notImplemented;
+  } catch {
+    return false;
+  }
 }
 
 function messageSchemas(): Record<string, JsonSchema> {
@@ -36,6 +44,8 @@ function messageSchemas(): Record<string, JsonSchema> {
   return {
     Error: errorSchema,
     PatchOp: patchOpSchema,
+    BulkRequest: bulkRequestSchema,
+    BulkResponse: bulkResponseSchema,
     SearchRequest: searchRequestSchema,
     ServiceProviderConfig: serviceProviderConfigSchema,
     ResourceType: resourceTypeSchema,
@@ -114,6 +124,12 @@ export function openApiDocument(input: OpenApiInput): OpenApiDocument {
   );
   if (input.resourceTypes.length > 0)
     Object.assign(paths, rootPaths(input.resourceTypes, resourceNames));
+  Object.assign(paths, bulkPaths());
+  const userItem = paths['/Users/{id}'];
+  if (input.me === true && userItem !== undefined) {
+    Object.assign(paths, mePaths(userItem));
+    described.add('/me');
+  }
   Object.assign(paths, discoveryPaths());
   const omitted = notImplementedEndpoints().filter((e) => !described.has(e.toLowerCase()));
   const url = serverUrl(input);
@@ -132,6 +148,10 @@ export function openApiDocument(input: OpenApiInput): OpenApiDocument {
         description: t.description ?? `${t.name} resources`,
       })),
       { name: 'Search', description: 'Search across every resource type (RFC 7644 §3.4.3).' },
+      { name: 'Bulk', description: 'Many operations in one request (RFC 7644 §3.7).' },
+      ...(input.me === true
+        ? [{ name: 'Me', description: "The caller's own user (RFC 7644 §3.11)." }]
+        : []),
       { name: 'Discovery', description: 'What the service supports (RFC 7644 §4).' },
     ],
     paths,

@@ -18,6 +18,7 @@ export interface ScimOpenApiOptions
         | 'patchRules'
         | 'defaultPageSize'
         | 'maxPageSize'
+        | 'me'
       >
     >,
     Pick<OpenApiInput, 'serverUrl' | 'title' | 'version'> {}
@@ -50,6 +51,7 @@ export function scimOpenApi(options: ScimOpenApiOptions = {}): OpenApiDocument {
   if (options.title !== undefined) input.title = options.title;
   if (options.version !== undefined) input.version = options.version;
   if (options.defaultPageSize !== undefined) input.defaultPageSize = options.defaultPageSize;
+  if (options.me !== undefined) input.me = true;
   if (options.maxPageSize !== undefined) input.maxPageSize = options.maxPageSize;
   return openApiDocument(input);
 }

@@ -25,6 +25,8 @@ export interface OpenApiInput {
   readonly defaultPageSize?: number;
   /** The largest page size, as configured in `createScim`. */
   readonly maxPageSize?: number;
+  /** Whether `/Me` is served (`createScim` has a `me` hook): it is described, not listed as 501. */
+  readonly me?: boolean;
 }
 
 /**

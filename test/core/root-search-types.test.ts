@@ -91,6 +91,10 @@ function service() {
     maxPageSize: 100,
     sortSupported: true,
     cursors: undefined,
+    maxBulkOperations: 1000,
+    maxBulkPayloadBytes: 1 << 20,
+    runOperation: () => Promise.reject(new Error('no bulk in this test')),
+    me: undefined,
     endpoints: [users.endpoint, groups.endpoint],
     reportError: () => undefined,
   };

@@ -1,4 +1,5 @@
 import type { Tenant } from '../../contracts/api-key-verifier.js';
+import type { MeHook } from '../options.js';
 import type { ScimRequest, ScimResponse } from '../types.js';
 import type { CursorSettings } from './cursor-token.js';
 import type { ResourceEndpoint } from './resource-endpoint.js';
@@ -19,7 +20,27 @@ export interface HandlerConfig {
   readonly endpoints: readonly ResourceEndpoint[];
   /** Reports a fault that must not fail the request. */
   readonly reportError: (error: unknown) => void;
+  /** Most operations in one `/Bulk` request (`maxOperations` of the SPC). */
+  readonly maxBulkOperations: number;
+  /** Largest `/Bulk` request body in bytes (`maxPayloadSize` of the SPC). */
+  readonly maxBulkPayloadBytes: number;
+  /** Runs one operation of a `/Bulk` request as an internal request of the same tenant. */
+  readonly runOperation: RunOperation;
+  /** Maps the caller to the user `/Me` stands for; `undefined` when the host gives no hook. */
+  readonly me: MeHook | undefined;
 }
+
+/**
+ * Runs a request of an already authenticated tenant through the same route table, handlers and
+ * request trace as a request sent alone, without authenticating it again. `path` is below the
+ * base path (`/Users/{id}`); the request's own `path` only gives the origin of an absolute-form
+ * target, as for the request sent alone. Never rejects.
+ */
+export type RunOperation = (
+  tenant: Tenant,
+  request: ScimRequest,
+  path: string,
+) => Promise<ScimResponse>;
 
 /** What a handler receives for one authenticated, routed request. */
 export interface HandlerContext {

@@ -39,7 +39,11 @@ export const serviceProviderConfig: Handler = async (context) => {
     schemas: [SPC_SCHEMA],
     documentationUri: 'https://github.com/scimkit/scimkit#readme',
     patch: { supported: true },
-    bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
+    bulk: {
+      supported: true,
+      maxOperations: config.maxBulkOperations,
+      maxPayloadSize: config.maxBulkPayloadBytes,
+    },
     filter: { supported: true, maxResults: config.maxPageSize },
     changePassword: { supported: false },
     sort: { supported: config.sortSupported },

@@ -1,0 +1,133 @@
+import { ScimError, type ScimErrorBody } from '../../errors/index.js';
+import { readJsonBody } from '../http/read-json-body.js';
+import { jsonResponse } from '../http/respond.js';
+import type { Handler, HandlerContext } from '../handlers/context.js';
+import type { ScimRequest, ScimResponse } from '../types.js';
+import { readBulkRequest, type BulkOperation } from './bulk-request.js';
+import { runBulk, type OperationResult } from './run-bulk.js';
+
+/** The schema URN of a bulk response (RFC 7644 §3.7). */
+export const BULK_RESPONSE_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:BulkResponse';
+
+/** One operation of a BulkResponse. */
+export interface BulkResponseOperation {
+  method?: string;
+  bulkId?: string;
+  version?: string;
+  location?: string;
+  status: string;
+  response?: ScimErrorBody;
+}
+
+// The endpoint a bulk operation's path names, when it names a served resource type the way
+// its method needs (POST: the collection; PUT, PATCH, DELETE: one resource), else why not.
+function checkPath(path: string, method: string, context: HandlerContext): string | undefined {
+  const served = context.config.endpoints.map((e) => e.type.endpoint);
+  const refuse = () =>
+    `"path" ${JSON.stringify(path)} must name ${method === 'POST' ? 'a resource endpoint' : 'one resource'}` +
+    ` of ${served.join(', ')}${method === 'POST' ? '' : ' ("/Users/{id}")'}, without a query.`;
+  if (!path.startsWith('/') || path.includes('?') || path.includes('#')) return refuse();
+  const segments = path.slice(1).split('/');
+  const [name, id] = segments;
+  const endpoint = served.find((e) => e.slice(1).toLowerCase() === name?.toLowerCase());
+  if (endpoint === undefined) return refuse();
+  if (method === 'POST') return segments.length === 1 ? undefined : refuse();
+  return segments.length === 2 && id !== '' && id !== '.search' ? undefined : refuse();
+}
+
+function errorBody(response: ScimResponse): ScimErrorBody {
+  try {
+    return JSON.parse(response.body ?? '') as ScimErrorBody;
+  } catch {
+    return new ScimError(response.status, 'The operation failed.').toJSON();
+  }
+}
+
+// The id a POST created: from `Location`, which is the endpoint's URL and the id.
+function createdId(response: ScimResponse, prefix: string): string | undefined {
+  const { location } = response.headers;
+  if (location?.startsWith(prefix)) return location.slice(prefix.length);
+  try {
+    const id = (JSON.parse(response.body ?? '') as { id?: unknown }).id;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * POST /Bulk: runs each operation of a BulkRequest as an internal request of the same tenant,
+ * through the same route table, handlers and services as the request sent alone (validation,
+ * dialect rules, events, the welcome email, versions; `version` is its If-Match), and answers
+ * 200 with a BulkResponse of every operation run. `bulkId:<id>` references are resolved across
+ * operations in any order; see {@link runBulk}. Operations are not one transaction: each is
+ * atomic, and what ran before a failure stays (docs/bulk.md).
+ *
+ * @throws ScimError 413 when the body exceeds `maxBulkPayloadBytes` or the operations
+ *   `maxBulkOperations`; 400 for a message that is not a BulkRequest.
+ * @see RFC 7644 §3.7
+ */
+export const bulk: Handler = async (context) => {
+  const { request, tenant, config } = context;
+  const body = readJsonBody(request, config.maxBulkPayloadBytes);
+  const { operations, failOnErrors } = readBulkRequest(body, config.maxBulkOperations);
+  const results: (BulkResponseOperation | undefined)[] = operations.map(() => undefined);
+
+  const entry = (op: BulkOperation, status: number): BulkResponseOperation => {
+    const out: BulkResponseOperation = { status: String(status) };
+    if (op.method !== undefined) out.method = op.method.toUpperCase();
+    if (op.bulkId !== undefined) out.bulkId = op.bulkId;
+    return out;
+  };
+
+  const dispatch = async (index: number, path: string, data: unknown): Promise<OperationResult> => {
+    const op = operations[index] as BulkOperation;
+    const method = (op.method as string).toUpperCase();
+    const problem = checkPath(path, method, context);
+    if (problem !== undefined) {
+      results[index] = { ...entry(op, 400), response: errorOf(400, problem) };
+      return { failed: true };
+    }
+    const headers: Record<string, string> = { 'content-type': 'application/scim+json' };
+    if (op.version !== undefined) headers['if-match'] = op.version;
+    const inner: ScimRequest = {
+      method,
+      // Only the origin of an absolute-form target is read from it; `path` is what runs.
+      path: request.path,
+      headers,
+      ...(method === 'DELETE' ? {} : { body: data }),
+      ...(request.baseUrl === undefined ? {} : { baseUrl: request.baseUrl }),
+      ...(request.context === undefined ? {} : { context: request.context }),
+    };
+    const response = await config.runOperation(tenant, inner, path);
+    const out = entry(op, response.status);
+    const failed = response.status >= 400;
+    let id: string | undefined;
+    if (method === 'POST' && !failed) {
+      const prefix = `${context.baseUrl}${path}/`;
+      id = createdId(response, prefix);
+      if (response.headers.location !== undefined) out.location = response.headers.location;
+    } else if (method !== 'POST') {
+      out.location = `${context.baseUrl}${path}`;
+    }
+    if (response.headers.etag !== undefined && !failed) out.version = response.headers.etag;
+    if (failed) out.response = errorBody(response);
+    results[index] = out;
+    return { failed, createdId: id };
+  };
+
+  await runBulk(operations, failOnErrors, dispatch, (index, error) => {
+    results[index] = {
+      ...entry(operations[index] as BulkOperation, error.status),
+      response: error.toJSON(),
+    };
+  });
+  return jsonResponse(200, {
+    schemas: [BULK_RESPONSE_SCHEMA],
+    Operations: results.filter((r) => r !== undefined),
+  });
+};
+
+function errorOf(status: number, detail: string): ScimErrorBody {
+  return new ScimError(status, detail, { scimType: 'invalidValue' }).toJSON();
+}
