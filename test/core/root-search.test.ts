@@ -31,17 +31,38 @@ describe.each(everyStore)('search at the root on the $name store', ({ open }) =>
   }, 60_000);
   afterAll(() => opened.close());
 
-  /** What the root must answer: each type's endpoint answer, in the order served. */
-  async function byType(params: Record<string, string>): Promise<Resource[]> {
+  /**
+   * What the root must answer: each type's endpoint answer, in the order served; or, when a
+   * type's store cannot answer the filter or sort (the PostgreSQL group store filters and sorts
+   * less than the user store), that type's 400, which the root answers too.
+   */
+  async function byType(
+    params: Record<string, string>,
+  ): Promise<{ resources: Resource[]; refused?: Resource }> {
     const all: Resource[] = [];
     for (const { endpoint } of endpoints) {
       const reply = await ctx.request('GET', endpoint, { query: q({ ...params, count: '100' }) });
+      if (reply.status === 400 && /store cannot/.test(String(reply.body.detail)))
+        return { resources: [], refused: reply.body };
       // A filter on an attribute the type lacks matches nothing of that type.
       if (reply.status === 400 && reply.body.scimType === 'invalidFilter') continue;
       expect(reply.status, JSON.stringify(reply.body)).toBe(200);
       all.push(...reply.body.Resources);
     }
-    return all;
+    return { resources: all };
+  }
+
+  /** Asks the root and each endpoint; true when both answered the same refusal. */
+  async function refusedAlike(reply: Reply, params: Record<string, string>): Promise<boolean> {
+    const { refused } = await byType(params);
+    // A type's part of the filter that its store cannot answer (the part left after the
+    // attributes it lacks are taken out): refused by the root as that type's endpoint would.
+    if (!refused && reply.status === 400 && /store cannot/.test(String(reply.body.detail)))
+      return true;
+    if (!refused) return false;
+    expect(reply.status, JSON.stringify(params)).toBe(400);
+    expect(reply.body.scimType).toBe(refused.scimType);
+    return true;
   }
 
   const root = (params: Record<string, string>) => ctx.request('GET', '/', { query: q(params) });
@@ -49,9 +70,10 @@ describe.each(everyStore)('search at the root on the $name store', ({ open }) =>
 
   it('answers a ListResponse of every type, each resource with its schemas, resourceType and location', async () => {
     const reply = await root({ filter: 'meta.created pr' });
+    if (await refusedAlike(reply, { filter: 'meta.created pr' })) return;
     expect(reply.status).toBe(200);
     expect(reply.body.schemas).toEqual([LIST]);
-    const expected = await byType({ filter: 'meta.created pr' });
+    const expected = (await byType({ filter: 'meta.created pr' })).resources;
     expect(reply.body.totalResults).toBe(expected.length);
     expect(reply.body.itemsPerPage).toBe(expected.length);
     expect(reply.body.startIndex).toBe(1);
@@ -68,7 +90,7 @@ describe.each(everyStore)('search at the root on the $name store', ({ open }) =>
   it('without a filter lists every resource of the tenant, a page at a time', async () => {
     const reply = await root({ count: '100' });
     expect(reply.status).toBe(200);
-    expect(reply.body.Resources).toEqual(await byType({}));
+    expect(reply.body.Resources).toEqual((await byType({})).resources);
     expect(reply.body.Resources.map((r: Resource) => r.userName)).not.toContain(
       'other-tenant@root.example',
     );
@@ -82,8 +104,9 @@ describe.each(everyStore)('search at the root on the $name store', ({ open }) =>
       'emails[value ew "root.example"]',
     ]) {
       const reply = await root({ filter, count: '100' });
+      if (await refusedAlike(reply, { filter })) continue;
       expect(reply.status, filter).toBe(200);
-      expect(reply.body.Resources, filter).toEqual(await byType({ filter }));
+      expect(reply.body.Resources, filter).toEqual((await byType({ filter })).resources);
       expect(reply.body.totalResults, filter).toBe(reply.body.Resources.length);
     }
   });
@@ -92,14 +115,17 @@ describe.each(everyStore)('search at the root on the $name store', ({ open }) =>
     for (const sortOrder of ['ascending', 'descending']) {
       const params = { sortBy: 'displayName', sortOrder };
       const reply = await root({ ...params, count: '100' });
+      if (await refusedAlike(reply, params)) continue;
       expect(reply.status).toBe(200);
-      expect(reply.body.Resources).toEqual(await byType(params));
+      expect(reply.body.Resources).toEqual((await byType(params)).resources);
     }
   });
 
   it('pages by startIndex and count over the whole order: no resource skipped or repeated', async () => {
     for (const params of [{}, { sortBy: 'displayName', sortOrder: 'descending' }]) {
-      const whole = ids(await root({ ...params, count: '100' }));
+      const all = await root({ ...params, count: '100' });
+      if (await refusedAlike(all, params)) continue;
+      const whole = ids(all);
       for (const count of [1, 2, 3]) {
         const seen: string[] = [];
         for (let start = 1; start <= whole.length + 1; start += count) {
@@ -147,7 +173,7 @@ describe.each(everyStore)('search at the root on the $name store', ({ open }) =>
       { excludedAttributes: 'meta,emails' },
     ]) {
       const reply = await root({ ...params, count: '100' });
-      expect(reply.body.Resources).toEqual(await byType(params));
+      expect(reply.body.Resources).toEqual((await byType(params)).resources);
     }
   });
 
