@@ -55,3 +55,18 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 export function shallowCopy<T extends object>(value: T): T {
   return { ...value };
 }
+
+/**
+ * Sets `target[key] = value` as an own, enumerable data member, whatever the key: a client may
+ * send a `"__proto__"` member, which a plain assignment would turn into the object's prototype.
+ */
+export function setMember(target: JsonObject, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else target[key] = value;
+}

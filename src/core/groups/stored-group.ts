@@ -1,3 +1,4 @@
+import { setMember } from '../../json/json-value.js';
 import type { GroupMember, GroupMeta, ScimGroup } from '../../schema/group-schema.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import { FIRST_VERSION, nextVersion } from '../../schema/version.js';
@@ -15,16 +16,7 @@ export function assembleGroup(
   const group: Record<string, unknown> = { schemas: type.schemasOf(attributes), id };
   for (const key in attributes) {
     if (key === 'id' || key === 'meta' || key === 'schemas' || key === 'members') continue;
-    const value = attributes[key];
-    // A client may send a "__proto__" member: keep it as data, never as the prototype.
-    if (key === '__proto__') {
-      Object.defineProperty(group, key, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else group[key] = value;
+    setMember(group, key, attributes[key]);
   }
   group.meta = meta;
   return Object.freeze(group) as unknown as ScimGroup;

@@ -1,6 +1,7 @@
 import type { AccountExtension, ScimUser } from '../../schema/user-resource.js';
 import { ACCOUNT_SCHEMA, USER_SCHEMA } from '../../schema/user-schema.js';
 import { FIRST_VERSION, nextVersion } from '../../schema/version.js';
+import { setMember } from '../../json/json-value.js';
 
 /** The attributes of a user a client controls: everything but id, meta and the account. */
 export type UserAttributes = Readonly<Record<string, unknown>>;
@@ -32,16 +33,7 @@ export function assembleUser(parts: StoredUserParts): ScimUser {
   for (const key in attributes) {
     // The core sets these itself, whatever the attributes say.
     if (key === 'id' || key === 'meta' || key === 'schemas' || key === ACCOUNT_SCHEMA) continue;
-    const value = attributes[key];
-    // A client may send a "__proto__" member: keep it as data, never as the prototype.
-    if (key === '__proto__') {
-      Object.defineProperty(user, key, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else user[key] = value;
+    setMember(user, key, attributes[key]);
   }
   user.userName = attributes.userName;
   user.active = attributes.active === true;

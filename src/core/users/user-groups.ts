@@ -1,3 +1,4 @@
+import { setMember } from '../../json/json-value.js';
 import type { GroupStore, MemberGroup } from '../../contracts/group-store.js';
 import type { Projector } from '../../schema/project-resource.js';
 import type { ScimUser } from '../../schema/user-resource.js';
@@ -44,16 +45,7 @@ export function withGroupValues(
   const out: Record<string, unknown> = {};
   for (const key in user) {
     if (key === 'groups' || key === 'meta') continue;
-    const value = user[key];
-    // A "__proto__" member stays data, never the prototype.
-    if (key === '__proto__')
-      Object.defineProperty(out, key, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    else out[key] = value;
+    setMember(out, key, user[key]);
   }
   if (!none) {
     out.groups = groups.map(({ value, display, type }): UserGroupValue => ({

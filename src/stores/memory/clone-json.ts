@@ -1,3 +1,5 @@
+import { setMember } from '../../json/json-value.js';
+
 /**
  * Deep-copies JSON data (plain objects, arrays and primitives).
  *
@@ -40,8 +42,7 @@ export function frozenNextVersion<T extends object>(next: T, previous: T): T {
   for (const key of Object.keys(source)) {
     const value = source[key];
     const item = key !== '__proto__' && before[key] === value ? value : copy(value, true);
-    if (key === '__proto__') defineData(out, key, item);
-    else out[key] = item;
+    setMember(out, key, item);
   }
   return Object.freeze(out) as T;
 }
@@ -55,15 +56,6 @@ function sharesAll(source: Record<string, unknown>, before: Record<string, unkno
     if (!isDeepFrozen(value)) return false;
   }
   return true;
-}
-
-function defineData(target: object, key: string, value: unknown): void {
-  Object.defineProperty(target, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
 }
 
 function copy(value: unknown, freeze: boolean): unknown {
@@ -81,8 +73,7 @@ function copy(value: unknown, freeze: boolean): unknown {
   for (const key of Object.keys(source)) {
     const item = copy(source[key], freeze);
     // A client may send a "__proto__" member; assigning it would set the copy's prototype.
-    if (key === '__proto__') defineData(out, key, item);
-    else out[key] = item;
+    setMember(out, key, item);
   }
   return freeze ? Object.freeze(out) : out;
 }
