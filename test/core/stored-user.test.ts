@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  assembleUser,
-  firstMeta,
-  nextMeta,
-  userSchemas,
-} from '../../src/core/users/stored-user.js';
+import { assembleUser, firstMeta, nextMeta } from '../../src/core/users/stored-user.js';
 import { accountAfterActiveChange, initialAccount } from '../../src/core/users/account-status.js';
+import { defineAttribute } from '../../src/schema/define-attribute.js';
+import { defineSchema } from '../../src/schema/define-schema.js';
+import { userResourceType } from '../../src/schema/user-resource-type.js';
 import {
   ACCOUNT_SCHEMA,
   ENTERPRISE_USER_SCHEMA,
@@ -14,11 +12,19 @@ import {
 
 const NOW = '2026-11-24T05:00:00.000Z';
 const LATER = '2026-11-24T06:00:00.000Z';
-const EXTENSIONS = [
-  ENTERPRISE_USER_SCHEMA,
-  'urn:example:params:scim:schemas:extension:badge:2.0:User',
-];
-const [ENTERPRISE, BADGE] = EXTENSIONS as [string, string];
+const ENTERPRISE = ENTERPRISE_USER_SCHEMA;
+const BADGE = 'urn:example:params:scim:schemas:extension:badge:2.0:User';
+// The User with the Enterprise extension, a host's badge extension and the account, in order.
+const TYPE = userResourceType({
+  extensions: [
+    defineSchema({
+      id: BADGE,
+      name: 'Badge',
+      description: 'A badge',
+      attributes: [defineAttribute('number', 'string')],
+    }),
+  ],
+});
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
@@ -38,7 +44,7 @@ describe('assembleUser', () => {
       attributes: { name, userName: 'ada@example.org', active: true, title: 'Countess' },
       account,
       meta,
-      schemas: userSchemas({}, EXTENSIONS),
+      type: TYPE,
     });
     expect(Object.keys(user)).toEqual([
       'schemas',
@@ -66,7 +72,7 @@ describe('assembleUser', () => {
       attributes: { userName: 'ada@example.org' },
       account: initialAccount(false, NOW).account,
       meta: firstMeta(NOW),
-      schemas: userSchemas({}, EXTENSIONS),
+      type: TYPE,
     });
     const forged = {
       ...stored,
@@ -81,7 +87,8 @@ describe('assembleUser', () => {
       attributes: forged,
       account,
       meta: nextMeta(stored.meta, LATER),
-      schemas: userSchemas(forged, EXTENSIONS, stored.schemas),
+      type: TYPE,
+      previous: stored.schemas,
     });
     expect(user).toMatchObject({
       id: 'u1',
@@ -99,7 +106,7 @@ describe('assembleUser', () => {
       id: 'u1',
       account: initialAccount(false, NOW).account,
       meta: firstMeta(NOW),
-      schemas: userSchemas(attributes, EXTENSIONS),
+      type: TYPE,
     };
     const user = assembleUser({ ...parts, attributes });
     expect(attributes).toEqual(snapshot);
@@ -114,7 +121,7 @@ describe('assembleUser', () => {
       attributes,
       account: initialAccount(false, NOW).account,
       meta: firstMeta(NOW),
-      schemas: userSchemas(attributes, EXTENSIONS),
+      type: TYPE,
     }) as unknown as Record<string, unknown>;
     expect(user.active).toBe(false);
     expect(Object.getPrototypeOf(user)).toBe(Object.prototype);
@@ -123,24 +130,35 @@ describe('assembleUser', () => {
   });
 });
 
-describe('userSchemas', () => {
+describe('the schemas of an assembled user', () => {
+  const parts = {
+    id: 'u1',
+    account: initialAccount(false, NOW).account,
+    meta: firstMeta(NOW),
+    type: TYPE,
+  };
+  const schemasOf = (attributes: Record<string, unknown>, previous?: readonly string[]) =>
+    assembleUser({
+      ...parts,
+      attributes: { userName: 'a@example.org', ...attributes },
+      ...(previous && { previous }),
+    }).schemas;
+
   it('lists the core schema, the extensions present in their declared order, the account', () => {
-    expect(userSchemas({ [BADGE]: {}, [ENTERPRISE]: {} }, EXTENSIONS)).toEqual([
+    expect(schemasOf({ [BADGE]: {}, [ENTERPRISE]: {} })).toEqual([
       USER_SCHEMA,
       ENTERPRISE,
       BADGE,
       ACCOUNT_SCHEMA,
     ]);
-    expect(userSchemas({ [BADGE]: {} }, EXTENSIONS)).toEqual([USER_SCHEMA, BADGE, ACCOUNT_SCHEMA]);
+    expect(schemasOf({ [BADGE]: {} })).toEqual([USER_SCHEMA, BADGE, ACCOUNT_SCHEMA]);
   });
 
   it('keeps the previous list when it says the same, and builds a new one when not', () => {
-    const previous = userSchemas({ [BADGE]: {} }, EXTENSIONS);
-    expect(userSchemas({ [BADGE]: { n: 1 } }, EXTENSIONS, previous)).toBe(previous);
-    expect(userSchemas({}, EXTENSIONS, previous)).toEqual([USER_SCHEMA, ACCOUNT_SCHEMA]);
-    expect(userSchemas({ [BADGE]: {} }, EXTENSIONS, [USER_SCHEMA, ACCOUNT_SCHEMA])).toEqual(
-      previous,
-    );
+    const previous = schemasOf({ [BADGE]: {} });
+    expect(schemasOf({ [BADGE]: { n: 1 } }, previous)).toBe(previous);
+    expect(schemasOf({}, previous)).toEqual([USER_SCHEMA, ACCOUNT_SCHEMA]);
+    expect(schemasOf({ [BADGE]: {} }, [USER_SCHEMA, ACCOUNT_SCHEMA])).toEqual(previous);
   });
 });
 

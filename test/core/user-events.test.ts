@@ -8,16 +8,17 @@ import {
 import { assembleUser, firstMeta, nextMeta } from '../../src/core/users/stored-user.js';
 import { userEvents } from '../../src/core/users/user-events.js';
 import type { ScimUser } from '../../src/schema/user-resource.js';
-import { ACCOUNT_SCHEMA, USER_SCHEMA } from '../../src/schema/user-schema.js';
+import { ACCOUNT_SCHEMA } from '../../src/schema/user-schema.js';
+import { userResourceType } from '../../src/schema/user-resource-type.js';
 import { ACCOUNT, patchBody, setup } from './harness.js';
 
 const NOW = '2026-11-24T05:00:00.000Z';
-const SCHEMAS = [USER_SCHEMA, ACCOUNT_SCHEMA];
+const TYPE = userResourceType();
 
 function created(active: boolean): ScimUser {
   const attributes = { userName: 'ada@example.org', active };
   const { account } = initialAccount(active, NOW);
-  return assembleUser({ id: 'u1', attributes, account, meta: firstMeta(NOW), schemas: SCHEMAS });
+  return assembleUser({ id: 'u1', attributes, account, meta: firstMeta(NOW), type: TYPE });
 }
 
 // The next version of `user` with `change`, as the service's update would store it.
@@ -34,7 +35,7 @@ function changed(user: ScimUser, change: Record<string, unknown>): ScimUser {
     attributes,
     account,
     meta: nextMeta(user.meta, NOW),
-    schemas: SCHEMAS,
+    type: TYPE,
   });
 }
 
@@ -94,7 +95,7 @@ describe('userEvents', () => {
       attributes: invited,
       account: activatedAccount(invited[ACCOUNT_SCHEMA], NOW),
       meta: nextMeta(invited.meta, NOW),
-      schemas: SCHEMAS,
+      type: TYPE,
     });
     expect(types(userEvents('t', NOW, 'u1', invited, activated))).toEqual(['user.activated']);
     const resent = assembleUser({
@@ -102,7 +103,7 @@ describe('userEvents', () => {
       attributes: invited,
       account: invited[ACCOUNT_SCHEMA],
       meta: nextMeta(invited.meta, undefined),
-      schemas: SCHEMAS,
+      type: TYPE,
     });
     expect(userEvents('t', NOW, 'u1', invited, resent)).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import type { AccountExtension, ScimUser } from '../../schema/user-resource.js';
-import { ACCOUNT_SCHEMA, USER_SCHEMA } from '../../schema/user-schema.js';
+import type { CompiledResourceType } from '../../schema/resource-type.js';
+import { ACCOUNT_SCHEMA } from '../../schema/user-schema.js';
 import { FIRST_VERSION, nextVersion } from '../../schema/version.js';
 import { setMember } from '../../json/json-value.js';
 
@@ -15,8 +16,10 @@ export interface StoredUserParts {
   readonly account: AccountExtension;
   /** From {@link firstMeta} or {@link nextMeta}. */
   readonly meta: ScimUser['meta'];
-  /** The `schemas` list, from {@link userSchemas}. */
-  readonly schemas: readonly string[];
+  /** The User resource type: its `schemasOf` lists the extensions the user has. */
+  readonly type: CompiledResourceType;
+  /** The stored version's `schemas`, kept (the same array) when the new list says the same. */
+  readonly previous?: readonly string[];
 }
 
 /**
@@ -27,7 +30,8 @@ export interface StoredUserParts {
  */
 export function assembleUser(parts: StoredUserParts): ScimUser {
   const { attributes } = parts;
-  const user: Record<string, unknown> = { schemas: parts.schemas, id: parts.id };
+  // `schemas` first in the layout; its value comes last, from the finished user.
+  const user: Record<string, unknown> = { schemas: undefined, id: parts.id };
   // One pass over the attributes, in their order. They are own data of a parsed or copied JSON
   // value (or a stored user): `for...in` sees exactly those.
   for (const key in attributes) {
@@ -39,39 +43,14 @@ export function assembleUser(parts: StoredUserParts): ScimUser {
   user.active = attributes.active === true;
   user[ACCOUNT_SCHEMA] = parts.account;
   user.meta = parts.meta;
+  const listed = parts.type.schemasOf(user);
+  user.schemas = parts.previous && sameList(parts.previous, listed) ? parts.previous : listed;
   return Object.freeze(user) as unknown as ScimUser;
 }
 
-/**
- * Returns the `schemas` of a user with these attributes: the core schema, the extensions of
- * `extensionIds` that are present, in that order, then the account extension. `previous` is
- * returned as it is when it already says exactly that, so a write that keeps the extensions
- * keeps the stored list.
- */
-export function userSchemas(
-  attributes: UserAttributes,
-  extensionIds: readonly string[],
-  previous?: readonly string[],
-): readonly string[] {
-  if (previous && listsExtensionsOf(previous, attributes, extensionIds)) return previous;
-  const schemas = [USER_SCHEMA];
-  for (const urn of extensionIds) if (attributes[urn] !== undefined) schemas.push(urn);
-  schemas.push(ACCOUNT_SCHEMA);
-  return Object.freeze(schemas);
-}
-
-// Whether `schemas` is exactly what `userSchemas` would build, without building it.
-function listsExtensionsOf(
-  schemas: readonly string[],
-  attributes: UserAttributes,
-  extensionIds: readonly string[],
-): boolean {
-  if (schemas[0] !== USER_SCHEMA) return false;
-  let at = 1;
-  for (const urn of extensionIds) {
-    if (attributes[urn] !== undefined && schemas[at++] !== urn) return false;
-  }
-  return schemas.length === at + 1 && schemas[at] === ACCOUNT_SCHEMA;
+// Whether two `schemas` lists name the same URNs in the same order.
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((urn, i) => urn === b[i]);
 }
 
 /** Returns the `meta` of a new user created at `now`, frozen. */

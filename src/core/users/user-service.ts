@@ -18,13 +18,7 @@ import { accountAfterActiveChange, activatedAccount, initialAccount } from './ac
 import { newId } from './new-id.js';
 import { addGroups, keepsGroups } from './user-groups.js';
 import { isoTimestamp } from './timestamp.js';
-import {
-  assembleUser,
-  firstMeta,
-  nextMeta,
-  userSchemas,
-  type UserAttributes,
-} from './stored-user.js';
+import { assembleUser, firstMeta, nextMeta, type UserAttributes } from './stored-user.js';
 import { WritePipeline, notFound, type PlannedWrite, type WriteStep } from './write-pipeline.js';
 
 export type { UserAttributes } from './stored-user.js';
@@ -46,7 +40,6 @@ export class UserService {
   readonly #writes: WritePipeline;
   readonly #now: () => Date;
   readonly #schemas: CompiledResourceType;
-  readonly #extensionIds: readonly string[];
 
   constructor(
     store: UserStore,
@@ -63,7 +56,6 @@ export class UserService {
     },
   ) {
     this.#schemas = schemas;
-    this.#extensionIds = schemas.extensions.map((s) => s.id).filter((id) => id !== ACCOUNT_SCHEMA);
     this.#store = store;
     this.#now = now;
     this.#writes = new WritePipeline(store, events, outbox, now);
@@ -81,7 +73,7 @@ export class UserService {
       attributes,
       account,
       meta: firstMeta(now),
-      schemas: userSchemas(attributes, this.#extensionIds),
+      type: this.#schemas,
     });
     await this.#writes.create(tenant, user, invite ? this.#welcome(tenant, user, now) : []);
     return user;
@@ -186,7 +178,8 @@ export class UserService {
       attributes,
       account,
       meta: nextMeta(current.meta, now),
-      schemas: userSchemas(attributes, this.#extensionIds, current.schemas),
+      type: this.#schemas,
+      previous: current.schemas,
     });
     if (jsonMembersEqual(user, current, 'meta')) return null;
     return { user, outbox: invite ? this.#welcome(tenant, user, now) : [] };
@@ -250,7 +243,8 @@ export class UserService {
       attributes: current,
       account,
       meta: nextMeta(current.meta, now),
-      schemas: current.schemas,
+      type: this.#schemas,
+      previous: current.schemas,
     });
   }
 }
