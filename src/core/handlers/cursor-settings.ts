@@ -25,7 +25,8 @@ export function cursorSettings(options: ScimOptions, now: () => Date): CursorSet
     );
   }
   if (options.store.capabilities?.keysetPaging !== true) return undefined;
-  const secret =
+  // Drawn on first use: workerd allows no random values while a module loads.
+  const secret = () =>
     cursorSecret === undefined
       ? crypto.getRandomValues(new Uint8Array(32))
       : new TextEncoder().encode(cursorSecret);

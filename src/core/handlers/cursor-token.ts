@@ -104,14 +104,16 @@ function readState(bytes: Uint8Array): CursorState | undefined {
  * A client cannot forge, edit or move a cursor to another tenant or query; it can read it,
  * which shows nothing it was not already shown (the id and sort key of a user on its page).
  *
- * @param secret - the HMAC key; instances that serve the same clients need the same one.
+ * @param secret - gives the HMAC key, asked once, on the first cursor (not at start-up: some
+ *   runtimes, such as workerd, allow no random values in global scope); instances that serve
+ *   the same clients need the same key.
  */
-export function cursorCodec(secret: Uint8Array): CursorCodec {
+export function cursorCodec(secret: () => Uint8Array): CursorCodec {
   let key: Promise<CryptoKey> | undefined;
   const hmacKey = () =>
     (key ??= crypto.subtle.importKey(
       'raw',
-      secret as Uint8Array<ArrayBuffer>,
+      secret() as Uint8Array<ArrayBuffer>,
       { name: 'HMAC', hash: 'SHA-256' },
       false,
       ['sign'],
