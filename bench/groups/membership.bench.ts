@@ -8,12 +8,13 @@
  *   node --import tsx bench/groups/membership.bench.ts [--rounds 300] [--budget-ms 8000]
  */
 import type { UserStore } from '../../src/contracts/user-store.js';
-import { GROUP_SCHEMA, type ScimGroup } from '../../src/schema/group-schema.js';
+import type { ScimGroup } from '../../src/schema/group-schema.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { PostgresUserStore, migrate, type QueryExecutor } from '../../src/stores/postgres/index.js';
 import { createUserFactory } from '../../src/testing/index.js';
 import { compareInterleaved, median } from '../postgres/measure.js';
 import { onEveryPostgres } from './every-postgres.js';
+import { GROUP_SCHEMA } from '../../src/schema/urns.js';
 
 const SIZES = [10, 10_000, 100_000] as const;
 const arg = (name: string, fallback: number) => {

@@ -7,9 +7,9 @@ import { coerceMany } from '../../patch/coerce-value.js';
 import { parsePatchPath } from '../../patch/parse-patch-path.js';
 import type { PatchContext } from '../../patch/patch-context.js';
 import { hasMember, member, readMessage } from '../../patch/read-patch-message.js';
-import { PATCH_OP_SCHEMA } from '../../patch/types.js';
 import type { AttributeDefinition } from '../../schema/types.js';
 import { MemberPlan } from './member-plan.js';
+import { PATCH_OP_SCHEMA } from '../../schema/urns.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,10 +1,10 @@
 import type { CompareFilter, Filter, FilterValue } from '../../filter/ast.js';
 import type { ScimUser } from '../../schema/user-resource.js';
-import { USER_SCHEMA } from '../../schema/user-schema.js';
 import { userNameKey } from '../../schema/user-name-key.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import { groupIdEquality } from '../user-group-paths.js';
 import type { TenantUsers } from './tenant-users.js';
+import { USER_SCHEMA } from '../../schema/urns.js';
 
 /** The attributes the memory store keeps an index on. */
 type IndexedAttribute = 'id' | 'userName' | 'externalId';

@@ -94,6 +94,7 @@ export class MemoryUserStore implements UserStore {
     this.#resourceType = options.resourceType ?? userResourceType();
   }
 
+  /** Stores a new user; throws `scimErrors.uniqueness()` when its userName is taken. */
   async create(tenant: string, user: ScimUser, effects?: WriteEffects): Promise<void> {
     const users = this.#tenant(tenant);
     // The core never reuses an id; a duplicate is a programming error, not a client's.
@@ -103,11 +104,13 @@ export class MemoryUserStore implements UserStore {
     if (effects?.outbox) this.#outbox.record(effects.outbox);
   }
 
+  /** Returns the user (deeply frozen, so shared safely), or `null`. */
   async get(tenant: string, id: string): Promise<ScimUser | null> {
     // Stored users are deeply frozen: sharing them is as safe as a copy, and free.
     return this.#tenants.get(tenant)?.byId.get(id) ?? null;
   }
 
+  /** Replaces a user at its expected version; `false` when there is no such user. */
   async replace(tenant: string, user: ScimUser, options: ReplaceOptions): Promise<boolean> {
     const users = this.#tenants.get(tenant);
     const stored = users?.byId.get(user.id);
@@ -123,6 +126,7 @@ export class MemoryUserStore implements UserStore {
     return true;
   }
 
+  /** Deletes a user; `false` when there is no such user. */
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
     const users = this.#tenants.get(tenant);
     const stored = users?.byId.get(id);
@@ -135,6 +139,7 @@ export class MemoryUserStore implements UserStore {
     return true;
   }
 
+  /** Answers one page of the tenant's users, from its indexes. */
   async list(tenant: string, query: ListQuery): Promise<ListResult> {
     const users = this.#tenants.get(tenant);
     if (!users)

@@ -1,10 +1,10 @@
 import type { AttributePath, CompareOperator, Filter } from '../../filter/ast.js';
 import { foldCase } from '../../schema/fold-case.js';
-import { GROUP_SCHEMA } from '../../schema/group-schema.js';
 import { SqlParams } from './sql-params.js';
 import { orderingOperator, toInstant } from './sql-predicates.js';
 import type { TableNames } from './table-names.js';
 import { UnsupportedFilterError } from './unsupported-filter.js';
+import { GROUP_SCHEMA } from '../../schema/urns.js';
 
 /** A group filter as SQL over the groups table aliased `grp`, with its parameters. */
 export interface CompiledGroupFilter {

@@ -1,10 +1,10 @@
-import { GROUP_SCHEMA } from '../../schema/group-schema.js';
 import { groupResourceType } from '../../schema/group-resource-type.js';
 import type { Filter } from '../../filter/ast.js';
 import { check } from '../assertions.js';
 import type { StoreConformanceCase } from '../types.js';
 import { eq } from './filter-builders.js';
 import { groupCase } from './groups-factory.js';
+import { GROUP_SCHEMA } from '../../schema/urns.js';
 
 const hasMember = (id: string): Filter => ({
   kind: 'valuePath',
