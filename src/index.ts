@@ -64,15 +64,16 @@ export type {
   StoreCapabilities,
   UserStore,
   WriteEffects,
+} from './contracts/user-store.js';
+export type {
   OutboxKind,
   OutboxMessage,
   OutboxStore,
   PendingOutboxMessage,
-  Mailer,
-  SendOptions,
-  WelcomeEmail,
-  ApiKeyVerifier,
-  Tenant,
+} from './contracts/outbox.js';
+export type { Mailer, SendOptions, WelcomeEmail } from './contracts/mailer.js';
+export type { ApiKeyVerifier, Tenant } from './contracts/api-key-verifier.js';
+export type {
   GroupListQuery,
   GroupListResult,
   GroupReadOptions,
@@ -84,7 +85,7 @@ export type {
   MemberInput,
   MembershipChange,
   MembershipOptions,
-} from './contracts/index.js';
+} from './contracts/group-store.js';
 export {
   ScimError,
   isScimError,
