@@ -152,6 +152,14 @@ describe('dialect rules on group PATCH shapes, on and off', () => {
       'nullClears at Operations[1].value',
     ]);
     expect(await memberIds(id)).toEqual([]);
+    // Entra ID's member with a null `$ref`.
+    const ref = patchBody({ op: 'add', path: 'members', value: [{ $ref: null, value: a }] });
+    const strictRef = await patch('strict', id, ref);
+    expect(strictRef).toMatchObject({ status: 400, body: { scimType: 'invalidValue' } });
+    expect(await memberIds(id)).toEqual([]);
+    const oktaRef = await patch('okta', id, ref);
+    expect(oktaRef).toMatchObject({ status: 204, fired: ['nullClears at Operations[0].value'] });
+    expect(await memberIds(id)).toEqual([a]);
   });
 
   it('urnKeys: a path-less value keyed by the Group URN’s members', async () => {
