@@ -204,6 +204,26 @@ describe('dialect rules on group PATCH shapes, on and off', () => {
     expect(await memberIds(id)).toEqual([b]);
   });
 
+  it('filterMissCreates: a filtered replace of a member that is not there adds it', async () => {
+    const { users, group, memberIds, patch } = district();
+    const [a, b] = (await users(2)) as [string, string];
+    const id = await group([a]);
+    const body = patchBody({
+      op: 'replace',
+      path: `members[value eq "${b}"]`,
+      value: { value: b },
+    });
+    const refused = await patch('strict', id, body);
+    expect(refused).toMatchObject({ status: 400, body: { scimType: 'noTarget' } });
+    expect(await memberIds(id)).toEqual([a]);
+    const lenient = await patch('lenient', id, body);
+    expect(lenient).toMatchObject({
+      status: 204,
+      fired: ['filterMissCreates at Operations[0].path'],
+    });
+    expect(await memberIds(id)).toEqual([a, b].sort());
+  });
+
   it('emptyOperations: Microsoft’s validator sends a PATCH with no operation', async () => {
     const { group, patch } = district();
     const id = await group([]);
