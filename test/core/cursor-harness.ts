@@ -6,27 +6,35 @@ export { KEY_B } from './harness.js';
 /** The SearchRequest schema URN. */
 export const SEARCH = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
 
-/** One cursor page: the reply, its body and the userNames on it. */
+/** One cursor page: the reply, its body, and the ids and userNames on it. */
 export interface CursorPage {
   readonly body: Reply['body'];
   readonly userNames: string[];
+  readonly ids: string[];
 }
 
 /** The most pages a walk reads before it fails: a walk never loops. */
 const MAX_PAGES = 200;
 
-/** A service from `setup`, with helpers that page through GET /Users by cursor. */
-export function setupCursors(overrides: Partial<ScimOptions> = {}) {
+/**
+ * A service from `setup`, with helpers that page through GET `endpoint` (default `/Users`) by
+ * cursor.
+ */
+export function setupCursors(overrides: Partial<ScimOptions> = {}, endpoint = '/Users') {
   const ctx = setup(overrides);
 
   /** Reads the page of `cursor` (first page: `''`) for `query` (without the cursor). */
   async function page(query: string, cursor = ''): Promise<CursorPage> {
-    const reply = await ctx.request('GET', '/Users', {
+    const reply = await ctx.request('GET', endpoint, {
       query: `${query}&cursor=${encodeURIComponent(cursor)}`,
     });
     if (reply.status !== 200) throw new Error(`page failed: ${JSON.stringify(reply.body)}`);
-    const userNames = reply.body.Resources.map((u: { userName: string }) => u.userName);
-    return { body: reply.body, userNames };
+    const resources = reply.body.Resources as { id: string; userName: string }[];
+    return {
+      body: reply.body,
+      userNames: resources.map((r) => r.userName),
+      ids: resources.map((r) => r.id),
+    };
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { ListQuery, ListSeek } from '../../contracts/user-store.js';
+import type { ListQuery, ListSeek, ListSeekResult } from '../../contracts/user-store.js';
 import type { AttributePath } from '../../filter/ast.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import { check } from '../assertions.js';
@@ -26,20 +26,33 @@ function page(ctx: StoreTestContext, query: Query, seek: ListSeek) {
   return ctx.store.list(ctx.tenant, { ...query, startIndex: 1, seek });
 }
 
-/** Follows `seek.last` from the first page until `more` is false; returns every page's ids. */
-async function walk(ctx: StoreTestContext, query: Query): Promise<string[][]> {
+/** What a keyset walk reads: one page of users or of groups. */
+type ReadPage = (seek: ListSeek) => Promise<{
+  readonly resources: readonly { readonly id: string }[];
+  readonly seek?: ListSeekResult;
+}>;
+
+/**
+ * Follows `seek.last` from the first page until `more` is false; returns every page's ids.
+ *
+ * @internal
+ */
+export async function walkPages(read: ReadPage): Promise<string[][]> {
   const pages: string[][] = [];
   let seek: ListSeek = {};
   for (;;) {
-    const result = await page(ctx, query, seek);
+    const result = await read(seek);
     check.ok(result.seek, 'a keyset page reports `seek`');
-    pages.push(ids(result.resources) as string[]);
+    pages.push(result.resources.map((r) => r.id));
     if (!result.seek.more) return pages;
     check.ok(result.seek.last, '`seek.last` of a page with more after it');
     check.ok(pages.length < 50, 'the walk ends');
     seek = { from: result.seek.last };
   }
 }
+
+/** Walks every keyset page of a user query. */
+const walk = (ctx: StoreTestContext, query: Query) => walkPages((seek) => page(ctx, query, seek));
 
 /** Keyset paging (`ListQuery.seek`), for stores that declare `capabilities.keysetPaging`. */
 export const keysetPagingCases: readonly StoreConformanceCase[] = [
