@@ -1,5 +1,6 @@
-import type { ScimOptions } from '../../src/index.js';
-import { setup, type Reply } from './harness.js';
+import { expect } from 'vitest';
+import { staticApiKeys, type ScimOptions, type UserStore } from '../../src/index.js';
+import { KEY_A, setup, type Reply } from './harness.js';
 
 export { KEY_B } from './harness.js';
 
@@ -54,5 +55,49 @@ export function setupCursors(overrides: Partial<ScimOptions> = {}, endpoint = '/
     return pages;
   }
 
-  return { ...ctx, page, walk };
+  /**
+   * Walks every page of `query` forward, then follows previousCursor from the last page back
+   * to the first; `between` runs before each page read backward (to write meanwhile). Returns
+   * the last page and the pages read backward.
+   */
+  async function walkBack(query: string, between?: () => Promise<void>) {
+    const forward = await walk(query);
+    const pages: CursorPage[] = [forward[forward.length - 1] as CursorPage];
+    for (let cursor = pages[0]?.body.previousCursor; cursor !== undefined;) {
+      if (pages.length >= MAX_PAGES) throw new Error('the walk back does not end');
+      if (between) await between();
+      const next = await page(query, cursor);
+      pages.push(next);
+      cursor = next.body.previousCursor;
+    }
+    return pages;
+  }
+
+  return { ...ctx, page, walk, walkBack };
+}
+
+/** A letter from a number, so the names of new resources fall anywhere in a sorted order. */
+export const letter = (n: number) => String.fromCharCode(97 + ((n * 7) % 26));
+
+/** Every resource of `stable` is on exactly one page, and no resource is on two. */
+export function expectEachOnce(pages: readonly CursorPage[], stable: ReadonlySet<string>) {
+  const seen = new Map<string, number>();
+  for (const page of pages) for (const id of page.ids) seen.set(id, (seen.get(id) ?? 0) + 1);
+  const repeated = [...seen].filter(([, n]) => n > 1).map(([id]) => id);
+  expect(repeated, 'seen twice').toEqual([]);
+  const missed = [...stable].filter((id) => !seen.has(id));
+  expect(missed, 'present throughout, yet on no page').toEqual([]);
+}
+
+let tenants = 0;
+
+/**
+ * A cursor service (see `setupCursors`) on `store`, shared by a file's tests, in a tenant of
+ * its own.
+ */
+export function setupCursorsOn(store: UserStore, endpoint = '/Users') {
+  tenants += 1;
+  const tenant = `cursor-${tenants}-${Date.now()}`;
+  const verifier = staticApiKeys([{ key: KEY_A, tenant }]);
+  return setupCursors({ store, verifier, onError: () => undefined }, endpoint);
 }

@@ -3,18 +3,13 @@
 // repeats a group that existed throughout, on the memory store, PGlite and the PostgreSQL
 // server, in id order, sorted, and filtered by member.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { staticApiKeys, type GroupStore, type UserStore } from '../../src/index.js';
+import type { GroupStore, UserStore } from '../../src/index.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { everyStore } from './every-store.js';
-import { KEY_A } from './harness.js';
-import { SEARCH, setupCursors, type CursorPage } from './cursor-harness.js';
+import { expectEachOnce, letter, SEARCH, setupCursors, setupCursorsOn } from './cursor-harness.js';
 
 const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
-let tenants = 0;
 let created = 0;
-
-/** A letter from a number, so the names of new groups fall anywhere in the displayName order. */
-const letter = (n: number) => String.fromCharCode(97 + ((n * 7) % 26));
 
 describe.each(everyStore)('cursor paging of groups on the $name store', ({ open }) => {
   let opened: Awaited<ReturnType<typeof open>>;
@@ -25,15 +20,7 @@ describe.each(everyStore)('cursor paging of groups on the $name store', ({ open 
 
   /** A service on the shared store, in a tenant of its own, paging /Groups. */
   const service = () => {
-    tenants += 1;
-    const ctx = setupCursors(
-      {
-        store: opened.store,
-        verifier: staticApiKeys([{ key: KEY_A, tenant: `gcursor-${tenants}-${Date.now()}` }]),
-        onError: () => undefined,
-      },
-      '/Groups',
-    );
+    const ctx = setupCursorsOn(opened.store, '/Groups');
     /** Creates `n` groups; every third has no externalId; members of the odd ones: `member`. */
     async function seed(n: number, member?: string): Promise<string[]> {
       const ids: string[] = [];
@@ -83,7 +70,7 @@ describe.each(everyStore)('cursor paging of groups on the $name store', ({ open 
 
   it('walks the groups of one member (a filter the PostgreSQL store answers from its membership table) by cursor', async () => {
     const ctx = service();
-    const user = await ctx.createUser(`member-${tenants}@example.org`);
+    const user = await ctx.createUser(`member-${created}@example.org`);
     const ids = await ctx.seed(12, user.id);
     const held = ids.filter((_, i) => i % 2 === 1);
     const filter = encodeURIComponent(`members[value eq "${user.id}"]`);
@@ -100,18 +87,12 @@ describe.each(everyStore)('cursor paging of groups on the $name store', ({ open 
     const ctx = service();
     const ids = await ctx.seed(15);
     const query = 'count=3&sortBy=displayName&sortOrder=descending';
-    const forward = await ctx.walk(query);
     const doomed = ids.filter((_, i) => i % 4 === 2);
     const stable = new Set(ids.filter((_, i) => i % 4 !== 2));
-    const pages: CursorPage[] = [forward[forward.length - 1] as CursorPage];
-    for (let cursor = pages[0]?.body.previousCursor; cursor !== undefined;) {
+    const pages = await ctx.walkBack(query, async () => {
       for (const id of doomed.splice(0, 1)) await ctx.request('DELETE', `/Groups/${id}`);
       await ctx.seed(1);
-      const page = await ctx.page(query, cursor);
-      pages.push(page);
-      cursor = page.body.previousCursor;
-      expect(pages.length).toBeLessThan(40);
-    }
+    });
     expectEachOnce(pages, stable);
   }, 60_000);
 
@@ -136,8 +117,8 @@ describe.each(everyStore)('cursor paging of groups on the $name store', ({ open 
   it('refuses a /Users cursor on /Groups, and a cursor of another query, with 400 invalidCursor', async () => {
     const ctx = service();
     await ctx.seed(3);
-    await ctx.createUser(`cursor-user-${tenants}@example.org`);
-    await ctx.createUser(`cursor-user2-${tenants}@example.org`);
+    await ctx.createUser(`cursor-user@example.org`);
+    await ctx.createUser(`cursor-user2@example.org`);
     const users = await ctx.request('GET', '/Users', { query: 'cursor&count=1' });
     const onGroups = await ctx.request('GET', '/Groups', {
       query: `cursor=${users.body.nextCursor}&count=1`,
@@ -169,13 +150,3 @@ describe('a group store without keyset paging', () => {
     expect(reply.body.detail).toMatch(/does not support cursor paging/);
   });
 });
-
-/** Every group of `stable` is on exactly one page, and no group is on two. */
-function expectEachOnce(pages: readonly CursorPage[], stable: ReadonlySet<string>) {
-  const seen = new Map<string, number>();
-  for (const page of pages) for (const id of page.ids) seen.set(id, (seen.get(id) ?? 0) + 1);
-  const repeated = [...seen].filter(([, n]) => n > 1).map(([id]) => id);
-  expect(repeated, 'groups seen twice').toEqual([]);
-  const missed = [...stable].filter((id) => !seen.has(id));
-  expect(missed, 'groups present throughout that no page showed').toEqual([]);
-}
