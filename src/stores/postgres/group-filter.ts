@@ -13,7 +13,7 @@ const MEMBER_COLUMNS: Readonly<Record<string, { column: string; notNull: boolean
 };
 
 /**
- * Describes the groups table to the filter and sort compilers (`compileFilter`, `sortKey`):
+ * Describes the groups table to the filter and sort compilers (`compileSqlFilter`, `sortKey`):
  * `id`, `externalId` and `displayName` (by `display_name_key`, scimkit's folding) are columns;
  * `members` are the group's rows of the membership table, so `members[value eq "u"]` is one
  * primary-key probe per group and never reads a member list. A member's `$ref` is not kept (it

@@ -6,7 +6,7 @@ import type {
 } from '../../contracts/store-query.js';
 import type { AttributePath } from '../../filter/ast.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
-import type { CompiledFilter } from './compile-filter.js';
+import type { CompiledSqlFilter } from './compile-sql-filter.js';
 import type { ResourceTable } from './filter-targets.js';
 import { pageStatement, type PageSource } from './page-statement.js';
 import { seekCondition } from './seek-condition.js';
@@ -28,7 +28,7 @@ export interface KeysetSource<R> {
   readonly table: ResourceTable;
   readonly type: CompiledResourceType;
   /** Compiles the query's filter with its parameters numbered from `first`. */
-  readonly filter: (first: number) => CompiledFilter | undefined;
+  readonly filter: (first: number) => CompiledSqlFilter | undefined;
   /** Turns a row into the resource returned. */
   readonly resource: (row: KeysetRow) => R;
 }

@@ -19,7 +19,7 @@ import { groupResourceType } from '../../schema/group-resource-type.js';
 import { foldCase } from '../../schema/fold-case.js';
 import type { GroupMember, MemberType, ScimGroup } from '../../schema/group-schema.js';
 import { distinctBy, memberCycle, unknownMember } from '../group-errors.js';
-import { compileFilter } from './compile-filter.js';
+import { compileSqlFilter } from './compile-sql-filter.js';
 import type { ResourceTable } from './filter-targets.js';
 import { groupsTable } from './group-filter.js';
 import { groupsPage, groupStatements, type GroupStatements } from './group-statements.js';
@@ -97,7 +97,7 @@ export class PostgresGroupStore implements GroupStore {
    */
   readonly capabilities: Required<StoreCapabilities> = {
     supportsFilter: (filter: Filter) =>
-      compiles(() => compileFilter(filter, 1, this.defaultType, undefined, this.table)),
+      compiles(() => compileSqlFilter(filter, 1, this.defaultType, undefined, this.table)),
     supportsSort: (path: AttributePath) =>
       compiles(() => sortKey(path, this.defaultType, this.table)),
     keysetPaging: true,
@@ -206,7 +206,7 @@ export class PostgresGroupStore implements GroupStore {
       toGroup(row.doc as Doc, row.members);
     try {
       const filter = (first: number) =>
-        query.filter && compileFilter(query.filter, first, type, undefined, this.table);
+        query.filter && compileSqlFilter(query.filter, first, type, undefined, this.table);
       if (query.seek) {
         const source = { context: this.context, page, table: this.table, type, filter };
         return await keysetPage({ ...source, resource: toResource }, tenant, query, query.seek);
