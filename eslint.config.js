@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import local from './eslint-rules/plugin.js';
 
 // Lines of code per library file (blank and comment lines not counted). STYLE.md: most files
-// stay under ~150; the two named below are the exceptions, each a list of like items.
+// stay under ~150; the three named below are the exceptions, each a list of like items.
 const MAX_LINES = 300;
 
 export default tseslint.config(
@@ -37,10 +37,12 @@ export default tseslint.config(
   },
   {
     // Exceptions to MAX_LINES. The group-membership conformance cases are data, one case per
-    // behaviour of the contract; the PostgreSQL group store is one SQL statement per contract
-    // method (membership, nesting and cycles) and is split when it is next reworked.
+    // behaviour of the contract; the two group stores implement the widest contract (members,
+    // nesting without cycles, keyset paging), one method per call, and are split when next
+    // reworked.
     files: [
       'src/testing/cases/groups-membership.ts',
+      'src/stores/memory/memory-group-store.ts',
       'src/stores/postgres/postgres-group-store.ts',
     ],
     rules: { 'max-lines': ['error', { max: 450, skipBlankLines: true, skipComments: true }] },
