@@ -1,13 +1,7 @@
 // Issue 13's "done when", walked over HTTP on the example server, on each store it can run
 // on: users and groups created, members added and removed in each IdP's shape, a user's
 // `groups` read, users filtered by group, a rename, a member user deleted, the group deleted.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StoreConfig } from '../../examples/server/config.js';
-import { startServer, type RunningServer } from '../../examples/server/server.js';
 import {
   createGroup,
   expectScimError,
@@ -17,55 +11,18 @@ import {
   ScimClient,
   usersInGroup,
 } from '../http/contract-client.js';
-import { testConfig } from './test-config.js';
+import { exampleStores, serveOn, type ServedExample } from './example-stores.js';
 
-const databaseUrl = process.env.SCIMKIT_TEST_DATABASE_URL;
-
-const stores: { name: string; store: () => StoreConfig; skip?: string }[] = [
-  { name: 'memory', store: () => ({ kind: 'memory' }) },
-  {
-    name: 'PGlite',
-    store: () => ({ kind: 'pglite', dataDir: mkdtempSync(join(tmpdir(), 'scimkit-groups-')) }),
-  },
-  {
-    name: 'PostgreSQL',
-    store: () => ({
-      kind: 'postgres',
-      url: databaseUrl as string,
-      schema: `groups_walk_${process.pid}_${Date.now()}`,
-    }),
-    ...(databaseUrl
-      ? {}
-      : { skip: 'SCIMKIT_TEST_DATABASE_URL is unset: no PostgreSQL server to run on' }),
-  },
-];
-
-/** Lets the store's data go: the PGlite folder, or the PostgreSQL schema. */
-async function discard(config: StoreConfig): Promise<void> {
-  if (config.kind === 'pglite') rmSync(config.dataDir, { recursive: true, force: true });
-  if (config.kind !== 'postgres' || config.schema === undefined) return;
-  const pool = new pg.Pool({ connectionString: config.url, max: 1 });
-  try {
-    await pool.query(`DROP SCHEMA IF EXISTS "${config.schema}" CASCADE`);
-  } finally {
-    await pool.end();
-  }
-}
-
-for (const { name, store, skip } of stores) {
-  const title = `groups walk over HTTP on the example server (${name})`;
+for (const store of exampleStores('groups_walk')) {
+  const title = `groups walk over HTTP on the example server (${store.name})`;
+  const { skip } = store;
   describe.skipIf(skip !== undefined)(skip ? `${title}, skipped: ${skip}` : title, () => {
-    let running: RunningServer;
-    let config: StoreConfig;
-    const client = new ScimClient(() => running.url, 'k1');
+    let served: ServedExample;
+    const client = new ScimClient(() => served.running.url, 'k1');
     beforeAll(async () => {
-      config = store();
-      running = await startServer(testConfig({ store: config }), { print: () => undefined });
+      served = await serveOn(store);
     }, 120_000);
-    afterAll(async () => {
-      await running?.close();
-      if (config) await discard(config);
-    });
+    afterAll(() => served?.stop());
 
     it('creates, changes membership as each IdP sends it, renames and deletes', async () => {
       const userId = async (local: string) =>
