@@ -5,17 +5,13 @@
  *
  * Ids are time-ordered and almost always arrive in increasing order, so an insert is usually
  * an append to the last block. Finding a position is a binary search over the blocks' first
- * ids, then within one block; finding the n-th id walks the block lengths, kept in one array
- * of numbers beside the blocks (a thousand numbers in a row for a million ids: asking each
- * block its length instead would read a thousand places in memory, and a deep page at a
- * million ids would cost 17 times one at 10,000; bench/memory-store/RESULTS.md).
+ * ids, then within one block; finding the n-th id walks the block lengths (a thousand numbers
+ * for a million ids, negligible next to copying a page).
  *
  * @internal
  */
 export class SortedIds {
   readonly #blocks: string[][] = [];
-  /** The length of each block, in the same order. */
-  readonly #lengths: number[] = [];
   readonly #blockSize: number;
   #size = 0;
 
@@ -31,31 +27,21 @@ export class SortedIds {
   /** Adds an id that is not yet present. */
   insert(id: string): void {
     const blocks = this.#blocks;
-    const lengths = this.#lengths;
     this.#size += 1;
     const last = blocks[blocks.length - 1];
-    if (
-      last === undefined ||
-      (last.length >= this.#blockSize && (last[last.length - 1] as string) < id)
-    ) {
-      // The first id, or one after a full last block: a new block.
+    if (last === undefined) {
       blocks.push([id]);
-      lengths.push(1);
       return;
     }
     if ((last[last.length - 1] as string) < id) {
-      last.push(id);
-      lengths[blocks.length - 1] = last.length;
+      if (last.length >= this.#blockSize) blocks.push([id]);
+      else last.push(id);
       return;
     }
     const at = this.#blockOf(id);
     const block = blocks[at] as string[];
     block.splice(lowerBound(block, id), 0, id);
-    if (block.length > 2 * this.#blockSize) {
-      blocks.splice(at + 1, 0, block.splice(this.#blockSize));
-      lengths.splice(at + 1, 0, (blocks[at + 1] as string[]).length);
-    }
-    lengths[at] = block.length;
+    if (block.length > 2 * this.#blockSize) blocks.splice(at + 1, 0, block.splice(this.#blockSize));
   }
 
   /** Removes an id; does nothing when it is absent. */
@@ -68,30 +54,23 @@ export class SortedIds {
     if (block[position] !== id) return;
     block.splice(position, 1);
     this.#size -= 1;
-    const lengths = this.#lengths;
-    lengths[at] = block.length;
     const next = blocks[at + 1];
-    if (block.length === 0) {
-      blocks.splice(at, 1);
-      lengths.splice(at, 1);
-    } else if (next && block.length + next.length <= this.#blockSize) {
+    if (block.length === 0) blocks.splice(at, 1);
+    else if (next && block.length + next.length <= this.#blockSize) {
       // Merge small neighbours so the number of blocks stays about size / blockSize.
       block.push(...next);
       blocks.splice(at + 1, 1);
-      lengths.splice(at + 1, 1);
-      lengths[at] = block.length;
     }
   }
 
   /** Returns up to `count` ids starting at the 0-based position `offset`. */
   slice(offset: number, count: number): string[] {
     const blocks = this.#blocks;
-    const lengths = this.#lengths;
     const found: string[] = [];
     let at = 0;
     let skip = offset;
-    while (at < lengths.length && skip >= (lengths[at] as number)) {
-      skip -= lengths[at] as number;
+    while (at < blocks.length && skip >= (blocks[at] as string[]).length) {
+      skip -= (blocks[at] as string[]).length;
       at += 1;
     }
     for (; at < blocks.length && found.length < count; at++, skip = 0) {
@@ -111,7 +90,7 @@ export class SortedIds {
     if (blocks.length === 0) return 0;
     const at = this.#blockOf(id);
     let before = 0;
-    for (let i = 0; i < at; i++) before += this.#lengths[i] as number;
+    for (let i = 0; i < at; i++) before += (blocks[i] as string[]).length;
     const block = blocks[at] as string[];
     const position = lowerBound(block, id);
     return before + position + (inclusive && block[position] === id ? 1 : 0);
