@@ -102,6 +102,7 @@ export class MemoryUserStore implements UserStore {
     // The core never reuses an id; a duplicate is a programming error, not a client's.
     if (users.byId.has(user.id))
       throw new Error(`MemoryUserStore: id "${user.id}" already exists.`);
+    // Users created with equal `schemas` lists share one (a list of its own is ~200 bytes).
     const schemas = this.#schemas.share(user.schemas);
     const stored = frozenCopy(schemas === user.schemas ? user : { ...user, schemas });
     if (!users.addUnlessTaken(stored)) throw taken(user.userName);
