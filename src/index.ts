@@ -31,6 +31,7 @@ export type { StaticApiKey } from './auth/static-api-keys.js';
 export type { Scim, UserLifecycle } from './core/scim.js';
 export type { ScimOptions, OutboxOptions, RateLimit, RateLimitVerdict } from './core/options.js';
 export type { MeHook } from './core/options.js';
+export type { HostResourceType } from './core/host-types/host-resource-type.js';
 export type * from './core/events/types.js';
 export { explainNormalisations } from './core/events/explain-normalisations.js';
 export { REDACTED } from './core/events/redact-write-only.js';

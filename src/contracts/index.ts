@@ -27,3 +27,13 @@ export type {
   MembershipChange,
   MembershipOptions,
 } from './group-store.js';
+export type {
+  ResourceCreateOptions,
+  ResourceListQuery,
+  ResourceListResult,
+  ResourceMeta,
+  ResourceReplaceOptions,
+  ResourceStore,
+  ScimResource,
+  UniqueKeys,
+} from './resource-store.js';

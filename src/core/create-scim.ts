@@ -15,7 +15,14 @@ import { requestPhases } from './request-phases.js';
 import { groupAccess } from './groups/group-access.js';
 import { GroupService } from './groups/group-service.js';
 import { presentGroup } from './groups/stored-group.js';
-import { compileGroupType, compileUserType, type BuiltInTypeOptions } from './resource-types.js';
+import { compileHostType } from './host-types/compile-host-type.js';
+import { HostResourceService } from './host-types/host-resource-service.js';
+import {
+  checkResourceTypes,
+  compileGroupType,
+  compileUserType,
+  type BuiltInTypeOptions,
+} from './resource-types.js';
 import { profileSelector, resolveProfiles } from './profiles.js';
 import type { RuleTrace } from '../schema/dialect-rules.js';
 import { routeTable } from './routes.js';
@@ -74,7 +81,8 @@ function checkOptions(options: ScimOptions): void {
  * Creates a SCIM service: one `handle(request)` for every endpoint below the base path, and
  * the host's programmatic API. Everything that can be decided once is decided here.
  *
- * @throws ScimConfigError when a store, verifier or mailer method is missing.
+ * @throws ScimConfigError when a store, verifier or mailer method is missing, or a resource
+ *   type of the host's (`resourceTypes`) is invalid.
  * @example
  * ```ts
  * const scim = createScim({
@@ -104,6 +112,7 @@ export function createScim(options: ScimOptions): Scim {
     ...options,
     patchRules: profileSwitches.byName.get(profileSwitches.defaultProfile),
   });
+  checkResourceTypes(options);
   const events = new EventHub(reportError);
   if (options.onEvent) events.on(options.onEvent);
   const requests = new RequestHub(events, resourceType, now, reportError);
@@ -137,6 +146,10 @@ export function createScim(options: ScimOptions): Scim {
     const groupType = options.store.groups
       ? compileGroupType({ ...options, patchRules })
       : undefined;
+    const hostTypes = (options.resourceTypes ?? []).map((host) => ({
+      host,
+      type: compileHostType(host, patchRules),
+    }));
     const make = (trace?: RuleTrace): readonly ResourceEndpoint[] => {
       const userPatch = patchContext({ resourceType: userType, ...patchLimits });
       const list: ResourceEndpoint[] = [
@@ -174,6 +187,20 @@ export function createScim(options: ScimOptions): Scim {
           readFilter: filterReader(groupType),
           present: (group, baseUrl) => presentGroup(group as ScimGroup, baseUrl),
           patchAnswersNoContent: true,
+        });
+      }
+      for (const { host, type } of hostTypes) {
+        const patch = patchContext({ resourceType: type, ...patchLimits });
+        list.push({
+          type,
+          service: new HostResourceService(host, {
+            type,
+            patch: trace ? { ...patch, trace } : patch,
+            events,
+            clock: now,
+            maxAttributeValues: options.maxAttributeValues ?? DEFAULT_MAX_ATTRIBUTE_VALUES,
+          }),
+          readFilter: filterReader(type),
         });
       }
       return list;

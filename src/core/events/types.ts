@@ -1,3 +1,4 @@
+import type { ScimResource } from '../../contracts/resource-store.js';
 import type { GroupMember, ScimGroup } from '../../schema/group-schema.js';
 import type { FiredRule } from '../../schema/dialect-rules.js';
 import type { ScimUser } from '../../schema/user-resource.js';
@@ -67,6 +68,25 @@ export interface GroupMemberRemovedEvent extends EventBase<'group.member_removed
   readonly member: GroupMember;
 }
 
+/** A resource of a type the host registers (`resourceTypes`) was created. */
+export interface ResourceCreatedEvent extends EventBase<'resource.created'> {
+  /** The resource type's name, such as `Class`. */
+  readonly resourceType: string;
+  readonly resource: ScimResource;
+}
+/** A host resource was changed by PUT or PATCH; `changed` names the attributes that differ. */
+export interface ResourceUpdatedEvent extends EventBase<'resource.updated'> {
+  readonly resourceType: string;
+  readonly before: ScimResource;
+  readonly after: ScimResource;
+  readonly changed: ChangedAttributes;
+}
+/** A host resource was deleted. */
+export interface ResourceDeletedEvent extends EventBase<'resource.deleted'> {
+  readonly resourceType: string;
+  readonly id: string;
+}
+
 /** Every lifecycle event scimkit emits, for audit logs. */
 export type ScimEvent =
   | UserCreatedEvent
@@ -79,7 +99,10 @@ export type ScimEvent =
   | GroupUpdatedEvent
   | GroupDeletedEvent
   | GroupMemberAddedEvent
-  | GroupMemberRemovedEvent;
+  | GroupMemberRemovedEvent
+  | ResourceCreatedEvent
+  | ResourceUpdatedEvent
+  | ResourceDeletedEvent;
 
 /**
  * Names the dialect rule (or normalisation) that made a stored value differ from the value a

@@ -1,0 +1,174 @@
+import type { ListQuery } from '../../contracts/store-query.js';
+import type { ResourceStore, ScimResource } from '../../contracts/resource-store.js';
+import { scimErrors } from '../../errors/index.js';
+import type { AttributePath, Filter } from '../../filter/ast.js';
+import { jsonMembersEqual } from '../../json/json-value.js';
+import { previewJson } from '../../json/preview-json.js';
+import { applyPatchIn } from '../../patch/apply-patch.js';
+import type { PatchContext } from '../../patch/patch-context.js';
+import { checkImmutable } from '../../schema/check-immutable.js';
+import { checkValueCounts } from '../../schema/check-value-counts.js';
+import type { CompiledResourceType } from '../../schema/resource-type.js';
+import type { UserInput } from '../../schema/validate-user.js';
+import type { EventHub } from '../events/event-hub.js';
+import type { ResourcePage, ResourceService } from '../handlers/resource-endpoint.js';
+import { assertStoreFilters, assertStoreSorts } from '../handlers/store-support.js';
+import { newId } from '../users/new-id.js';
+import { isoTimestamp } from '../users/timestamp.js';
+import { WriteLoop } from '../users/write-pipeline.js';
+import type { HostResourceType } from './host-resource-type.js';
+import { resourceEvents } from './resource-events.js';
+import {
+  assembleResource,
+  firstResourceMeta,
+  nextResourceMeta,
+  uniqueKeysOf,
+} from './stored-resource.js';
+
+type Json = Record<string, unknown>;
+
+/** What a {@link HostResourceService} works with besides the host's registration. */
+export interface HostServiceSettings {
+  /** The compiled resource type (one profile's dialect switches). */
+  readonly type: CompiledResourceType;
+  /** What every PATCH applies in. */
+  readonly patch: PatchContext;
+  readonly events: EventHub;
+  readonly clock: () => Date;
+  /** Most values of one multi-valued attribute (`maxAttributeValues`). */
+  readonly maxAttributeValues: number;
+}
+
+/**
+ * The operations of a resource type the host registers, for the generic resource handlers:
+ * what the Group's service does without the group rules. Ids and `meta` are the core's;
+ * bodies arrive validated against the compiled type; PUT keeps immutable values, PATCH goes
+ * through the patch engine; every change is written through the one `WriteLoop` (per-id lock,
+ * If-Match, 404, retries on a version conflict) and the host's `check` sees it first; events
+ * `resource.created`, `resource.updated` and `resource.deleted` follow what was committed.
+ */
+export class HostResourceService implements ResourceService<ScimResource> {
+  readonly #store: ResourceStore;
+  readonly #loop: WriteLoop<ScimResource, ScimResource, ScimResource>;
+
+  constructor(
+    private readonly host: HostResourceType,
+    private readonly settings: HostServiceSettings,
+  ) {
+    const store = host.store;
+    this.#store = store;
+    this.#loop = new WriteLoop<ScimResource, ScimResource, ScimResource>(
+      {
+        notFound: (id) => this.#notFound(id),
+        read: (tenant, id) => store.get(tenant, id),
+        write: async (tenant, current, planned) => {
+          await host.check?.(tenant, planned);
+          const uniqueKeys = uniqueKeysOf(planned, settings.type);
+          const expectedVersion = current.meta.version;
+          return (await store.replace(tenant, planned, { expectedVersion, uniqueKeys }))
+            ? planned
+            : null;
+        },
+        remove: (tenant, id, options) => store.delete(tenant, id, options),
+        committed: (tenant, at, id, before, done) => this.#emit(tenant, at, id, before, done),
+      },
+      settings.clock,
+    );
+  }
+
+  async create(tenant: string, input: UserInput): Promise<ScimResource> {
+    const { type, clock, maxAttributeValues } = this.settings;
+    checkValueCounts(input.attributes, type, maxAttributeValues);
+    const date = clock();
+    const now = isoTimestamp(date);
+    const id = newId(date.getTime());
+    const resource = assembleResource(
+      id,
+      input.attributes,
+      firstResourceMeta(type.name, now),
+      type,
+    );
+    await this.host.check?.(tenant, resource);
+    await this.#store.create(tenant, resource, { uniqueKeys: uniqueKeysOf(resource, type) });
+    this.#emit(tenant, now, id, null, resource);
+    return resource;
+  }
+
+  async get(tenant: string, id: string): Promise<ScimResource> {
+    const resource = await this.#store.get(tenant, id);
+    if (!resource) throw this.#notFound(id);
+    return resource;
+  }
+
+  list(tenant: string, query: ListQuery): Promise<ResourcePage<ScimResource>> {
+    return this.#store.list(tenant, {
+      ...query,
+      resourceType: query.resourceType ?? this.settings.type,
+    });
+  }
+
+  assertFilterSupported(filter: Filter, text: string): void {
+    assertStoreFilters(this.#store.capabilities, filter, text);
+  }
+
+  assertSortSupported(path: AttributePath, text: string): void {
+    assertStoreSorts(this.#store.capabilities, path, text, this.settings.type.endpoint.slice(1));
+  }
+
+  /** PUT: readWrite attributes left out are cleared; set immutable ones must stay the same. */
+  async replace(
+    tenant: string,
+    id: string,
+    ifMatch: string | undefined,
+    input: UserInput,
+  ): Promise<ScimResource> {
+    const { current, done } = await this.#loop.write(tenant, id, ifMatch, (stored, now) =>
+      this.#next(stored, checkImmutable(stored, input.attributes, this.settings.type), now),
+    );
+    return done ?? current;
+  }
+
+  /** PATCH: all operations or none; a PATCH that changes nothing writes nothing. */
+  async patch(
+    tenant: string,
+    id: string,
+    ifMatch: string | undefined,
+    body: unknown,
+  ): Promise<ScimResource> {
+    const { current, done } = await this.#loop.write(tenant, id, ifMatch, (stored, now) => {
+      const result = applyPatchIn(this.settings.patch, stored, body);
+      return result.changed ? this.#next(stored, result.resource, now) : null;
+    });
+    return done ?? current;
+  }
+
+  delete(tenant: string, id: string, ifMatch: string | undefined): Promise<void> {
+    return this.#loop.delete(tenant, id, ifMatch);
+  }
+
+  // The version after `current` with these attributes; null when nothing changes.
+  #next(current: ScimResource, attributes: Json, now: string): ScimResource | null {
+    const { type, maxAttributeValues } = this.settings;
+    checkValueCounts(attributes, type, maxAttributeValues, current);
+    const meta = nextResourceMeta(current.meta, now);
+    const next = assembleResource(current.id, attributes, meta, type);
+    return jsonMembersEqual(next, current, 'meta') ? null : next;
+  }
+
+  #notFound(id: string) {
+    return scimErrors.notFound(`${this.settings.type.name} ${previewJson(id)} not found.`);
+  }
+
+  #emit(
+    tenant: string,
+    at: string,
+    id: string,
+    before: ScimResource | null,
+    after: ScimResource | null,
+  ) {
+    const { events, type } = this.settings;
+    if (!events.active) return;
+    for (const event of resourceEvents(tenant, at, type.name, id, before, after))
+      events.emit(event);
+  }
+}

@@ -1,0 +1,128 @@
+// The host's own resource types: what createScim refuses at start, and what the harness's
+// service (a memory store, no adapter) answers for a minimal type without common attributes.
+import { describe, expect, it } from 'vitest';
+import {
+  ScimConfigError,
+  defineAttribute,
+  defineSchema,
+  type HostResourceType,
+  type ScimEvent,
+} from '../../src/index.js';
+import { scimOpenApi } from '../../src/openapi/index.js';
+import { MemoryResourceStore } from '../../src/stores/memory/index.js';
+import { patchBody, setup } from './harness.js';
+
+const ROOM = 'urn:example:params:scim:schemas:district:2.0:Room';
+const roomSchema = defineSchema({
+  id: ROOM,
+  name: 'Room',
+  description: 'A room',
+  attributes: [
+    defineAttribute('displayName', 'string', { required: true }),
+    defineAttribute('number', 'integer', { uniqueness: 'server' }),
+    defineAttribute('building', 'string', { mutability: 'immutable' }),
+  ],
+});
+
+const room = (extra: Partial<HostResourceType> = {}): HostResourceType => ({
+  name: 'Room',
+  endpoint: '/Rooms',
+  schema: roomSchema,
+  store: new MemoryResourceStore(),
+  ...extra,
+});
+
+describe('createScim refuses a bad resource type of the host at start', () => {
+  const cases: [string, HostResourceType[], RegExp][] = [
+    ['an RFC 7644 endpoint', [room({ endpoint: '/Users' })], /endpoint "\/Users" is served/],
+    ['/Bulk in another case', [room({ endpoint: '/bulk' })], /is served already/],
+    ['a built-in name', [room({ name: 'group' })], /served already/],
+    ['a name twice', [room(), room({ endpoint: '/Rooms2' })], /served already/],
+    ['an endpoint twice', [room(), room({ name: 'Room2' })], /endpoint "\/Rooms" is served/],
+    ['an endpoint without a slash', [room({ endpoint: 'Rooms' })], /must be "\/" and a name/],
+    ['a nested endpoint', [room({ endpoint: '/a/b' })], /must be "\/" and a name/],
+    [
+      'a schema id without urn:',
+      [room({ schema: { ...roomSchema, id: 'Room' } })],
+      /must be a URN/,
+    ],
+    [
+      'the User schema',
+      [room({ schema: { ...roomSchema, id: 'urn:ietf:params:scim:schemas:core:2.0:User' } })],
+      /defined twice/,
+    ],
+    [
+      'a store without list()',
+      [room({ store: Object.assign(new MemoryResourceStore(), { list: undefined }) as never })],
+      /missing store\.list\(\)\./,
+    ],
+  ];
+  it.each(cases)('%s', (_, resourceTypes, message) => {
+    expect(() => setup({ resourceTypes })).toThrow(ScimConfigError);
+    expect(() => setup({ resourceTypes })).toThrow(message);
+  });
+});
+
+describe('a minimal host resource type', () => {
+  it('gets the common attributes, ids, versions, immutability and unique keys', async () => {
+    const events: ScimEvent[] = [];
+    const { request } = setup({ resourceTypes: [room()], onEvent: (e) => events.push(e) });
+    const created = await request('POST', '/Rooms', {
+      body: {
+        schemas: [ROOM],
+        displayName: 'Lab',
+        number: 12,
+        building: 'North',
+        externalId: 'r-12',
+      },
+    });
+    expect(created.status).toBe(201);
+    const { id } = created.body;
+    expect(created.body.externalId).toBe('r-12');
+    const byExternal = await request('GET', '/rooms', {
+      query: `filter=${encodeURIComponent('externalId eq "r-12" and meta.resourceType eq "Room"')}`,
+    });
+    expect(byExternal.body.Resources.map((r: { id: string }) => r.id)).toEqual([id]);
+    const taken = await request('POST', '/Rooms', {
+      body: { schemas: [ROOM], displayName: 'Other', number: 12 },
+    });
+    expect(taken.status).toBe(409);
+    const moved = await request('PATCH', `/Rooms/${id}`, {
+      body: patchBody({ op: 'replace', path: 'building', value: 'South' }),
+    });
+    expect(moved.status).toBe(400);
+    expect(moved.body.scimType).toBe('mutability');
+    const same = await request('PATCH', `/Rooms/${id}`, {
+      body: patchBody({ op: 'replace', path: 'displayName', value: 'Lab' }),
+    });
+    expect(same.status).toBe(200);
+    expect(same.body.meta.version).toBe('W/"1"'); // nothing changed, nothing written
+    const put = await request('PUT', `/Rooms/${id}`, {
+      body: { schemas: [ROOM], id, displayName: 'Big lab', number: 13 },
+    });
+    expect(put.body).toMatchObject({ displayName: 'Big lab', number: 13, building: 'North' });
+    // The old number is free once the room holds another one.
+    const reuse = await request('POST', '/Rooms', {
+      body: { schemas: [ROOM], displayName: 'Other', number: 12 },
+    });
+    expect(reuse.status).toBe(201);
+    expect(events.map((e) => e.type)).toEqual([
+      'resource.created',
+      'resource.updated',
+      'resource.created',
+    ]);
+  });
+
+  it('answers a cursor with 400, as a store without keyset paging does', async () => {
+    const { request } = setup({ resourceTypes: [room()] });
+    const reply = await request('GET', '/Rooms', { query: 'cursor=' });
+    expect(reply.status).toBe(400);
+  });
+
+  it('is described by the OpenAPI document', () => {
+    const document = scimOpenApi({ resourceTypes: [room()] });
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/Rooms', '/Rooms/{id}', '/Rooms/.search']),
+    );
+  });
+});
