@@ -18,12 +18,8 @@ import { isoTimestamp } from '../users/timestamp.js';
 import { WriteLoop } from '../users/write-pipeline.js';
 import type { HostResourceType } from './host-resource-type.js';
 import { resourceEvents } from './resource-events.js';
-import {
-  assembleResource,
-  firstResourceMeta,
-  nextResourceMeta,
-  uniqueKeysOf,
-} from './stored-resource.js';
+import { assembleResource, firstResourceMeta, nextResourceMeta } from '../stored-resource.js';
+import { uniqueKeysOf } from './unique-keys.js';
 
 type Json = Record<string, unknown>;
 
