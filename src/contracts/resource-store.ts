@@ -1,5 +1,5 @@
 import type { CompiledResourceType } from '../schema/resource-type.js';
-import type { DeleteOptions, ListQuery, StoreCapabilities } from './store-query.js';
+import type { DeleteOptions, ListQuery, ListSeekResult, StoreCapabilities } from './store-query.js';
 
 /** A host resource's metadata, as stored: every value but `location`, which is per request. */
 export interface ResourceMeta {
@@ -54,6 +54,8 @@ export interface ResourceListQuery extends ListQuery {
 export interface ResourceListResult {
   readonly totalResults: number;
   readonly resources: readonly ScimResource[];
+  /** For a query with `seek` only: where the page starts and ends, and whether more follow. */
+  readonly seek?: ListSeekResult;
 }
 
 /**
@@ -101,7 +103,9 @@ export interface ResourceStore {
   delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean>;
   /**
    * Returns one page of the resources that match `query.filter`, ordered by id (or by
-   * `sortBy`, ties by id), from `startIndex`, at most `count`, and how many match in all.
+   * `sortBy`, ties by id), from `startIndex`, at most `count`, and how many match in all. A
+   * store that declares `capabilities.keysetPaging` honours `query.seek` as a `UserStore` does
+   * (RFC 9865 cursors on the type's endpoint).
    */
   list(tenant: string, query: ResourceListQuery): Promise<ResourceListResult>;
 }

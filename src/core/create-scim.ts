@@ -201,6 +201,7 @@ export function createScim(options: ScimOptions): Scim {
             maxAttributeValues: options.maxAttributeValues ?? DEFAULT_MAX_ATTRIBUTE_VALUES,
           }),
           readFilter: filterReader(type),
+          keysetPaging: host.store.capabilities?.keysetPaging === true,
         });
       }
       return list;

@@ -200,6 +200,34 @@ export const resourceStoreCases: readonly ResourceStoreCase[] = [
       check.deepEqual(ids(sorted.resources), ids(order), 'descending by rank, ties by id');
     },
   },
+  {
+    id: 'resource.keyset-paging',
+    title: 'a store that declares keyset paging pages after and before a place, with `more`',
+    async run(ctx) {
+      const { store, tenant } = ctx;
+      if (store.capabilities?.keysetPaging !== true) ctx.skip('the store does not page by keyset');
+      const made = [1, 2, 3, 4, 5].map((rank) => ctx.make({ displayName: `K${rank}`, rank }));
+      for (const r of made) await store.create(tenant, r, { uniqueKeys: {} });
+      const first = await store.list(tenant, query(ctx, { count: 2, seek: {} }));
+      check.deepEqual(ids(first.resources), ids(made.slice(0, 2)), 'the first page');
+      check.equal(first.seek?.more, true, 'more after the first page');
+      const last = first.seek?.last;
+      check.ok(last !== undefined, 'the first page reports its last place');
+      // The place stays where it was when its resource is gone.
+      await store.delete(tenant, last.id);
+      const second = await store.list(tenant, query(ctx, { count: 2, seek: { from: last } }));
+      check.deepEqual(ids(second.resources), ids(made.slice(2, 4)), 'the page after it');
+      const from = second.seek?.first;
+      check.ok(from !== undefined, 'the second page reports its first place');
+      const back = await store.list(
+        tenant,
+        query(ctx, { count: 2, seek: { from, direction: 'backward' } }),
+      );
+      check.deepEqual(ids(back.resources), ids(made.slice(0, 1)), 'the page before it');
+      check.equal(back.seek?.more, false, 'nothing before the first resource');
+      check.equal(back.totalResults, 4, 'totalResults');
+    },
+  },
 ];
 
 /** Makes resources of {@link conformanceThingType} with increasing ids, in a case's tenant. */

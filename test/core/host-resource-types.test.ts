@@ -113,10 +113,32 @@ describe('a minimal host resource type', () => {
     ]);
   });
 
-  it('answers a cursor with 400, as a store without keyset paging does', async () => {
+  it('pages by RFC 9865 cursor on a store with keyset paging, and refuses one on a store without', async () => {
     const { request } = setup({ resourceTypes: [room()] });
-    const reply = await request('GET', '/Rooms', { query: 'cursor=' });
-    expect(reply.status).toBe(400);
+    const ids: string[] = [];
+    for (let n = 1; n <= 5; n++) {
+      const reply = await request('POST', '/Rooms', {
+        body: { schemas: [ROOM], displayName: `Room ${n}`, number: n },
+      });
+      ids.push(reply.body.id);
+    }
+    const seen: string[] = [];
+    let query = 'cursor&count=2&sortBy=number&sortOrder=descending';
+    for (let pages = 0; pages < 5; pages++) {
+      const page = await request('GET', '/Rooms', { query });
+      expect(page.status).toBe(200);
+      expect(page.body.totalResults).toBe(5);
+      seen.push(...page.body.Resources.map((r: { id: string }) => r.id));
+      if (page.body.nextCursor === undefined) break;
+      query = `cursor=${page.body.nextCursor}&count=2&sortBy=number&sortOrder=descending`;
+    }
+    expect(seen).toEqual([...ids].reverse());
+    const plain = new MemoryResourceStore();
+    const noKeyset = Object.assign(plain, { capabilities: { supportsSort: () => true } });
+    const other = setup({ resourceTypes: [room({ store: noKeyset })] });
+    const refused = await other.request('GET', '/Rooms', { query: 'cursor&count=2' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.scimType).toBe('invalidCursor');
   });
 
   it('is described by the OpenAPI document', () => {

@@ -12,6 +12,7 @@ import { scimErrors } from '../../errors/index.js';
 import { compileFilter, compileSort } from '../../filter/index.js';
 import { previewJson } from '../../json/preview-json.js';
 import { frozenCopy } from './clone-json.js';
+import { placesOf, seekPage } from './seek-page.js';
 import { SortedIds } from './sorted-ids.js';
 
 /** One tenant's resources: by id, in id order, and the unique keys each holds. */
@@ -55,7 +56,8 @@ class TenantResources {
  * Keeps the resources of one resource type a host registers in memory (`createScim`'s
  * `resourceTypes`), per tenant: deep-frozen copies by id, ids in order (a page without a
  * filter or sort is a slice), every filter through scimkit's filter engine and every sort,
- * unique keys in an index. A resource type needs one store of its own. Made for prototypes,
+ * unique keys in an index, keyset pages for RFC 9865 cursors. A resource type needs one store
+ * of its own. Made for prototypes,
  * tests and small data: a filter or a sort reads every resource of the tenant; a production
  * host brings a store of its own (see `ResourceStore` and docs/resource-types.md).
  *
@@ -72,8 +74,8 @@ class TenantResources {
 export class MemoryResourceStore implements ResourceStore {
   readonly #tenants = new Map<string, TenantResources>();
 
-  /** Every filter (the filter engine over the resources) and every sort. */
-  readonly capabilities: StoreCapabilities = { supportsSort: () => true };
+  /** Every filter (the filter engine over the resources), every sort, and keyset paging. */
+  readonly capabilities: StoreCapabilities = { supportsSort: () => true, keysetPaging: true };
 
   async create(tenant: string, resource: ScimResource, options: ResourceCreateOptions) {
     let resources = this.#tenants.get(tenant);
@@ -123,8 +125,8 @@ export class MemoryResourceStore implements ResourceStore {
     if (!resources) return { totalResults: 0, resources: [] };
     const offset = Math.max(0, query.startIndex - 1);
     const count = Math.max(0, query.count);
-    const { filter, sortBy, resourceType: type } = query;
-    if (!filter && !sortBy) {
+    const { filter, sortBy, seek, resourceType: type } = query;
+    if (!filter && !sortBy && !seek) {
       const ids = resources.order.slice(offset, count);
       const page = ids.map((id) => resources.byId.get(id) as ScimResource);
       return { totalResults: resources.order.size, resources: page };
@@ -136,6 +138,7 @@ export class MemoryResourceStore implements ResourceStore {
     const found = test ? ordered.filter((r) => test(r as Record<string, unknown>)) : ordered;
     // A stable sort of resources in id order: ties stay by id.
     if (sortBy) found.sort(compileSort(sortBy, query.sortOrder ?? 'ascending', type));
+    if (seek) return seekPage(found, query, placesOf(query, type));
     return { totalResults: found.length, resources: found.slice(offset, offset + count) };
   }
 }

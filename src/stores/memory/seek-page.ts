@@ -1,20 +1,31 @@
-import type { ListPosition, ListQuery, ListResult } from '../../contracts/user-store.js';
+import type { ListPosition, ListQuery, ListSeekResult } from '../../contracts/store-query.js';
 import { compareSortKeys, compileSortKey, type SortKey } from '../../filter/compile-sort.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
-import type { ScimUser } from '../../schema/user-resource.js';
 
 type Json = Record<string, unknown>;
 
-/** Reads a user's place in a query's order, and compares a place with a user. */
-interface Places {
-  readonly of: (user: ScimUser) => ListPosition;
+/** What a keyset page orders: a resource with an id (a user, a host's resource). */
+interface Keyed {
+  readonly id: string;
+}
+
+/** A keyset page: its resources, how many match in all, and its places. */
+interface SeekPage<R extends Keyed> {
+  readonly totalResults: number;
+  readonly resources: readonly R[];
+  readonly seek: ListSeekResult;
+}
+
+/** Reads a resource's place in a query's order, and compares a place with a resource. */
+interface Places<R extends Keyed> {
+  readonly of: (user: R) => ListPosition;
   /** Negative when `place` comes before `user` in the query's order, 0 on the same place. */
-  readonly compare: (place: ListPosition, user: ScimUser) => number;
+  readonly compare: (place: ListPosition, user: R) => number;
 }
 
 /** Builds the places of a query's order: by `sortBy` (keys as `compileSort` has them), then id. */
-export function placesOf(query: ListQuery, type: CompiledResourceType): Places {
-  const byId = (id: string, user: ScimUser) => (id < user.id ? -1 : id > user.id ? 1 : 0);
+export function placesOf<R extends Keyed>(query: ListQuery, type: CompiledResourceType): Places<R> {
+  const byId = (id: string, user: R) => (id < user.id ? -1 : id > user.id ? 1 : 0);
   if (!query.sortBy) return { of: (user) => ({ id: user.id }), compare: (p, u) => byId(p.id, u) };
   const keyOf = compileSortKey(query.sortBy, type);
   const direction = query.sortOrder === 'descending' ? -1 : 1;
@@ -35,11 +46,11 @@ export function placesOf(query: ListQuery, type: CompiledResourceType): Places {
  * the `count` users after `seek.from` (or, backward, right before it; from the end without it). A place whose user
  * is gone still cuts at the same point, so concurrent creates and deletes shift nothing.
  */
-export function seekPage(
-  ordered: readonly ScimUser[],
+export function seekPage<R extends Keyed>(
+  ordered: readonly R[],
   query: ListQuery,
-  places: Places,
-): ListResult {
+  places: Places<R>,
+): SeekPage<R> {
   const count = Math.max(0, query.count);
   const from = query.seek?.from;
   let start = 0;
@@ -60,14 +71,14 @@ export function seekPage(
 }
 
 /** Builds a keyset page's result: its users, the total, its first and last places, `more`. */
-export function pageResult(
-  resources: readonly ScimUser[],
+export function pageResult<R extends Keyed>(
+  resources: readonly R[],
   totalResults: number,
   query: ListQuery,
-  places: Places,
+  places: Places<R>,
   start: number,
   end: number,
-): ListResult {
+): SeekPage<R> {
   const backward = query.seek?.direction === 'backward';
   const first = resources[0];
   const last = resources[resources.length - 1];
@@ -84,12 +95,12 @@ export function pageResult(
 
 /** Returns the index of the first user for which `test` holds; the users are ordered so that it
  * holds from some index on (binary search). */
-function firstIndex(users: readonly ScimUser[], test: (user: ScimUser) => boolean): number {
+function firstIndex<R>(users: readonly R[], test: (user: R) => boolean): number {
   let low = 0;
   let high = users.length;
   while (low < high) {
     const mid = (low + high) >>> 1;
-    if (test(users[mid] as ScimUser)) high = mid;
+    if (test(users[mid] as R)) high = mid;
     else low = mid + 1;
   }
   return low;
