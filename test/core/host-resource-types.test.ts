@@ -5,6 +5,7 @@ import {
   ScimConfigError,
   defineAttribute,
   defineSchema,
+  staticApiKeys,
   type HostResourceType,
   type ScimEvent,
 } from '../../src/index.js';
@@ -139,6 +140,28 @@ describe('a minimal host resource type', () => {
     const refused = await other.request('GET', '/Rooms', { query: 'cursor&count=2' });
     expect(refused.status).toBe(400);
     expect(refused.body.scimType).toBe('invalidCursor');
+  });
+
+  it("reads PATCH with the dialect rules of the tenant's profile", async () => {
+    const { request } = setup({
+      resourceTypes: [room()],
+      verifier: staticApiKeys([
+        { key: 'lenient', tenant: 't' },
+        { key: 'strict', tenant: 't', profile: 'strict' },
+      ]),
+    });
+    const id = (
+      await request('POST', '/Rooms', {
+        body: { schemas: [ROOM], displayName: 'Lab' },
+        key: 'lenient',
+      })
+    ).body.id;
+    const entraStyle = patchBody({ op: 'Replace', path: 'displayName', value: 'Big lab' });
+    const strict = await request('PATCH', `/Rooms/${id}`, { body: entraStyle, key: 'strict' });
+    expect(strict.status).toBe(400);
+    const lenient = await request('PATCH', `/Rooms/${id}`, { body: entraStyle, key: 'lenient' });
+    expect(lenient.status).toBe(200);
+    expect(lenient.body.displayName).toBe('Big lab');
   });
 
   it('is described by the OpenAPI document', () => {
