@@ -9,7 +9,7 @@ import type { PatchContext } from '../../patch/patch-context.js';
 import { checkImmutable } from '../../schema/check-immutable.js';
 import { checkValueCounts } from '../../schema/check-value-counts.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
-import type { UserInput } from '../../schema/validate-user.js';
+import type { ResourceInput } from '../../schema/validate-resource-input.js';
 import type { EventHub } from '../events/event-hub.js';
 import type { ResourcePage, ResourceService } from '../handlers/resource-endpoint.js';
 import { assertStoreFilters, assertStoreSorts } from '../handlers/store-support.js';
@@ -72,7 +72,7 @@ export class HostResourceService implements ResourceService<ScimResource> {
     );
   }
 
-  async create(tenant: string, input: UserInput): Promise<ScimResource> {
+  async create(tenant: string, input: ResourceInput): Promise<ScimResource> {
     const { type, clock, maxAttributeValues } = this.settings;
     checkValueCounts(input.attributes, type, maxAttributeValues);
     const date = clock();
@@ -116,7 +116,7 @@ export class HostResourceService implements ResourceService<ScimResource> {
     tenant: string,
     id: string,
     ifMatch: string | undefined,
-    input: UserInput,
+    input: ResourceInput,
   ): Promise<ScimResource> {
     const { current, done } = await this.#loop.write(tenant, id, ifMatch, (stored, now) =>
       this.#next(stored, checkImmutable(stored, input.attributes, this.settings.type), now),
