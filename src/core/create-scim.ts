@@ -17,6 +17,7 @@ import { GroupService } from './groups/group-service.js';
 import { presentGroup } from './groups/stored-group.js';
 import { compileHostType } from './host-types/compile-host-type.js';
 import { HostResourceService } from './host-types/host-resource-service.js';
+import { serviceInContext } from './handlers/service-in-context.js';
 import {
   checkResourceTypes,
   compileGroupType,
@@ -130,6 +131,17 @@ export function createScim(options: ScimOptions): Scim {
     checkUserName: userNameCheck(options.userNameRule ?? 'rfc'),
     reportError,
   });
+  // One service per resource type of the host's, for every profile (one lock per resource); a
+  // PATCH brings its own context (see `serviceInContext`).
+  const hostServices = (options.resourceTypes ?? []).map(
+    (host) =>
+      new HostResourceService(host, {
+        type: compileHostType(host, profileSwitches.byName.get(profileSwitches.defaultProfile)),
+        events,
+        clock: now,
+        maxAttributeValues: options.maxAttributeValues ?? DEFAULT_MAX_ATTRIBUTE_VALUES,
+      }),
+  );
   const patchLimits = {
     ...(options.maxPatchOperations === undefined
       ? {}
@@ -146,9 +158,9 @@ export function createScim(options: ScimOptions): Scim {
     const groupType = options.store.groups
       ? compileGroupType({ ...options, patchRules })
       : undefined;
-    const hostTypes = (options.resourceTypes ?? []).map((host) => ({
-      host,
-      type: compileHostType(host, patchRules),
+    const hostTypes = hostServices.map((service) => ({
+      service,
+      type: compileHostType(service.host, patchRules),
     }));
     const make = (trace?: RuleTrace): readonly ResourceEndpoint[] => {
       const userPatch = patchContext({ resourceType: userType, ...patchLimits });
@@ -189,19 +201,13 @@ export function createScim(options: ScimOptions): Scim {
           patchAnswersNoContent: true,
         });
       }
-      for (const { host, type } of hostTypes) {
+      for (const { service, type } of hostTypes) {
         const patch = patchContext({ resourceType: type, ...patchLimits });
         list.push({
           type,
-          service: new HostResourceService(host, {
-            type,
-            patch: trace ? { ...patch, trace } : patch,
-            events,
-            clock: now,
-            maxAttributeValues: options.maxAttributeValues ?? DEFAULT_MAX_ATTRIBUTE_VALUES,
-          }),
+          service: serviceInContext(service, trace ? { ...patch, trace } : patch),
           readFilter: filterReader(type),
-          keysetPaging: host.store.capabilities?.keysetPaging === true,
+          keysetPaging: service.keysetPaging,
         });
       }
       return list;

@@ -11,7 +11,8 @@ import { checkValueCounts } from '../../schema/check-value-counts.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { ResourceInput } from '../../schema/validate-resource-input.js';
 import type { EventHub } from '../events/event-hub.js';
-import type { ResourcePage, ResourceService } from '../handlers/resource-endpoint.js';
+import type { ResourcePage } from '../handlers/resource-endpoint.js';
+import type { ProfileNeutralService } from '../handlers/service-in-context.js';
 import { assertStoreFilters, assertStoreSorts } from '../handlers/store-support.js';
 import { newId } from '../users/new-id.js';
 import { isoTimestamp } from '../users/timestamp.js';
@@ -25,10 +26,11 @@ type Json = Record<string, unknown>;
 
 /** What a {@link HostResourceService} works with besides the host's registration. */
 export interface HostServiceSettings {
-  /** The compiled resource type (one profile's dialect switches). */
+  /**
+   * The compiled resource type (any profile's: what the service reads of it, schemas and
+   * attribute characteristics, does not depend on the dialect switches).
+   */
   readonly type: CompiledResourceType;
-  /** What every PATCH applies in. */
-  readonly patch: PatchContext;
   readonly events: EventHub;
   readonly clock: () => Date;
   /** Most values of one multi-valued attribute (`maxAttributeValues`). */
@@ -42,13 +44,15 @@ export interface HostServiceSettings {
  * through the patch engine; every change is written through the one `WriteLoop` (per-id lock,
  * If-Match, 404, retries on a version conflict) and the host's `check` sees it first; events
  * `resource.created`, `resource.updated` and `resource.deleted` follow what was committed.
+ * One service serves every compatibility profile: a PATCH names the context it is read in.
  */
-export class HostResourceService implements ResourceService<ScimResource> {
+export class HostResourceService implements ProfileNeutralService<ScimResource> {
   readonly #store: ResourceStore;
   readonly #loop: WriteLoop<ScimResource, ScimResource, ScimResource>;
 
   constructor(
-    private readonly host: HostResourceType,
+    /** The host's registration: its store and `check` hook. */
+    readonly host: HostResourceType,
     private readonly settings: HostServiceSettings,
   ) {
     const store = host.store;
@@ -70,6 +74,11 @@ export class HostResourceService implements ResourceService<ScimResource> {
       },
       settings.clock,
     );
+  }
+
+  /** Whether the store pages by keyset, so the endpoint answers RFC 9865 cursors. */
+  get keysetPaging(): boolean {
+    return this.#store.capabilities?.keysetPaging === true;
   }
 
   async create(tenant: string, input: ResourceInput): Promise<ScimResource> {
@@ -124,15 +133,16 @@ export class HostResourceService implements ResourceService<ScimResource> {
     return done ?? current;
   }
 
-  /** PATCH: all operations or none; a PATCH that changes nothing writes nothing. */
+  /** PATCH, read in `ctx`: all operations or none; a PATCH that changes nothing writes nothing. */
   async patch(
+    ctx: PatchContext,
     tenant: string,
     id: string,
     ifMatch: string | undefined,
     body: unknown,
   ): Promise<ScimResource> {
     const { current, done } = await this.#loop.write(tenant, id, ifMatch, (stored, now) => {
-      const result = applyPatchIn(this.settings.patch, stored, body);
+      const result = applyPatchIn(ctx, stored, body);
       return result.changed ? this.#next(stored, result.resource, now) : null;
     });
     return done ?? current;
