@@ -12,7 +12,7 @@ import { scimErrors } from '../../errors/index.js';
 import { compileFilter, compileSort } from '../../filter/index.js';
 import { previewJson } from '../../json/preview-json.js';
 import { frozenCopy } from './clone-json.js';
-import { placesOf, seekPage } from './seek-page.js';
+import { idOrderPage, placesOf, seekPage } from './seek-page.js';
 import { SortedIds } from './sorted-ids.js';
 
 /** One tenant's resources: by id, in id order, and the unique keys each holds. */
@@ -126,14 +126,13 @@ export class MemoryResourceStore implements ResourceStore {
     const offset = Math.max(0, query.startIndex - 1);
     const count = Math.max(0, query.count);
     const { filter, sortBy, seek, resourceType: type } = query;
-    if (!filter && !sortBy && !seek) {
-      const ids = resources.order.slice(offset, count);
-      const page = ids.map((id) => resources.byId.get(id) as ScimResource);
+    const byId = (id: string) => resources.byId.get(id) as ScimResource;
+    if (!filter && !sortBy) {
+      if (seek) return idOrderPage(resources.order, query, placesOf(query, type), byId);
+      const page = resources.order.slice(offset, count).map(byId);
       return { totalResults: resources.order.size, resources: page };
     }
-    const ordered = [...resources.order.values()].map(
-      (id) => resources.byId.get(id) as ScimResource,
-    );
+    const ordered = [...resources.order.values()].map(byId);
     const test = filter && compileFilter(filter, type);
     const found = test ? ordered.filter((r) => test(r as Record<string, unknown>)) : ordered;
     // A stable sort of resources in id order: ties stay by id.
