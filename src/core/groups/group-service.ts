@@ -10,6 +10,7 @@ import type { Projection } from '../../schema/project-resource.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { ResourceInput } from '../../schema/validate-resource-input.js';
 import type { EventHub } from '../events/event-hub.js';
+import { assertStoreFilters, assertStoreSorts } from '../handlers/store-support.js';
 import { assertIfMatch } from '../http/etag.js';
 import type { ResourcePage, ResourceService } from '../handlers/resource-endpoint.js';
 import { newId } from '../users/new-id.js';
@@ -90,21 +91,11 @@ export class GroupService implements ResourceService<ScimGroup> {
   }
 
   assertFilterSupported(filter: Filter, text: string): void {
-    const supports = this.store.capabilities?.supportsFilter;
-    if (supports && !supports(filter)) {
-      throw scimErrors.invalidFilter(
-        `The filter "${text}" is valid, but this server's store cannot answer it.`,
-      );
-    }
+    assertStoreFilters(this.store.capabilities, filter, text);
   }
 
   assertSortSupported(path: AttributePath, text: string): void {
-    const supports = this.store.capabilities?.supportsSort;
-    if (!supports || !supports(path)) {
-      throw scimErrors.invalidValue(
-        `"sortBy": this server's store cannot sort groups by ${previewJson(text)}.`,
-      );
-    }
+    assertStoreSorts(this.store.capabilities, path, text, 'groups');
   }
 
   /** PUT: the attributes and the whole member list are replaced (omitted members: none). */
