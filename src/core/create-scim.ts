@@ -24,7 +24,7 @@ import {
   compileUserType,
   type BuiltInTypeOptions,
 } from './resource-types.js';
-import { profileSelector, resolveProfiles } from './profiles.js';
+import { profileSelector } from './profiles.js';
 import type { RuleTrace } from '../schema/dialect-rules.js';
 import { routeTable } from './routes.js';
 import type { Scim } from './scim.js';
@@ -106,13 +106,16 @@ export function createScim(options: ScimOptions): Scim {
       // A failing error reporter must not turn into a failed request.
     }
   };
+  // Every profile's dialect switches, resolved once; each distinct set's endpoints are built on
+  // first use (the default set just below, at start-up). `servedWith` is defined further down.
+  const profiles = profileSelector(
+    options,
+    (switches) => servedWith(switches),
+    (set, trace) => ({ endpoints: set.make(trace), make: set.make }),
+  );
   // The User resource type with the default profile's dialect switches: the one the host API,
   // the request event and discovery read (a type's schemas do not depend on its switches).
-  const profileSwitches = resolveProfiles(options);
-  const resourceType = compileUserType({
-    ...options,
-    patchRules: profileSwitches.byName.get(profileSwitches.defaultProfile),
-  });
+  const resourceType = compileUserType({ ...options, patchRules: profiles.defaultSwitches });
   checkResourceTypes(options);
   const events = new EventHub(reportError);
   if (options.onEvent) events.on(options.onEvent);
@@ -131,12 +134,21 @@ export function createScim(options: ScimOptions): Scim {
     checkUserName: userNameCheck(options.userNameRule ?? 'rfc'),
     reportError,
   });
-  // One service per resource type of the host's, for every profile (one lock per resource); a
-  // PATCH brings its own context (see `serviceInContext`).
+  // One group service for every profile, so one lock per group serves them all; a PATCH
+  // brings its own context (see `serviceInContext`).
+  const groupService = options.store.groups
+    ? new GroupService(
+        options.store.groups,
+        events,
+        now,
+        compileGroupType({ ...options, patchRules: profiles.defaultSwitches }),
+      )
+    : undefined;
+  // The same for each resource type of the host's.
   const hostServices = (options.resourceTypes ?? []).map(
     (host) =>
       new HostResourceService(host, {
-        type: compileHostType(host, profileSwitches.byName.get(profileSwitches.defaultProfile)),
+        type: compileHostType(host, profiles.defaultSwitches),
         events,
         clock: now,
         maxAttributeValues: options.maxAttributeValues ?? DEFAULT_MAX_ATTRIBUTE_VALUES,
@@ -185,17 +197,11 @@ export function createScim(options: ScimOptions): Scim {
             ),
         },
       ];
-      if (options.store.groups && groupType) {
+      if (groupService && groupType) {
         const groupPatch = patchContext({ resourceType: groupType, ...patchLimits });
         list.push({
           type: groupType,
-          service: new GroupService(
-            options.store.groups,
-            events,
-            now,
-            groupType,
-            trace ? { ...groupPatch, trace } : groupPatch,
-          ),
+          service: serviceInContext(groupService, trace ? { ...groupPatch, trace } : groupPatch),
           readFilter: filterReader(groupType),
           present: (group, baseUrl) => presentGroup(group as ScimGroup, baseUrl),
           patchAnswersNoContent: true,
@@ -214,15 +220,9 @@ export function createScim(options: ScimOptions): Scim {
     };
     return { endpoints: make(), make };
   };
-  const profiles = profileSelector(options, servedWith, (set, trace) => ({
-    endpoints: set.make(trace),
-    make: set.make,
-  }));
   const endpoints = profiles.configFor(undefined).endpoints;
   // Where each served type sits in every set: the route table names the default set's rows.
   const rowOf = new Map(endpoints.map((e, i) => [e, i]));
-  const groups = endpoints.find((e) => e.type.name === 'Group')?.service as
-    GroupService | undefined;
   // Runs one operation of a `/Bulk` request; bound below, once the request phases exist.
   let runOperation: RunOperation = () => Promise.reject(new Error('not started'));
   const config: HandlerConfig = {
@@ -308,7 +308,7 @@ export function createScim(options: ScimOptions): Scim {
       get: (tenant, id) => options.store.get(tenant, id),
       groups: (tenant, id) => users.groupsOf(tenant, id),
     },
-    groups: groups && options.store.groups && groupAccess(groups, options.store.groups),
+    groups: groupService && options.store.groups && groupAccess(groupService, options.store.groups),
     on: (listener: (event: ScimEvent) => void) => events.on(listener),
     onRequest: (listener) => requests.on(listener),
     dispatchOutbox: () => outbox.drain(),

@@ -10,9 +10,10 @@ import type { Projection } from '../../schema/project-resource.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { ResourceInput } from '../../schema/validate-resource-input.js';
 import type { EventHub } from '../events/event-hub.js';
+import type { ProfileNeutralService } from '../handlers/service-in-context.js';
 import { assertStoreFilters, assertStoreSorts } from '../handlers/store-support.js';
 import { assertIfMatch } from '../http/etag.js';
-import type { ResourcePage, ResourceService } from '../handlers/resource-endpoint.js';
+import type { ResourcePage } from '../handlers/resource-endpoint.js';
 import { newId } from '../users/new-id.js';
 import { isoTimestamp } from '../users/timestamp.js';
 import { WriteLoop, type WriteTarget } from '../users/write-pipeline.js';
@@ -33,8 +34,12 @@ export function groupNotFound(id: string) {
  * `WriteLoop` (per-id lock, If-Match, 404, retries), and membership changes reach the store
  * as deltas, so adding or removing one member costs the same for a group of 100,000 members
  * as for a group of 10. Reads that do not show `members` ask the store for none.
+ *
+ * A service is built once per `createScim` and serves every compatibility profile: a PATCH
+ * names the context (dialect rules, rule trace) it is read in, so every profile's writes to a
+ * group queue on the same lock (see `serviceInContext`).
  */
-export class GroupService implements ResourceService<ScimGroup> {
+export class GroupService implements ProfileNeutralService<ScimGroup> {
   readonly #loop: WriteLoop<ScimGroup, PlannedGroupWrite, GroupWritten>;
 
   constructor(
@@ -42,7 +47,6 @@ export class GroupService implements ResourceService<ScimGroup> {
     private readonly events: EventHub,
     private readonly clock: () => Date,
     private readonly type: CompiledResourceType,
-    private readonly patchContext: PatchContext,
   ) {
     const target: WriteTarget<ScimGroup, PlannedGroupWrite, GroupWritten> = {
       notFound: groupNotFound,
@@ -118,11 +122,12 @@ export class GroupService implements ResourceService<ScimGroup> {
   }
 
   /**
-   * PATCH: attribute changes and membership deltas in one store step (see `planGroupPatch`).
-   * Returns the group as `shown` shows it, or without members when `shown` is undefined (the
-   * response has no body).
+   * PATCH, read in `ctx` (the dialect rules of the caller's profile): attribute changes and
+   * membership deltas in one store step (see `planGroupPatch`). Returns the group as `shown`
+   * shows it, or without members when `shown` is undefined (the response has no body).
    */
   async patch(
+    ctx: PatchContext,
     tenant: string,
     id: string,
     ifMatch: string | undefined,
@@ -131,14 +136,14 @@ export class GroupService implements ResourceService<ScimGroup> {
   ): Promise<ScimGroup> {
     let needsList = false;
     const { current, done } = await this.#loop.write(tenant, id, ifMatch, (group, now) => {
-      const plan = planGroupPatch(this.patchContext, group, body);
+      const plan = planGroupPatch(ctx, group, body);
       if (!plan) {
         needsList = true;
         return null;
       }
       return this.#planned(group, plan, now);
     });
-    if (needsList) return this.#patchWithList(tenant, id, ifMatch, body, shown);
+    if (needsList) return this.#patchWithList(ctx, tenant, id, ifMatch, body, shown);
     const after = done?.group ?? current;
     return shown === undefined ? after : this.get(tenant, id, shown);
   }
@@ -183,6 +188,7 @@ export class GroupService implements ResourceService<ScimGroup> {
   // message is applied to the group read with its members, and the write is conditional on
   // the version read; without If-Match, a write that lost a race is planned again.
   async #patchWithList(
+    ctx: PatchContext,
     tenant: string,
     id: string,
     ifMatch: string | undefined,
@@ -193,7 +199,7 @@ export class GroupService implements ResourceService<ScimGroup> {
       const full = await this.store.get(tenant, id);
       if (!full) throw groupNotFound(id);
       assertIfMatch(ifMatch, full.meta.version);
-      const plan = patchWithMembers(this.patchContext, full, body);
+      const plan = patchWithMembers(ctx, full, body);
       try {
         const { current, done } = await this.#loop.write(
           tenant,
