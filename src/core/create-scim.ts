@@ -203,6 +203,7 @@ export function createScim(options: ScimOptions): Scim {
           type: groupType,
           service: serviceInContext(groupService, trace ? { ...groupPatch, trace } : groupPatch),
           readFilter: filterReader(groupType),
+          keysetPaging: options.store.groups?.capabilities?.keysetPaging === true,
           present: (group, baseUrl) => presentGroup(group as ScimGroup, baseUrl),
           patchAnswersNoContent: true,
         });
