@@ -114,6 +114,28 @@ describe('a minimal host resource type', () => {
     ]);
   });
 
+  it('refuses a unique text longer than a store can key on, and writes nothing', async () => {
+    const codeSchema = {
+      ...roomSchema,
+      attributes: [
+        ...roomSchema.attributes,
+        defineAttribute('code', 'string', { uniqueness: 'server' }),
+      ],
+    };
+    const { request } = setup({ resourceTypes: [room({ schema: codeSchema })] });
+    const long = 'x'.repeat(513);
+    const refused = await request('POST', '/Rooms', {
+      body: { schemas: [ROOM], displayName: 'Lab', code: long },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.scimType).toBe('invalidValue');
+    expect((await request('GET', '/Rooms')).body.totalResults).toBe(0);
+    const ok = await request('POST', '/Rooms', {
+      body: { schemas: [ROOM], displayName: 'Lab', code: 'x'.repeat(512) },
+    });
+    expect(ok.status).toBe(201);
+  });
+
   it('pages by RFC 9865 cursor on a store with keyset paging, and refuses one on a store without', async () => {
     const { request } = setup({ resourceTypes: [room()] });
     const ids: string[] = [];

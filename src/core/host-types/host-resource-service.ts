@@ -20,7 +20,7 @@ import { WriteLoop } from '../users/write-pipeline.js';
 import type { HostResourceType } from './host-resource-type.js';
 import { resourceEvents } from './resource-events.js';
 import { assembleResource, firstResourceMeta, nextResourceMeta } from '../stored-resource.js';
-import { uniqueKeysOf } from './unique-keys.js';
+import { checkUniqueKeyText, uniqueKeysOf } from './unique-keys.js';
 
 type Json = Record<string, unknown>;
 
@@ -84,6 +84,7 @@ export class HostResourceService implements ProfileNeutralService<ScimResource> 
   async create(tenant: string, input: ResourceInput): Promise<ScimResource> {
     const { type, clock, maxAttributeValues } = this.settings;
     checkValueCounts(input.attributes, type, maxAttributeValues);
+    checkUniqueKeyText(input.attributes, type);
     const date = clock();
     const now = isoTimestamp(date);
     const id = newId(date.getTime());
@@ -156,6 +157,7 @@ export class HostResourceService implements ProfileNeutralService<ScimResource> 
   #next(current: ScimResource, attributes: Json, now: string): ScimResource | null {
     const { type, maxAttributeValues } = this.settings;
     checkValueCounts(attributes, type, maxAttributeValues, current);
+    checkUniqueKeyText(attributes, type, current);
     const meta = nextResourceMeta(current.meta, now);
     const next = assembleResource(current.id, attributes, meta, type);
     return jsonMembersEqual(next, current, 'meta') ? null : next;
