@@ -28,6 +28,7 @@ import { MemoryOutbox, type MemoryOutboxEntry } from './memory-outbox.js';
 import { scanUsers } from './scan-users.js';
 import { pageResult, placesOf, seekPage } from './seek-page.js';
 import { groupIdEquality, groupsAttribute, groupsPartsRead } from '../user-group-paths.js';
+import { SharedLists } from './shared-lists.js';
 import { TenantUsers } from './tenant-users.js';
 
 /** Options of {@link MemoryUserStore}. */
@@ -64,6 +65,8 @@ export class MemoryUserStore implements UserStore {
   readonly #tenants = new Map<string, TenantUsers>();
   readonly #outbox = new MemoryOutbox();
   readonly #resourceType: CompiledResourceType;
+  /** The `schemas` lists stored users share. */
+  readonly #schemas = new SharedLists();
 
   readonly #groups = new MemoryGroupStore(
     (tenant, id) => this.#tenants.get(tenant)?.byId.has(id) ?? false,
@@ -99,7 +102,10 @@ export class MemoryUserStore implements UserStore {
     // The core never reuses an id; a duplicate is a programming error, not a client's.
     if (users.byId.has(user.id))
       throw new Error(`MemoryUserStore: id "${user.id}" already exists.`);
-    if (!users.addUnlessTaken(frozenCopy(user))) throw taken(user.userName);
+    // Users created with equal `schemas` lists share one (a list of its own is ~200 bytes).
+    const schemas = this.#schemas.share(user.schemas);
+    const stored = frozenCopy(schemas === user.schemas ? user : { ...user, schemas });
+    if (!users.addUnlessTaken(stored)) throw taken(user.userName);
     if (effects?.outbox) this.#outbox.record(effects.outbox);
   }
 
