@@ -32,6 +32,7 @@ export type { StaticApiKey } from './auth/static-api-keys.js';
 export type { Scim, UserLifecycle, GroupAccess } from './core/scim.js';
 export type { ScimOptions, OutboxOptions, RateLimit, RateLimitVerdict } from './core/options.js';
 export type { MeHook } from './core/options.js';
+export type { HostResourceType } from './core/host-types/host-resource-type.js';
 export type {
   ChangedAttributes,
   UserCreatedEvent,
@@ -45,6 +46,9 @@ export type {
   GroupDeletedEvent,
   GroupMemberAddedEvent,
   GroupMemberRemovedEvent,
+  ResourceCreatedEvent,
+  ResourceUpdatedEvent,
+  ResourceDeletedEvent,
   ScimEvent,
   NormalisationRule,
   Normalisation,
@@ -86,6 +90,16 @@ export type {
   MembershipChange,
   MembershipOptions,
 } from './contracts/group-store.js';
+export type {
+  ResourceCreateOptions,
+  ResourceListQuery,
+  ResourceListResult,
+  ResourceMeta,
+  ResourceReplaceOptions,
+  ResourceStore,
+  ScimResource,
+  UniqueKeys,
+} from './contracts/resource-store.js';
 export {
   ScimError,
   isScimError,

@@ -26,26 +26,28 @@ function checkAttributes(
 }
 
 /**
- * Checks the host's extension schemas once, at start: a `urn:` id not used by any other
- * schema, and valid, unique attribute names.
+ * Checks the host's extension schemas (or, with `kind` `schema`, the schemas of its own
+ * resource types) once, at start: a `urn:` id not used by any other schema, and valid, unique
+ * attribute names.
  *
  * @throws ScimConfigError naming the first problem.
  */
 export function checkExtensions(
   builtIn: readonly SchemaDefinition[],
   extensions: readonly SchemaDefinition[],
+  kind: 'extension' | 'schema' = 'extension',
 ): void {
   const ids = new Set(builtIn.map((s) => s.id.toLowerCase()));
   for (const extension of extensions) {
     if (!extension.id.toLowerCase().startsWith('urn:')) {
       throw new ScimConfigError(
-        `createScim: extension id "${extension.id}" must be a URN (urn:...).`,
+        `createScim: ${kind} id "${extension.id}" must be a URN (urn:...).`,
       );
     }
     if (ids.has(extension.id.toLowerCase())) {
       throw new ScimConfigError(`createScim: schema "${extension.id}" is defined twice.`);
     }
     ids.add(extension.id.toLowerCase());
-    checkAttributes(`createScim: extension "${extension.id}"`, extension.attributes, 0);
+    checkAttributes(`createScim: ${kind} "${extension.id}"`, extension.attributes, 0);
   }
 }

@@ -13,10 +13,17 @@ import type { ScimOptions } from './options.js';
 import { OutboxDispatcher } from './outbox/outbox-dispatcher.js';
 import { requestPhases } from './request-phases.js';
 import { groupAccess } from './groups/group-access.js';
-import { groupEndpointService } from './groups/group-endpoint.js';
 import { GroupService } from './groups/group-service.js';
 import { presentGroup } from './groups/stored-group.js';
-import { compileGroupType, compileUserType, type BuiltInTypeOptions } from './resource-types.js';
+import { compileHostType } from './host-types/compile-host-type.js';
+import { HostResourceService } from './host-types/host-resource-service.js';
+import { serviceInContext } from './handlers/service-in-context.js';
+import {
+  checkResourceTypes,
+  compileGroupType,
+  compileUserType,
+  type BuiltInTypeOptions,
+} from './resource-types.js';
 import { profileSelector } from './profiles.js';
 import type { RuleTrace } from '../schema/dialect-rules.js';
 import { routeTable } from './routes.js';
@@ -75,7 +82,8 @@ function checkOptions(options: ScimOptions): void {
  * Creates a SCIM service: one `handle(request)` for every endpoint below the base path, and
  * the host's programmatic API. Everything that can be decided once is decided here.
  *
- * @throws ScimConfigError when a store, verifier or mailer method is missing.
+ * @throws ScimConfigError when a store, verifier or mailer method is missing, or a resource
+ *   type of the host's (`resourceTypes`) is invalid.
  * @example
  * ```ts
  * const scim = createScim({
@@ -108,6 +116,7 @@ export function createScim(options: ScimOptions): Scim {
   // The User resource type with the default profile's dialect switches: the one the host API,
   // the request event and discovery read (a type's schemas do not depend on its switches).
   const resourceType = compileUserType({ ...options, patchRules: profiles.defaultSwitches });
+  checkResourceTypes(options);
   const events = new EventHub(reportError);
   if (options.onEvent) events.on(options.onEvent);
   const requests = new RequestHub(events, resourceType, now, reportError);
@@ -126,7 +135,7 @@ export function createScim(options: ScimOptions): Scim {
     reportError,
   });
   // One group service for every profile, so one lock per group serves them all; a PATCH
-  // brings its own context (see `groupEndpointService`).
+  // brings its own context (see `serviceInContext`).
   const groupService = options.store.groups
     ? new GroupService(
         options.store.groups,
@@ -135,6 +144,16 @@ export function createScim(options: ScimOptions): Scim {
         compileGroupType({ ...options, patchRules: profiles.defaultSwitches }),
       )
     : undefined;
+  // The same for each resource type of the host's.
+  const hostServices = (options.resourceTypes ?? []).map(
+    (host) =>
+      new HostResourceService(host, {
+        type: compileHostType(host, profiles.defaultSwitches),
+        events,
+        clock: now,
+        maxAttributeValues: options.maxAttributeValues ?? DEFAULT_MAX_ATTRIBUTE_VALUES,
+      }),
+  );
   const patchLimits = {
     ...(options.maxPatchOperations === undefined
       ? {}
@@ -151,6 +170,10 @@ export function createScim(options: ScimOptions): Scim {
     const groupType = options.store.groups
       ? compileGroupType({ ...options, patchRules })
       : undefined;
+    const hostTypes = hostServices.map((service) => ({
+      service,
+      type: compileHostType(service.host, patchRules),
+    }));
     const make = (trace?: RuleTrace): readonly ResourceEndpoint[] => {
       const userPatch = patchContext({ resourceType: userType, ...patchLimits });
       const list: ResourceEndpoint[] = [
@@ -178,14 +201,20 @@ export function createScim(options: ScimOptions): Scim {
         const groupPatch = patchContext({ resourceType: groupType, ...patchLimits });
         list.push({
           type: groupType,
-          service: groupEndpointService(
-            groupService,
-            trace ? { ...groupPatch, trace } : groupPatch,
-          ),
+          service: serviceInContext(groupService, trace ? { ...groupPatch, trace } : groupPatch),
           readFilter: filterReader(groupType),
           keysetPaging: options.store.groups?.capabilities?.keysetPaging === true,
           present: (group, baseUrl) => presentGroup(group as ScimGroup, baseUrl),
           patchAnswersNoContent: true,
+        });
+      }
+      for (const { service, type } of hostTypes) {
+        const patch = patchContext({ resourceType: type, ...patchLimits });
+        list.push({
+          type,
+          service: serviceInContext(service, trace ? { ...patch, trace } : patch),
+          readFilter: filterReader(type),
+          keysetPaging: service.keysetPaging,
         });
       }
       return list;

@@ -5,6 +5,7 @@ import type { DialectRuleName } from '../schema/dialect-rules.js';
 import type { SchemaDefinition } from '../schema/types.js';
 import type { UserNameRule } from '../schema/user-name-rule.js';
 import type { RequestCompletedEvent, ScimEvent } from './events/types.js';
+import type { HostResourceType } from './host-types/host-resource-type.js';
 import type { ProfileDefinition } from './profiles.js';
 import type { ScimRequest, ScimRequestHead } from './types.js';
 
@@ -164,6 +165,19 @@ export interface ScimOptions {
    * ones. Each must have a unique `urn:` id.
    */
   readonly extensions?: readonly SchemaDefinition[];
+  /**
+   * The host's own resource types (a district's `Class` at `/Classes`, say), each with its
+   * schemas and store, served after the User and the Group with the same machinery:
+   * validation, filters, sort, PATCH, projection, ETags, Bulk, search at the root and
+   * discovery. A name or endpoint that clashes with another type's or an RFC 7644 endpoint's,
+   * or a schema id that is no unique `urn:`, is a ScimConfigError. See docs/resource-types.md.
+   *
+   * @example
+   * ```ts
+   * resourceTypes: [{ name: 'Class', endpoint: '/Classes', schema: classSchema, store: new MemoryResourceStore() }],
+   * ```
+   */
+  readonly resourceTypes?: readonly HostResourceType[];
   /**
    * Receives the writeOnly `password` a client sends (POST, PUT or PATCH), after the user was
    * written. scimkit never stores or returns it. Without this hook a password is dropped.

@@ -5,6 +5,9 @@ import type { SchemaDefinition } from '../schema/types.js';
 import { userResourceType } from '../schema/user-resource-type.js';
 import { accountSchema, enterpriseUserSchema, userSchema } from '../schema/user-schema.js';
 import { checkExtensions } from './check-extensions.js';
+import { checkHostTypes } from './host-types/check-host-types.js';
+import { compileHostType } from './host-types/compile-host-type.js';
+import type { HostResourceType } from './host-types/host-resource-type.js';
 
 /**
  * Describes one resource type the core serves: its RFC 7643 §6 name and endpoint and its
@@ -31,6 +34,8 @@ export interface BuiltInTypeOptions {
   readonly patchRules?: Partial<Record<DialectRuleName, boolean>> | undefined;
   /** The store: Groups are served exactly when it keeps groups (has `groups`). */
   readonly store?: { readonly groups?: unknown } | undefined;
+  /** The host's own resource types, served after the User and the Group. */
+  readonly resourceTypes?: readonly HostResourceType[] | undefined;
 }
 
 /**
@@ -64,12 +69,32 @@ export function compileGroupType(options: BuiltInTypeOptions = {}): CompiledReso
 }
 
 /**
- * Lists every resource type the core serves, given the host's options: the User, and the
- * Group when the store keeps groups.
+ * Checks the host's own resource types against the schemas and endpoints served besides them.
+ *
+ * @throws ScimConfigError naming the first problem (see `checkHostTypes`).
+ */
+export function checkResourceTypes(options: BuiltInTypeOptions = {}): void {
+  const taken = [
+    userSchema,
+    enterpriseUserSchema,
+    accountSchema,
+    groupSchema,
+    ...(options.extensions ?? []),
+  ];
+  checkHostTypes(options.resourceTypes ?? [], taken);
+}
+
+/**
+ * Lists every resource type the core serves, given the host's options: the User, the Group
+ * when the store keeps groups, then the host's own resource types.
+ *
+ * @throws ScimConfigError when an extension or a host's resource type is invalid.
  */
 export function builtInResourceTypes(
   options: BuiltInTypeOptions = {},
 ): readonly CompiledResourceType[] {
   const user = compileUserType(options);
-  return options.store?.groups ? [user, compileGroupType(options)] : [user];
+  checkResourceTypes(options);
+  const hosts = (options.resourceTypes ?? []).map((t) => compileHostType(t, options.patchRules));
+  return [user, ...(options.store?.groups ? [compileGroupType(options)] : []), ...hosts];
 }

@@ -19,6 +19,7 @@ export interface ScimOpenApiOptions
         | 'defaultPageSize'
         | 'maxPageSize'
         | 'me'
+        | 'resourceTypes'
       >
     >,
     Pick<OpenApiInput, 'serverUrl' | 'title' | 'version'> {}

@@ -16,6 +16,13 @@ export { storeConformanceCases } from './cases/index.js';
 export { runStoreConformance, runStoreConformanceCase } from './run-store-conformance.js';
 export { createUserFactory } from './user-factory.js';
 export { CaseSkipped } from './assertions.js';
+export { resourceStoreCases, conformanceThingType } from './resource-store-cases.js';
+export type { ResourceStoreCase, ResourceStoreTestContext } from './resource-store-cases.js';
+export {
+  runResourceStoreCase,
+  runResourceStoreConformance,
+} from './run-resource-store-conformance.js';
+export type { ResourceStoreFactory } from './run-resource-store-conformance.js';
 export type {
   StoreConformanceCase,
   StoreConformanceOptions,

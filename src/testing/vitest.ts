@@ -13,6 +13,11 @@
 import { describe, it } from 'vitest';
 import { CaseSkipped } from './assertions.js';
 import { storeConformanceCases } from './cases/index.js';
+import { resourceStoreCases } from './resource-store-cases.js';
+import {
+  runResourceStoreCase,
+  type ResourceStoreFactory,
+} from './run-resource-store-conformance.js';
 import { openStoreTestContext } from './store-test-context.js';
 import type { StoreConformanceOptions, StoreFactory } from './types.js';
 
@@ -43,6 +48,31 @@ export function describeStoreConformance(
         } finally {
           await opened.close();
         }
+      });
+    }
+  });
+}
+
+/**
+ * Declares a vitest `describe` block named `name` with one test per resource store case (the
+ * store of a resource type a host registers), each on a fresh store from `factory`.
+ *
+ * @example
+ * ```ts
+ * describeResourceStoreConformance('ClassStore', () => new ClassStore(pool));
+ * ```
+ */
+export function describeResourceStoreConformance(
+  name: string,
+  factory: ResourceStoreFactory,
+  options: StoreConformanceOptions = {},
+): void {
+  describe(name, () => {
+    for (const testCase of resourceStoreCases) {
+      it(`${testCase.id}: ${testCase.title}`, async (context) => {
+        const result = await runResourceStoreCase(testCase, factory, options);
+        if (result.status === 'skipped') context.skip(result.reason);
+        if (result.status === 'failed') throw result.error;
       });
     }
   });

@@ -56,6 +56,9 @@ describe('lifecycle event payloads', () => {
       | 'group.deleted'
       | 'group.member_added'
       | 'group.member_removed'
+      | 'resource.created'
+      | 'resource.updated'
+      | 'resource.deleted'
     >();
   });
 

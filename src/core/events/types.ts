@@ -1,3 +1,4 @@
+import type { ScimResource } from '../../contracts/resource-store.js';
 import type { GroupMember, ScimGroup } from '../../schema/group-schema.js';
 import type { FiredRule } from '../../schema/dialect-rules.js';
 import type { ScimUser } from '../../schema/user-resource.js';
@@ -87,6 +88,32 @@ export interface GroupMemberRemovedEvent extends EventBase<'group.member_removed
   readonly member: GroupMember;
 }
 
+/** A resource of a type the host registers (`resourceTypes`) was created. */
+export interface ResourceCreatedEvent extends EventBase<'resource.created'> {
+  /** The resource type's name, such as `Class`. */
+  readonly resourceType: string;
+  /** The resource as created. */
+  readonly resource: ScimResource;
+}
+/** A host resource was changed by PUT or PATCH; `changed` names the attributes that differ. */
+export interface ResourceUpdatedEvent extends EventBase<'resource.updated'> {
+  /** The resource type's name, such as `Class`. */
+  readonly resourceType: string;
+  /** The resource before the change. */
+  readonly before: ScimResource;
+  /** The resource after the change. */
+  readonly after: ScimResource;
+  /** The attributes whose values differ. */
+  readonly changed: ChangedAttributes;
+}
+/** A host resource was deleted. */
+export interface ResourceDeletedEvent extends EventBase<'resource.deleted'> {
+  /** The resource type's name, such as `Class`. */
+  readonly resourceType: string;
+  /** The deleted resource's id. */
+  readonly id: string;
+}
+
 /** Every lifecycle event scimkit emits, for audit logs. */
 export type ScimEvent =
   | UserCreatedEvent
@@ -99,7 +126,10 @@ export type ScimEvent =
   | GroupUpdatedEvent
   | GroupDeletedEvent
   | GroupMemberAddedEvent
-  | GroupMemberRemovedEvent;
+  | GroupMemberRemovedEvent
+  | ResourceCreatedEvent
+  | ResourceUpdatedEvent
+  | ResourceDeletedEvent;
 
 /**
  * Names the dialect rule (or normalisation) that made a stored value differ from the value a

@@ -11,8 +11,10 @@ import type { Projection } from '../../schema/project-resource.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { ResourceInput } from '../../schema/validate-resource-input.js';
 import type { EventHub } from '../events/event-hub.js';
+import type { ProfileNeutralService } from '../handlers/service-in-context.js';
+import { assertStoreFilters, assertStoreSorts } from '../handlers/store-support.js';
 import { assertIfMatch } from '../http/etag.js';
-import type { ResourcePage, ResourceService } from '../handlers/resource-endpoint.js';
+import type { ResourcePage } from '../handlers/resource-endpoint.js';
 import { newId } from '../users/new-id.js';
 import { isoTimestamp } from '../users/timestamp.js';
 import { WriteLoop, type WriteTarget } from '../users/write-pipeline.js';
@@ -39,9 +41,9 @@ export function groupNotFound(id: string) {
  *
  * A service is built once per `createScim` and serves every compatibility profile: a PATCH
  * names the context (dialect rules, rule trace) it is read in, so every profile's writes to a
- * group queue on the same lock (see `groupEndpointService`).
+ * group queue on the same lock (see `serviceInContext`).
  */
-export class GroupService implements Omit<ResourceService<ScimGroup>, 'patch'> {
+export class GroupService implements ProfileNeutralService<ScimGroup> {
   readonly #loop: WriteLoop<ScimGroup, PlannedGroupWrite, GroupWritten>;
 
   constructor(
@@ -98,21 +100,11 @@ export class GroupService implements Omit<ResourceService<ScimGroup>, 'patch'> {
   }
 
   assertFilterSupported(filter: Filter, text: string): void {
-    const supports = this.store.capabilities?.supportsFilter;
-    if (supports && !supports(filter)) {
-      throw scimErrors.invalidFilter(
-        `The filter "${text}" is valid, but this server's store cannot answer it.`,
-      );
-    }
+    assertStoreFilters(this.store.capabilities, filter, text);
   }
 
   assertSortSupported(path: AttributePath, text: string): void {
-    const supports = this.store.capabilities?.supportsSort;
-    if (!supports || !supports(path)) {
-      throw scimErrors.invalidValue(
-        `"sortBy": this server's store cannot sort groups by ${previewJson(text)}.`,
-      );
-    }
+    assertStoreSorts(this.store.capabilities, path, text, 'groups');
   }
 
   /** PUT: the attributes and the whole member list are replaced (omitted members: none). */

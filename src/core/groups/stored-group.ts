@@ -1,11 +1,10 @@
-import { setMember } from '../../json/json-value.js';
 import type { GroupMember, GroupMeta, ScimGroup } from '../../schema/group-schema.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
-import { FIRST_VERSION, nextVersion } from '../../schema/version.js';
+import { assembleResource, firstResourceMeta, nextResourceMeta } from '../stored-resource.js';
 
 /**
- * Assembles a stored group, frozen, laid out as every group the core writes: `schemas`, `id`,
- * the attributes in their order (never `members`: a store keeps them apart), `meta` last.
+ * Assembles a stored group, frozen, laid out as every resource the core writes (see
+ * `assembleResource`), never with `members`: a store keeps them apart.
  */
 export function assembleGroup(
   id: string,
@@ -13,28 +12,17 @@ export function assembleGroup(
   meta: GroupMeta,
   type: CompiledResourceType,
 ): ScimGroup {
-  const group: Record<string, unknown> = { schemas: type.schemasOf(attributes), id };
-  for (const key in attributes) {
-    if (key === 'id' || key === 'meta' || key === 'schemas' || key === 'members') continue;
-    setMember(group, key, attributes[key]);
-  }
-  group.meta = meta;
-  return Object.freeze(group) as unknown as ScimGroup;
+  return assembleResource(id, attributes, meta, type, 'members') as unknown as ScimGroup;
 }
 
 /** Returns the `meta` of a new group created at `now`, frozen. */
 export function firstGroupMeta(now: string): GroupMeta {
-  return Object.freeze({
-    resourceType: 'Group',
-    created: now,
-    lastModified: now,
-    version: FIRST_VERSION,
-  });
+  return firstResourceMeta('Group', now);
 }
 
 /** Returns the `meta` of the version after `meta`, written at `now`, frozen. */
 export function nextGroupMeta(meta: GroupMeta, now: string): GroupMeta {
-  return Object.freeze({ ...meta, lastModified: now, version: nextVersion(meta.version) });
+  return nextResourceMeta(meta, now);
 }
 
 /**

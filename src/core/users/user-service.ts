@@ -1,9 +1,8 @@
 import type { MemberGroup } from '../../contracts/group-store.js';
 import type { OutboxMessage } from '../../contracts/outbox.js';
 import type { ListQuery, ListResult, UserStore } from '../../contracts/user-store.js';
-import { isScimError, scimErrors } from '../../errors/index.js';
+import { isScimError } from '../../errors/index.js';
 import { jsonMembersEqual } from '../../json/json-value.js';
-import { previewJson } from '../../json/preview-json.js';
 import type { AttributePath, Filter } from '../../filter/ast.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
@@ -12,6 +11,7 @@ import { checkKeyText } from '../../schema/check-key-text.js';
 import { checkValueCounts } from '../../schema/check-value-counts.js';
 import type { UserNameCheck } from '../../schema/user-name-rule.js';
 import type { EventHub } from '../events/event-hub.js';
+import { assertStoreFilters, assertStoreSorts } from '../handlers/store-support.js';
 import type { OutboxDispatcher } from '../outbox/outbox-dispatcher.js';
 import { welcomeMessage } from '../outbox/welcome-message.js';
 import { accountAfterActiveChange, activatedAccount, initialAccount } from './account-status.js';
@@ -114,22 +114,12 @@ export class UserService {
 
   /** Throws 400 `invalidFilter` when the store declares it cannot answer `filter`. */
   assertFilterSupported(filter: Filter, text: string): void {
-    const supports = this.#store.capabilities?.supportsFilter;
-    if (supports && !supports(filter)) {
-      throw scimErrors.invalidFilter(
-        `The filter "${text}" is valid, but this server's store cannot answer it.`,
-      );
-    }
+    assertStoreFilters(this.#store.capabilities, filter, text);
   }
 
   /** Throws 400 `invalidValue` when the store declares it cannot sort by `path`. */
   assertSortSupported(path: AttributePath, text: string): void {
-    const supports = this.#store.capabilities?.supportsSort;
-    if (!supports || !supports(path)) {
-      throw scimErrors.invalidValue(
-        `"sortBy": this server's store cannot sort by ${previewJson(text)}.`,
-      );
-    }
+    assertStoreSorts(this.#store.capabilities, path, text, 'users');
   }
 
   /** Lists users; the query carries the service's resource type (added when it has none). */

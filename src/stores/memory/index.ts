@@ -11,5 +11,6 @@
  * ```
  */
 export { MemoryUserStore } from './memory-user-store.js';
+export { MemoryResourceStore } from './memory-resource-store.js';
 export type { MemoryUserStoreOptions } from './memory-user-store.js';
 export type { MemoryOutboxEntry, MemoryOutboxState } from './memory-outbox.js';
