@@ -15,7 +15,7 @@ import type { Handler, HandlerContext } from './context.js';
 import { readListParams, readSearchRequest, type ListParams } from './list-params.js';
 import { LIST_RESPONSE_SCHEMA } from './list-resources.js';
 import type { ResourceEndpoint } from './resource-endpoint.js';
-import { withLocation } from './resource-response.js';
+import { withLocation } from '../http/response-json.js';
 import { checkSortBy } from './sort-by.js';
 
 // A filter as it applies to one resource type: a filter to run, or a constant when the

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  locatedJson as locatedUserJson,
+  listResponseJson,
+  locatedJson,
   withLocation,
-} from '../../src/core/handlers/resource-response.js';
+} from '../../src/core/http/response-json.js';
 import { createScim } from '../../src/index.js';
 import type { ScimUser } from '../../src/schema/user-resource.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
@@ -33,7 +34,7 @@ function service() {
 
 const META = { resourceType: 'User', created: 'c', lastModified: 'm', version: 'W/"3"' };
 
-describe('locatedUserJson', () => {
+describe('locatedJson', () => {
   it('writes the same text as serialising a copy with the location', () => {
     for (const u of [
       user(META),
@@ -43,7 +44,7 @@ describe('locatedUserJson', () => {
       { ...user(META), active: true } as ScimUser,
       { ...user(META), toJSON: () => ({ replaced: true }) } as unknown as ScimUser,
     ]) {
-      expect(locatedUserJson(u, URL)).toBe(JSON.stringify(withLocation(u, URL)));
+      expect(locatedJson(u, URL)).toBe(JSON.stringify(withLocation(u, URL)));
     }
   });
 
@@ -57,7 +58,7 @@ describe('locatedUserJson', () => {
     });
     const moved = { ...odd, meta: odd.meta } as ScimUser;
     for (const u of [odd, moved]) {
-      const text = locatedUserJson(u, 'http://h/"quoted"\\/Users');
+      const text = locatedJson(u, 'http://h/"quoted"\\/Users');
       expect(text).toBe(JSON.stringify(withLocation(u, 'http://h/"quoted"\\/Users')));
       expect(JSON.parse(text).meta.location).toBe('http://h/"quoted"\\/Users/u-1');
     }
@@ -72,14 +73,40 @@ describe('locatedUserJson', () => {
         fc.dictionary(fc.string(), json, { maxKeys: 3 }),
         (before, meta, after) => {
           const u = { ...before, id: 'x', meta, ...after } as unknown as ScimUser;
-          expect(locatedUserJson(u, URL)).toBe(JSON.stringify(withLocation(u, URL)));
+          expect(locatedJson(u, URL)).toBe(JSON.stringify(withLocation(u, URL)));
         },
       ),
     );
   });
 });
 
-describe('a list page of one', () => {
+describe('listResponseJson', () => {
+  it('writes the same text as serialising the page with its resources', () => {
+    const json = fc.jsonValue({ maxDepth: 2 });
+    fc.assert(
+      fc.property(
+        fc.dictionary(
+          fc.string().filter((key) => key !== 'Resources'),
+          json,
+          { maxKeys: 6 },
+        ),
+        fc.array(fc.dictionary(fc.string(), json, { maxKeys: 4 }), { maxLength: 4 }),
+        (page, resources) => {
+          const texts = resources.map((r) => JSON.stringify(r));
+          const plain = JSON.stringify({ ...page, Resources: texts.map((t) => JSON.parse(t)) });
+          expect(listResponseJson(page, texts)).toBe(plain);
+        },
+      ),
+    );
+  });
+
+  it('writes an empty page and a page with no other members', () => {
+    expect(listResponseJson({}, [])).toBe('{"Resources":[]}');
+    expect(listResponseJson({ totalResults: 0 }, [])).toBe('{"totalResults":0,"Resources":[]}');
+  });
+});
+
+describe('a list page', () => {
   it('is the same document as a longer page, written as text', async () => {
     const scim = service();
     for (const userName of ['ada@example.org', 'bob@example.org']) {
