@@ -30,7 +30,14 @@ const { values: args } = parseArgs({
 });
 const root = new URL('../../', import.meta.url).pathname;
 const HARNESS = ['count-target.ts', 'in-process-ops.ts', 'operations.ts'];
-const ALL_OPS = ['create', 'create active', 'get by id', 'filter userName', 'list page of 100', 'patch active'];
+const ALL_OPS = [
+  'create',
+  'create active',
+  'get by id',
+  'filter userName',
+  'list page of 100',
+  'patch active',
+];
 const ops = ALL_OPS.filter((op) => args.ops.split(',').some((o) => op.startsWith(o.trim())));
 const [small, large] = args.requests.split(',').map(Number) as [number, number];
 const work = mkdtempSync(join(tmpdir(), 'scimkit-count-'));
@@ -64,7 +71,9 @@ function run(command: string, argv: string[]): Promise<string> {
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.once('exit', (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`${command} exited ${code}: ${err.slice(-2000)}`)),
+      code === 0
+        ? resolve(out)
+        : reject(new Error(`${command} exited ${code}: ${err.slice(-2000)}`)),
     );
   });
 }
@@ -72,7 +81,10 @@ function run(command: string, argv: string[]): Promise<string> {
 function sizes(op: string): { warmup: number; n: [number, number] } {
   // A page of 100 costs about twenty single-user requests.
   const k = op.startsWith('list') ? 20 : 1;
-  return { warmup: Math.ceil(Number(args.warmup) / k), n: [Math.ceil(small / k), Math.ceil(large / k)] };
+  return {
+    warmup: Math.ceil(Number(args.warmup) / k),
+    n: [Math.ceil(small / k), Math.ceil(large / k)],
+  };
 }
 
 async function instructions(file: string, op: string, warmup: number, n: number): Promise<number> {
@@ -104,13 +116,18 @@ async function perRequest(file: string, op: string): Promise<number> {
 async function cpuMicros(file: string, op: string): Promise<number> {
   const { warmup, n } = sizes(op);
   const out = await run('node', [file, op, args.verifier, String(warmup), String(n[1])]);
-  return (JSON.parse(out.trim().split('\n').pop() ?? '{}') as { cpuMicros: number }).cpuMicros / n[1];
+  return (
+    (JSON.parse(out.trim().split('\n').pop() ?? '{}') as { cpuMicros: number }).cpuMicros / n[1]
+  );
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? NaN;
 const refs = args.refs.split(',');
 const files = await Promise.all(refs.map((ref, i) => bundle(ref, i)));
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 console.log(`refs ${refs.join(' / ')}; verifier ${args.verifier}; load average ${load()}`);
 const rows: string[] = [];
 for (const op of ops) {
@@ -120,7 +137,12 @@ for (const op of ops) {
     // Alternate the order: neither version always runs first.
     const order = refs.map((_, i) => i);
     if (round % 2 === 1) order.reverse();
-    for (const i of order) counts[i]?.push(await perRequest(files[i] as string, op));
+    for (const i of order) {
+      counts[i]?.push(await perRequest(files[i] as string, op));
+      console.log(
+        `  ${op} ${refs[i]}: ${Math.round(counts[i]?.at(-1) ?? NaN)} instructions/request`,
+      );
+    }
   }
   for (let round = 0; round < Number(args.wall); round++) {
     const order = refs.map((_, i) => i);
@@ -134,12 +156,24 @@ for (const op of ops) {
     return t.length ? `${instr}; ${median(t).toFixed(1)} µs` : instr;
   });
   const first = median(counts[0] ?? []);
-  const ratios = refs.slice(1).map((_, i) => `${((median(counts[i + 1] ?? []) / first) * 100).toFixed(1)}%`);
+  const ratios = refs
+    .slice(1)
+    .map((_, i) => `${((median(counts[i + 1] ?? []) / first) * 100).toFixed(1)}%`);
   rows.push(`| ${op} | ${cells.join(' | ')} | ${ratios.join(' | ')} |`);
   console.log(rows[rows.length - 1]);
 }
 console.log(`\nload average at the end ${load()}\n`);
-console.log(`| operation | ${refs.join(' | ')} | ${refs.slice(1).map((r) => `${r} ÷ ${refs[0]}`).join(' | ')} |`);
-console.log(`| --- | ${refs.map(() => '---:').join(' | ')} | ${refs.slice(1).map(() => '---:').join(' | ')} |`);
+console.log(
+  `| operation | ${refs.join(' | ')} | ${refs
+    .slice(1)
+    .map((r) => `${r} ÷ ${refs[0]}`)
+    .join(' | ')} |`,
+);
+console.log(
+  `| --- | ${refs.map(() => '---:').join(' | ')} | ${refs
+    .slice(1)
+    .map(() => '---:')
+    .join(' | ')} |`,
+);
 for (const row of rows) console.log(row);
 rmSync(work, { recursive: true, force: true });

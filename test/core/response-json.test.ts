@@ -1,10 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  listResponseJson,
-  locatedJson,
-  withLocation,
-} from '../../src/core/http/response-json.js';
+import { listResponseJson, locatedJson, withLocation } from '../../src/core/http/response-json.js';
 import { createScim } from '../../src/index.js';
 import type { ScimUser } from '../../src/schema/user-resource.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';

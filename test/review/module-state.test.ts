@@ -16,7 +16,8 @@ async function problems(code: string, file = 'src/core/example.ts'): Promise<str
     .map((m) => `${m.line}: ${m.message}`);
 }
 
-describe('module state in src/', () => {
+// Loading the configuration (typescript-eslint) takes tens of seconds on a loaded machine.
+describe('module state in src/', { timeout: 120_000 }, () => {
   it('refuses a module-level let or var, exported or not', async () => {
     const found = await problems(
       'let last = 0;\nexport let shared = 1;\nvar old = 2;\nexport const f = () => last + shared + old;\n',
@@ -43,8 +44,8 @@ describe('module state in src/', () => {
   });
 
   it('leaves tests alone', async () => {
-    expect(await problems('let n = 0;\nexport const f = () => n;\n', 'test/example.test.ts')).toEqual(
-      [],
-    );
+    expect(
+      await problems('let n = 0;\nexport const f = () => n;\n', 'test/example.test.ts'),
+    ).toEqual([]);
   });
 });
