@@ -8,7 +8,7 @@ import { checkImmutable } from '../../schema/check-immutable.js';
 import type { ScimGroup } from '../../schema/group-schema.js';
 import type { Projection } from '../../schema/project-resource.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
-import type { UserInput } from '../../schema/validate-user.js';
+import type { ResourceInput } from '../../schema/validate-resource-input.js';
 import type { EventHub } from '../events/event-hub.js';
 import { assertIfMatch } from '../http/etag.js';
 import type { ResourcePage, ResourceService } from '../handlers/resource-endpoint.js';
@@ -54,7 +54,7 @@ export class GroupService implements ResourceService<ScimGroup> {
   }
 
   /** Creates a group with its members; 400 `invalidValue` for a member not in the tenant. */
-  async create(tenant: string, input: UserInput): Promise<ScimGroup> {
+  async create(tenant: string, input: ResourceInput): Promise<ScimGroup> {
     const date = this.clock();
     const now = isoTimestamp(date);
     const { members, ...attributes } = input.attributes;
@@ -112,7 +112,7 @@ export class GroupService implements ResourceService<ScimGroup> {
     tenant: string,
     id: string,
     ifMatch: string | undefined,
-    input: UserInput,
+    input: ResourceInput,
   ): Promise<ScimGroup> {
     const { members, ...attributes } = input.attributes;
     const list = memberInputs(members);
