@@ -1,5 +1,5 @@
 import type { Scim } from '../core/scim.js';
-import type { ScimRequestHead, ScimResponse } from '../core/types.js';
+import type { ScimAdmission, ScimRequestHead, ScimResponse } from '../core/types.js';
 import type { BodyRead } from './body-collector.js';
 
 /**
