@@ -13,13 +13,13 @@ import type { StoredResource } from './resource-endpoint.js';
 
 /**
  * The resources of a response with what the store does not keep (see `expand`); the same
- * list when the type adds nothing.
+ * list, without a promise turn of its own, when the type adds nothing.
  */
-export async function expanded(
+export function expanded(
   resources: readonly StoredResource[],
   context: ResourceContext,
   project: Projector | undefined,
-): Promise<readonly StoredResource[]> {
+): readonly StoredResource[] | Promise<readonly StoredResource[]> {
   const { expand } = context.endpoint;
   return expand ? expand(context.tenant.id, resources, project, context.baseUrl) : resources;
 }

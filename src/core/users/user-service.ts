@@ -145,6 +145,7 @@ export class UserService {
     ifMatch: string | undefined,
     transform: UserTransform,
   ): Promise<ScimUser> {
+    // Not async: the pipeline's promise is the answer, without another layer around it.
     return this.#writes.write(tenant, id, ifMatch, (current, now) =>
       this.#planUpdate(tenant, current, transform(current), now),
     );
