@@ -1,11 +1,11 @@
 import type { ApiKeyVerifier, Tenant } from '../contracts/api-key-verifier.js';
 import { scimErrors, toScimError } from '../errors/index.js';
-import { authenticate } from './auth/authenticate.js';
+import { authenticate, isThenable } from './auth/authenticate.js';
 import { checkDeclaredBody, declaresBody } from './http/declared-body.js';
 import { getHeader } from './http/headers.js';
 import type { RequestHub, RequestTrace } from './events/request-hub.js';
 import { errorResponse } from './http/respond.js';
-import type { RateLimit } from './options.js';
+import type { RateLimit, RateLimitVerdict } from './options.js';
 import type { RouteMatch } from './routes.js';
 import type {
   BodyEnd,
@@ -40,7 +40,7 @@ type Trace = RequestTrace | undefined;
 
 /** The two entry points of a service, as {@link Scim} exposes them. */
 export interface RequestPhases {
-  begin(head: ScimRequestHead, context?: () => unknown): Promise<ScimAdmission>;
+  begin(head: ScimRequestHead, context?: () => unknown): ScimAdmission | Promise<ScimAdmission>;
   handle(request: ScimRequest): Promise<ScimResponse>;
   /**
    * Answers a request of a tenant already authenticated (an operation of a `/Bulk` request):
@@ -49,6 +49,8 @@ export interface RequestPhases {
    */
   handleAs(request: ScimRequest, tenant: Tenant): Promise<ScimResponse>;
 }
+
+type Admitted = ScimAdmission | Promise<ScimAdmission>;
 
 // One `connection: close` for every answer that leaves body bytes unread: reading them would
 // cost the server as much as serving them, and draining lets a client hold it (DESIGN.md §6).
@@ -70,7 +72,7 @@ function withBody(head: ScimRequestHead, body: unknown): ScimRequest {
  * Builds a service's request pipeline in two phases: the head (authentication, the host's
  * `context` and `rateLimit` hooks, routing, the declared body), decided before a body byte is
  * read, then the handler with the body. `handle` runs both for a request whose body is at hand,
- * so there is one path, not two copies.
+ * so there is one path, not two copies. Every step that can answer without a promise does.
  */
 export function requestPhases(settings: PhaseSettings): RequestPhases {
   const { verifier, rateLimit, maxBodyBytes, route, run, reportError, requests } = settings;
@@ -90,30 +92,68 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
     return response;
   }
 
-  async function admit(
+  function admit(
     head: ScimRequestHead,
     method: string,
     context: (() => unknown) | undefined,
     onWire: boolean,
     trace: Trace,
-  ): Promise<ScimAdmission> {
-    let request = head;
+  ): Admitted {
+    let tenant: Tenant | Promise<Tenant>;
     try {
-      const tenant = await authenticate(getHeader(head.headers, 'authorization'), verifier);
-      if (trace) trace.tenant = tenant.id;
+      tenant = authenticate(getHeader(head.headers, 'authorization'), verifier);
+    } catch (error) {
+      return refuse(error, head, method, onWire, trace);
+    }
+    if (!isThenable(tenant)) return authorised(head, method, tenant, context, onWire, trace);
+    return tenant.then(
+      (found) => authorised(head, method, found, context, onWire, trace),
+      (error: unknown) => refuse(error, head, method, onWire, trace),
+    );
+  }
+
+  function authorised(
+    head: ScimRequestHead,
+    method: string,
+    tenant: Tenant,
+    context: (() => unknown) | undefined,
+    onWire: boolean,
+    trace: Trace,
+  ): Admitted {
+    let request = head;
+    if (trace) trace.tenant = tenant.id;
+    try {
       // The host's hook runs here, not in the adapter, so that its failure is one SCIM 500
       // on every framework; only after authentication, so an anonymous client runs no host code.
       if (context !== undefined) {
         const value = context();
         if (value !== undefined) request = { ...head, context: value };
       }
-      const verdict = rateLimit === undefined ? true : await rateLimit(tenant, request);
-      if (verdict !== true) {
-        throw scimErrors.tooManyRequests(
-          typeof verdict === 'object' && verdict !== null ? verdict.retryAfterSeconds : undefined,
-        );
-      }
-      return routed(request, method, tenant, onWire, trace);
+      if (rateLimit === undefined) return routed(request, method, tenant, onWire, trace);
+      const verdict = rateLimit(tenant, request);
+      if (!isThenable(verdict)) return allowed(verdict, request, method, tenant, onWire, trace);
+      return Promise.resolve(verdict).then(
+        (settled) => allowed(settled, request, method, tenant, onWire, trace),
+        (error: unknown) => refuse(error, request, method, onWire, trace),
+      );
+    } catch (error) {
+      return refuse(error, request, method, onWire, trace);
+    }
+  }
+
+  function allowed(
+    verdict: RateLimitVerdict,
+    request: ScimRequestHead,
+    method: string,
+    tenant: Tenant,
+    onWire: boolean,
+    trace: Trace,
+  ): ScimAdmission {
+    try {
+      if (verdict === true) return routed(request, method, tenant, onWire, trace);
+      throw scimErrors.tooManyRequests(
+        typeof verdict === 'object' && verdict !== null ? verdict.retryAfterSeconds : undefined,
+      );
     } catch (error) {
       return refuse(error, request, method, onWire, trace);
     }
@@ -129,16 +169,17 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
     const match = route(request, method);
     const declared = onWire && declaresBody(request.headers);
     if (declared) checkDeclaredBody(request.headers, maxBodyBytes);
-    return async (body, end = 'complete') => {
+    return (body, end = 'complete') => {
       if (!trace || !requests) return answer(match, request, method, tenant, body, end, declared);
       requests.capture(trace);
-      const response = await answer(match, request, method, tenant, body, end, declared, trace);
-      requests.finish(trace, response, body, match.id);
-      return response;
+      return answer(match, request, method, tenant, body, end, declared, trace).then((response) => {
+        requests.finish(trace, response, body, match.id);
+        return response;
+      });
     };
   }
 
-  async function answer(
+  function answer(
     match: RouteMatch,
     head: ScimRequestHead,
     method: string,
@@ -153,39 +194,52 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
         end === 'timeout'
           ? scimErrors.requestTimeout()
           : scimErrors.invalidSyntax('The request body ended before it was complete.');
-      return finish(errorResponse(error), method, true);
+      return Promise.resolve(finish(errorResponse(error), method, true));
     }
     const request = withBody(head, body);
-    let response: ScimResponse;
+    let answered: Promise<ScimResponse>;
     try {
-      response = await run(match, request, tenant, trace);
+      answered = run(match, request, tenant, trace).catch((error: unknown) =>
+        refuse(error, request, method, false, undefined),
+      );
     } catch (error) {
-      response = refuse(error, request, method, false, undefined);
+      answered = Promise.resolve(refuse(error, request, method, false, undefined));
     }
     // A body cut at the limit, or declared but not read (a Fetch `Request` has none on GET), has
     // bytes left on the wire: close rather than read them.
-    return finish(response, method, end === 'cut' || (declared && body === undefined));
+    const close = end === 'cut' || (declared && body === undefined);
+    if (!close && method !== 'HEAD') return answered;
+    return answered.then((response) => finish(response, method, close));
   }
+
+  // A body phase, or the answer as a promise.
+  const proceed = (admission: ScimAdmission, body: unknown): Promise<ScimResponse> =>
+    typeof admission === 'function' ? admission(body) : Promise.resolve(admission);
 
   return {
     begin: (head, context) =>
       admit(head, head.method.toUpperCase(), context, true, requests?.start(head)),
-    async handleAs(request, tenant) {
+    handleAs(request, tenant) {
       const method = request.method.toUpperCase();
       const trace = requests?.start(request);
       if (trace) trace.tenant = tenant.id;
-      let phase: ScimBodyPhase;
       try {
-        phase = routed(request, method, tenant, false, trace);
+        return routed(request, method, tenant, false, trace)(request.body);
       } catch (error) {
-        return refuse(error, request, method, false, trace);
+        return Promise.resolve(refuse(error, request, method, false, trace));
       }
-      return phase(request.body);
     },
-    async handle(request) {
-      const method = request.method.toUpperCase();
-      const admission = await admit(request, method, undefined, false, requests?.start(request));
-      return typeof admission === 'function' ? admission(request.body) : admission;
+    handle(request) {
+      const admitted = admit(
+        request,
+        request.method.toUpperCase(),
+        undefined,
+        false,
+        requests?.start(request),
+      );
+      return isThenable(admitted)
+        ? admitted.then((admission) => proceed(admission, request.body))
+        : proceed(admitted, request.body);
     },
   };
 }
