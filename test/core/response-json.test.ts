@@ -77,28 +77,53 @@ describe('locatedJson', () => {
 });
 
 describe('listResponseJson', () => {
-  it('writes the same text as serialising the page with its resources', () => {
-    const json = fc.jsonValue({ maxDepth: 2 });
+  const json = fc.jsonValue({ maxDepth: 2 });
+  const resource = fc
+    .tuple(
+      fc.dictionary(fc.string(), json, { maxKeys: 4 }),
+      fc.dictionary(fc.string(), json, { maxKeys: 3 }),
+      fc.dictionary(fc.string(), json, { maxKeys: 2 }),
+      fc.string(),
+    )
+    .map(([before, meta, after, id]) => ({ ...before, id, meta, ...after }) as unknown as ScimUser);
+  const page = fc.dictionary(
+    fc.string().filter((key) => key !== 'Resources'),
+    json,
+    { maxKeys: 5 },
+  );
+
+  it('writes the same text as serialising the page with its located resources', () => {
     fc.assert(
-      fc.property(
-        fc.dictionary(
-          fc.string().filter((key) => key !== 'Resources'),
-          json,
-          { maxKeys: 6 },
-        ),
-        fc.array(fc.dictionary(fc.string(), json, { maxKeys: 4 }), { maxLength: 4 }),
-        (page, resources) => {
-          const texts = resources.map((r) => JSON.stringify(r));
-          const plain = JSON.stringify({ ...page, Resources: texts.map((t) => JSON.parse(t)) });
-          expect(listResponseJson(page, texts)).toBe(plain);
-        },
-      ),
+      fc.property(page, fc.array(resource, { maxLength: 3 }), (members, resources) => {
+        const plain = JSON.stringify({
+          ...members,
+          Resources: resources.map((r) => withLocation(r, URL)),
+        });
+        expect(listResponseJson(members, resources, URL, undefined)).toBe(plain);
+      }),
+    );
+  });
+
+  it('shapes each resource with the projection, a page of one too', () => {
+    const project = (r: Record<string, unknown>) => ({ id: r.id, meta: r.meta });
+    fc.assert(
+      fc.property(page, fc.array(resource, { maxLength: 2 }), (members, resources) => {
+        const plain = JSON.stringify({
+          ...members,
+          Resources: resources.map((r) =>
+            project(withLocation(r, URL) as unknown as Record<string, unknown>),
+          ),
+        });
+        expect(listResponseJson(members, resources, URL, project)).toBe(plain);
+      }),
     );
   });
 
   it('writes an empty page and a page with no other members', () => {
-    expect(listResponseJson({}, [])).toBe('{"Resources":[]}');
-    expect(listResponseJson({ totalResults: 0 }, [])).toBe('{"totalResults":0,"Resources":[]}');
+    expect(listResponseJson({}, [], URL, undefined)).toBe('{"Resources":[]}');
+    expect(listResponseJson({}, [user(META)], URL, undefined)).toBe(
+      JSON.stringify({ Resources: [withLocation(user(META), URL)] }),
+    );
   });
 });
 

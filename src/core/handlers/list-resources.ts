@@ -7,7 +7,7 @@ import { listResponseJson } from '../http/response-json.js';
 import type { ScimResponse } from '../types.js';
 import type { ResourceContext, ResourceHandler } from './context.js';
 import { readListParams, readSearchRequest, type ListParams } from './list-params.js';
-import { expanded, resourceJson } from './resource-response.js';
+import { expanded, presented } from './resource-response.js';
 import { checkSortBy } from './sort-by.js';
 import { cursorMembers, readCursor } from './cursor-paging.js';
 
@@ -40,17 +40,17 @@ async function answerList(context: ResourceContext, params: ListParams): Promise
   const resources = await expanded(page.resources, context, project);
   // RFC 9865: a cursor page has no startIndex, and carries nextCursor / previousCursor.
   const paging = cursor ? await cursorMembers(cursor, page) : { startIndex: params.startIndex };
-  const texts = resources.map((resource) => resourceJson(resource, context, project));
   const members = {
     schemas: [LIST_RESPONSE_SCHEMA],
     totalResults: page.totalResults,
-    itemsPerPage: texts.length,
+    itemsPerPage: resources.length,
     ...paging,
   };
+  const shown = resources.map((resource) => presented(resource, context));
   return {
     status: 200,
     headers: { 'content-type': RESPONSE_CONTENT_TYPE },
-    body: listResponseJson(members, texts),
+    body: listResponseJson(members, shown, context.url, project),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Projector } from '../../schema/project-resource.js';
 import type { StoredResource } from '../handlers/resource-endpoint.js';
 
 /*
@@ -33,17 +34,35 @@ export function locatedJson(resource: StoredResource, url: string): string {
 }
 
 /**
- * Serialises a list response from its members and its resources already serialised: the same
- * text as `JSON.stringify({ ...page, Resources })` with `Resources` the parsed `resources`. A
- * page is written around its resources' texts, so no resource is copied to take its location.
+ * Serialises a list response: the same text as `JSON.stringify({ ...page, Resources })`, with
+ * `Resources` each resource with its `meta.location` (see {@link withLocation}), shaped by
+ * `project` when the request asks for a projection. A page of one without projection, the
+ * answer to the userName probe every IdP sends, is written around the resource's own text
+ * (see {@link locatedJson}); a longer page takes one copy per resource and one serialisation
+ * (serialising each resource on its own and joining the texts measured no cheaper).
  *
  * @param page - every member but `Resources`; it must not have one.
- * @param resources - each resource of the page as JSON text.
  */
-export function listResponseJson(page: object, resources: readonly string[]): string {
-  const head = JSON.stringify(page);
-  const separator = head === '{}' ? '' : ',';
-  return `${head.slice(0, -1)}${separator}"Resources":[${resources.join(',')}]}`;
+export function listResponseJson(
+  page: object,
+  resources: readonly StoredResource[],
+  url: string,
+  project: Projector | undefined,
+): string {
+  const [only] = resources;
+  if (!project && resources.length === 1 && only !== undefined) {
+    const head = JSON.stringify(page);
+    const separator = head === '{}' ? '' : ',';
+    return `${head.slice(0, -1)}${separator}"Resources":[${locatedJson(only, url)}]}`;
+  }
+  // Stores may hand out shared, read-only resources: the location goes on a copy.
+  const located = resources.map((r) => withLocation(r, url));
+  return JSON.stringify({
+    ...page,
+    Resources: project
+      ? located.map((r) => project(r as unknown as Record<string, unknown>))
+      : located,
+  });
 }
 
 // A toJSON method would serialise the object its own way: leave such objects to JSON.stringify.
