@@ -5,6 +5,7 @@ import type { AttributePath, Filter } from '../../filter/ast.js';
 import { previewJson } from '../../json/preview-json.js';
 import type { PatchContext } from '../../patch/patch-context.js';
 import { checkImmutable } from '../../schema/check-immutable.js';
+import { checkKeyText } from '../../schema/check-key-text.js';
 import type { ScimGroup } from '../../schema/group-schema.js';
 import type { Projection } from '../../schema/project-resource.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
@@ -22,6 +23,9 @@ import { MemberPlan } from './member-plan.js';
 import { showsMembers } from './shows-members.js';
 import { assembleGroup, firstGroupMeta, nextGroupMeta } from './stored-group.js';
 
+/** The group attributes a store keys on (see `checkKeyText`). */
+const GROUP_KEYS = ['displayName', 'externalId'];
+
 /** The 404 of a group that is not there. */
 export function groupNotFound(id: string) {
   return scimErrors.notFound(`Group ${previewJson(id)} not found.`);
@@ -32,8 +36,12 @@ export function groupNotFound(id: string) {
  * `WriteLoop` (per-id lock, If-Match, 404, retries), and membership changes reach the store
  * as deltas, so adding or removing one member costs the same for a group of 100,000 members
  * as for a group of 10. Reads that do not show `members` ask the store for none.
+ *
+ * A service is built once per `createScim` and serves every compatibility profile: a PATCH
+ * names the context (dialect rules, rule trace) it is read in, so every profile's writes to a
+ * group queue on the same lock (see `groupEndpointService`).
  */
-export class GroupService implements ResourceService<ScimGroup> {
+export class GroupService implements Omit<ResourceService<ScimGroup>, 'patch'> {
   readonly #loop: WriteLoop<ScimGroup, PlannedGroupWrite, GroupWritten>;
 
   constructor(
@@ -41,7 +49,6 @@ export class GroupService implements ResourceService<ScimGroup> {
     private readonly events: EventHub,
     private readonly clock: () => Date,
     private readonly type: CompiledResourceType,
-    private readonly patchContext: PatchContext,
   ) {
     const target: WriteTarget<ScimGroup, PlannedGroupWrite, GroupWritten> = {
       notFound: groupNotFound,
@@ -58,6 +65,7 @@ export class GroupService implements ResourceService<ScimGroup> {
     const date = this.clock();
     const now = isoTimestamp(date);
     const { members, ...attributes } = input.attributes;
+    checkKeyText(attributes, GROUP_KEYS);
     const group = assembleGroup(newId(date.getTime()), attributes, firstGroupMeta(now), this.type);
     await this.store.create(tenant, group, memberInputs(members));
     const stored = (await this.store.get(tenant, group.id)) ?? group;
@@ -120,6 +128,7 @@ export class GroupService implements ResourceService<ScimGroup> {
       const plan = new MemberPlan();
       plan.replace(list);
       const kept = checkImmutable(current, attributes, this.type);
+      checkKeyText(kept, GROUP_KEYS, current);
       const group = assembleGroup(id, kept, nextGroupMeta(current.meta, now), this.type);
       return { group, members: plan, at: now };
     });
@@ -127,11 +136,12 @@ export class GroupService implements ResourceService<ScimGroup> {
   }
 
   /**
-   * PATCH: attribute changes and membership deltas in one store step (see `planGroupPatch`).
-   * Returns the group as `shown` shows it, or without members when `shown` is undefined (the
-   * response has no body).
+   * PATCH, read in `ctx` (the dialect rules of the caller's profile): attribute changes and
+   * membership deltas in one store step (see `planGroupPatch`). Returns the group as `shown`
+   * shows it, or without members when `shown` is undefined (the response has no body).
    */
   async patch(
+    ctx: PatchContext,
     tenant: string,
     id: string,
     ifMatch: string | undefined,
@@ -140,14 +150,14 @@ export class GroupService implements ResourceService<ScimGroup> {
   ): Promise<ScimGroup> {
     let needsList = false;
     const { current, done } = await this.#loop.write(tenant, id, ifMatch, (group, now) => {
-      const plan = planGroupPatch(this.patchContext, group, body);
+      const plan = planGroupPatch(ctx, group, body);
       if (!plan) {
         needsList = true;
         return null;
       }
       return this.#planned(group, plan, now);
     });
-    if (needsList) return this.#patchWithList(tenant, id, ifMatch, body, shown);
+    if (needsList) return this.#patchWithList(ctx, tenant, id, ifMatch, body, shown);
     const after = done?.group ?? current;
     return shown === undefined ? after : this.get(tenant, id, shown);
   }
@@ -180,6 +190,7 @@ export class GroupService implements ResourceService<ScimGroup> {
   }
 
   #planned(current: ScimGroup, plan: GroupPatchPlan, now: string): PlannedGroupWrite | null {
+    if (plan.attributes !== null) checkKeyText(plan.attributes, GROUP_KEYS, current);
     const group =
       plan.attributes === null
         ? null
@@ -192,6 +203,7 @@ export class GroupService implements ResourceService<ScimGroup> {
   // message is applied to the group read with its members, and the write is conditional on
   // the version read; without If-Match, a write that lost a race is planned again.
   async #patchWithList(
+    ctx: PatchContext,
     tenant: string,
     id: string,
     ifMatch: string | undefined,
@@ -202,7 +214,7 @@ export class GroupService implements ResourceService<ScimGroup> {
       const full = await this.store.get(tenant, id);
       if (!full) throw groupNotFound(id);
       assertIfMatch(ifMatch, full.meta.version);
-      const plan = patchWithMembers(this.patchContext, full, body);
+      const plan = patchWithMembers(ctx, full, body);
       try {
         const { current, done } = await this.#loop.write(
           tenant,

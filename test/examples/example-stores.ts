@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { StoreConfig } from '../../examples/server/config.js';
+import { startServer, type RunningServer } from '../../examples/server/server.js';
+import { testConfig } from './test-config.js';
+
+const databaseUrl = process.env.SCIMKIT_TEST_DATABASE_URL;
+
+/** A store the example server runs on in a test; `skip` says why it cannot run here. */
+export interface ExampleStore {
+  readonly name: string;
+  /** A fresh store each call: a new PGlite folder, a new PostgreSQL schema. */
+  readonly config: () => StoreConfig;
+  readonly skip?: string;
+}
+
+/**
+ * The stores the example server runs on: memory, PGlite, and the PostgreSQL server when
+ * SCIMKIT_TEST_DATABASE_URL is set (else skipped, with that reason). `label` names the
+ * PGlite folders and PostgreSQL schemas of the test file that asks.
+ */
+export function exampleStores(label: string): ExampleStore[] {
+  return [
+    { name: 'memory', config: () => ({ kind: 'memory' }) },
+    {
+      name: 'PGlite',
+      config: () => ({ kind: 'pglite', dataDir: mkdtempSync(join(tmpdir(), `scimkit-${label}-`)) }),
+    },
+    {
+      name: 'PostgreSQL',
+      config: () => ({
+        kind: 'postgres',
+        url: databaseUrl as string,
+        schema: `${label}_${process.pid}_${Date.now()}`,
+      }),
+      ...(databaseUrl
+        ? {}
+        : { skip: 'SCIMKIT_TEST_DATABASE_URL is unset: no PostgreSQL server to run on' }),
+    },
+  ];
+}
+
+/** The example server on a fresh store, and how to stop it and let the store's data go. */
+export interface ServedExample {
+  readonly running: RunningServer;
+  stop(): Promise<void>;
+}
+
+/** Starts the example server (the test configuration) on a fresh store of `store`. */
+export async function serveOn(store: ExampleStore): Promise<ServedExample> {
+  const config = store.config();
+  const running = await startServer(testConfig({ store: config }), { print: () => undefined });
+  return {
+    running,
+    async stop() {
+      await running.close();
+      await discard(config);
+    },
+  };
+}
+
+async function discard(config: StoreConfig): Promise<void> {
+  if (config.kind === 'pglite') rmSync(config.dataDir, { recursive: true, force: true });
+  if (config.kind !== 'postgres' || config.schema === undefined) return;
+  const pool = new pg.Pool({ connectionString: config.url, max: 1 });
+  try {
+    await pool.query(`DROP SCHEMA IF EXISTS "${config.schema}" CASCADE`);
+  } finally {
+    await pool.end();
+  }
+}
