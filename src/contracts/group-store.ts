@@ -102,7 +102,9 @@ export interface GroupListQuery extends ListQuery, GroupReadOptions {}
 
 /** One page of groups and the number of groups matching the query in all. */
 export interface GroupListResult {
+  /** How many groups match the query in all, across every page. */
   readonly totalResults: number;
+  /** The groups of this page, in the query's order. */
   readonly resources: readonly ScimGroup[];
   /** For a query with `seek` only: where the page starts and ends, and whether more follow. */
   readonly seek?: ListSeekResult;

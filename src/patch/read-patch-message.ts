@@ -1,6 +1,6 @@
 import { isJsonObject } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
-import { PATCH_OP_SCHEMA } from './types.js';
+import { PATCH_OP_SCHEMA } from '../schema/urns.js';
 
 type Json = Record<string, unknown>;
 

@@ -8,7 +8,6 @@ import type { AttributePath, Filter } from '../../filter/ast.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { Projector } from '../../schema/project-resource.js';
-import { ACCOUNT_SCHEMA } from '../../schema/user-schema.js';
 import { checkKeyText } from '../../schema/check-key-text.js';
 import { checkValueCounts } from '../../schema/check-value-counts.js';
 import type { UserNameCheck } from '../../schema/user-name-rule.js';
@@ -21,6 +20,7 @@ import { addGroups, keepsGroups } from './user-groups.js';
 import { isoTimestamp } from './timestamp.js';
 import { assembleUser, firstMeta, nextMeta, type UserAttributes } from './stored-user.js';
 import { WritePipeline, notFound, type PlannedWrite, type WriteStep } from './write-pipeline.js';
+import { ACCOUNT_SCHEMA } from '../../schema/urns.js';
 
 export type { UserAttributes } from './stored-user.js';
 

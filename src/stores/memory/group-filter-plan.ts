@@ -1,5 +1,5 @@
 import type { AttributePath, Filter } from '../../filter/ast.js';
-import { GROUP_SCHEMA } from '../../schema/group-schema.js';
+import { GROUP_SCHEMA } from '../../schema/urns.js';
 
 const lower = (text: string) => text.toLowerCase();
 

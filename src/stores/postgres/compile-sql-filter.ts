@@ -29,6 +29,7 @@ import { UnsupportedFilterError } from './unsupported-filter.js';
 export interface CompiledSqlFilter {
   /** A boolean SQL expression that is never NULL; values appear only as `$n`. */
   readonly sql: string;
+  /** The values of `$n` parameters, in order from `firstParam`. */
   readonly params: readonly unknown[];
 }
 

@@ -98,6 +98,7 @@ export class PostgresUserStore implements UserStore {
       compiles(() => sortKey(path, this.defaultType)),
     keysetPaging: true,
   };
+  /** The welcome-email outbox, in the same database and transactions as the users. */
   readonly outbox: PostgresOutboxStore;
   /** The groups and memberships (migration 4); a user's delete removes its memberships. */
   readonly groups: GroupStore;
@@ -119,6 +120,7 @@ export class PostgresUserStore implements UserStore {
     return this.context.migrate();
   }
 
+  /** Stores a new user; throws `scimErrors.uniqueness()` when its userName is taken. */
   async create(tenant: string, user: ScimUser, effects?: WriteEffects): Promise<void> {
     const outbox = messages(effects?.outbox);
     const params = [tenant, user.id, ...userColumns(user)];
@@ -130,12 +132,14 @@ export class PostgresUserStore implements UserStore {
     }
   }
 
+  /** Returns the user, or `null`. */
   async get(tenant: string, id: string): Promise<ScimUser | null> {
     const rows = await this.context.query<{ doc: Doc }>(this.sql.get, [tenant, id]);
     const row = rows[0];
     return row ? restoreOrder(row.doc) : null;
   }
 
+  /** Replaces a user at its expected version; `false` when there is no such user. */
   async replace(tenant: string, user: ScimUser, options: ReplaceOptions): Promise<boolean> {
     const outbox = messages(options.outbox);
     const params = [tenant, user.id, ...userColumns(user), options.expectedVersion];
@@ -151,6 +155,7 @@ export class PostgresUserStore implements UserStore {
     return settleWrite(rows[0]);
   }
 
+  /** Deletes a user and its memberships; `false` when there is no such user. */
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
     // The memberships go in a second statement of the same transaction: it sees a membership
     // committed while the delete waited for the user row, which the first one's snapshot cannot.
@@ -171,6 +176,7 @@ export class PostgresUserStore implements UserStore {
     });
   }
 
+  /** Answers one page of the tenant's users, in SQL. */
   async list(tenant: string, query: ListQuery): Promise<ListResult> {
     const type = query.resourceType ?? this.defaultType;
     if (query.seek) {

@@ -1,11 +1,12 @@
 import type { GroupStore } from '../../contracts/group-store.js';
-import { GROUP_SCHEMA, type ScimGroup } from '../../schema/group-schema.js';
+import type { ScimGroup } from '../../schema/group-schema.js';
 import { groupResourceType } from '../../schema/group-resource-type.js';
 import type { Filter } from '../../filter/ast.js';
 import { check } from '../assertions.js';
 import type { StoreConformanceCase, StoreTestContext } from '../types.js';
 import { compare, eq } from './filter-builders.js';
 import { groupCase, type GroupCaseContext } from './groups-factory.js';
+import { GROUP_SCHEMA } from '../../schema/urns.js';
 
 const hasMember = (id: string): Filter => ({
   kind: 'valuePath',

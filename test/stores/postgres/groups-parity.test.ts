@@ -7,12 +7,13 @@ import type { GroupStore } from '../../../src/contracts/group-store.js';
 import type { AttributePath } from '../../../src/filter/ast.js';
 import { checkFilter, parseFilter } from '../../../src/filter/index.js';
 import { groupResourceType } from '../../../src/schema/group-resource-type.js';
-import { GROUP_SCHEMA, type ScimGroup } from '../../../src/schema/group-schema.js';
+import type { ScimGroup } from '../../../src/schema/group-schema.js';
 import { MemoryUserStore } from '../../../src/stores/memory/index.js';
 import type { PostgresUserStore } from '../../../src/stores/postgres/index.js';
 import { storeConformanceCases } from '../../../src/testing/cases/index.js';
 import { runStoreConformanceCase } from '../../../src/testing/run-store-conformance.js';
 import { backends, makeUser, type Backend } from './harness.js';
+import { GROUP_SCHEMA } from '../../../src/schema/urns.js';
 
 const TYPE = groupResourceType();
 const T = 'parity';

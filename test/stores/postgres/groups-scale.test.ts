@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFilter } from '../../../src/filter/index.js';
-import { GROUP_SCHEMA, type ScimGroup } from '../../../src/schema/group-schema.js';
+import type { ScimGroup } from '../../../src/schema/group-schema.js';
 import {
   PostgresUserStore,
   type QueryExecutor,
   type Row,
 } from '../../../src/stores/postgres/index.js';
 import { backends, makeUser, type Backend } from './harness.js';
+import { GROUP_SCHEMA } from '../../../src/schema/urns.js';
 
 /** The size of the big group: large enough that reading its member list shows. */
 const MEMBERS = 5_000;
