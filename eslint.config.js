@@ -48,6 +48,31 @@ export default tseslint.config(
     rules: { 'max-lines': ['error', { max: 450, skipBlankLines: true, skipComments: true }] },
   },
   {
+    // Issue 16: no module-level mutable state outside named caches with a stated reason. A
+    // module-level `let` or `var` is refused, and so is a `new Map()` / `new Set()` that is
+    // neither typed read-only nor named `...Cache`. Keep state in one named object with a
+    // comment saying why (src/core/users/new-id.ts, src/schema/fold-case.ts).
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TSEnumDeclaration', message: 'Use a string-literal union.' },
+        {
+          selector:
+            ':matches(Program, Program > ExportNamedDeclaration) > VariableDeclaration[kind!="const"]',
+          message:
+            'No module-level mutable binding: keep module state in a named cache object with a stated reason.',
+        },
+        {
+          selector:
+            ':matches(Program, Program > ExportNamedDeclaration) > VariableDeclaration > VariableDeclarator[id.name!=/Cache$/]:not([id.typeAnnotation]) > NewExpression.init[callee.name=/^(Map|Set|WeakMap|WeakSet)$/]',
+          message:
+            'A module-level collection is read-only (type it ReadonlyMap / ReadonlySet) or a named cache (`...Cache`, with its reason).',
+        },
+      ],
+    },
+  },
+  {
     // Adapters translate shapes only: they may reach the public entry and internal/, nothing else.
     files: ['src/adapters/**/*.ts'],
     rules: {

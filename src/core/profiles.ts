@@ -35,10 +35,10 @@ export interface ProfileOptions {
   readonly patchRules?: Switches | undefined;
 }
 
-const BUILT_IN = new Map(
+const BUILT_IN: ReadonlyMap<string, ReadonlySet<DialectRuleName>> = new Map(
   Object.entries(BUILT_IN_PROFILES).map(([name, on]) => [name, new Set<DialectRuleName>(on)]),
 );
-const KNOWN_RULES = new Set<string>(DIALECT_RULES);
+const KNOWN_RULES: ReadonlySet<string> = new Set<string>(DIALECT_RULES);
 
 // The rules a profile has on, after its `extends` chain; a chain that loops is refused.
 function rulesOf(

@@ -18,7 +18,7 @@ export const NO_BODY: BodyRead = { body: undefined, end: 'complete' };
 /**
  * Collects the chunks of one body up to a cap and within a time limit, and settles once: at the
  * end of the stream, at the cap (`cut`), at the deadline (`timeout`) or when the stream fails
- * (`aborted`). A class rather than closures: its methods cost nothing per request to name.
+ * (`aborted`).
  */
 export class BodyCollector {
   private chunks: Uint8Array[] = [];

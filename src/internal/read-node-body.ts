@@ -26,8 +26,8 @@ export function readNodeBody(
   }
   return new Promise((resolve) => {
     const collector = new BodyCollector(limits, resolve, () => stream.pause());
-    // Listeners stay attached once settled and do nothing: removing them would need named
-    // closures, and under tsx every named closure costs a `__name` call per request.
+    // Listeners stay attached once settled and do nothing (the collector settles once); they
+    // go with the request, which nothing holds once it is answered.
     stream
       .on('data', (chunk: Uint8Array | string) => {
         collector.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);

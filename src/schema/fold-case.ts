@@ -1,11 +1,12 @@
 import { CASE_FOLDING_RUNS } from './case-folding-table.js';
 
-// Built on first use rather than at import: most processes only ever fold ASCII, and the
-// library has no import-time side effects. Immutable once built.
-let folding: Map<number, number> | undefined;
+// A named cache (module state with a reason): the folding table, built on first use rather
+// than at import, since most processes only ever fold ASCII and the library has no import-time
+// side effects. Immutable once built.
+const foldingCache: { table?: ReadonlyMap<number, number> } = {};
 
-function foldingTable(): Map<number, number> {
-  if (folding) return folding;
+function foldingTable(): ReadonlyMap<number, number> {
+  if (foldingCache.table) return foldingCache.table;
   const table = new Map<number, number>();
   for (let i = 0; i < CASE_FOLDING_RUNS.length; i += 4) {
     const [start, count, step, delta] = CASE_FOLDING_RUNS.slice(i, i + 4) as [
@@ -16,7 +17,7 @@ function foldingTable(): Map<number, number> {
     ];
     for (let k = 0; k < count; k++) table.set(start + k * step, start + k * step + delta);
   }
-  folding = table;
+  foldingCache.table = table;
   return table;
 }
 

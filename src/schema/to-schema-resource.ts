@@ -3,7 +3,7 @@ import { SCHEMA_SCHEMA } from './urns.js';
 
 // The common attributes (`id`, `externalId`, `meta`) are part of every resource, not of the
 // User schema's published attribute list (RFC 7643 §3.1, §8.7.1).
-const COMMON = new Set(['id', 'externalId', 'meta']);
+const COMMON: ReadonlySet<string> = new Set(['id', 'externalId', 'meta']);
 
 function attributeResource(a: AttributeDefinition): Record<string, unknown> {
   const out: Record<string, unknown> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withLocation } from '../../src/core/handlers/resource-response.js';
+import { withLocation } from '../../src/core/http/response-json.js';
 import type { ScimUser } from '../../src/schema/user-resource.js';
 
 const stored = {

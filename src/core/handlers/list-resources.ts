@@ -3,17 +3,17 @@ import { compileProjection } from '../../schema/project-resource.js';
 import { queryParams } from '../http/query-params.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { RESPONSE_CONTENT_TYPE } from '../http/media-type.js';
-import { jsonResponse } from '../http/respond.js';
+import { listResponseJson } from '../http/response-json.js';
 import type { ScimResponse } from '../types.js';
 import type { ResourceContext, ResourceHandler } from './context.js';
 import { readListParams, readSearchRequest, type ListParams } from './list-params.js';
-import { expanded, locatedJson, presented, withLocation } from './resource-response.js';
+import { expanded, presented } from './resource-response.js';
 import { checkSortBy } from './sort-by.js';
 import { cursorMembers, readCursor } from './cursor-paging.js';
 import { LIST_RESPONSE_SCHEMA } from '../../schema/urns.js';
 
 async function answerList(context: ResourceContext, params: ListParams): Promise<ScimResponse> {
-  const { tenant, endpoint, url } = context;
+  const { tenant, endpoint } = context;
   const { type, service } = endpoint;
   const project = compileProjection(params, type);
   // One object, built here and handed on as it is.
@@ -38,28 +38,18 @@ async function answerList(context: ResourceContext, params: ListParams): Promise
   const resources = await expanded(page.resources, context, project);
   // RFC 9865: a cursor page has no startIndex, and carries nextCursor / previousCursor.
   const paging = cursor ? await cursorMembers(cursor, page) : { startIndex: params.startIndex };
-  const first = resources[0];
-  if (!project && resources.length === 1 && first !== undefined && !cursor) {
-    // A page of one, the answer to the userName probe every IdP sends: written as text around
-    // the resource, which takes its location without being copied (see locatedJson).
-    const json = locatedJson(presented(first, context), url);
-    return {
-      status: 200,
-      headers: { 'content-type': RESPONSE_CONTENT_TYPE },
-      body: `{"schemas":["${LIST_RESPONSE_SCHEMA}"],"totalResults":${page.totalResults},"itemsPerPage":1,"startIndex":${params.startIndex},"Resources":[${json}]}`,
-    };
-  }
-  // Stores may hand out shared, read-only resources: location goes on a copy.
-  const located = resources.map((r) => withLocation(presented(r, context), url));
-  return jsonResponse(200, {
+  const members = {
     schemas: [LIST_RESPONSE_SCHEMA],
     totalResults: page.totalResults,
-    itemsPerPage: located.length,
+    itemsPerPage: resources.length,
     ...paging,
-    Resources: project
-      ? located.map((r) => project(r as unknown as Record<string, unknown>))
-      : located,
-  });
+  };
+  const shown = resources.map((resource) => presented(resource, context));
+  return {
+    status: 200,
+    headers: { 'content-type': RESPONSE_CONTENT_TYPE },
+    body: listResponseJson(members, shown, context.url, project),
+  };
 }
 
 /**

@@ -6,44 +6,10 @@ import {
   type Projector,
 } from '../../schema/project-resource.js';
 import { queryParams } from '../http/query-params.js';
+import { locatedJson, withLocation } from '../http/response-json.js';
 import type { ScimResponse } from '../types.js';
 import type { ResourceContext } from './context.js';
 import type { StoredResource } from './resource-endpoint.js';
-
-/** Returns a resource with the request-dependent `meta.location` added, leaving it as it is. */
-export function withLocation<R extends StoredResource>(resource: R, url: string): R {
-  return { ...resource, meta: { ...resource.meta, location: `${url}/${resource.id}` } };
-}
-
-/**
- * Serialises a resource with its request-dependent `meta.location`, as
- * `JSON.stringify(withLocation(resource, url))` does. When `meta` is the resource's last
- * member, as in every resource the core builds, the location is written into the text instead
- * of into a copy: no object is copied to answer a read.
- */
-export function locatedJson(resource: StoredResource, url: string): string {
-  const { meta } = resource;
-  const plain = !hasToJson(resource) && !hasToJson(meta);
-  if (!plain || meta.location !== undefined || lastKey(resource) !== 'meta')
-    return JSON.stringify(withLocation(resource, url));
-  const json = JSON.stringify(resource);
-  // `{...,"meta":{...}}`: the location goes in before meta's closing brace.
-  const head = json.slice(0, -2);
-  const separator = head.endsWith('{') ? '' : ',';
-  return `${head}${separator}"location":${JSON.stringify(`${url}/${resource.id}`)}}}`;
-}
-
-// A toJSON method would serialise the object its own way: leave such objects to JSON.stringify.
-function hasToJson(value: object): boolean {
-  return (value as { toJSON?: unknown }).toJSON !== undefined;
-}
-
-// The last enumerable key `for...in` visits, as JSON.stringify orders members; no array built.
-function lastKey(value: object): string | undefined {
-  let last: string | undefined;
-  for (const key in value) last = key;
-  return last;
-}
 
 /**
  * The resources of a response with what the store does not keep (see `expand`); the same

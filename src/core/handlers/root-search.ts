@@ -14,7 +14,7 @@ import type { ScimResponse } from '../types.js';
 import type { Handler, HandlerContext } from './context.js';
 import { readListParams, readSearchRequest, type ListParams } from './list-params.js';
 import type { ResourceEndpoint } from './resource-endpoint.js';
-import { withLocation } from './resource-response.js';
+import { withLocation } from '../http/response-json.js';
 import { checkSortBy } from './sort-by.js';
 import { LIST_RESPONSE_SCHEMA } from '../../schema/urns.js';
 

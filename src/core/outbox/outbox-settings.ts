@@ -15,7 +15,11 @@ const DEFAULTS: OutboxSettings = {
 };
 
 // Durations that must be above zero; the others may be zero (retry at once, no polling).
-const POSITIVE = new Set<keyof OutboxOptions>(['maxAttempts', 'leaseMs', 'sendTimeoutMs']);
+const POSITIVE: ReadonlySet<keyof OutboxOptions> = new Set<keyof OutboxOptions>([
+  'maxAttempts',
+  'leaseMs',
+  'sendTimeoutMs',
+]);
 
 /**
  * Applies the defaults to the outbox options and refuses values that cannot work.

@@ -11,7 +11,7 @@ const MAX_PREPARED = 512;
  * Statement names by SQL text, shared by every executor in the process: pg keeps prepared
  * statements per connection, and two executors may share a pool, so one text has one name.
  */
-const names = new Map<string, string>();
+const statementNameCache = new Map<string, string>();
 
 /** Options of {@link pgExecutor}. */
 export interface PgExecutorOptions {
@@ -31,10 +31,10 @@ function executorOn(
   return {
     async query<R = Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
       const prepare = allowPrepare && options?.prepare === true;
-      let name = prepare ? names.get(sql) : undefined;
-      if (prepare && name === undefined && names.size < MAX_PREPARED) {
-        name = `scimkit_${names.size + 1}`;
-        names.set(sql, name);
+      let name = prepare ? statementNameCache.get(sql) : undefined;
+      if (prepare && name === undefined && statementNameCache.size < MAX_PREPARED) {
+        name = `scimkit_${statementNameCache.size + 1}`;
+        statementNameCache.set(sql, name);
       }
       // A named statement is parsed once per connection; pg then sends only Bind/Execute.
       const result =

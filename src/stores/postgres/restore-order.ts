@@ -3,7 +3,7 @@ import type { ScimUser } from '../../schema/user-resource.js';
 type Json = Record<string, unknown>;
 
 const FIRST = ['schemas', 'id', 'externalId', 'userName'] as const;
-const PLACED = new Set<string>([...FIRST, 'meta']);
+const PLACED: ReadonlySet<string> = new Set([...FIRST, 'meta']);
 const META = ['resourceType', 'created', 'lastModified', 'version', 'location'] as const;
 
 function orderMeta(meta: Json): Json {

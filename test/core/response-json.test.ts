@@ -1,9 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  locatedJson as locatedUserJson,
-  withLocation,
-} from '../../src/core/handlers/resource-response.js';
+import { listResponseJson, locatedJson, withLocation } from '../../src/core/http/response-json.js';
 import { createScim } from '../../src/index.js';
 import type { ScimUser } from '../../src/schema/user-resource.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
@@ -33,7 +30,7 @@ function service() {
 
 const META = { resourceType: 'User', created: 'c', lastModified: 'm', version: 'W/"3"' };
 
-describe('locatedUserJson', () => {
+describe('locatedJson', () => {
   it('writes the same text as serialising a copy with the location', () => {
     for (const u of [
       user(META),
@@ -43,7 +40,7 @@ describe('locatedUserJson', () => {
       { ...user(META), active: true } as ScimUser,
       { ...user(META), toJSON: () => ({ replaced: true }) } as unknown as ScimUser,
     ]) {
-      expect(locatedUserJson(u, URL)).toBe(JSON.stringify(withLocation(u, URL)));
+      expect(locatedJson(u, URL)).toBe(JSON.stringify(withLocation(u, URL)));
     }
   });
 
@@ -57,7 +54,7 @@ describe('locatedUserJson', () => {
     });
     const moved = { ...odd, meta: odd.meta } as ScimUser;
     for (const u of [odd, moved]) {
-      const text = locatedUserJson(u, 'http://h/"quoted"\\/Users');
+      const text = locatedJson(u, 'http://h/"quoted"\\/Users');
       expect(text).toBe(JSON.stringify(withLocation(u, 'http://h/"quoted"\\/Users')));
       expect(JSON.parse(text).meta.location).toBe('http://h/"quoted"\\/Users/u-1');
     }
@@ -72,14 +69,65 @@ describe('locatedUserJson', () => {
         fc.dictionary(fc.string(), json, { maxKeys: 3 }),
         (before, meta, after) => {
           const u = { ...before, id: 'x', meta, ...after } as unknown as ScimUser;
-          expect(locatedUserJson(u, URL)).toBe(JSON.stringify(withLocation(u, URL)));
+          expect(locatedJson(u, URL)).toBe(JSON.stringify(withLocation(u, URL)));
         },
       ),
     );
   });
 });
 
-describe('a list page of one', () => {
+describe('listResponseJson', () => {
+  const json = fc.jsonValue({ maxDepth: 2 });
+  const resource = fc
+    .tuple(
+      fc.dictionary(fc.string(), json, { maxKeys: 4 }),
+      fc.dictionary(fc.string(), json, { maxKeys: 3 }),
+      fc.dictionary(fc.string(), json, { maxKeys: 2 }),
+      fc.string(),
+    )
+    .map(([before, meta, after, id]) => ({ ...before, id, meta, ...after }) as unknown as ScimUser);
+  const page = fc.dictionary(
+    fc.string().filter((key) => key !== 'Resources'),
+    json,
+    { maxKeys: 5 },
+  );
+
+  it('writes the same text as serialising the page with its located resources', () => {
+    fc.assert(
+      fc.property(page, fc.array(resource, { maxLength: 3 }), (members, resources) => {
+        const plain = JSON.stringify({
+          ...members,
+          Resources: resources.map((r) => withLocation(r, URL)),
+        });
+        expect(listResponseJson(members, resources, URL, undefined)).toBe(plain);
+      }),
+    );
+  });
+
+  it('shapes each resource with the projection, a page of one too', () => {
+    const project = (r: Record<string, unknown>) => ({ id: r.id, meta: r.meta });
+    fc.assert(
+      fc.property(page, fc.array(resource, { maxLength: 2 }), (members, resources) => {
+        const plain = JSON.stringify({
+          ...members,
+          Resources: resources.map((r) =>
+            project(withLocation(r, URL) as unknown as Record<string, unknown>),
+          ),
+        });
+        expect(listResponseJson(members, resources, URL, project)).toBe(plain);
+      }),
+    );
+  });
+
+  it('writes an empty page and a page with no other members', () => {
+    expect(listResponseJson({}, [], URL, undefined)).toBe('{"Resources":[]}');
+    expect(listResponseJson({}, [user(META)], URL, undefined)).toBe(
+      JSON.stringify({ Resources: [withLocation(user(META), URL)] }),
+    );
+  });
+});
+
+describe('a list page', () => {
   it('is the same document as a longer page, written as text', async () => {
     const scim = service();
     for (const userName of ['ada@example.org', 'bob@example.org']) {

@@ -1,0 +1,179 @@
+// What a change costs, counted rather than timed: the instructions per `scim.handle()` of two
+// or more versions of the library, side by side, under valgrind's callgrind. Instruction counts
+// do not move with the machine's load, so on a shared machine they show a change of a few
+// percent that wall-clock time hides. Each version (a git ref, or WORKTREE for the files as
+// they are) is bundled by esbuild, as tsup builds the package, with the same harness
+// (`count-target.ts`); each count is the difference of two runs of the same process with
+// `--requests` A and B requests, so start-up, the 1,000 users preloaded and the warm-up cancel
+// out. `--wall N` adds N alternating rounds of the bundles run alone (CPU µs per request,
+// median), with the load average. Needs `valgrind` on the PATH.
+//
+//   node --import tsx bench/http/count-instructions.ts --refs main,WORKTREE [--ops get,list]
+//     [--requests 1000,4000] [--rounds 2] [--verifier static] [--wall 5]
+import { build } from 'esbuild';
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values: args } = parseArgs({
+  options: {
+    refs: { type: 'string', default: 'main,WORKTREE' },
+    ops: { type: 'string', default: 'create,get,filter,list,patch' },
+    requests: { type: 'string', default: '1000,4000' },
+    warmup: { type: 'string', default: '2000' },
+    rounds: { type: 'string', default: '1' },
+    verifier: { type: 'string', default: 'static' },
+    wall: { type: 'string', default: '0' },
+  },
+});
+const root = new URL('../../', import.meta.url).pathname;
+const HARNESS = ['count-target.ts', 'in-process-ops.ts', 'operations.ts'];
+const ALL_OPS = [
+  'create',
+  'create active',
+  'get by id',
+  'filter userName',
+  'list page of 100',
+  'patch active',
+];
+const ops = ALL_OPS.filter((op) => args.ops.split(',').some((o) => op.startsWith(o.trim())));
+const [small, large] = args.requests.split(',').map(Number) as [number, number];
+const work = mkdtempSync(join(tmpdir(), 'scimkit-count-'));
+
+// The library of `ref` with today's harness, bundled into one file.
+async function bundle(ref: string, index: number): Promise<string> {
+  const dir = join(work, String(index));
+  mkdirSync(join(dir, 'bench/http'), { recursive: true });
+  if (ref === 'WORKTREE') cpSync(join(root, 'src'), join(dir, 'src'), { recursive: true });
+  else execFileSync('sh', ['-c', `git -C "${root}" archive "${ref}" src | tar -x -C "${dir}"`]);
+  for (const f of HARNESS) copyFileSync(join(root, 'bench/http', f), join(dir, 'bench/http', f));
+  const outfile = join(dir, 'count-target.mjs');
+  await build({
+    entryPoints: [join(dir, 'bench/http/count-target.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile,
+    nodePaths: [join(root, 'node_modules')],
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+function run(command: string, argv: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve(out)
+        : reject(new Error(`${command} exited ${code}: ${err.slice(-2000)}`)),
+    );
+  });
+}
+
+function sizes(op: string): { warmup: number; n: [number, number] } {
+  // A page of 100 costs about twenty single-user requests.
+  const k = op.startsWith('list') ? 20 : 1;
+  return {
+    warmup: Math.ceil(Number(args.warmup) / k),
+    n: [Math.ceil(small / k), Math.ceil(large / k)],
+  };
+}
+
+async function instructions(file: string, op: string, warmup: number, n: number): Promise<number> {
+  const out = join(work, `cg-${process.hrtime.bigint()}`);
+  await run('valgrind', [
+    '--tool=callgrind',
+    `--callgrind-out-file=${out}`,
+    '--dump-instr=no',
+    'node',
+    '--single-threaded',
+    file,
+    op,
+    args.verifier,
+    String(warmup),
+    String(n),
+  ]);
+  const text = readFileSync(out, 'utf8');
+  rmSync(out);
+  return Number(/^(?:totals|summary): (\d+)/m.exec(text)?.[1] ?? NaN);
+}
+
+async function perRequest(file: string, op: string): Promise<number> {
+  const { warmup, n } = sizes(op);
+  // The two runs side by side: one per core.
+  const [a, b] = await Promise.all(n.map((count) => instructions(file, op, warmup, count)));
+  return ((b as number) - (a as number)) / (n[1] - n[0]);
+}
+
+async function cpuMicros(file: string, op: string): Promise<number> {
+  const { warmup, n } = sizes(op);
+  const out = await run('node', [file, op, args.verifier, String(warmup), String(n[1])]);
+  return (
+    (JSON.parse(out.trim().split('\n').pop() ?? '{}') as { cpuMicros: number }).cpuMicros / n[1]
+  );
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? NaN;
+const refs = args.refs.split(',');
+const files = await Promise.all(refs.map((ref, i) => bundle(ref, i)));
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+console.log(`refs ${refs.join(' / ')}; verifier ${args.verifier}; load average ${load()}`);
+const rows: string[] = [];
+for (const op of ops) {
+  const counts = refs.map((): number[] => []);
+  const times = refs.map((): number[] => []);
+  for (let round = 0; round < Number(args.rounds); round++) {
+    // Alternate the order: neither version always runs first.
+    const order = refs.map((_, i) => i);
+    if (round % 2 === 1) order.reverse();
+    for (const i of order) {
+      counts[i]?.push(await perRequest(files[i] as string, op));
+      console.log(
+        `  ${op} ${refs[i]}: ${Math.round(counts[i]?.at(-1) ?? NaN)} instructions/request`,
+      );
+    }
+  }
+  for (let round = 0; round < Number(args.wall); round++) {
+    const order = refs.map((_, i) => i);
+    if (round % 2 === 1) order.reverse();
+    for (const i of order) times[i]?.push(await cpuMicros(files[i] as string, op));
+  }
+  const cells = refs.map((_, i) => {
+    const c = counts[i] ?? [];
+    const t = times[i] ?? [];
+    const instr = c.length ? c.map((x) => `${(x / 1000).toFixed(1)}k`).join(' / ') : '–';
+    return t.length ? `${instr}; ${median(t).toFixed(1)} µs` : instr;
+  });
+  const first = median(counts[0] ?? []);
+  const ratios = refs
+    .slice(1)
+    .map((_, i) => `${((median(counts[i + 1] ?? []) / first) * 100).toFixed(1)}%`);
+  rows.push(`| ${op} | ${cells.join(' | ')} | ${ratios.join(' | ')} |`);
+  console.log(rows[rows.length - 1]);
+}
+console.log(`\nload average at the end ${load()}\n`);
+console.log(
+  `| operation | ${refs.join(' | ')} | ${refs
+    .slice(1)
+    .map((r) => `${r} ÷ ${refs[0]}`)
+    .join(' | ')} |`,
+);
+console.log(
+  `| --- | ${refs.map(() => '---:').join(' | ')} | ${refs
+    .slice(1)
+    .map(() => '---:')
+    .join(' | ')} |`,
+);
+for (const row of rows) console.log(row);
+rmSync(work, { recursive: true, force: true });

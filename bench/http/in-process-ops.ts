@@ -1,0 +1,122 @@
+// The in-process benchmark's service and operations, shared by `in-process.ts` (CPU time per
+// request) and `count-instructions.ts` (callgrind instruction counts per request): a service on
+// the memory store with 1,000 users, and the five operations of the HTTP benchmark as
+// `ScimRequest`s sent to `scim.handle()`.
+import {
+  createScim,
+  staticApiKeys,
+  type ApiKeyVerifier,
+  type Scim,
+  type ScimRequest,
+} from '../../src/index.js';
+import { MemoryUserStore } from '../../src/stores/memory/index.js';
+import { newUserBody } from './operations.js';
+
+const token = 'bench-token-0123456789';
+const basePath = '/api/v1/scim/v2';
+const baseUrl = 'http://127.0.0.1:8080';
+const headers = {
+  host: '127.0.0.1:8080',
+  authorization: `Bearer ${token}`,
+  'content-type': 'application/scim+json',
+};
+
+/** The verifiers a run can use: the reference `staticApiKeys`, or a plain lookup. */
+export const VERIFIERS: Readonly<Record<string, () => ApiKeyVerifier>> = {
+  static: () => staticApiKeys([{ key: token, tenant: 'bench' }]),
+  map: () => ({ verify: async (t) => (t === token ? { id: 'bench' } : null) }),
+};
+
+/** A service with its users preloaded, and a request maker per operation. */
+export interface Bench {
+  readonly scim: Scim;
+  readonly ops: Readonly<Record<string, (i: number) => ScimRequest>>;
+}
+
+function request(method: string, path: string, query: string, body?: string): ScimRequest {
+  return body === undefined
+    ? { method, path, query, headers, baseUrl }
+    : { method, path, query, headers, baseUrl, body };
+}
+
+/** Throws unless the response is a success: a benchmark of error answers measures nothing. */
+export function check(response: { status: number; body: string | undefined }): void {
+  if (response.status >= 300)
+    throw new Error(`unexpected ${response.status}: ${response.body ?? ''}`);
+}
+
+/** Builds the service, preloads 1,000 users and returns the operations. */
+export async function prepareBench(verifier: ApiKeyVerifier, slug: string): Promise<Bench> {
+  const scim = createScim({
+    store: new MemoryUserStore(),
+    verifier,
+    mailer: { async sendWelcome() {} },
+    basePath,
+  });
+  const ids: string[] = [];
+  const userNames: string[] = [];
+  for (let i = 0; i < 1000; i++) {
+    const userName = `pre-${i}@bench.example.org`;
+    const response = await scim.handle(
+      request('POST', `${basePath}/Users`, '', newUserBody(userName)),
+    );
+    ids.push((JSON.parse(response.body ?? '{}') as { id: string }).id);
+    userNames.push(userName);
+  }
+  let created = 0;
+  const active = new Map<string, boolean>();
+  const ops: Record<string, (i: number) => ScimRequest> = {
+    create: () =>
+      request(
+        'POST',
+        `${basePath}/Users`,
+        '',
+        newUserBody(`ip-${slug}-${created++}@bench.example.org`),
+      ),
+    // As the shared kit creates users: active, so each one queues and sends a welcome email.
+    'create active': () =>
+      request(
+        'POST',
+        `${basePath}/Users`,
+        '',
+        newUserBody(`ipa-${slug}-${created++}@bench.example.org`).replace(
+          '"active":false',
+          '"active":true',
+        ),
+      ),
+    'get by id': (i) => request('GET', `${basePath}/Users/${ids[i % ids.length]}`, ''),
+    'filter userName': (i) =>
+      request(
+        'GET',
+        `${basePath}/Users`,
+        `filter=${encodeURIComponent(`userName eq "${userNames[i % userNames.length]}"`)}`,
+      ),
+    'list page of 100': (i) =>
+      request('GET', `${basePath}/Users`, `count=100&startIndex=${(i % 9) * 100 + 1}`),
+    'patch active': (i) => {
+      const id = ids[i % ids.length] as string;
+      const value = !(active.get(id) ?? false);
+      active.set(id, value);
+      const body = JSON.stringify({
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'replace', path: 'active', value }],
+      });
+      return request('PATCH', `${basePath}/Users/${id}`, '', body);
+    },
+  };
+  return { scim, ops };
+}
+
+/** Sends `n` requests of one operation, ten in flight at a time, like ten HTTP connections. */
+export async function send(
+  scim: Scim,
+  make: (i: number) => ScimRequest,
+  from: number,
+  n: number,
+): Promise<void> {
+  for (let i = from; i < from + n; i += 10) {
+    const batch: Promise<unknown>[] = [];
+    for (let j = i; j < i + 10 && j < from + n; j++) batch.push(scim.handle(make(j)).then(check));
+    await Promise.all(batch);
+  }
+}
