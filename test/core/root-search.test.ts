@@ -9,14 +9,14 @@ import { BASE, KEY_B, ORIGIN, setup, type Reply } from './harness.js';
 const SEARCH = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
 const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 /**
- * The groups served beside the users: a displayName and the indexes of the groups (created
- * before it) that are its members. No user is a member: the root does not show a user's
- * computed `groups`, which its endpoint does.
+ * The groups served beside the users: a displayName, the indexes of the groups (created
+ * before it) that are its members, and the indexes of its member users, so the users'
+ * computed `groups` (direct and indirect) shows at the root as at their endpoint.
  */
-const GROUPS: readonly (readonly [string, readonly number[]])[] = [
-  ['D3', []],
-  ['a team', []],
-  ['D5 team', [0, 1]],
+const GROUPS: readonly (readonly [string, readonly number[], readonly number[]])[] = [
+  ['D3', [], [0, 2]],
+  ['a team', [], [1]],
+  ['D5 team', [0, 1], [3]],
 ];
 const LIST = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
 const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
@@ -31,19 +31,25 @@ describe.each(everyStore)('search at the root on the $name store', ({ open }) =>
     opened = await open();
     ctx = setup({ store: opened.store, onError: () => undefined });
     const names = ['ada', 'grace', 'alan', 'edsger', 'barbara', 'donald', 'frances'];
+    const userIds: string[] = [];
     for (const [i, name] of names.entries())
-      await ctx.createUser(`${name}@root.example`, {
-        displayName: `D${(i * 3) % 7}`,
-        title: i % 2 ? 'Eng' : undefined,
-      });
+      userIds[i] = (
+        await ctx.createUser(`${name}@root.example`, {
+          displayName: `D${(i * 3) % 7}`,
+          title: i % 2 ? 'Eng' : undefined,
+        })
+      ).id;
     // Groups too, so each filter, sort and page crosses the two types on every store.
     const ids: string[] = [];
-    for (const [displayName, members] of GROUPS) {
+    for (const [displayName, groups, users] of GROUPS) {
       const reply = await ctx.request('POST', '/Groups', {
         body: {
           schemas: [GROUP],
           displayName,
-          members: members.map((i) => ({ value: ids[i] })),
+          members: [
+            ...groups.map((i) => ({ value: ids[i] })),
+            ...users.map((i) => ({ value: userIds[i] })),
+          ],
         },
       });
       expect(reply.status, JSON.stringify(reply.body)).toBe(201);

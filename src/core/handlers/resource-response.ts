@@ -17,7 +17,7 @@ import type { StoredResource } from './resource-endpoint.js';
  */
 export function expanded(
   resources: readonly StoredResource[],
-  context: ResourceContext,
+  context: Pick<ResourceContext, 'endpoint' | 'tenant' | 'baseUrl'>,
   project: Projector | undefined,
 ): readonly StoredResource[] | Promise<readonly StoredResource[]> {
   const { expand } = context.endpoint;
@@ -25,7 +25,10 @@ export function expanded(
 }
 
 /** A resource as the request sees it: with what depends on the base URL (see `present`). */
-export function presented(resource: StoredResource, context: ResourceContext): StoredResource {
+export function presented(
+  resource: StoredResource,
+  context: Pick<ResourceContext, 'endpoint' | 'baseUrl'>,
+): StoredResource {
   const { present } = context.endpoint;
   return present ? present(resource, context.baseUrl) : resource;
 }

@@ -15,6 +15,7 @@ import type { Handler, HandlerContext } from './context.js';
 import { readListParams, readSearchRequest, type ListParams } from './list-params.js';
 import type { ResourceEndpoint } from './resource-endpoint.js';
 import { withLocation } from '../http/response-json.js';
+import { expanded, presented } from './resource-response.js';
 import { checkSortBy } from './sort-by.js';
 import { LIST_RESPONSE_SCHEMA } from '../../schema/urns.js';
 
@@ -156,9 +157,10 @@ async function answerRootSearch(
     before += page.totalResults;
     const url = `${baseUrl}${endpoint.type.endpoint}`;
     const project = projections[i];
-    for (const stored of page.resources) {
-      const shown = endpoint.present ? endpoint.present(stored, baseUrl) : stored;
-      const located = withLocation(shown, url);
+    // What the type's own endpoint adds to a response (the User's `groups`) is added here too.
+    const expandedPage = await expanded(page.resources, { endpoint, tenant, baseUrl }, project);
+    for (const stored of expandedPage) {
+      const located = withLocation(presented(stored, { endpoint, baseUrl }), url);
       resources.push(project ? project(located as unknown as Record<string, unknown>) : located);
     }
   }
