@@ -148,7 +148,7 @@ export function createScim(options: ScimOptions): Scim {
             onPassword: options.onPassword,
             reportError,
           }),
-          readFilter: filterReader(userType),
+          readFilter: filterReader(userType, trace),
           keysetPaging: options.store.capabilities?.keysetPaging === true,
           // The User's `groups`, computed from memberships for every user of a response at once.
           expand: (tenant, resources, project, baseUrl) =>
@@ -171,7 +171,7 @@ export function createScim(options: ScimOptions): Scim {
             groupType,
             trace ? { ...groupPatch, trace } : groupPatch,
           ),
-          readFilter: filterReader(groupType),
+          readFilter: filterReader(groupType, trace),
           present: (group, baseUrl) => presentGroup(group as ScimGroup, baseUrl),
           patchAnswersNoContent: true,
         });
@@ -200,6 +200,7 @@ export function createScim(options: ScimOptions): Scim {
     defaultPageSize: options.defaultPageSize ?? 50,
     maxPageSize: options.maxPageSize ?? 100,
     sortSupported: typeof options.store.capabilities?.supportsSort === 'function',
+    changePassword: options.onPassword !== undefined,
     cursors: cursorSettings(options, now),
     endpoints,
     reportError,

@@ -2,12 +2,13 @@ import type { MemberInput } from '../../contracts/group-store.js';
 import { isScimError, scimErrors, ScimError } from '../../errors/index.js';
 import type { Filter } from '../../filter/ast.js';
 import { isJsonObject } from '../../json/json-value.js';
-import { applyPatchIn } from '../../patch/apply-patch.js';
+import { applyPatchIn, traceAt } from '../../patch/apply-patch.js';
 import { coerceMany } from '../../patch/coerce-value.js';
 import { parsePatchPath } from '../../patch/parse-patch-path.js';
 import type { PatchContext } from '../../patch/patch-context.js';
-import { hasMember, member, readMessage } from '../../patch/read-patch-message.js';
+import { hasMember, member, opName, readMessage } from '../../patch/read-patch-message.js';
 import { PATCH_OP_SCHEMA } from '../../patch/types.js';
+import type { FiredRule, RuleTrace } from '../../schema/dialect-rules.js';
 import type { AttributeDefinition } from '../../schema/types.js';
 import { MemberPlan } from './member-plan.js';
 
@@ -51,11 +52,18 @@ export function planGroupPatch(
   if (!membersDef) throw new Error('The Group resource type has no "members" attribute.');
   const plan = new MemberPlan();
   const others: unknown[] = [];
+  // Where each of `others` stands in the message, so the engine's trace names that place.
+  const origins: number[] = [];
+  const { trace } = ctx;
   for (let i = 0; i < operations.length; i++) {
     const raw = operations[i];
+    // The rules a translation fires are reported only if it handles the operation; else the
+    // engine reads the operation again and reports them itself.
+    const heard: FiredRule[] = [];
     let handled: boolean | 'needs list';
     try {
-      handled = translate(raw, ctx, membersDef, plan, others);
+      const at = trace ? { ...ctx, trace: (f: FiredRule) => void heard.push(f) } : ctx;
+      handled = translate(raw, at, membersDef, plan, others);
     } catch (error) {
       if (!isScimError(error)) throw error;
       throw new ScimError(error.status, `Operation ${i + 1}: ${error.detail}`, {
@@ -64,10 +72,30 @@ export function planGroupPatch(
     }
     if (handled === 'needs list') return undefined;
     if (!handled) others.push(raw);
+    while (origins.length < others.length) origins.push(i);
+    if (handled && trace && isJsonObject(raw)) {
+      const here = traceAt(trace, `Operations[${i}]`);
+      opName(member(raw, 'op'), ctx, here);
+      for (const fired of heard) here(fired);
+    }
   }
-  if (others.length === 0) return { attributes: null, members: plan };
-  const result = applyPatchIn(ctx, current, { schemas: [PATCH_OP_SCHEMA], Operations: others });
+  // Without operations (dialect rule `emptyOperations`) the engine answers, and reports, the no-op.
+  if (others.length === 0 && operations.length > 0) return { attributes: null, members: plan };
+  const rest = trace ? { ...ctx, trace: renumbered(trace, origins) } : ctx;
+  const result = applyPatchIn(rest, current, { schemas: [PATCH_OP_SCHEMA], Operations: others });
   return { attributes: result.changed ? result.resource : null, members: plan };
+}
+
+// The engine numbers the operations it was given; the trace names their places in the message.
+function renumbered(trace: RuleTrace, origins: readonly number[]): RuleTrace {
+  return (fired) =>
+    trace({
+      ...fired,
+      where: fired.where.replace(
+        /^Operations\[(\d+)\]/,
+        (_, j: string) => `Operations[${origins[Number(j)] ?? j}]`,
+      ),
+    });
 }
 
 /**
@@ -106,7 +134,7 @@ function translate(
 ): boolean | 'needs list' {
   if (!isJsonObject(raw)) return false;
   const rawOp = member(raw, 'op');
-  const op = typeof rawOp === 'string' && ctx.rules.opAnyCase ? rawOp.toLowerCase() : rawOp;
+  const op = opName(rawOp, ctx, undefined);
   if (op !== 'add' && op !== 'remove' && op !== 'replace') return false;
   const path = member(raw, 'path');
   const value = member(raw, 'value');
@@ -148,6 +176,7 @@ function translate(
     plan.replace(readMembers(value, ctx, membersDef));
   } else if (hasValue && ctx.rules.removeWithValue && value !== null) {
     plan.remove(readMembers(value, ctx, membersDef).map((m) => m.value));
+    ctx.trace?.({ rule: 'removeWithValue', where: '.value', received: value, became: undefined });
   } else {
     plan.replace([]);
   }

@@ -11,6 +11,8 @@ export interface HandlerConfig {
   readonly maxPageSize: number;
   /** Whether the user store sorts (it declares `capabilities.supportsSort`). */
   readonly sortSupported: boolean;
+  /** Whether a password a client sends reaches the host (`onPassword` is given). */
+  readonly changePassword: boolean;
   /**
    * Cursor paging (RFC 9865): the cursor codec and timeout; absent when the user store does
    * not declare `keysetPaging`. An endpoint pages by cursor when its `keysetPaging` is true.
