@@ -67,7 +67,7 @@ for (const { name, store, skip } of stores) {
       beforeAll(async () => {
         config = store();
         running = await startServer(testConfig({ store: config }), { print: () => undefined });
-      }, 120_000);
+      }, 300_000);
       afterAll(async () => {
         await running?.close();
         if (config?.kind === 'pglite') rmSync(config.dataDir, { recursive: true, force: true });

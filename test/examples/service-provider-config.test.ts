@@ -54,7 +54,7 @@ describe.each(stores)('/ServiceProviderConfig on the example server ($name)', ({
   beforeAll(async () => {
     config = store();
     running = await startServer(testConfig({ store: config }), { print: () => undefined });
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     await running?.close();
     if (config?.kind === 'pglite') rmSync(config.dataDir, { recursive: true, force: true });
