@@ -37,7 +37,11 @@ function service(): Scim {
   });
 }
 
-const userBody = (i: number) => ({ schemas: [USER], userName: `user${i}@example.org`, active: false });
+const userBody = (i: number) => ({
+  schemas: [USER],
+  userName: `user${i}@example.org`,
+  active: false,
+});
 const patchBody = { schemas: [PATCH], Operations: [{ op: 'replace', path: 'title', value: 'T' }] };
 const send = (scim: Scim, method: string, path: string, body: unknown) =>
   scim.handle({ method, path, headers, body: JSON.stringify(body), baseUrl: 'http://x' });
@@ -58,10 +62,16 @@ async function run(scim: Scim, side: Side, phase: Phase, ids: string[]): Promise
   }
   const operations =
     phase === 'create'
-      ? Array.from({ length: N }, (_, i) => ({ method: 'POST', path: '/Users', bulkId: `b${i}`, data: userBody(i) }))
+      ? Array.from({ length: N }, (_, i) => ({
+          method: 'POST',
+          path: '/Users',
+          bulkId: `b${i}`,
+          data: userBody(i),
+        }))
       : ids.map((id) => ({ method: 'PATCH', path: `/Users/${id}`, data: patchBody }));
   const r = await send(scim, 'POST', '/Bulk', { schemas: [BULK], Operations: operations });
-  const results = (JSON.parse(r.body as string) as { Operations: { location: string }[] }).Operations;
+  const results = (JSON.parse(r.body as string) as { Operations: { location: string }[] })
+    .Operations;
   return results.map((o) => o.location.slice(o.location.lastIndexOf('/') + 1));
 }
 
@@ -102,8 +112,20 @@ async function measure(side: Side): Promise<Record<Phase, number>> {
   const script = new URL(import.meta.url).pathname;
   const proc: ChildProcess = spawn(
     'valgrind',
-    ['--tool=callgrind', `--callgrind-out-file=${folder}/callgrind.%p`, '--dump-instr=no',
-      'node', '--single-threaded', '--import', 'tsx', script, '--n', String(N), '--child', side],
+    [
+      '--tool=callgrind',
+      `--callgrind-out-file=${folder}/callgrind.%p`,
+      '--dump-instr=no',
+      'node',
+      '--single-threaded',
+      '--import',
+      'tsx',
+      script,
+      '--n',
+      String(N),
+      '--child',
+      side,
+    ],
     { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
   );
   const counts: Partial<Record<Phase, number>> = {};
@@ -114,7 +136,9 @@ async function measure(side: Side): Promise<Record<Phase, number>> {
       if (message === 'patched') counts.patch = count;
       proc.send('go');
     });
-    proc.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${side} exited ${code}`))));
+    proc.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${side} exited ${code}`)),
+    );
   });
   rmSync(folder, { recursive: true, force: true });
   return counts as Record<Phase, number>;
@@ -129,6 +153,8 @@ else {
   for (const phase of ['create', 'patch'] as const) {
     const o = one[phase] / N;
     const b = bulk[phase] / N;
-    console.log(`| ${N} ${phase}s | ${Math.round(o)} | ${Math.round(b)} | ${(b / o).toFixed(3)}× |`);
+    console.log(
+      `| ${N} ${phase}s | ${Math.round(o)} | ${Math.round(b)} | ${(b / o).toFixed(3)}× |`,
+    );
   }
 }

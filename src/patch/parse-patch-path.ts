@@ -25,10 +25,7 @@ import { nameEnd, readAttributePath, type PathFailure } from '../schema/attribut
  * parsePatchPath('members[value eq 2819c223]', { unquotedValues: true });
  * ```
  */
-export function parsePatchPath(
-  text: string,
-  options?: PathOptions,
-): PatchPath {
+export function parsePatchPath(text: string, options?: PathOptions): PatchPath {
   const rest = text.trim();
   const bracket = rest.indexOf('[');
   const fail: PathFailure = (why, at) => {
@@ -90,11 +87,7 @@ function closingBracket(text: string, open: number): number {
   return -1;
 }
 
-function parseValueFilter(
-  inner: string,
-  path: string,
-  options: PathOptions | undefined,
-): Filter {
+function parseValueFilter(inner: string, path: string, options: PathOptions | undefined): Filter {
   if (inner.trim() === '')
     throw scimErrors.invalidPath(`The path ${previewJson(path)} has an empty filter.`);
   try {

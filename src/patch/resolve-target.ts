@@ -28,7 +28,10 @@ function resolveText(ctx: PatchContext, path: string): Resolved {
   if (extension) return { kind: 'extension', schema: extension };
   const fired: FiredRule[] = [];
   const options = ctx.rules.unquotedFilterValues
-    ? { unquotedValues: true, onBareValue: (word: string) => fired.push(unquotedValue('.path', word)) }
+    ? {
+        unquotedValues: true,
+        onBareValue: (word: string) => fired.push(unquotedValue('.path', word)),
+      }
     : undefined;
   const resolved = resolveTarget(parsePatchPath(path, options), ctx, path, fired);
   if (fired.length === 0 || resolved.kind !== 'attribute') return resolved;
@@ -108,7 +111,13 @@ function filteredReference(
   for (const schema of index.extensions) {
     const attr = index.attribute(schema, path.attribute);
     if (!attr || !isIdReference(attr)) continue;
-    const predicate = compileElementFilter(path.filter, attr, index, ctx.rules.stringBooleans, heard);
+    const predicate = compileElementFilter(
+      path.filter,
+      attr,
+      index,
+      ctx.rules.stringBooleans,
+      heard,
+    );
     return { kind: 'attribute', target: { schema, attr, filter: path.filter, predicate, label } };
   }
   return undefined;

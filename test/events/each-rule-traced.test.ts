@@ -30,21 +30,27 @@ const CASES: readonly Case[] = [
     rule: 'opAnyCase',
     title: 'an operation name in another letter case',
     send: patch({ op: 'Replace', path: 'title', value: 'Boss' }),
-    fired: [{ rule: 'opAnyCase', where: 'Operations[0].op', received: 'Replace', became: 'replace' }],
+    fired: [
+      { rule: 'opAnyCase', where: 'Operations[0].op', received: 'Replace', became: 'replace' },
+    ],
   },
   {
     rule: 'stringBooleans',
     title: '"True" in a PATCH value filter',
     user: { emails: [{ value: 'a@example.org', type: 'work', primary: true }] },
     send: patch({ op: 'replace', path: 'emails[primary eq "True"].type', value: 'home' }),
-    fired: [{ rule: 'stringBooleans', where: 'Operations[0].path', received: 'True', became: true }],
+    fired: [
+      { rule: 'stringBooleans', where: 'Operations[0].path', received: 'True', became: true },
+    ],
   },
   {
     rule: 'stringBooleans',
     title: '"False" as a boolean value',
     user: { active: true },
     send: patch({ op: 'replace', path: 'active', value: 'False' }),
-    fired: [{ rule: 'stringBooleans', where: 'Operations[0].value', received: 'False', became: false }],
+    fired: [
+      { rule: 'stringBooleans', where: 'Operations[0].value', received: 'False', became: false },
+    ],
   },
   {
     rule: 'dottedKeys',
@@ -130,7 +136,9 @@ const CASES: readonly Case[] = [
     title: 'a null value',
     user: { title: 'Engineer' },
     send: patch({ op: 'replace', path: 'title', value: null }),
-    fired: [{ rule: 'nullClears', where: 'Operations[0].value', received: null, became: undefined }],
+    fired: [
+      { rule: 'nullClears', where: 'Operations[0].value', received: null, became: undefined },
+    ],
   },
   {
     rule: 'managerValueFilter',
@@ -151,14 +159,18 @@ const CASES: readonly Case[] = [
     title: 'a PATCH replace of the manager with ""',
     user: { [ENTERPRISE]: { manager: { value: 'boss-1' }, department: 'R&D' } },
     send: patch({ op: 'replace', path: `${ENTERPRISE}:manager`, value: '' }),
-    fired: [{ rule: 'managerEmptyString', where: 'Operations[0].value', received: '', became: undefined }],
+    fired: [
+      { rule: 'managerEmptyString', where: 'Operations[0].value', received: '', became: undefined },
+    ],
   },
   {
     rule: 'managerEmptyString',
     title: 'a PATCH replace of manager.value with ""',
     user: { [ENTERPRISE]: { manager: { value: 'boss-1' } } },
     send: patch({ op: 'replace', path: `${ENTERPRISE}:manager.value`, value: '' }),
-    fired: [{ rule: 'managerEmptyString', where: 'Operations[0].value', received: '', became: undefined }],
+    fired: [
+      { rule: 'managerEmptyString', where: 'Operations[0].value', received: '', became: undefined },
+    ],
   },
   {
     rule: 'managerEmptyString',
@@ -193,14 +205,21 @@ const CASES: readonly Case[] = [
     user: { emails: [{ value: 'a@example.org', type: 'work' }] },
     send: patch({ op: 'replace', path: 'emails[type eq work].value', value: 'b@example.org' }),
     fired: [
-      { rule: 'unquotedFilterValues', where: 'Operations[0].path', received: 'work', became: '"work"' },
+      {
+        rule: 'unquotedFilterValues',
+        where: 'Operations[0].path',
+        received: 'work',
+        became: '"work"',
+      },
     ],
   },
   {
     rule: 'unquotedFilterValues',
     title: 'values without quotes in a ?filter=',
     send: (h) =>
-      h.request('GET', '/Users', { query: `filter=${encodeURIComponent('userName sw tr and title eq Boss')}` }),
+      h.request('GET', '/Users', {
+        query: `filter=${encodeURIComponent('userName sw tr and title eq Boss')}`,
+      }),
     fired: [
       { rule: 'unquotedFilterValues', where: 'filter', received: 'tr', became: '"tr"' },
       { rule: 'unquotedFilterValues', where: 'filter', received: 'Boss', became: '"Boss"' },
@@ -241,7 +260,12 @@ describe('every dialect rule that changes a request names itself in rulesFired',
     for (let i = 0; i < 2; i++) {
       expect((await harness.request('PATCH', `/Users/${user.id}`, { body })).status).toBe(200);
       expect(events.at(-1)!.rulesFired).toEqual([
-        { rule: 'unquotedFilterValues', where: 'Operations[0].path', received: 'work', became: '"work"' },
+        {
+          rule: 'unquotedFilterValues',
+          where: 'Operations[0].path',
+          received: 'work',
+          became: '"work"',
+        },
       ]);
     }
   });
@@ -274,7 +298,9 @@ describe('every dialect rule that changes a request names itself in rulesFired',
       { rule: 'opAnyCase', where: 'Operations[1].op', received: 'Replace', became: 'replace' },
       { rule: 'nullClears', where: 'Operations[3].value', received: null, became: undefined },
     ]);
-    const empty = await harness.request('PATCH', `/Groups/${created.body.id}`, { body: patchBody() });
+    const empty = await harness.request('PATCH', `/Groups/${created.body.id}`, {
+      body: patchBody(),
+    });
     expect(empty.status).toBeLessThan(300);
     expect(events.at(-1)!.rulesFired).toEqual([
       { rule: 'emptyOperations', where: 'Operations', received: [], became: 'no change' },
@@ -288,7 +314,12 @@ describe('every dialect rule that changes a request names itself in rulesFired',
       [ENTERPRISE]: { manager: '', department: 'R&D' },
     });
     expect(events.at(-1)!.rulesFired).toEqual([
-      { rule: 'managerEmptyString', where: `${ENTERPRISE}.manager`, received: '', became: undefined },
+      {
+        rule: 'managerEmptyString',
+        where: `${ENTERPRISE}.manager`,
+        received: '',
+        became: undefined,
+      },
     ]);
   });
 
@@ -298,10 +329,16 @@ describe('every dialect rule that changes a request names itself in rulesFired',
       emails: [{ value: 'a@example.org', type: 'work', primary: true }],
     });
     await harness.request('PATCH', `/Users/${user.id}`, {
-      body: patchBody({ op: 'replace', path: 'emails[primary eq true and type eq "work"].type', value: 'home' }),
+      body: patchBody({
+        op: 'replace',
+        path: 'emails[primary eq true and type eq "work"].type',
+        value: 'home',
+      }),
     });
     expect(events.at(-1)!.rulesFired).toEqual([]);
-    await harness.request('GET', '/Users', { query: `filter=${encodeURIComponent('userName sw "pl"')}` });
+    await harness.request('GET', '/Users', {
+      query: `filter=${encodeURIComponent('userName sw "pl"')}`,
+    });
     expect(events.at(-1)!.rulesFired).toEqual([]);
   });
 });

@@ -105,12 +105,21 @@ for (const { name, store, skip } of stores) {
                 ],
               },
             },
-            { method: 'POST', path: '/Groups', bulkId: 'temp', data: group('Temp', ['bulkId:ada']) },
+            {
+              method: 'POST',
+              path: '/Groups',
+              bulkId: 'temp',
+              data: group('Temp', ['bulkId:ada']),
+            },
             { method: 'DELETE', path: '/Groups/bulkId:temp' },
           ],
         });
         expect(reply.status).toBe(200);
-        const ops = reply.body.Operations as { bulkId?: string; status: string; location: string }[];
+        const ops = reply.body.Operations as {
+          bulkId?: string;
+          status: string;
+          location: string;
+        }[];
         expect(ops.map((o) => `${o.bulkId ?? '-'}:${o.status}`)).toEqual([
           'teachers:201',
           'ada:201',
@@ -128,7 +137,9 @@ for (const { name, store, skip } of stores) {
         expect((await send(temp as string, 'GET')).status).toBe(404);
         // The User's readOnly `groups`, computed from the memberships Bulk wrote.
         const adaRead = await send(ada as string, 'GET');
-        expect(adaRead.body.groups.map((g: { display: string }) => g.display)).toEqual(['Teachers']);
+        expect(adaRead.body.groups.map((g: { display: string }) => g.display)).toEqual([
+          'Teachers',
+        ]);
         expect((await send(bob as string, 'GET')).body.groups ?? []).toEqual([]);
       });
 
@@ -139,18 +150,30 @@ for (const { name, store, skip } of stores) {
           Operations: [
             { method: 'POST', path: '/Users', bulkId: 'kept', data: user('kept@example.org') },
             // A member that is no user of the tenant: the group is refused, as sent alone.
-            { method: 'POST', path: '/Groups', bulkId: 'bad', data: group('Bad', ['no-such-user']) },
+            {
+              method: 'POST',
+              path: '/Groups',
+              bulkId: 'bad',
+              data: group('Bad', ['no-such-user']),
+            },
             // Refers to the failed group: refused without running.
             {
               method: 'PATCH',
               path: '/Groups/bulkId:bad',
-              data: { schemas: [PATCH], Operations: [{ op: 'add', path: 'members', value: [{ value: 'bulkId:kept' }] }] },
+              data: {
+                schemas: [PATCH],
+                Operations: [{ op: 'add', path: 'members', value: [{ value: 'bulkId:kept' }] }],
+              },
             },
             { method: 'POST', path: '/Groups', bulkId: 'never', data: group('Never') },
           ],
         });
         expect(reply.status).toBe(200);
-        const ops = reply.body.Operations as { status: string; location?: string; response?: { scimType?: string } }[];
+        const ops = reply.body.Operations as {
+          status: string;
+          location?: string;
+          response?: { scimType?: string };
+        }[];
         expect(ops.map((o) => o.status)).toEqual(['201', '400', '409']);
         expect(ops[1]?.response?.scimType).toBe('invalidValue');
         expect((await send(ops[0]?.location as string, 'GET')).status).toBe(200);
@@ -173,20 +196,27 @@ for (const { name, store, skip } of stores) {
             data: user(`page-${i}@example.org`),
           })),
         });
-        const ids = (created.body.Operations as { location: string }[]).map((o) => idOf(o.location));
+        const ids = (created.body.Operations as { location: string }[]).map((o) =>
+          idOf(o.location),
+        );
         const filter = encodeURIComponent('userName sw "page-"');
         const seen: string[] = [];
         let cursor = '';
         let pages = 0;
         for (;;) {
-          const page = await send(`${running.url}/Users?filter=${filter}&count=3&cursor=${encodeURIComponent(cursor)}`, 'GET');
+          const page = await send(
+            `${running.url}/Users?filter=${filter}&count=3&cursor=${encodeURIComponent(cursor)}`,
+            'GET',
+          );
           expect(page.status, JSON.stringify(page.body)).toBe(200);
           expect(page.body.startIndex).toBeUndefined();
           seen.push(...page.body.Resources.map((r: { id: string }) => r.id));
           if (pages++ === 0) {
             // Meanwhile: one not yet listed goes, one more arrives.
             expect((await send(`${running.url}/Users/${ids[6]}`, 'DELETE')).status).toBe(204);
-            expect((await send(`${running.url}/Users`, 'POST', user('page-new@example.org'))).status).toBe(201);
+            expect(
+              (await send(`${running.url}/Users`, 'POST', user('page-new@example.org'))).status,
+            ).toBe(201);
           }
           if (page.body.nextCursor === undefined) break;
           cursor = page.body.nextCursor as string;

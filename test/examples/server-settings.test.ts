@@ -9,11 +9,21 @@ const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const SECRET = 'a-cursor-secret-of-at-least-32-characters';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function send(url: string, method: string, key: string, body?: unknown, headers = {}): Promise<{ status: number; body: any }> {
+async function send(
+  url: string,
+  method: string,
+  key: string,
+  body?: unknown,
+  headers = {},
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): Promise<{ status: number; body: any }> {
   const response = await fetch(url, {
     method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/scim+json', ...headers },
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/scim+json',
+      ...headers,
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
@@ -61,7 +71,9 @@ describe('readConfig: profiles, cursors and /Me', () => {
       [{ SCIMKIT_ME_HEADER: 'x user' }, 'SCIMKIT_ME_HEADER'],
     ];
     for (const [extra, message] of bad)
-      expect(() => readConfig({ ...env, SCIMKIT_STORE: 'memory', ...extra }), message).toThrow(message);
+      expect(() => readConfig({ ...env, SCIMKIT_STORE: 'memory', ...extra }), message).toThrow(
+        message,
+      );
   });
 });
 
@@ -98,7 +110,11 @@ describe('the example server with profiles, a cursor secret and a /Me header', (
       await send(`${a.url}/Users`, 'POST', 'k-entra', { schemas: [USER_SCHEMA], userName });
     const first = await send(`${a.url}/Users?cursor=&count=1`, 'GET', 'k-entra');
     expect(typeof first.body.nextCursor).toBe('string');
-    const next = await send(`${b.url}/Users?cursor=${encodeURIComponent(first.body.nextCursor)}&count=1`, 'GET', 'k-entra');
+    const next = await send(
+      `${b.url}/Users?cursor=${encodeURIComponent(first.body.nextCursor)}&count=1`,
+      'GET',
+      'k-entra',
+    );
     expect(next.status).toBe(200);
   });
 

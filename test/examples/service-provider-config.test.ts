@@ -40,12 +40,19 @@ async function send(
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? JSON.parse(text) : undefined,
+  };
 }
 
 const stores: { name: string; store: () => StoreConfig }[] = [
   { name: 'memory', store: () => ({ kind: 'memory' }) },
-  { name: 'PGlite', store: () => ({ kind: 'pglite', dataDir: mkdtempSync(join(tmpdir(), 'scimkit-spc-')) }) },
+  {
+    name: 'PGlite',
+    store: () => ({ kind: 'pglite', dataDir: mkdtempSync(join(tmpdir(), 'scimkit-spc-')) }),
+  },
 ];
 
 describe.each(stores)('/ServiceProviderConfig on the example server ($name)', ({ store }) => {
@@ -94,23 +101,38 @@ describe.each(stores)('/ServiceProviderConfig on the example server ($name)', ({
         data: { schemas: [USER_SCHEMA], userName },
       })),
     );
-    const bulkWorks = created.status === 200 && created.body.Operations.every((o: { status: string }) => o.status === '201');
+    const bulkWorks =
+      created.status === 200 &&
+      created.body.Operations.every((o: { status: string }) => o.status === '201');
     expect(spc.bulk.supported).toBe(bulkWorks);
     const deletes = (n: number) =>
       Array.from({ length: n }, (_, i) => ({ method: 'DELETE', path: `/Users/none-${i}` }));
     expect((await bulkOf(deletes(maxOperations))).status).toBe(200);
     expect((await bulkOf(deletes(maxOperations + 1))).status).toBe(413);
     const envelope = JSON.stringify({ schemas: [BULK], Operations: [], pad: '' }).length;
-    const atLimit = JSON.stringify({ schemas: [BULK], Operations: [], pad: 'x'.repeat(maxPayloadSize - envelope) });
+    const atLimit = JSON.stringify({
+      schemas: [BULK],
+      Operations: [],
+      pad: 'x'.repeat(maxPayloadSize - envelope),
+    });
     expect(new TextEncoder().encode(atLimit).length).toBe(maxPayloadSize);
     expect((await send(`${url}/Bulk`, 'POST', atLimit)).status).toBe(200);
-    const over = JSON.stringify({ schemas: [BULK], Operations: [], pad: 'x'.repeat(maxPayloadSize - envelope + 1) });
+    const over = JSON.stringify({
+      schemas: [BULK],
+      Operations: [],
+      pad: 'x'.repeat(maxPayloadSize - envelope + 1),
+    });
     expect((await send(`${url}/Bulk`, 'POST', over)).status).toBe(413);
 
     // filter: a filter is applied, and one page holds at most maxResults.
     const filter = encodeURIComponent('userName sw "spc-"');
-    const filtered = await send(`${url}/Users?filter=${filter}&count=${spc.filter.maxResults + 50}`, 'GET');
-    expect(spc.filter.supported).toBe(filtered.status === 200 && filtered.body.totalResults === filler.length);
+    const filtered = await send(
+      `${url}/Users?filter=${filter}&count=${spc.filter.maxResults + 50}`,
+      'GET',
+    );
+    expect(spc.filter.supported).toBe(
+      filtered.status === 200 && filtered.body.totalResults === filler.length,
+    );
     expect(filtered.body.Resources).toHaveLength(spc.filter.maxResults);
 
     // patch
@@ -125,22 +147,37 @@ describe.each(stores)('/ServiceProviderConfig on the example server ($name)', ({
     expect(spc.changePassword.supported).toBe(false);
 
     // sort
-    const sorted = await send(`${url}/Users?filter=${filter}&sortBy=userName&sortOrder=descending&count=3`, 'GET');
-    const names = sorted.status === 200 ? sorted.body.Resources.map((r: { userName: string }) => r.userName) : [];
-    expect(spc.sort.supported).toBe(names.length === 3 && names[0] === [...filler].sort().reverse()[0]);
+    const sorted = await send(
+      `${url}/Users?filter=${filter}&sortBy=userName&sortOrder=descending&count=3`,
+      'GET',
+    );
+    const names =
+      sorted.status === 200
+        ? sorted.body.Resources.map((r: { userName: string }) => r.userName)
+        : [];
+    expect(spc.sort.supported).toBe(
+      names.length === 3 && names[0] === [...filler].sort().reverse()[0],
+    );
 
     // etag: a version on every read, 304 for a current one, 412 for a stale one.
     const read = await send(`${url}/Users/${id}`, 'GET');
     const etag = read.headers.get('etag') ?? '';
-    const notModified = await send(`${url}/Users/${id}`, 'GET', undefined, { 'if-none-match': etag });
-    await send(`${url}/Users/${id}`, 'PATCH', { schemas: [PATCH], Operations: [{ op: 'replace', path: 'title', value: 'Again' }] });
+    const notModified = await send(`${url}/Users/${id}`, 'GET', undefined, {
+      'if-none-match': etag,
+    });
+    await send(`${url}/Users/${id}`, 'PATCH', {
+      schemas: [PATCH],
+      Operations: [{ op: 'replace', path: 'title', value: 'Again' }],
+    });
     const stale = await send(
       `${url}/Users/${id}`,
       'PATCH',
       { schemas: [PATCH], Operations: [{ op: 'replace', path: 'title', value: 'Lost' }] },
       { 'if-match': etag },
     );
-    expect(spc.etag.supported).toBe(etag !== '' && notModified.status === 304 && stale.status === 412);
+    expect(spc.etag.supported).toBe(
+      etag !== '' && notModified.status === 304 && stale.status === 412,
+    );
 
     // pagination (RFC 9865 §4): index paging by default, with its page sizes; cursors.
     const p = spc.pagination;
@@ -153,7 +190,10 @@ describe.each(stores)('/ServiceProviderConfig on the example server ($name)', ({
     const first = await send(`${url}/Users?cursor=&count=${p.defaultPageSize}`, 'GET');
     const second =
       typeof first.body?.nextCursor === 'string'
-        ? await send(`${url}/Users?cursor=${encodeURIComponent(first.body.nextCursor)}&count=${p.defaultPageSize}`, 'GET')
+        ? await send(
+            `${url}/Users?cursor=${encodeURIComponent(first.body.nextCursor)}&count=${p.defaultPageSize}`,
+            'GET',
+          )
         : undefined;
     const cursorWorks =
       first.status === 200 &&
@@ -179,7 +219,10 @@ describe.each(stores)('/ServiceProviderConfig on the example server ($name)', ({
 
 /** More users than one filtered page may hold: `spc-000@example.org` and on. */
 function maxResultsPlusOne(maxResults: number): string[] {
-  return Array.from({ length: maxResults + 1 }, (_, i) => `spc-${String(i).padStart(3, '0')}@example.org`);
+  return Array.from(
+    { length: maxResults + 1 },
+    (_, i) => `spc-${String(i).padStart(3, '0')}@example.org`,
+  );
 }
 
 describe('/ServiceProviderConfig changePassword', () => {
@@ -195,14 +238,19 @@ describe('/ServiceProviderConfig changePassword', () => {
     for (const scim of [serve((_t, _id, password) => void received.push(password)), serve()]) {
       const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/scim+json' };
       const spc = JSON.parse(
-        (await scim.handle({ method: 'GET', path: '/ServiceProviderConfig', headers })).body as string,
+        (await scim.handle({ method: 'GET', path: '/ServiceProviderConfig', headers }))
+          .body as string,
       );
       const before = received.length;
       const created = await scim.handle({
         method: 'POST',
         path: '/Users',
         headers,
-        body: JSON.stringify({ schemas: [USER_SCHEMA], userName: 'pw@example.org', password: 'Secret-1' }),
+        body: JSON.stringify({
+          schemas: [USER_SCHEMA],
+          userName: 'pw@example.org',
+          password: 'Secret-1',
+        }),
       });
       expect(created.status).toBe(201);
       expect(spc.changePassword.supported).toBe(received.length > before);
