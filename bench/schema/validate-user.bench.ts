@@ -1,6 +1,6 @@
 /**
  * Measures POST/PUT body validation on a typical Entra ID POST body: the frozen hand-written
- * validator (before valibot), the current `validateUserInput`, and, for scale, a whole
+ * validator (before valibot), the current `validateResourceInput`, and, for scale, a whole
  * `POST /Users` through `scim.handle` on the memory store. The last line estimates how much the
  * core's request path changed: (current − baseline) / whole POST.
  *
@@ -10,15 +10,15 @@ import os from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { Bench } from 'tinybench';
 import { createScim, staticApiKeys } from '../../src/index.js';
-import { compileUserInput } from '../../src/schema/compile-user-input.js';
-import { validateUserInput } from '../../src/schema/validate-user.js';
+import { compileResourceInput } from '../../src/schema/compile-resource-input.js';
+import { validateResourceInput } from '../../src/schema/validate-resource-input.js';
 import { accountSchema, enterpriseUserSchema, userSchema } from '../../src/schema/user-schema.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { validateUserInput as baselineValidate } from './baseline-validate-user.js';
 
 const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 const schemas = [userSchema, enterpriseUserSchema, accountSchema];
-const compiled = compileUserInput(schemas);
+const compiled = compileResourceInput(schemas);
 
 /** A POST body as Entra ID sends it when it provisions a user with the default mappings. */
 const entraPost = {
@@ -61,9 +61,12 @@ const entraPost = {
 // Both validators must agree before their speed means anything.
 // (Key order may differ: the compiled schemas emit attributes in definition order.)
 if (
-  !isDeepStrictEqual(validateUserInput(entraPost, compiled), baselineValidate(entraPost, schemas))
+  !isDeepStrictEqual(
+    validateResourceInput(entraPost, compiled),
+    baselineValidate(entraPost, schemas),
+  )
 ) {
-  throw new Error('validateUserInput and the baseline disagree on the Entra ID body');
+  throw new Error('validateResourceInput and the baseline disagree on the Entra ID body');
 }
 
 const scim = createScim({
@@ -76,7 +79,7 @@ const headers = { authorization: 'Bearer bench-key', 'content-type': 'applicatio
 
 const bench = new Bench({ time: 1500, warmupTime: 500 });
 bench.add('baseline (hand-written, before)', () => void baselineValidate(entraPost, schemas));
-bench.add('validateUserInput (current)', () => void validateUserInput(entraPost, compiled));
+bench.add('validateResourceInput (current)', () => void validateResourceInput(entraPost, compiled));
 bench.add('POST /Users through scim.handle', async () => {
   const body = JSON.stringify({ ...entraPost, userName: `user${n++}@contoso.com` });
   const reply = await scim.handle({
@@ -98,7 +101,7 @@ const median = (name: string) => {
   return latency.p50 ?? latency.mean;
 };
 const before = median('baseline (hand-written, before)');
-const after = median('validateUserInput (current)');
+const after = median('validateResourceInput (current)');
 const post = median('POST /Users through scim.handle');
 console.log(`node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown cpu'}`);
 console.table(

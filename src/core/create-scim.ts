@@ -13,10 +13,11 @@ import type { ScimOptions } from './options.js';
 import { OutboxDispatcher } from './outbox/outbox-dispatcher.js';
 import { requestPhases } from './request-phases.js';
 import { groupAccess } from './groups/group-access.js';
+import { groupEndpointService } from './groups/group-endpoint.js';
 import { GroupService } from './groups/group-service.js';
 import { presentGroup } from './groups/stored-group.js';
 import { compileGroupType, compileUserType, type BuiltInTypeOptions } from './resource-types.js';
-import { profileSelector, resolveProfiles } from './profiles.js';
+import { profileSelector } from './profiles.js';
 import type { RuleTrace } from '../schema/dialect-rules.js';
 import { routeTable } from './routes.js';
 import type { Scim } from './scim.js';
@@ -97,13 +98,16 @@ export function createScim(options: ScimOptions): Scim {
       // A failing error reporter must not turn into a failed request.
     }
   };
+  // Every profile's dialect switches, resolved once; each distinct set's endpoints are built on
+  // first use (the default set just below, at start-up). `servedWith` is defined further down.
+  const profiles = profileSelector(
+    options,
+    (switches) => servedWith(switches),
+    (set, trace) => ({ endpoints: set.make(trace), make: set.make }),
+  );
   // The User resource type with the default profile's dialect switches: the one the host API,
   // the request event and discovery read (a type's schemas do not depend on its switches).
-  const profileSwitches = resolveProfiles(options);
-  const resourceType = compileUserType({
-    ...options,
-    patchRules: profileSwitches.byName.get(profileSwitches.defaultProfile),
-  });
+  const resourceType = compileUserType({ ...options, patchRules: profiles.defaultSwitches });
   const events = new EventHub(reportError);
   if (options.onEvent) events.on(options.onEvent);
   const requests = new RequestHub(events, resourceType, now, reportError);
@@ -121,6 +125,16 @@ export function createScim(options: ScimOptions): Scim {
     checkUserName: userNameCheck(options.userNameRule ?? 'rfc'),
     reportError,
   });
+  // One group service for every profile, so one lock per group serves them all; a PATCH
+  // brings its own context (see `groupEndpointService`).
+  const groupService = options.store.groups
+    ? new GroupService(
+        options.store.groups,
+        events,
+        now,
+        compileGroupType({ ...options, patchRules: profiles.defaultSwitches }),
+      )
+    : undefined;
   const patchLimits = {
     ...(options.maxPatchOperations === undefined
       ? {}
@@ -160,15 +174,12 @@ export function createScim(options: ScimOptions): Scim {
             ),
         },
       ];
-      if (options.store.groups && groupType) {
+      if (groupService && groupType) {
         const groupPatch = patchContext({ resourceType: groupType, ...patchLimits });
         list.push({
           type: groupType,
-          service: new GroupService(
-            options.store.groups,
-            events,
-            now,
-            groupType,
+          service: groupEndpointService(
+            groupService,
             trace ? { ...groupPatch, trace } : groupPatch,
           ),
           readFilter: filterReader(groupType, trace),
@@ -180,15 +191,9 @@ export function createScim(options: ScimOptions): Scim {
     };
     return { endpoints: make(), make };
   };
-  const profiles = profileSelector(options, servedWith, (set, trace) => ({
-    endpoints: set.make(trace),
-    make: set.make,
-  }));
   const endpoints = profiles.configFor(undefined).endpoints;
   // Where each served type sits in every set: the route table names the default set's rows.
   const rowOf = new Map(endpoints.map((e, i) => [e, i]));
-  const groups = endpoints.find((e) => e.type.name === 'Group')?.service as
-    GroupService | undefined;
   // Runs one operation of a `/Bulk` request; bound below, once the request phases exist.
   let runOperation: RunOperation = () => Promise.reject(new Error('not started'));
   const config: HandlerConfig = {
@@ -275,7 +280,7 @@ export function createScim(options: ScimOptions): Scim {
       get: (tenant, id) => options.store.get(tenant, id),
       groups: (tenant, id) => users.groupsOf(tenant, id),
     },
-    groups: groups && options.store.groups && groupAccess(groups, options.store.groups),
+    groups: groupService && options.store.groups && groupAccess(groupService, options.store.groups),
     on: (listener: (event: ScimEvent) => void) => events.on(listener),
     onRequest: (listener) => requests.on(listener),
     dispatchOutbox: () => outbox.drain(),

@@ -100,6 +100,11 @@ export function resolveProfiles(options: ProfileOptions): {
 /** What a request is served with under its tenant's profile. */
 export interface ProfileSelector<C> {
   /**
+   * The dialect switches of the default profile: what the host API, discovery and the request
+   * event read a resource type with (its schemas do not depend on its switches).
+   */
+  readonly defaultSwitches: Switches;
+  /**
    * Returns the configuration of a tenant's profile (the default one for `undefined`), built on
    * first use and shared by every profile with the same rules; with `trace`, a copy whose PATCH
    * engine reports each rule it fires there.
@@ -111,9 +116,10 @@ export interface ProfileSelector<C> {
 }
 
 /**
- * Builds the selector of per-profile configurations: `build` compiles one for a set of dialect
- * switches, at most once per distinct set, so a request never compiles anything. `withTrace`
- * makes the per-request copy that carries a rule trace, only while someone listens.
+ * Builds the selector of per-profile configurations, resolving every profile once: `build`
+ * compiles one for a set of dialect switches, on first use and at most once per distinct set
+ * (the caller asks for the default one at start-up, so a request never compiles anything).
+ * `withTrace` makes the per-request copy that carries a rule trace, only while someone listens.
  */
 export function profileSelector<C>(
   options: ProfileOptions,
@@ -134,11 +140,10 @@ export function profileSelector<C>(
     byProfile.set(name, config);
     return config;
   };
-  // The default profile is compiled now, so the first request does not pay for it.
-  const fallback = compiled(defaultProfile);
   return {
+    defaultSwitches: byName.get(defaultProfile) as Switches,
     configFor(profile, trace) {
-      const config = profile === undefined ? fallback : compiled(profile);
+      const config = compiled(profile ?? defaultProfile);
       return trace ? withTrace(config, trace) : config;
     },
   };

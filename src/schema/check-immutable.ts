@@ -114,7 +114,7 @@ export function keepImmutable(
  *
  * @param current The stored resource (core attributes at the top level, extensions under
  *   their URN).
- * @param next The attributes of the PUT body, as `validateUserInput` returns them.
+ * @param next The attributes of the PUT body, as `validateResourceInput` returns them.
  * @param type The compiled resource type.
  * @throws ScimError 400 `mutability` naming the attribute when a set value would change.
  * @see RFC 7643 §7 (mutability); RFC 7644 §3.5.1

@@ -1,5 +1,5 @@
 import type { AttributePath } from './attribute-path.js';
-import { compileUserInput, type CompiledUserInput } from './compile-user-input.js';
+import { compileResourceInput, type CompiledResourceInput } from './compile-resource-input.js';
 import { resolveDialectRules, type DialectRuleName, type DialectRules } from './dialect-rules.js';
 import { SCHEMAS_ATTRIBUTE } from './schemas-attribute.js';
 import type { AttributeDefinition, SchemaDefinition } from './types.js';
@@ -57,7 +57,7 @@ export interface CompiledResourceType {
   /** The required attributes of every schema, which no write may leave unassigned. */
   readonly required: readonly (readonly [SchemaDefinition, AttributeDefinition])[];
   /** The request-body reader of POST and PUT, compiled on first use. */
-  readonly input: CompiledUserInput;
+  readonly input: CompiledResourceInput;
   /**
    * The value rules of every attribute and sub-attribute, compiled on first use, for an engine
    * that reads one attribute's value at a time (PATCH). The same rules as {@link input}'s.
@@ -140,7 +140,7 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
     schemas.flatMap((s) => s.attributes.filter((a) => a.required).map((a) => [s, a] as const)),
   );
   const coreSchemas = Object.freeze([core.id]);
-  let input: CompiledUserInput | undefined;
+  let input: CompiledResourceInput | undefined;
   let shapes: ValueShapes | undefined;
   // Per engine: what it derived from this type, e.g. PATCH's resolved paths.
   const memories = new Map<symbol, Map<string, unknown>>();
@@ -155,7 +155,7 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
     rules,
     required,
     get input() {
-      return (input ??= compileUserInput(schemas, rules));
+      return (input ??= compileResourceInput(schemas, rules));
     },
     get shapes() {
       return (shapes ??= compileShapes(schemas, rules));

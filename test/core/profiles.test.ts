@@ -187,7 +187,8 @@ describe('compatibility profiles: one server, a tenant per profile', () => {
       },
       (config) => config,
     );
-    expect(built).toHaveLength(1); // the default profile, at start-up
+    expect(built).toHaveLength(0); // nothing until asked (createScim asks for the default)
+    expect(selector.defaultSwitches).toMatchObject({ nullClears: true, opAnyCase: true });
     const strict = selector.configFor('strict');
     for (const profile of ['strict', 'entra', 'lenient', 'okta', 'mine', 'okta', undefined])
       selector.configFor(profile);

@@ -289,13 +289,13 @@ describe('every dialect rule that changes a request names itself in rulesFired',
     expect(reply.status).toBeLessThan(300);
     expect(events.at(-1)!.rulesFired).toEqual([
       { rule: 'opAnyCase', where: 'Operations[0].op', received: 'Add', became: 'add' },
+      { rule: 'opAnyCase', where: 'Operations[1].op', received: 'Replace', became: 'replace' },
       {
         rule: 'removeWithValue',
         where: 'Operations[2].value',
         received: [{ value: ada.id }],
         became: undefined,
       },
-      { rule: 'opAnyCase', where: 'Operations[1].op', received: 'Replace', became: 'replace' },
       { rule: 'nullClears', where: 'Operations[3].value', received: null, became: undefined },
     ]);
     const empty = await harness.request('PATCH', `/Groups/${created.body.id}`, {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { compileUserInput } from '../../src/schema/compile-user-input.js';
+import { compileResourceInput } from '../../src/schema/compile-resource-input.js';
 import { fastReader, UNSURE } from '../../src/schema/fast-value.js';
 import type { AttributeDefinition, AttributeType } from '../../src/schema/types.js';
 import { shapeSchema } from '../../src/schema/value-schema.js';
@@ -19,10 +19,12 @@ const ALL_OFF = {
   managerEmptyString: false,
 };
 
-const COMPILED = new Map([undefined, ALL_OFF].map((r) => [r, compileUserInput(schemas, r)]));
+const COMPILED = new Map([undefined, ALL_OFF].map((r) => [r, compileResourceInput(schemas, r)]));
 
 function agree(input: unknown, rules?: typeof ALL_OFF): boolean {
-  const { body: fullSchema, fastBody } = COMPILED.get(rules) as ReturnType<typeof compileUserInput>;
+  const { body: fullSchema, fastBody } = COMPILED.get(rules) as ReturnType<
+    typeof compileResourceInput
+  >;
   const fast = fastBody(input);
   if (fast === UNSURE) return false;
   const full = v.safeParse(fullSchema, input, { abortEarly: true });

@@ -1,16 +1,16 @@
 import type { MemberInput } from '../../contracts/group-store.js';
-import { isScimError, scimErrors, ScimError } from '../../errors/index.js';
+import { scimErrors } from '../../errors/index.js';
 import type { Filter } from '../../filter/ast.js';
 import { isJsonObject } from '../../json/json-value.js';
-import { applyPatchIn, traceAt } from '../../patch/apply-patch.js';
+import { applyPatchIn } from '../../patch/apply-patch.js';
 import { coerceMany } from '../../patch/coerce-value.js';
-import { parsePatchPath } from '../../patch/parse-patch-path.js';
+import { parsePatchPath, pathOptionsOf } from '../../patch/parse-patch-path.js';
 import type { PatchContext } from '../../patch/patch-context.js';
-import { hasMember, member, opName, readMessage } from '../../patch/read-patch-message.js';
+import { hasMember, member, readMessage } from '../../patch/read-patch-message.js';
 import { PATCH_OP_SCHEMA } from '../../patch/types.js';
-import type { FiredRule, RuleTrace } from '../../schema/dialect-rules.js';
 import type { AttributeDefinition } from '../../schema/types.js';
 import { MemberPlan } from './member-plan.js';
+import { numbered, renumbered, renumberedError, report, type Fired } from './operation-places.js';
 
 type Json = Record<string, unknown>;
 
@@ -30,9 +30,13 @@ export interface GroupPatchPlan {
  * - `add` of `members` (one value or a list), also path-less `{"members": [...]}`;
  * - `remove` of `members[value eq "id"]` (or several `value eq` joined by `or`);
  * - `remove` of `members` with a `value` list: only those members leave (dialect rule
- *   `removeWithValue`; without it, RFC 7644's remove of the whole attribute);
+ *   `removeWithValue`; without it the PATCH engine refuses the shape, as for any attribute);
  * - `remove` of `members` without a value, and `replace` of `members` (path or path-less):
  *   the whole list.
+ *
+ * The dialect rules are the PATCH engine's, read and reported (`ctx.trace`) the same way:
+ * `opAnyCase`, `removeWithValue`, `nullClears`, `urnKeys` (a path-less
+ * `urn:…:Group:members` key), `unquotedFilterValues` and `emptyOperations`.
  *
  * Every other operation that names `members` (a filter on `display`, a sub-attribute path)
  * needs the list: the answer is `undefined`, and the caller applies the whole message to the
@@ -51,51 +55,52 @@ export function planGroupPatch(
   const membersDef = ctx.index.attribute(ctx.index.core, 'members');
   if (!membersDef) throw new Error('The Group resource type has no "members" attribute.');
   const plan = new MemberPlan();
+  // The operations left to the engine, with their place in the message (errors and fired
+  // rules name an operation by it).
   const others: unknown[] = [];
-  // Where each of `others` stands in the message, so the engine's trace names that place.
-  const origins: number[] = [];
-  const { trace } = ctx;
+  const placeOf: number[] = [];
+  // The rules fired, reported in the message's order once the plan holds (a message that
+  // needs the list goes to the engine whole, which reports them all).
+  const fired: Fired[] = [];
   for (let i = 0; i < operations.length; i++) {
     const raw = operations[i];
-    // The rules a translation fires are reported only if it handles the operation; else the
-    // engine reads the operation again and reports them itself.
-    const heard: FiredRule[] = [];
+    const at: PatchContext = ctx.trace
+      ? {
+          ...ctx,
+          trace: (f) => fired.push({ at: i, rule: { ...f, where: `Operations[${i}]${f.where}` } }),
+        }
+      : ctx;
+    const left: unknown[] = [];
     let handled: boolean | 'needs list';
     try {
-      const at = trace ? { ...ctx, trace: (f: FiredRule) => void heard.push(f) } : ctx;
-      handled = translate(raw, at, membersDef, plan, others);
+      handled = translate(raw, at, membersDef, plan, left);
     } catch (error) {
-      if (!isScimError(error)) throw error;
-      throw new ScimError(error.status, `Operation ${i + 1}: ${error.detail}`, {
-        scimType: error.scimType,
-      });
+      throw numbered(error, i);
     }
     if (handled === 'needs list') return undefined;
-    if (!handled) others.push(raw);
-    while (origins.length < others.length) origins.push(i);
-    if (handled && trace && isJsonObject(raw)) {
-      const here = traceAt(trace, `Operations[${i}]`);
-      opName(member(raw, 'op'), ctx, here);
-      for (const fired of heard) here(fired);
+    for (const op of handled ? left : [raw]) {
+      others.push(op);
+      placeOf.push(i);
     }
   }
-  // Without operations (dialect rule `emptyOperations`) the engine answers, and reports, the no-op.
-  if (others.length === 0 && operations.length > 0) return { attributes: null, members: plan };
-  const rest = trace ? { ...ctx, trace: renumbered(trace, origins) } : ctx;
-  const result = applyPatchIn(rest, current, { schemas: [PATCH_OP_SCHEMA], Operations: others });
-  return { attributes: result.changed ? result.resource : null, members: plan };
-}
-
-// The engine numbers the operations it was given; the trace names their places in the message.
-function renumbered(trace: RuleTrace, origins: readonly number[]): RuleTrace {
-  return (fired) =>
-    trace({
-      ...fired,
-      where: fired.where.replace(
-        /^Operations\[(\d+)\]/,
-        (_, j: string) => `Operations[${origins[Number(j)] ?? j}]`,
-      ),
-    });
+  // A message whose every operation was translated is done; an empty one goes to the engine,
+  // which reports `emptyOperations` as it allows it.
+  if (others.length === 0 && operations.length > 0) {
+    report(ctx, fired);
+    return { attributes: null, members: plan };
+  }
+  const inEngine: PatchContext = ctx.trace
+    ? { ...ctx, trace: (f) => fired.push(renumbered(f, placeOf)) }
+    : ctx;
+  const message = { schemas: [PATCH_OP_SCHEMA], Operations: others };
+  try {
+    const result = applyPatchIn(inEngine, current, message);
+    return { attributes: result.changed ? result.resource : null, members: plan };
+  } catch (error) {
+    throw renumberedError(error, placeOf);
+  } finally {
+    report(ctx, fired);
+  }
 }
 
 /**
@@ -134,14 +139,23 @@ function translate(
 ): boolean | 'needs list' {
   if (!isJsonObject(raw)) return false;
   const rawOp = member(raw, 'op');
-  const op = opName(rawOp, ctx, undefined);
+  const op = typeof rawOp === 'string' && ctx.rules.opAnyCase ? rawOp.toLowerCase() : rawOp;
   if (op !== 'add' && op !== 'remove' && op !== 'replace') return false;
   const path = member(raw, 'path');
   const value = member(raw, 'value');
+  // Reported once the operation is known to be translated here (the engine reports the rest).
+  const fireOpAnyCase = () => {
+    if (op !== rawOp) ctx.trace?.({ rule: 'opAnyCase', where: '.op', received: rawOp, became: op });
+  };
   if (path === undefined || path === null || (typeof path === 'string' && path.trim() === '')) {
     if (op === 'remove' || !isJsonObject(value)) return false;
     const key = Object.keys(value).find((k) => namesMembers(k, ctx, membersDef));
     if (key === undefined) return false;
+    fireOpAnyCase();
+    if (key.toLowerCase() !== 'members') {
+      const became = `${ctx.index.core.id}:${membersDef.name}`;
+      ctx.trace?.({ rule: 'urnKeys', where: `.value.${key}`, received: key, became });
+    }
     const { [key]: list, ...rest } = value;
     if (Object.keys(rest).length > 0) others.push({ op, value: rest });
     const members = readMembers(list, ctx, membersDef);
@@ -152,7 +166,7 @@ function translate(
   if (typeof path !== 'string') return false;
   let parsed;
   try {
-    parsed = parsePatchPath(path);
+    parsed = parsePatchPath(path, pathOptionsOf(ctx.rules));
   } catch {
     return false; // the engine answers the same error, numbered
   }
@@ -162,32 +176,39 @@ function translate(
   });
   if (resolved?.attribute !== membersDef) return false;
   if (parsed.subAttribute !== undefined) return 'needs list';
+  const hasValue = hasMember(raw, 'value');
+  // Without `removeWithValue`, the engine refuses a remove with a value, as for any attribute.
+  const withValue = op === 'remove' && hasValue && value !== null;
+  if (withValue && parsed.filter === undefined && !ctx.rules.removeWithValue) return false;
   if (parsed.filter !== undefined) {
     const ids = op === 'remove' ? memberIdsOf(parsed.filter, ctx, membersDef) : undefined;
     if (!ids) return 'needs list';
+    fireOpAnyCase();
     plan.remove(ids);
     return true;
   }
-  const hasValue = hasMember(raw, 'value');
+  fireOpAnyCase();
   if (op === 'add') {
     if (!hasValue) throw scimErrors.invalidValue('"add" of "members" needs a "value".');
     plan.add(readMembers(value, ctx, membersDef));
   } else if (op === 'replace') {
     plan.replace(readMembers(value, ctx, membersDef));
-  } else if (hasValue && ctx.rules.removeWithValue && value !== null) {
-    plan.remove(readMembers(value, ctx, membersDef).map((m) => m.value));
+  } else if (withValue) {
     ctx.trace?.({ rule: 'removeWithValue', where: '.value', received: value, became: undefined });
+    plan.remove(readMembers(value, ctx, membersDef).map((m) => m.value));
   } else {
     plan.replace([]);
   }
   return true;
 }
 
-// Whether a path-less value's key names the members: `members`, or the core URN's.
+// Whether a path-less value's key names the members: `members`, or the core URN's (dialect
+// rule `urnKeys`, as the engine reads such keys).
 function namesMembers(key: string, ctx: PatchContext, membersDef: AttributeDefinition): boolean {
   if (key.toLowerCase() === 'members') return true;
   const core = ctx.index.core.id;
   return (
+    ctx.rules.urnKeys &&
     key.length === core.length + 8 &&
     key.slice(0, core.length).toLowerCase() === core.toLowerCase() &&
     ctx.index.attribute(ctx.index.core, key.slice(core.length + 1)) === membersDef

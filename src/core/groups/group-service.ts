@@ -8,7 +8,7 @@ import { checkImmutable } from '../../schema/check-immutable.js';
 import type { ScimGroup } from '../../schema/group-schema.js';
 import type { Projection } from '../../schema/project-resource.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
-import type { UserInput } from '../../schema/validate-user.js';
+import type { ResourceInput } from '../../schema/validate-resource-input.js';
 import type { EventHub } from '../events/event-hub.js';
 import { assertIfMatch } from '../http/etag.js';
 import type { ResourcePage, ResourceService } from '../handlers/resource-endpoint.js';
@@ -32,8 +32,12 @@ export function groupNotFound(id: string) {
  * `WriteLoop` (per-id lock, If-Match, 404, retries), and membership changes reach the store
  * as deltas, so adding or removing one member costs the same for a group of 100,000 members
  * as for a group of 10. Reads that do not show `members` ask the store for none.
+ *
+ * A service is built once per `createScim` and serves every compatibility profile: a PATCH
+ * names the context (dialect rules, rule trace) it is read in, so every profile's writes to a
+ * group queue on the same lock (see `groupEndpointService`).
  */
-export class GroupService implements ResourceService<ScimGroup> {
+export class GroupService implements Omit<ResourceService<ScimGroup>, 'patch'> {
   readonly #loop: WriteLoop<ScimGroup, PlannedGroupWrite, GroupWritten>;
 
   constructor(
@@ -41,7 +45,6 @@ export class GroupService implements ResourceService<ScimGroup> {
     private readonly events: EventHub,
     private readonly clock: () => Date,
     private readonly type: CompiledResourceType,
-    private readonly patchContext: PatchContext,
   ) {
     const target: WriteTarget<ScimGroup, PlannedGroupWrite, GroupWritten> = {
       notFound: groupNotFound,
@@ -54,7 +57,7 @@ export class GroupService implements ResourceService<ScimGroup> {
   }
 
   /** Creates a group with its members; 400 `invalidValue` for a member not in the tenant. */
-  async create(tenant: string, input: UserInput): Promise<ScimGroup> {
+  async create(tenant: string, input: ResourceInput): Promise<ScimGroup> {
     const date = this.clock();
     const now = isoTimestamp(date);
     const { members, ...attributes } = input.attributes;
@@ -112,7 +115,7 @@ export class GroupService implements ResourceService<ScimGroup> {
     tenant: string,
     id: string,
     ifMatch: string | undefined,
-    input: UserInput,
+    input: ResourceInput,
   ): Promise<ScimGroup> {
     const { members, ...attributes } = input.attributes;
     const list = memberInputs(members);
@@ -127,11 +130,12 @@ export class GroupService implements ResourceService<ScimGroup> {
   }
 
   /**
-   * PATCH: attribute changes and membership deltas in one store step (see `planGroupPatch`).
-   * Returns the group as `shown` shows it, or without members when `shown` is undefined (the
-   * response has no body).
+   * PATCH, read in `ctx` (the dialect rules of the caller's profile): attribute changes and
+   * membership deltas in one store step (see `planGroupPatch`). Returns the group as `shown`
+   * shows it, or without members when `shown` is undefined (the response has no body).
    */
   async patch(
+    ctx: PatchContext,
     tenant: string,
     id: string,
     ifMatch: string | undefined,
@@ -140,14 +144,14 @@ export class GroupService implements ResourceService<ScimGroup> {
   ): Promise<ScimGroup> {
     let needsList = false;
     const { current, done } = await this.#loop.write(tenant, id, ifMatch, (group, now) => {
-      const plan = planGroupPatch(this.patchContext, group, body);
+      const plan = planGroupPatch(ctx, group, body);
       if (!plan) {
         needsList = true;
         return null;
       }
       return this.#planned(group, plan, now);
     });
-    if (needsList) return this.#patchWithList(tenant, id, ifMatch, body, shown);
+    if (needsList) return this.#patchWithList(ctx, tenant, id, ifMatch, body, shown);
     const after = done?.group ?? current;
     return shown === undefined ? after : this.get(tenant, id, shown);
   }
@@ -192,6 +196,7 @@ export class GroupService implements ResourceService<ScimGroup> {
   // message is applied to the group read with its members, and the write is conditional on
   // the version read; without If-Match, a write that lost a race is planned again.
   async #patchWithList(
+    ctx: PatchContext,
     tenant: string,
     id: string,
     ifMatch: string | undefined,
@@ -202,7 +207,7 @@ export class GroupService implements ResourceService<ScimGroup> {
       const full = await this.store.get(tenant, id);
       if (!full) throw groupNotFound(id);
       assertIfMatch(ifMatch, full.meta.version);
-      const plan = patchWithMembers(this.patchContext, full, body);
+      const plan = patchWithMembers(ctx, full, body);
       try {
         const { current, done } = await this.#loop.write(
           tenant,

@@ -1,4 +1,4 @@
-import { validateUserInput } from '../../schema/validate-user.js';
+import { validateResourceInput } from '../../schema/validate-resource-input.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import type { ResourceHandler } from './context.js';
 import { readProjection, resourceResponse } from './resource-response.js';
@@ -13,7 +13,7 @@ export const createResource: ResourceHandler = async (context) => {
   const { request, tenant, endpoint, config } = context;
   const { project } = readProjection(context);
   const body = readJsonBody(request, config.maxBodyBytes);
-  const input = validateUserInput(body, endpoint.type.input);
+  const input = validateResourceInput(body, endpoint.type.input);
   const resource = await endpoint.service.create(tenant.id, input);
   return resourceResponse(201, resource, context, project);
 };

@@ -1,5 +1,5 @@
 import { scimErrors } from '../../errors/index.js';
-import { validateUserInput } from '../../schema/validate-user.js';
+import { validateResourceInput } from '../../schema/validate-resource-input.js';
 import { getHeader } from '../http/headers.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import type { ResourceHandler } from './context.js';
@@ -16,7 +16,7 @@ export const replaceResource: ResourceHandler = async (context) => {
   const { request, tenant, id, endpoint, config } = context;
   const { project } = readProjection(context);
   const body = readJsonBody(request, config.maxBodyBytes);
-  const input = validateUserInput(body, endpoint.type.input);
+  const input = validateResourceInput(body, endpoint.type.input);
   if (input.id !== undefined && input.id !== id) {
     throw scimErrors.mutability(
       `"id" is readOnly: the body says "${JSON.stringify(input.id)}" but the path says "${id}".`,

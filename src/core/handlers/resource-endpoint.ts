@@ -2,7 +2,7 @@ import type { ListQuery, ListSeekResult } from '../../contracts/store-query.js';
 import type { AttributePath, Filter } from '../../filter/ast.js';
 import type { Projection, Projector } from '../../schema/project-resource.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
-import type { UserInput } from '../../schema/validate-user.js';
+import type { ResourceInput } from '../../schema/validate-resource-input.js';
 
 /** A resource as a service returns it: SCIM JSON with an `id` and a versioned `meta`. */
 export interface StoredResource {
@@ -26,7 +26,7 @@ export interface ResourcePage<R extends StoredResource = StoredResource> {
  */
 export interface ResourceService<R extends StoredResource = StoredResource> {
   /** Creates a resource from a validated POST body. */
-  create(tenant: string, input: UserInput): Promise<R>;
+  create(tenant: string, input: ResourceInput): Promise<R>;
   /**
    * Reads a resource or throws 404. `shown` is what the response will show: a service may
    * leave out what it would not (a group's members, when the response excludes them).
@@ -39,7 +39,12 @@ export interface ResourceService<R extends StoredResource = StoredResource> {
   /** Throws 400 `invalidValue` when the store declares it cannot sort by `path`. */
   assertSortSupported(path: AttributePath, text: string): void;
   /** Replaces a resource from a validated PUT body (404, 412 for a stale If-Match). */
-  replace(tenant: string, id: string, ifMatch: string | undefined, input: UserInput): Promise<R>;
+  replace(
+    tenant: string,
+    id: string,
+    ifMatch: string | undefined,
+    input: ResourceInput,
+  ): Promise<R>;
   /**
    * Applies a PatchOp message body, all operations or none (404, 412, 400). `shown` is what
    * the response will show, `undefined` when it has no body (only the `ETag` of the result

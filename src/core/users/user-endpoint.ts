@@ -5,7 +5,7 @@ import type { PatchContext } from '../../patch/patch-context.js';
 import { checkImmutable } from '../../schema/check-immutable.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { ScimUser } from '../../schema/user-resource.js';
-import type { UserInput } from '../../schema/validate-user.js';
+import type { ResourceInput } from '../../schema/validate-resource-input.js';
 import type { ResourcePage, ResourceService } from '../handlers/resource-endpoint.js';
 import type { UserService } from './user-service.js';
 
@@ -33,7 +33,7 @@ export class UserEndpointService implements ResourceService<ScimUser> {
     private readonly settings: UserEndpointSettings,
   ) {}
 
-  async create(tenant: string, input: UserInput): Promise<ScimUser> {
+  async create(tenant: string, input: ResourceInput): Promise<ScimUser> {
     const user = await this.users.create(tenant, input.attributes);
     await this.#deliverPassword(tenant, user.id, input.password);
     return user;
@@ -63,7 +63,7 @@ export class UserEndpointService implements ResourceService<ScimUser> {
     tenant: string,
     id: string,
     ifMatch: string | undefined,
-    input: UserInput,
+    input: ResourceInput,
   ): Promise<ScimUser> {
     const { type } = this.settings;
     // Checked against the version being replaced, so a concurrent write cannot slip past it.

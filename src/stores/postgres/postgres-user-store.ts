@@ -15,7 +15,7 @@ import type { AttributePath, Filter } from '../../filter/ast.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import { userNameKey } from '../../schema/user-name-key.js';
-import { compileFilter } from './compile-filter.js';
+import { compileSqlFilter } from './compile-sql-filter.js';
 import type { GroupsFilterContext } from './groups-filter-sql.js';
 import { groupsAttribute } from '../user-group-paths.js';
 import { userResourceType } from '../../schema/user-resource-type.js';
@@ -90,7 +90,7 @@ export class PostgresUserStore implements UserStore {
   readonly capabilities: Required<StoreCapabilities> = {
     supportsFilter: (filter: Filter) =>
       compiles(() =>
-        compileFilter(filter, 1, this.defaultType, { tables: this.context.tables, tenant: '' }),
+        compileSqlFilter(filter, 1, this.defaultType, { tables: this.context.tables, tenant: '' }),
       ),
     // `groups` is computed from memberships, not kept in the document: nothing to order by.
     supportsSort: (path: AttributePath) =>
@@ -182,7 +182,7 @@ export class PostgresUserStore implements UserStore {
     if (query.filter !== undefined || query.sortBy !== undefined) {
       const filter =
         query.filter &&
-        compileFilter(query.filter, params.length + 1, type, this.groupsContext(tenant));
+        compileSqlFilter(query.filter, params.length + 1, type, this.groupsContext(tenant));
       if (filter) params.push(...filter.params);
       const sort = query.sortBy && {
         key: sortKey(query.sortBy, type),
@@ -223,7 +223,7 @@ export class PostgresUserStore implements UserStore {
     const params: unknown[] = [tenant, count + 1, 0];
     const filter =
       query.filter &&
-      compileFilter(query.filter, params.length + 1, type, this.groupsContext(tenant));
+      compileSqlFilter(query.filter, params.length + 1, type, this.groupsContext(tenant));
     if (filter) params.push(...filter.params);
     const descending = query.sortOrder === 'descending';
     const sort = query.sortBy && { key: sortKey(query.sortBy, type), descending };
@@ -268,7 +268,7 @@ export class PostgresUserStore implements UserStore {
     query: ListQuery,
     type: CompiledResourceType,
   ): Promise<ListResult> {
-    const compiled = compileFilter(filter, 2, type, this.groupsContext(tenant));
+    const compiled = compileSqlFilter(filter, 2, type, this.groupsContext(tenant));
     const rows = await this.context.query<{ doc: Doc }>(
       this.sql.lookup + compiled.sql,
       [tenant, ...compiled.params],

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CompareOperator, Filter } from '../../../src/filter/ast.js';
-import { compileFilter } from '../../../src/stores/postgres/index.js';
+import { compileSqlFilter } from '../../../src/stores/postgres/index.js';
 
 const compare = (
   attribute: string,
@@ -15,27 +15,27 @@ const compare = (
   value,
 });
 
-describe('compileFilter', () => {
+describe('compileSqlFilter', () => {
   it('compiles userName eq to the key column its unique index covers, the literal folded', () => {
-    expect(compileFilter(compare('userName', 'eq', 'E\u0301MILE@B.c'), 4)).toEqual({
+    expect(compileSqlFilter(compare('userName', 'eq', 'E\u0301MILE@B.c'), 4)).toEqual({
       sql: 'user_name_key = $4',
       params: ['émile@b.c'],
     });
-    expect(compileFilter(compare('userName', 'sw', 'ΣΑ_'), 1)).toEqual({
+    expect(compileSqlFilter(compare('userName', 'sw', 'ΣΑ_'), 1)).toEqual({
       sql: 'user_name_key LIKE $1',
       params: ['σα\\_%'],
     });
   });
 
   it('escapes LIKE wildcards in the parameter, not in the SQL', () => {
-    const { sql, params } = compileFilter(compare('externalId', 'co', '50%_\\'));
+    const { sql, params } = compileSqlFilter(compare('externalId', 'co', '50%_\\'));
     expect(sql).toBe('(external_id LIKE $1 AND external_id IS NOT NULL)');
     expect(params).toEqual(['%50\\%\\_\\\\%']);
   });
 
   it('rejects attributes no schema defines, and comparisons on complex attributes', () => {
-    expect(() => compileFilter(compare('shoeSize', 'eq', '9'))).toThrow(/Unknown attribute/);
-    expect(() => compileFilter(compare('name', 'eq', 'x'))).toThrow(/complex/);
+    expect(() => compileSqlFilter(compare('shoeSize', 'eq', '9'))).toThrow(/Unknown attribute/);
+    expect(() => compileSqlFilter(compare('name', 'eq', 'x'))).toThrow(/complex/);
   });
 
   it('never puts a value in the SQL text: the text depends only on the filter shape', () => {
@@ -64,8 +64,8 @@ describe('compileFilter', () => {
     });
     fc.assert(
       fc.property(path, op, value, value, ([attribute = '', sub], operator, v1, v2) => {
-        const a = compileFilter({ kind: 'not', filter: compare(attribute, operator, v1, sub) });
-        const b = compileFilter({ kind: 'not', filter: compare(attribute, operator, v2, sub) });
+        const a = compileSqlFilter({ kind: 'not', filter: compare(attribute, operator, v1, sub) });
+        const b = compileSqlFilter({ kind: 'not', filter: compare(attribute, operator, v2, sub) });
         expect(a.sql).toBe(b.sql);
         expect(a.sql).not.toMatch(/[\\;%]/);
         expect(a.params.length).toBe(b.params.length);

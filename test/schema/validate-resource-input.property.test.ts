@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isScimError } from '../../src/errors/index.js';
 import type { AttributeDefinition } from '../../src/schema/types.js';
-import { compileUserInput } from '../../src/schema/compile-user-input.js';
-import { validateUserInput } from '../../src/schema/validate-user.js';
+import { compileResourceInput } from '../../src/schema/compile-resource-input.js';
+import { validateResourceInput } from '../../src/schema/validate-resource-input.js';
 import { body, DISTRICT, ENTERPRISE_USER_SCHEMA, schemas } from './fixtures.js';
 
 // Known names (in random case) so the values reach the attribute schemas, plus strangers.
@@ -30,9 +30,9 @@ const attributesOf = (attributes: readonly AttributeDefinition[]) =>
   fc.dictionary(casing(names(attributes)), value(attributes), { maxKeys: 6 });
 
 const [core, enterprise, district] = schemas;
-const compiled = compileUserInput(schemas);
+const compiled = compileResourceInput(schemas);
 
-describe('validateUserInput on arbitrary bodies', () => {
+describe('validateResourceInput on arbitrary bodies', () => {
   it('answers with coerced input or a 400 ScimError, never anything else', () => {
     if (!core || !enterprise || !district) throw new Error('fixtures missing');
     fc.assert(
@@ -47,9 +47,9 @@ describe('validateUserInput on arbitrary bodies', () => {
             [DISTRICT]: districtValues,
           });
           try {
-            const result = validateUserInput(input, compiled);
+            const result = validateResourceInput(input, compiled);
             // What comes out validates again to itself: coercion is idempotent.
-            const again = validateUserInput({ ...body(), ...result.attributes }, compiled);
+            const again = validateResourceInput({ ...body(), ...result.attributes }, compiled);
             expect(again.attributes).toEqual(result.attributes);
           } catch (error) {
             expect(isScimError(error) && error.status === 400).toBe(true);

@@ -1,13 +1,13 @@
 import { isJsonObject } from '../json/json-value.js';
 import * as v from 'valibot';
 import { scimErrors } from '../errors/index.js';
-import type { CompiledUserInput } from './compile-user-input.js';
+import type { CompiledResourceInput } from './compile-resource-input.js';
 import { UNSURE } from './fast-value.js';
 import { issueToScimError } from './issue-to-scim-error.js';
 import { previewJson } from '../json/preview-json.js';
 
 /** A POST or PUT body reduced to what a client may write. */
-export interface UserInput {
+export interface ResourceInput {
   /** The `schemas` the client sent, in its order. */
   readonly schemas: readonly string[];
   /**
@@ -24,8 +24,9 @@ export interface UserInput {
 type Json = Record<string, unknown>;
 
 /**
- * Validates and coerces a POST or PUT User body against the resource's schemas, compiled once
- * by `compileUserInput` (which fixes the dialect switches, the same a PATCH reads values with).
+ * Validates and coerces a POST or PUT body (of a User, a Group or a host's resource type)
+ * against the resource's schemas, compiled once by `compileResourceInput` (which fixes the
+ * dialect switches, the same a PATCH reads values with).
  * Names match regardless of case and come out canonical; `null` and empty arrays mean "no
  * value"; `"True"`/`"False"` strings become booleans and date-times are stored in one form;
  * readOnly attributes are ignored (RFC 7643 §7); attributes no schema defines are ignored,
@@ -37,7 +38,10 @@ type Json = Record<string, unknown>;
  *   apply (see `userNameCheck`).
  * @see RFC 7643 §2, §4.1; RFC 7644 §3.3
  */
-export function validateUserInput(body: unknown, compiled: CompiledUserInput): UserInput {
+export function validateResourceInput(
+  body: unknown,
+  compiled: CompiledResourceInput,
+): ResourceInput {
   if (!isJsonObject(body))
     throw scimErrors.invalidSyntax('The request body must be a JSON object.');
   const { core, byUrn, body: bodySchema, fastBody } = compiled;
@@ -68,7 +72,7 @@ export function validateUserInput(body: unknown, compiled: CompiledUserInput): U
     if (isJsonObject(value) && key.includes(':') && Object.keys(value).length === 0)
       delete attributes[key];
   }
-  const input: { -readonly [K in keyof UserInput]: UserInput[K] } = {
+  const input: { -readonly [K in keyof ResourceInput]: ResourceInput[K] } = {
     schemas: declared,
     attributes,
   };

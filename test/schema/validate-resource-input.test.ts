@@ -3,14 +3,14 @@ import { isScimError } from '../../src/errors/index.js';
 import { defineAttribute } from '../../src/schema/define-attribute.js';
 import { defineSchema } from '../../src/schema/define-schema.js';
 import { userSchema } from '../../src/schema/user-schema.js';
-import { compileUserInput } from '../../src/schema/compile-user-input.js';
+import { compileResourceInput } from '../../src/schema/compile-resource-input.js';
 import { resolveDialectRules } from '../../src/schema/dialect-rules.js';
-import { validateUserInput } from '../../src/schema/validate-user.js';
+import { validateResourceInput } from '../../src/schema/validate-resource-input.js';
 import { body, DISTRICT, ENTERPRISE_USER_SCHEMA, schemas, USER_SCHEMA } from './fixtures.js';
 
 const ACCOUNT = 'urn:scimkit:params:scim:schemas:extension:account:2.0:User';
-const compiled = compileUserInput(schemas);
-const validate = (extra: Record<string, unknown>) => validateUserInput(body(extra), compiled);
+const compiled = compileResourceInput(schemas);
+const validate = (extra: Record<string, unknown>) => validateResourceInput(body(extra), compiled);
 const district = (values: Record<string, unknown>) =>
   validate({ [DISTRICT]: values }).attributes[DISTRICT];
 
@@ -27,7 +27,7 @@ function failure(run: () => unknown): { scimType: string | undefined; detail: st
 }
 const invalid = (extra: Record<string, unknown>) => failure(() => validate(extra));
 
-describe('validateUserInput: values per type', () => {
+describe('validateResourceInput: values per type', () => {
   it('string: takes strings, refuses anything else and names the attribute', () => {
     expect(validate({ displayName: 'Ada' }).attributes.displayName).toBe('Ada');
     expect(invalid({ displayName: 7 })).toEqual({
@@ -144,9 +144,9 @@ describe('validateUserInput: values per type', () => {
   });
 });
 
-describe('validateUserInput: names, mutability and schemas', () => {
+describe('validateResourceInput: names, mutability and schemas', () => {
   it('matches names regardless of case and returns them canonical', () => {
-    const input = validateUserInput(
+    const input = validateResourceInput(
       {
         SCHEMAS: 'ignored: only the canonical key "schemas" counts',
         schemas: [USER_SCHEMA.toUpperCase(), ENTERPRISE_USER_SCHEMA],
@@ -203,19 +203,23 @@ describe('validateUserInput: names, mutability and schemas', () => {
       [ENTERPRISE_USER_SCHEMA]: { department: '' },
     });
     // Rule off: "" is a string like any other (RFC 7643 §2.5 makes only null and [] no value).
-    const strict = compileUserInput(schemas, resolveDialectRules({ managerEmptyString: false }));
+    const strict = compileResourceInput(
+      schemas,
+      resolveDialectRules({ managerEmptyString: false }),
+    );
     for (const manager of forms) {
-      const input = validateUserInput(body({ [ENTERPRISE_USER_SCHEMA]: { manager } }), strict);
+      const input = validateResourceInput(body({ [ENTERPRISE_USER_SCHEMA]: { manager } }), strict);
       expect(input.attributes[ENTERPRISE_USER_SCHEMA]).toEqual({ manager: { value: '' } });
     }
     // Both rules off: a bare string is no complex value at all.
-    const bare = compileUserInput(
+    const bare = compileResourceInput(
       schemas,
       resolveDialectRules({ managerEmptyString: false, managerString: false }),
     );
     expect(
-      failure(() => validateUserInput(body({ [ENTERPRISE_USER_SCHEMA]: { manager: '' } }), bare))
-        .detail,
+      failure(() =>
+        validateResourceInput(body({ [ENTERPRISE_USER_SCHEMA]: { manager: '' } }), bare),
+      ).detail,
     ).toMatch(/:manager" must be an object/);
   });
 
@@ -236,30 +240,33 @@ describe('validateUserInput: names, mutability and schemas', () => {
   it('answers invalidValue for an unknown URN, invalidSyntax without the core URN or an object', () => {
     expect(
       failure(() =>
-        validateUserInput({ schemas: [USER_SCHEMA, 'urn:x:nope'], userName: 'a@x.org' }, compiled),
+        validateResourceInput(
+          { schemas: [USER_SCHEMA, 'urn:x:nope'], userName: 'a@x.org' },
+          compiled,
+        ),
       ).scimType,
     ).toBe('invalidValue');
     expect(
-      failure(() => validateUserInput({ schemas: [DISTRICT], userName: 'a@x.org' }, compiled))
+      failure(() => validateResourceInput({ schemas: [DISTRICT], userName: 'a@x.org' }, compiled))
         .scimType,
     ).toBe('invalidSyntax');
-    expect(failure(() => validateUserInput({ userName: 'a@x.org' }, compiled)).scimType).toBe(
+    expect(failure(() => validateResourceInput({ userName: 'a@x.org' }, compiled)).scimType).toBe(
       'invalidSyntax',
     );
-    expect(failure(() => validateUserInput([], compiled)).scimType).toBe('invalidSyntax');
+    expect(failure(() => validateResourceInput([], compiled)).scimType).toBe('invalidSyntax');
     expect(invalid({ [DISTRICT]: 'x' }).detail).toBe(`"${DISTRICT}" must be an object; got "x".`);
   });
 
   it('compiles without a cache: each call builds its own rules, which answer alike', () => {
-    const again = compileUserInput(schemas);
+    const again = compileResourceInput(schemas);
     expect(again).not.toBe(compiled);
     expect(again.shape).not.toBe(compiled.shape);
     const sent = body({ active: 'True', emails: [{ value: 'a@x.org' }] });
-    expect(validateUserInput(sent, again)).toEqual(validateUserInput(sent, compiled));
+    expect(validateResourceInput(sent, again)).toEqual(validateResourceInput(sent, compiled));
   });
 });
 
-describe('validateUserInput: required attributes of a host extension', () => {
+describe('validateResourceInput: required attributes of a host extension', () => {
   const clubSchema = defineSchema({
     id: 'urn:example:club:2.0:User',
     name: 'Club',
@@ -269,9 +276,9 @@ describe('validateUserInput: required attributes of a host extension', () => {
       defineAttribute('level', 'integer'),
     ],
   });
-  const withClub = compileUserInput([userSchema, clubSchema]);
+  const withClub = compileResourceInput([userSchema, clubSchema]);
   const send = (club: unknown) =>
-    validateUserInput(
+    validateResourceInput(
       { schemas: [USER_SCHEMA], userName: 'a@x.org', 'urn:example:club:2.0:User': club },
       withClub,
     );
@@ -289,7 +296,7 @@ describe('validateUserInput: required attributes of a host extension', () => {
   });
 });
 
-describe('validateUserInput: one value at a time (formerly coerceValue)', () => {
+describe('validateResourceInput: one value at a time (formerly coerceValue)', () => {
   it('coerces one value and names its path in errors', () => {
     expect(validate({ active: 'True' }).attributes.active).toBe(true);
     expect(validate({ active: null }).attributes).not.toHaveProperty('active');

@@ -7,7 +7,7 @@ import type { ValueRules } from './value-rules.js';
 import { membersOf, objectShape, type ObjectShape } from './value-shape.js';
 
 /** A resource's schemas compiled, once, for POST and PUT bodies. */
-export interface CompiledUserInput {
+export interface CompiledResourceInput {
   /** The core schema (the first of the list). */
   readonly core: SchemaDefinition;
   /** Every schema of the resource by its lower-cased URN. */
@@ -30,12 +30,12 @@ export interface CompiledUserInput {
  * its fast reader, reading values under the dialect switches `rules` (those a PATCH reads values
  * with). It keeps nothing: call it once per resource type and hold the result (`createScim` does).
  */
-export function compileUserInput(
+export function compileResourceInput(
   schemas: readonly SchemaDefinition[],
   rules: ValueRules = resolveDialectRules(undefined),
-): CompiledUserInput {
+): CompiledResourceInput {
   const [core, ...extensions] = schemas;
-  if (!core) throw new Error('compileUserInput needs at least the core schema');
+  if (!core) throw new Error('compileResourceInput needs at least the core schema');
   const shape = objectShape(
     [
       // readOnly, so never stored, but a PUT answers 400 when it differs from the path.

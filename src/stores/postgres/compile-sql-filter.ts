@@ -25,7 +25,7 @@ import {
 import { UnsupportedFilterError } from './unsupported-filter.js';
 
 /** A filter as a SQL condition on the users table and the parameters it refers to. */
-export interface CompiledFilter {
+export interface CompiledSqlFilter {
   /** A boolean SQL expression that is never NULL; values appear only as `$n`. */
   readonly sql: string;
   readonly params: readonly unknown[];
@@ -216,16 +216,16 @@ class FilterCompiler {
  * @see RFC 7644 §3.4.2.2
  * @example
  * ```ts
- * const { sql, params } = compileFilter(filter, 4);
+ * const { sql, params } = compileSqlFilter(filter, 4);
  * await executor.query(`SELECT doc FROM users WHERE tenant = $1 AND ${sql}`, [tenant, ...params]);
  * ```
  */
-export function compileFilter(
+export function compileSqlFilter(
   filter: Filter,
   firstParam = 1,
   type: CompiledResourceType = userResourceType(),
   groups?: GroupsFilterContext,
-): CompiledFilter {
+): CompiledSqlFilter {
   const params = new SqlParams(firstParam);
   const sql = new FilterCompiler(params, type, groups).compile(filter, userScope(type));
   return { sql, params: params.values };
