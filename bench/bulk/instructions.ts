@@ -9,42 +9,21 @@
  * Run: `node --import tsx bench/bulk/instructions.ts [--n 1000]` (needs `valgrind`; a few
  * minutes: each child runs about 50 times slower under it).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createScim, staticApiKeys, type Scim } from '../../src/index.js';
-import { MemoryUserStore } from '../../src/stores/memory/index.js';
+import type { Scim } from '../../src/index.js';
+import { callgrindCount } from '../callgrind-count.js';
+import { BULK, patchBody, send, service, userBody } from './workload.js';
 
 const { values: args } = parseArgs({
   options: { n: { type: 'string', default: '1000' }, child: { type: 'string' } },
 });
 const N = Number(args.n);
-const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
-const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
-const BULK = 'urn:ietf:params:scim:api:messages:2.0:BulkRequest';
-const headers = { authorization: 'Bearer k', 'content-type': 'application/scim+json' };
 type Side = 'one' | 'bulk';
 type Phase = 'create' | 'patch';
-
-function service(): Scim {
-  return createScim({
-    store: new MemoryUserStore(),
-    verifier: staticApiKeys([{ key: 'k', tenant: 't' }]),
-    mailer: { sendWelcome: async () => {} },
-    outbox: { pollIntervalMs: 3_600_000 },
-  });
-}
-
-const userBody = (i: number) => ({
-  schemas: [USER],
-  userName: `user${i}@example.org`,
-  active: false,
-});
-const patchBody = { schemas: [PATCH], Operations: [{ op: 'replace', path: 'title', value: 'T' }] };
-const send = (scim: Scim, method: string, path: string, body: unknown) =>
-  scim.handle({ method, path, headers, body: JSON.stringify(body), baseUrl: 'http://x' });
 
 /** Runs one phase on one side; returns the ids created. */
 async function run(scim: Scim, side: Side, phase: Phase, ids: string[]): Promise<string[]> {
@@ -96,17 +75,6 @@ async function child(side: Side): Promise<void> {
   process.exit(0);
 }
 
-// callgrind writes one file per dump (callgrind.<pid>.<n>); the newest holds the counts since
-// the dump before it.
-function dump(pid: number, folder: string): number {
-  spawnSync('callgrind_control', ['-d', String(pid)], { stdio: 'ignore' });
-  const files = readdirSync(folder)
-    .map((f) => ({ f, n: Number(/^callgrind\.\d+\.(\d+)$/.exec(f)?.[1] ?? 0) }))
-    .sort((a, b) => b.n - a.n);
-  const text = readFileSync(join(folder, files[0]?.f ?? ''), 'utf8');
-  return Number(/^(?:totals|summary): (\d+)/m.exec(text)?.[1] ?? NaN);
-}
-
 async function measure(side: Side): Promise<Record<Phase, number>> {
   const folder = mkdtempSync(join(tmpdir(), `scimkit-bulk-instructions-${side}-`));
   const script = new URL(import.meta.url).pathname;
@@ -131,7 +99,7 @@ async function measure(side: Side): Promise<Record<Phase, number>> {
   const counts: Partial<Record<Phase, number>> = {};
   await new Promise<void>((resolve, reject) => {
     proc.on('message', (message) => {
-      const count = dump(proc.pid as number, folder);
+      const count = callgrindCount(proc.pid as number, folder);
       if (message === 'created') counts.create = count;
       if (message === 'patched') counts.patch = count;
       proc.send('go');
