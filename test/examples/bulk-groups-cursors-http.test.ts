@@ -1,12 +1,10 @@
 // Groups in /Bulk and RFC 9865 cursor paging over HTTP on the example server, on the memory
 // store, PGlite and the PostgreSQL server (issue 14, "Done when": Bulk and cursor paging also on
 // the PostgreSQL server).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoreConfig } from '../../examples/server/config.js';
 import { startServer, type RunningServer } from '../../examples/server/server.js';
+import { exampleStores, removeStore } from './example-stores.js';
 import { testConfig } from './test-config.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -14,7 +12,6 @@ const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 const BULK = 'urn:ietf:params:scim:api:messages:2.0:BulkRequest';
 const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const auth = { authorization: 'Bearer k1', 'content-type': 'application/scim+json' };
-const DATABASE_URL = process.env.SCIMKIT_TEST_DATABASE_URL;
 
 interface Reply {
   status: number;
@@ -40,23 +37,7 @@ const group = (displayName: string, members: string[] = []) => ({
 });
 const idOf = (location: string) => location.slice(location.lastIndexOf('/') + 1);
 
-const stores: { name: string; store: () => StoreConfig; skip: string | undefined }[] = [
-  { name: 'memory', store: () => ({ kind: 'memory' }), skip: undefined },
-  {
-    name: 'PGlite',
-    store: () => ({ kind: 'pglite', dataDir: mkdtempSync(join(tmpdir(), 'scimkit-bgc-')) }),
-    skip: undefined,
-  },
-  {
-    name: 'PostgreSQL server',
-    store: () => ({
-      kind: 'postgres',
-      url: DATABASE_URL as string,
-      schema: `bulk_groups_${process.pid}_${Date.now()}`,
-    }),
-    skip: DATABASE_URL ? undefined : 'SCIMKIT_TEST_DATABASE_URL is not set',
-  },
-];
+const stores = exampleStores('bulk_groups');
 
 for (const { name, store, skip } of stores) {
   describe.skipIf(skip !== undefined)(
@@ -70,14 +51,7 @@ for (const { name, store, skip } of stores) {
       }, 300_000);
       afterAll(async () => {
         await running?.close();
-        if (config?.kind === 'pglite') rmSync(config.dataDir, { recursive: true, force: true });
-        if (config?.kind === 'postgres') {
-          const { default: pg } = await import('pg');
-          const client = new pg.Client({ connectionString: config.url });
-          await client.connect();
-          await client.query(`DROP SCHEMA IF EXISTS "${config.schema}" CASCADE`);
-          await client.end();
-        }
+        await removeStore(config);
       });
 
       it('creates a group of users created in the same request (in any order), patches its members and deletes a group', async () => {

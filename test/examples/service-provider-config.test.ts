@@ -1,14 +1,12 @@
 // /ServiceProviderConfig advertises exactly what works: one test reads it from the example
 // server and exercises every feature it names, so a claim that stops being true, or a feature
 // that works while advertised as unsupported, turns the test red (issue 14, "Done when").
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoreConfig } from '../../examples/server/config.js';
 import { startServer, type RunningServer } from '../../examples/server/server.js';
 import { createScim, staticApiKeys } from '../../src/index.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
+import { exampleStores, removeStore } from './example-stores.js';
 import { testConfig } from './test-config.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -47,13 +45,8 @@ async function send(
   };
 }
 
-const stores: { name: string; store: () => StoreConfig }[] = [
-  { name: 'memory', store: () => ({ kind: 'memory' }) },
-  {
-    name: 'PGlite',
-    store: () => ({ kind: 'pglite', dataDir: mkdtempSync(join(tmpdir(), 'scimkit-spc-')) }),
-  },
-];
+// The PostgreSQL server serves what PGlite does (one SQL store): memory and PGlite suffice.
+const stores = exampleStores('spc').slice(0, 2);
 
 describe.each(stores)('/ServiceProviderConfig on the example server ($name)', ({ store }) => {
   let running: RunningServer;
@@ -64,7 +57,7 @@ describe.each(stores)('/ServiceProviderConfig on the example server ($name)', ({
   }, 300_000);
   afterAll(async () => {
     await running?.close();
-    if (config?.kind === 'pglite') rmSync(config.dataDir, { recursive: true, force: true });
+    await removeStore(config);
   });
 
   it('advertises each feature exactly as it works', { timeout: 120_000 }, async () => {
