@@ -1,7 +1,11 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import local from './eslint-rules/no-import-cycle.js';
+import local from './eslint-rules/plugin.js';
+
+// Lines of code per library file (blank and comment lines not counted). STYLE.md: most files
+// stay under ~150; the three named below are the exceptions, each a list of like items.
+const MAX_LINES = 300;
 
 export default tseslint.config(
   { ignores: ['dist/**', 'docs/api/**', 'coverage/**', 'node_modules/**', '**/.data/**'] },
@@ -21,10 +25,27 @@ export default tseslint.config(
     },
   },
   {
-    // STYLE.md: no import cycles in the library, even through types (eslint-rules/).
+    // STYLE.md: no import cycles in the library, even through types; a doc comment on every
+    // export and its members (the API reference is made of them); small files (eslint-rules/).
     files: ['src/**/*.ts'],
     plugins: { local },
-    rules: { 'local/no-import-cycle': 'error' },
+    rules: {
+      'local/no-import-cycle': 'error',
+      'local/require-doc-comment': 'error',
+      'max-lines': ['error', { max: MAX_LINES, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    // Exceptions to MAX_LINES. The group-membership conformance cases are data, one case per
+    // behaviour of the contract; the two group stores implement the widest contract (members,
+    // nesting without cycles, keyset paging), one method per call, and are split when next
+    // reworked.
+    files: [
+      'src/testing/cases/groups-membership.ts',
+      'src/stores/memory/memory-group-store.ts',
+      'src/stores/postgres/postgres-group-store.ts',
+    ],
+    rules: { 'max-lines': ['error', { max: 450, skipBlankLines: true, skipComments: true }] },
   },
   {
     // Adapters translate shapes only: they may reach the public entry and internal/, nothing else.

@@ -1,6 +1,6 @@
 // @ts-check
 // The import graph of a TypeScript source tree, read from disk: the one implementation behind
-// the `local/no-import-cycle` lint rule and test/review/import-cycles.test.ts.
+// the `local/no-import-cycle` lint rule and test/eslint-rules/no-import-cycle.test.ts.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';

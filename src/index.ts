@@ -26,48 +26,102 @@ export type {
   ScimBodyPhase,
   BodyEnd,
 } from './core/types.js';
+export type { AdapterOptions } from './adapters/adapter-options.js';
 export { staticApiKeys, sha256Hex } from './auth/static-api-keys.js';
 export type { StaticApiKey } from './auth/static-api-keys.js';
-export type { Scim, UserLifecycle } from './core/scim.js';
+export type { Scim, UserLifecycle, GroupAccess } from './core/scim.js';
 export type { ScimOptions, OutboxOptions, RateLimit, RateLimitVerdict } from './core/options.js';
 export type { MeHook } from './core/options.js';
-export type * from './core/events/types.js';
+export type {
+  ChangedAttributes,
+  UserCreatedEvent,
+  UserUpdatedEvent,
+  UserDeactivatedEvent,
+  UserReactivatedEvent,
+  UserActivatedEvent,
+  UserDeletedEvent,
+  GroupCreatedEvent,
+  GroupUpdatedEvent,
+  GroupDeletedEvent,
+  GroupMemberAddedEvent,
+  GroupMemberRemovedEvent,
+  ScimEvent,
+  NormalisationRule,
+  Normalisation,
+  RequestCompletedEvent,
+} from './core/events/types.js';
 export { explainNormalisations } from './core/events/explain-normalisations.js';
 export { REDACTED } from './core/events/redact-write-only.js';
-export type * from './contracts/index.js';
-export * from './errors/index.js';
-export type * from './filter/ast.js';
-export {
-  parseFilter,
-  stringifyFilter,
-  checkFilter,
-  compileFilter,
-  compileSort,
-  matchesFilter,
-  DEFAULT_MAX_FILTER_LENGTH,
-  DEFAULT_MAX_FILTER_DEPTH,
-} from './filter/index.js';
-export type { ParseFilterOptions, FilterPredicate, ResourceComparator } from './filter/index.js';
-export { applyPatch, parsePatchPath, DIALECT_RULES, PATCH_OP_SCHEMA } from './patch/index.js';
 export type {
-  DialectRuleName,
-  PatchOpName,
-  PatchOptions,
-  PatchPath,
-  PatchResult,
-} from './patch/index.js';
-export type * from './schema/types.js';
-export type * from './schema/user-resource.js';
+  DeleteOptions,
+  ListPosition,
+  ListQuery,
+  ListResult,
+  ListSeek,
+  ListSeekResult,
+  ReplaceOptions,
+  SortOrder,
+  StoreCapabilities,
+  UserStore,
+  WriteEffects,
+} from './contracts/user-store.js';
+export type {
+  OutboxKind,
+  OutboxMessage,
+  OutboxStore,
+  PendingOutboxMessage,
+} from './contracts/outbox.js';
+export type { Mailer, SendOptions, WelcomeEmail } from './contracts/mailer.js';
+export type { ApiKeyVerifier, Tenant } from './contracts/api-key-verifier.js';
+export type {
+  GroupListQuery,
+  GroupListResult,
+  GroupReadOptions,
+  GroupReplaceOptions,
+  GroupReplaceResult,
+  GroupStore,
+  GroupsOfOptions,
+  MemberGroup,
+  MemberInput,
+  MembershipChange,
+  MembershipOptions,
+} from './contracts/group-store.js';
+export {
+  ScimError,
+  isScimError,
+  scimErrors,
+  toScimError,
+  ScimConfigError,
+} from './errors/index.js';
+export type { ScimType, ScimErrorBody, ScimErrorOptions } from './errors/index.js';
 export {
   USER_SCHEMA,
   ENTERPRISE_USER_SCHEMA,
   ACCOUNT_SCHEMA,
-  userSchema,
-  enterpriseUserSchema,
-  accountSchema,
-} from './schema/user-schema.js';
+  GROUP_SCHEMA,
+  PATCH_OP_SCHEMA,
+  ERROR_SCHEMA,
+} from './schema/urns.js';
+export type {
+  AttributeType,
+  Mutability,
+  Returned,
+  Uniqueness,
+  AttributeDefinition,
+  SchemaDefinition,
+} from './schema/types.js';
+export type {
+  MultiValue,
+  UserName,
+  AccountExtension,
+  EnterpriseUser,
+  UserMeta,
+  ScimUserAttributes,
+  ScimUser,
+} from './schema/user-resource.js';
+export { userSchema, enterpriseUserSchema, accountSchema } from './schema/user-schema.js';
 export type { AccountStatus } from './schema/user-schema.js';
-export { GROUP_SCHEMA, groupSchema } from './schema/group-schema.js';
+export { groupSchema } from './schema/group-schema.js';
 export type { GroupMember, GroupMeta, MemberType, ScimGroup } from './schema/group-schema.js';
 export { defineAttribute } from './schema/define-attribute.js';
 export type { DefinedAttribute, AttributeOptions } from './schema/define-attribute.js';
@@ -81,9 +135,13 @@ export type {
 export { userResourceType } from './schema/user-resource-type.js';
 export type { UserResourceTypeOptions } from './schema/user-resource-type.js';
 export { SCHEMAS_ATTRIBUTE } from './schema/schemas-attribute.js';
-export type { DialectRules } from './schema/dialect-rules.js';
-export { BUILT_IN_PROFILES } from './schema/dialect-rules.js';
-export type { BuiltInProfileName, FiredRule } from './schema/dialect-rules.js';
+export { DIALECT_RULES, BUILT_IN_PROFILES } from './schema/dialect-rules.js';
+export type {
+  DialectRuleName,
+  DialectRules,
+  BuiltInProfileName,
+  FiredRule,
+} from './schema/dialect-rules.js';
 export type { ProfileDefinition } from './core/profiles.js';
 export { checkImmutable } from './schema/check-immutable.js';
 export { userNameKey } from './schema/user-name-key.js';

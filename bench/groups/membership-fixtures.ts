@@ -4,11 +4,12 @@
  * PostgreSQL, on every store at hand; and the table their medians are printed in.
  */
 import type { UserStore } from '../../src/contracts/user-store.js';
-import { GROUP_SCHEMA, type ScimGroup } from '../../src/schema/group-schema.js';
+import type { ScimGroup } from '../../src/schema/group-schema.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { PostgresUserStore, migrate, type QueryExecutor } from '../../src/stores/postgres/index.js';
 import { createUserFactory } from '../../src/testing/index.js';
 import { onEveryPostgres } from './every-postgres.js';
+import { GROUP_SCHEMA } from '../../src/schema/urns.js';
 
 /** The group sizes every membership benchmark compares. */
 export const SIZES = [10, 10_000, 100_000] as const;

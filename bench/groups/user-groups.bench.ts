@@ -10,12 +10,13 @@
  *   node --import tsx bench/groups/user-groups.bench.ts [--users 2000] [--rounds 300] [--budget-ms 6000]
  */
 import { createScim, staticApiKeys, type UserStore } from '../../src/index.js';
-import { GROUP_SCHEMA, type ScimGroup } from '../../src/schema/group-schema.js';
+import type { ScimGroup } from '../../src/schema/group-schema.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { PostgresUserStore, type QueryExecutor } from '../../src/stores/postgres/index.js';
 import { createUserFactory } from '../../src/testing/index.js';
 import { compareInterleaved, median } from '../postgres/measure.js';
 import { onEveryPostgres } from './every-postgres.js';
+import { GROUP_SCHEMA } from '../../src/schema/urns.js';
 
 const arg = (name: string, fallback: number) => {
   const at = process.argv.indexOf(name);

@@ -1,9 +1,9 @@
 // A deliberately naive UserStore: every user of every tenant in one array, every lookup a scan.
 // It is here to show the contract and the conformance harness, not to be used: prefer
-// MemoryUserStore (indexed) or the PostgreSQL store. In your project, import from 'scimkit'.
+// MemoryUserStore (indexed) or the PostgreSQL store. In your project, import from 'scimkit' and
+// 'scimkit/filter'.
 import type {
   DeleteOptions,
-  Filter,
   ListQuery,
   ListResult,
   OutboxMessage,
@@ -15,6 +15,7 @@ import type {
   WriteEffects,
 } from '../../src/index.js';
 import { scimErrors, userNameKey } from '../../src/index.js';
+import type { Filter } from '../../src/filter/index.js';
 
 type Row = { tenant: string; user: ScimUser };
 type Mail = {

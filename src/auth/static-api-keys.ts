@@ -6,8 +6,22 @@ import { ScimConfigError } from '../errors/index.js';
  * it acts for and, optionally, that tenant's compatibility profile (`Tenant.profile`).
  */
 export type StaticApiKey =
-  | { readonly key: string; readonly tenant: string; readonly profile?: string }
-  | { readonly sha256: string; readonly tenant: string; readonly profile?: string };
+  | {
+      /** The key as clients send it in `Authorization: Bearer <key>`. */
+      readonly key: string;
+      /** The tenant the key acts for. */
+      readonly tenant: string;
+      /** The tenant's compatibility profile, by name. */
+      readonly profile?: string;
+    }
+  | {
+      /** The SHA-256 digest of the key, in hex: the key itself is never configured. */
+      readonly sha256: string;
+      /** The tenant the key acts for. */
+      readonly tenant: string;
+      /** The tenant's compatibility profile, by name. */
+      readonly profile?: string;
+    };
 
 const HEX_DIGEST = /^[0-9a-f]{64}$/i;
 

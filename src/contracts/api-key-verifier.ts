@@ -21,5 +21,9 @@ export interface Tenant {
  * ```
  */
 export interface ApiKeyVerifier {
+  /**
+   * Returns the tenant a bearer token belongs to, or `null` for an unknown token. Compare keys
+   * in constant time; the core answers 401 for `null` without reading the body.
+   */
   verify(token: string): Promise<Tenant | null> | Tenant | null;
 }

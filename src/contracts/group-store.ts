@@ -1,5 +1,5 @@
 import type { GroupMember, ScimGroup } from '../schema/group-schema.js';
-import type { DeleteOptions, ListQuery, StoreCapabilities } from './store-query.js';
+import type { DeleteOptions, ListQuery, ListSeekResult, StoreCapabilities } from './store-query.js';
 
 /**
  * A member to add: the id of a user or a group of the same tenant, and the display text to
@@ -102,8 +102,12 @@ export interface GroupListQuery extends ListQuery, GroupReadOptions {}
 
 /** One page of groups and the number of groups matching the query in all. */
 export interface GroupListResult {
+  /** How many groups match the query in all, across every page. */
   readonly totalResults: number;
+  /** The groups of this page, in the query's order. */
   readonly resources: readonly ScimGroup[];
+  /** For a query with `seek` only: where the page starts and ends, and whether more follow. */
+  readonly seek?: ListSeekResult;
 }
 
 /**
@@ -167,7 +171,11 @@ export interface GroupStore {
   ): Promise<GroupReplaceResult | null>;
   /** Deletes a group and every membership it is part of; returns `false` when there is none. */
   delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean>;
-  /** Returns one page of groups ordered by id (or `sortBy`), and how many match in all. */
+  /**
+   * Returns one page of groups ordered by id (or `sortBy`), and how many match in all; with
+   * `query.seek` (when `capabilities.keysetPaging` is true), the keyset page and its
+   * `seek` places, as `UserStore.list` does.
+   */
   list(tenant: string, query: GroupListQuery): Promise<GroupListResult>;
   /**
    * Adds members to a group, all or none; `null` when there is no such group. Cost does not

@@ -8,8 +8,11 @@ export type OutboxKind = 'welcome';
 export interface OutboxMessage {
   /** Unique, and the idempotency key of the delivery. */
   readonly id: string;
+  /** What the message asks for: a welcome email. */
   readonly kind: OutboxKind;
+  /** The tenant of the user the email is for. */
   readonly tenant: string;
+  /** The id of the user the email is for. */
   readonly userId: string;
   /**
    * The address to send to, chosen when the intent was recorded: the userName when it is an
@@ -18,6 +21,7 @@ export interface OutboxMessage {
   readonly to: string;
   /** Given and family name when recorded, for a greeting. */
   readonly givenName?: string;
+  /** The family name when recorded, for a greeting. */
   readonly familyName?: string;
   /** ISO 8601 time the intent was recorded. */
   readonly createdAt: string;

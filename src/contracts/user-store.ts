@@ -30,7 +30,9 @@ export interface ReplaceOptions extends WriteEffects {
 
 /** One page of users and the number of users matching the query in all. */
 export interface ListResult {
+  /** How many users match the query in all, across every page. */
   readonly totalResults: number;
+  /** The users of this page, in the query's order. */
   readonly resources: readonly ScimUser[];
   /** For a query with `seek` only: where the page starts and ends, and whether more follow. */
   readonly seek?: ListSeekResult;

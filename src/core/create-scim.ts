@@ -183,6 +183,7 @@ export function createScim(options: ScimOptions): Scim {
             trace ? { ...groupPatch, trace } : groupPatch,
           ),
           readFilter: filterReader(groupType, trace),
+          keysetPaging: options.store.groups?.capabilities?.keysetPaging === true,
           present: (group, baseUrl) => presentGroup(group as ScimGroup, baseUrl),
           patchAnswersNoContent: true,
         });

@@ -1,7 +1,7 @@
 import type { ApiKeyVerifier, Tenant } from '../contracts/api-key-verifier.js';
 import type { Mailer } from '../contracts/mailer.js';
 import type { UserStore } from '../contracts/user-store.js';
-import type { DialectRuleName } from '../patch/index.js';
+import type { DialectRuleName } from '../schema/dialect-rules.js';
 import type { SchemaDefinition } from '../schema/types.js';
 import type { UserNameRule } from '../schema/user-name-rule.js';
 import type { RequestCompletedEvent, ScimEvent } from './events/types.js';
@@ -46,7 +46,12 @@ export interface OutboxOptions {
  * Says whether a request may go on: `true` lets it through; `false` refuses it with 429, and
  * `{ retryAfterSeconds }` refuses it with 429 and a `Retry-After` header (rounded up).
  */
-export type RateLimitVerdict = boolean | { readonly retryAfterSeconds: number };
+export type RateLimitVerdict =
+  | boolean
+  | {
+      /** Seconds the client should wait, sent as `Retry-After` (rounded up). */
+      readonly retryAfterSeconds: number;
+    };
 
 /**
  * Decides whether an authenticated request may go on, before its body is read (see

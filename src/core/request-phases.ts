@@ -53,7 +53,7 @@ export interface RequestPhases {
 type Admitted = ScimAdmission | Promise<ScimAdmission>;
 
 // One `connection: close` for every answer that leaves body bytes unread: reading them would
-// cost the server as much as serving them, and draining lets a client hold it (DESIGN.md §6).
+// cost the server as much as serving them, and draining lets a client hold it (docs/limits.md).
 function finish(response: ScimResponse, method: string, close: boolean): ScimResponse {
   if (!close && method !== 'HEAD') return response;
   return {

@@ -38,7 +38,9 @@ export interface ScimRequest {
 
 /** A response for the adapter to write: the body is already serialised. */
 export interface ScimResponse {
+  /** The HTTP status code. */
   readonly status: number;
+  /** The response headers, lower-case names (`content-type`, `location`, `etag`, ...). */
   readonly headers: Readonly<Record<string, string>>;
   /** JSON text, or `undefined` for 204 and 304. */
   readonly body: string | undefined;

@@ -1,4 +1,4 @@
-export { ScimError, isScimError, ERROR_SCHEMA } from './scim-error.js';
+export { ScimError, isScimError } from './scim-error.js';
 export type { ScimType, ScimErrorBody, ScimErrorOptions } from './scim-error.js';
 export { scimErrors, toScimError } from './factories.js';
 export { ScimConfigError } from './config-error.js';

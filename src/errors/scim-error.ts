@@ -1,3 +1,5 @@
+import { ERROR_SCHEMA } from '../schema/urns.js';
+
 /**
  * The `scimType` values RFC 7644 §3.12 defines, and those RFC 9865 §2.1 adds for cursor
  * paging, plus none for errors that have no type.
@@ -17,16 +19,17 @@ export type ScimType =
   | 'expiredCursor'
   | 'invalidCount';
 
-/** The schema URN of a SCIM error body. */
-export const ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
-
 const BRAND = Symbol.for('scimkit.ScimError');
 
 /** The RFC 7644 §3.12 error body. */
 export interface ScimErrorBody {
+  /** The error message schema, alone. */
   schemas: [typeof ERROR_SCHEMA];
+  /** The HTTP status code, as a string (RFC 7644 §3.12). */
   status: string;
+  /** The RFC 7644 §3.12 error type, for the statuses that define one. */
   scimType?: ScimType;
+  /** A human-readable explanation a client can act on. */
   detail: string;
 }
 

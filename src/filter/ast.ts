@@ -11,28 +11,39 @@ export type { AttributePath };
 
 /** `attrPath op value`. */
 export interface CompareFilter {
+  /** Tells this node from the others. */
   readonly kind: 'compare';
+  /** The attribute compared. */
   readonly path: AttributePath;
+  /** The comparison operator. */
   readonly op: CompareOperator;
+  /** The literal compared with the attribute's values. */
   readonly value: FilterValue;
 }
 
 /** `attrPath pr`. */
 export interface PresentFilter {
+  /** Tells this node from the others. */
   readonly kind: 'present';
+  /** The attribute that must have a value. */
   readonly path: AttributePath;
 }
 
 /** `left and right`, `left or right`. */
 export interface LogicalFilter {
+  /** The logical operator. */
   readonly kind: 'and' | 'or';
+  /** The left operand. */
   readonly left: Filter;
+  /** The right operand. */
   readonly right: Filter;
 }
 
 /** `not (filter)`. */
 export interface NotFilter {
+  /** Tells this node from the others. */
   readonly kind: 'not';
+  /** The negated filter. */
   readonly filter: Filter;
 }
 
@@ -41,8 +52,11 @@ export interface NotFilter {
  * paths are relative to that value (`emails[type eq "work"]`).
  */
 export interface ValuePathFilter {
+  /** Tells this node from the others. */
   readonly kind: 'valuePath';
+  /** The multi-valued attribute whose values are tested. */
   readonly path: AttributePath;
+  /** The filter one value must match; its paths are relative to that value. */
   readonly filter: Filter;
 }
 

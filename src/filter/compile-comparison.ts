@@ -109,7 +109,8 @@ function foldedString(op: CompareOperator, raw: string): (value: unknown) => boo
 
 /**
  * Tells whether a value counts as present for `pr`: not null, not `""`, not an empty array,
- * and for a complex value, some present sub-attribute.
+ * and for a complex value, some present sub-attribute. Exported by `scimkit/filter` for a store
+ * that evaluates `pr` itself, so that it agrees with the in-memory evaluator.
  *
  * @see RFC 7644 §3.4.2.2
  */

@@ -1,3 +1,19 @@
+/**
+ * scimkit/filter: the filter engine (RFC 7644 §3.4.2.2), pure and synchronous: the parser (text
+ * to AST), the checker and the in-memory evaluator and sorter, which resolve paths through a
+ * compiled resource type (`compileResourceType`, `userResourceType` from `scimkit`), and the
+ * stringifier. A custom store receives filters as this AST (`ListQuery.filter`).
+ *
+ * @module
+ * @example
+ * ```ts
+ * import { userResourceType } from 'scimkit';
+ * import { compileFilter, parseFilter } from 'scimkit/filter';
+ *
+ * const isWork = compileFilter(parseFilter('emails[type eq "work"]'), userResourceType());
+ * const workers = users.filter(isWork);
+ * ```
+ */
 export type {
   AttributePath,
   CompareFilter,
@@ -18,18 +34,9 @@ export type { ParseFilterOptions } from './parse-filter.js';
 export { stringifyFilter, stringifyAttributePath } from './stringify-filter.js';
 export { checkFilter } from './check-filter.js';
 export { compileFilter } from './compile-filter.js';
+export type { FilterPredicate } from './compile-filter.js';
 export { compileSort } from './compile-sort.js';
 export type { ResourceComparator } from './compile-sort.js';
-export type { FilterPredicate } from './compile-filter.js';
 export { matchesFilter } from './matches-filter.js';
 export { isPresentValue } from './compile-comparison.js';
-export { SCHEMAS_ATTRIBUTE } from '../schema/schemas-attribute.js';
-export { compileResourceType } from '../schema/resource-type.js';
-export type {
-  CompiledResourceType,
-  ResolvedAttribute,
-  ResourceTypeDefinition,
-} from '../schema/resource-type.js';
-export { userResourceType } from '../schema/user-resource-type.js';
-export type { UserResourceTypeOptions } from '../schema/user-resource-type.js';
 export { parseDateTime } from '../schema/date-time.js';

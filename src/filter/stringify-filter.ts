@@ -33,7 +33,10 @@ export function stringifyFilter(filter: Filter): string {
   }
 }
 
-/** Writes an attribute path: `[schema:]attribute[.subAttribute]`. */
+/**
+ * Writes an attribute path: `[schema:]attribute[.subAttribute]`; for a store that names a
+ * path it cannot filter or sort on (an error detail, an `UnsupportedFilterError` reason).
+ */
 export function stringifyAttributePath(path: AttributePath): string {
   const name =
     path.subAttribute === undefined ? path.attribute : `${path.attribute}.${path.subAttribute}`;

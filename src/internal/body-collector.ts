@@ -1,5 +1,5 @@
 import type { BodyEnd } from '../core/types.js';
-import type { BodyLimits } from './adapter-options.js';
+import type { BodyLimits } from './body-limits.js';
 import { concatBytes } from './concat-bytes.js';
 
 /** What an adapter read of a request body, and how the read ended. */

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { declaresBody } from '../core/http/declared-body.js';
-import type { BodyLimits } from './adapter-options.js';
+import type { BodyLimits } from './body-limits.js';
 import { BodyCollector, type BodyRead, NO_BODY } from './body-collector.js';
 
 /** Tells whether a request's headers announce that it has no body, so most GETs read nothing. */

@@ -1,4 +1,4 @@
-import type { BodyLimits } from './adapter-options.js';
+import type { BodyLimits } from './body-limits.js';
 import { BodyCollector, type BodyRead } from './body-collector.js';
 
 /**

@@ -1,6 +1,7 @@
 import type { PathItem } from './resource-paths.js';
 import { bodyResponse, errorResponses, requestBody } from './responses.js';
 import type { JsonSchema } from './types.js';
+import { BULK_REQUEST_SCHEMA } from '../schema/urns.js';
 
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const METHOD = { type: 'string', enum: ['POST', 'PUT', 'PATCH', 'DELETE'] };
@@ -13,7 +14,7 @@ export const bulkRequestSchema: JsonSchema = {
     schemas: {
       type: 'array',
       items: { type: 'string' },
-      contains: { const: 'urn:ietf:params:scim:api:messages:2.0:BulkRequest' },
+      contains: { const: BULK_REQUEST_SCHEMA },
     },
     failOnErrors: { type: 'integer', minimum: 1 },
     Operations: {

@@ -1,14 +1,18 @@
 import type { SortOrder } from '../contracts/user-store.js';
-import { RESOURCE_TYPE_SCHEMA, SPC_SCHEMA } from '../core/handlers/discovery.js';
-import { SEARCH_REQUEST_SCHEMA } from '../core/handlers/list-params.js';
-import { LIST_RESPONSE_SCHEMA } from '../core/handlers/list-resources.js';
-import { ERROR_SCHEMA, type ScimType } from '../errors/index.js';
-import { PATCH_OP_SCHEMA } from '../patch/index.js';
+import type { ScimType } from '../errors/index.js';
 import type { PatchOpName } from '../patch/types.js';
-import { SCHEMA_SCHEMA } from '../schema/to-schema-resource.js';
 import type { AttributeType, Mutability, Returned, Uniqueness } from '../schema/types.js';
 import { everyMember } from './every-member.js';
 import type { JsonSchema } from './types.js';
+import {
+  ERROR_SCHEMA,
+  LIST_RESPONSE_SCHEMA,
+  PATCH_OP_SCHEMA,
+  RESOURCE_TYPE_SCHEMA,
+  SCHEMA_SCHEMA,
+  SEARCH_REQUEST_SCHEMA,
+  SPC_SCHEMA,
+} from '../schema/urns.js';
 
 /** The RFC 7644 §3.12 `scimType` values, and those RFC 9865 §2.1 adds. */
 export const SCIM_TYPES = everyMember<ScimType>()([

@@ -1,7 +1,10 @@
 import type { ResourceTypeDescription } from '../core/resource-types.js';
 
 /** A JSON Schema 2020-12 object, as an OpenAPI 3.1 document holds it. */
-export type JsonSchema = { [keyword: string]: unknown };
+export type JsonSchema = {
+  /** A JSON Schema keyword and its value. */
+  [keyword: string]: unknown;
+};
 
 /** What {@link openApiDocument} describes: the resource types a SCIM service serves, and where. */
 export interface OpenApiInput {
@@ -35,22 +38,44 @@ export interface OpenApiInput {
  * @see https://spec.openapis.org/oas/v3.1.0
  */
 export interface OpenApiDocument {
+  /** The OpenAPI version the document follows. */
   readonly openapi: '3.1.0';
+  /** The title, version and description of the described API. */
   readonly info: {
+    /** The API's title. */
     readonly title: string;
+    /** The version of the described API. */
     readonly version: string;
+    /** What the API is, in a few sentences. */
     readonly description: string;
   };
-  readonly servers?: readonly { readonly url: string }[];
+  /** Where the API is served; absent when it is relative to the document. */
+  readonly servers?: readonly {
+    /** The base URL of the SCIM service. */
+    readonly url: string;
+  }[];
+  /** The authentication every operation needs: a bearer token. */
   readonly security: readonly Record<string, readonly string[]>[];
-  readonly tags: readonly { readonly name: string; readonly description: string }[];
+  /** The groups the operations are listed under, one per resource type and one for discovery. */
+  readonly tags: readonly {
+    /** The tag's name. */
+    readonly name: string;
+    /** What the operations under the tag do. */
+    readonly description: string;
+  }[];
   /** Path → method (`get`, `post`, ...) → operation (and path-level `parameters`). */
   readonly paths: Record<string, Record<string, unknown>>;
+  /** The shared schemas, parameters and responses the paths refer to. */
   readonly components: {
+    /** The message and resource schemas, by name. */
     readonly schemas: Record<string, JsonSchema>;
+    /** The shared query and path parameters, by name. */
     readonly parameters: Record<string, JsonSchema>;
+    /** The shared responses (the SCIM errors among them), by name. */
     readonly responses: Record<string, JsonSchema>;
+    /** The shared response headers (`ETag`, `Location`), by name. */
     readonly headers: Record<string, JsonSchema>;
+    /** The bearer-token scheme every operation uses. */
     readonly securitySchemes: Record<string, JsonSchema>;
   };
 }

@@ -1,7 +1,8 @@
 import { isJsonObject } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
 import type { RuleTrace } from '../schema/dialect-rules.js';
-import { PATCH_OP_SCHEMA, type PatchContext } from './types.js';
+import { PATCH_OP_SCHEMA } from '../schema/urns.js';
+import type { PatchContext } from './types.js';
 
 type Json = Record<string, unknown>;
 

@@ -4,9 +4,6 @@ import type { DialectRules, FiredRule, RuleTrace } from '../schema/dialect-rules
 import type { CompiledResourceType } from '../schema/resource-type.js';
 import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
 
-/** The PatchOp message schema URN. */
-export const PATCH_OP_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
-
 /** The three PATCH operations of RFC 7644 §3.5.2. */
 export type PatchOpName = 'add' | 'remove' | 'replace';
 
@@ -53,6 +50,7 @@ export interface PatchResult {
 export interface PatchPath {
   /** The schema URN the client put in front of the attribute, when it did. */
   readonly schema?: string;
+  /** The attribute name, as the client wrote it. */
   readonly attribute: string;
   /** The sub-attribute: `name.givenName`, or the part after `]` in `emails[...].value`. */
   readonly subAttribute?: string;

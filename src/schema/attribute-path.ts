@@ -11,7 +11,9 @@
 export interface AttributePath {
   /** The schema URN when the client qualified the name, e.g. the Enterprise User URN. */
   readonly schema?: string;
+  /** The attribute name, as the client wrote it. */
   readonly attribute: string;
+  /** The sub-attribute name after the dot, when there is one (`name.givenName`). */
   readonly subAttribute?: string;
 }
 

@@ -49,6 +49,8 @@ export function normaliseDateTime(text: string): string | undefined {
  * Reads an xsd:dateTime as milliseconds since the epoch, or `NaN` when the text is not one.
  * It accepts exactly the texts `normaliseDateTime` does, so a value the server stored can
  * always be found by a date filter, and a filter literal means the same on every store.
+ * Exported by `scimkit/filter` for a store that compares dateTime values itself (filter
+ * pushdown), so that it reads a filter literal as the core does.
  *
  * @see RFC 7643 §2.3.5; RFC 7644 §3.4.2.2
  */

@@ -94,6 +94,7 @@ export const BUILT_IN_PROFILES: Readonly<Record<BuiltInProfileName, readonly Dia
  * an admin can see why a request was accepted.
  */
 export interface FiredRule {
+  /** The rule that fired. */
   readonly rule: DialectRuleName;
   /**
    * Where in the request: `Operations[0].op`, `Operations[1].value.name.givenName`,

@@ -2,9 +2,7 @@ import { defineAttribute as attr } from './define-attribute.js';
 import { defineSchema } from './define-schema.js';
 import { externalIdAttribute, idAttribute, metaAttribute } from './common-attributes.js';
 import type { InferAttributes } from './infer.js';
-
-/** The schema URN of the RFC 7643 core Group. */
-export const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+import { GROUP_SCHEMA } from './urns.js';
 
 /**
  * The RFC 7643 §4.2 core Group, every attribute with its characteristics (as §8.7.1 lists
@@ -75,10 +73,15 @@ export interface GroupMember {
 
 /** Group metadata as stored: every value but `location` is set by the service. */
 export interface GroupMeta {
+  /** Always `Group`. */
   resourceType: 'Group';
+  /** When the group was created (ISO 8601). */
   created: string;
+  /** When the group was last changed (ISO 8601). */
   lastModified: string;
+  /** The weak ETag of this version of the group. */
   version: string;
+  /** The group's URL; set on the way out, from the request's base URL. */
   location?: string;
 }
 
@@ -91,11 +94,18 @@ export interface GroupMeta {
  * @see RFC 7643 §4.2
  */
 export interface ScimGroup {
+  /** The schema URNs of the group: the core Group schema and any extension's. */
   schemas: string[];
+  /** The service's id of the group: opaque, URL-safe, never reused. */
   id: string;
+  /** The IdP's own id of the group, if it sent one. */
   externalId?: GroupAttributes['externalId'];
+  /** The group's name as the IdP shows it. */
   displayName: string;
+  /** The members, when the group has some and they were asked for. */
   members?: GroupMember[];
+  /** The group's metadata. */
   meta: GroupMeta;
+  /** A host extension's attributes, under its schema URN, as they came. */
   [attribute: string]: unknown;
 }

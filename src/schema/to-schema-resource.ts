@@ -1,7 +1,5 @@
 import type { AttributeDefinition, SchemaDefinition } from './types.js';
-
-/** The schema URN of a Schema resource (RFC 7643 §7). */
-export const SCHEMA_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Schema';
+import { SCHEMA_SCHEMA } from './urns.js';
 
 // The common attributes (`id`, `externalId`, `meta`) are part of every resource, not of the
 // User schema's published attribute list (RFC 7643 §3.1, §8.7.1).

@@ -1,4 +1,5 @@
 import { ScimConfigError, scimErrors } from '../errors/index.js';
+import { MAX_KEY_TEXT_LENGTH } from './check-key-text.js';
 import { isEmailAddress, MAX_EMAIL_LENGTH } from './email.js';
 
 /**
@@ -21,11 +22,10 @@ export type UserNameRule = 'rfc' | 'email' | ((userName: string) => string | und
 
 /**
  * The longest userName the `'rfc'` rule and a host's rule accept, in characters (UTF-16 code
- * units, as JavaScript counts them). The userName's key is a PostgreSQL btree index entry,
- * which holds at most about 2,700 bytes: 900 random CJK characters (3 bytes each in UTF-8)
- * already fail there, 512 of them take 1,536 bytes.
+ * units, as JavaScript counts them): the userName's key is a store's key, like every text of
+ * {@link MAX_KEY_TEXT_LENGTH}.
  */
-export const MAX_USER_NAME_LENGTH = 512;
+export const MAX_USER_NAME_LENGTH = MAX_KEY_TEXT_LENGTH;
 
 /** Checks a userName a write would store; throws a 400 that names the rule that refused it. */
 export type UserNameCheck = (userName: unknown) => asserts userName is string;

@@ -1,11 +1,6 @@
 import type { InferAttribute, InferAttributes, InferExtension } from './infer.js';
-import type {
-  ACCOUNT_SCHEMA,
-  accountSchema,
-  ENTERPRISE_USER_SCHEMA,
-  enterpriseUserSchema,
-  userSchema,
-} from './user-schema.js';
+import type { accountSchema, enterpriseUserSchema, userSchema } from './user-schema.js';
+import type { ACCOUNT_SCHEMA, ENTERPRISE_USER_SCHEMA } from './urns.js';
 
 /** Flattens an intersection into one object type, for readable hovers and errors. */
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
@@ -43,13 +38,17 @@ export type UserMeta = WithPresent<
 
 /**
  * The User's attributes as the schemas define them, with what the service guarantees on
- * top: `active` is always a boolean (DESIGN.md §3), `meta` and the account extension are
- * always there. `password` is absent: it is never stored (`returned: never`).
+ * top: `active` is always a boolean (omitted on create means `false`), `meta` and the account
+ * extension are always there. `password` is absent: it is never stored (`returned: never`).
  */
 export type ScimUserAttributes = WithPresent<Omit<CoreAttributes, 'meta'>, 'active'> & {
+  /** The schema URNs of the user: the core User schema and those of its extensions. */
   schemas: string[];
+  /** The user's metadata. */
   meta: UserMeta;
+  /** The account extension: the account status and when it changed. */
   [ACCOUNT_SCHEMA]: AccountExtension;
+  /** The Enterprise User extension, when the user has any of its attributes. */
   [ENTERPRISE_USER_SCHEMA]?: EnterpriseUser & Record<string, unknown>;
 };
 
@@ -62,5 +61,6 @@ export type ScimUserAttributes = WithPresent<Omit<CoreAttributes, 'meta'>, 'acti
  * @see RFC 7643 §4.1
  */
 export interface ScimUser extends ScimUserAttributes {
+  /** Attributes no schema of the library models (a host extension's, under its URN). */
   [attribute: string]: unknown;
 }

@@ -3,13 +3,7 @@ import { defineSchema } from './define-schema.js';
 import { externalIdAttribute, idAttribute, metaAttribute } from './common-attributes.js';
 import type { InferExtension } from './infer.js';
 import type { AttributeDefinition } from './types.js';
-
-/** The schema URN of the RFC 7643 core User. */
-export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
-/** The schema URN of the RFC 7643 §4.3 Enterprise User extension. */
-export const ENTERPRISE_USER_SCHEMA = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
-/** The schema URN of scimkit's account extension (account `status`). */
-export const ACCOUNT_SCHEMA = 'urn:scimkit:params:scim:schemas:extension:account:2.0:User';
+import { ACCOUNT_SCHEMA, ENTERPRISE_USER_SCHEMA, USER_SCHEMA } from './urns.js';
 
 // The helpers are generic so every attribute keeps its literal characteristics: the ScimUser
 // type is inferred from these tables.
@@ -244,5 +238,8 @@ export const accountSchema = defineSchema({
   ],
 });
 
-/** The account statuses of DESIGN.md §4, read from the account extension's `status`. */
+/**
+ * The account statuses (`Pending`, `Invited`, `Activated`, `Deactivated`; docs/lifecycle.md,
+ * "Account status"), read from the account extension's `status`.
+ */
 export type AccountStatus = NonNullable<InferExtension<typeof accountSchema>['status']>;

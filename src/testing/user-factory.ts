@@ -1,7 +1,7 @@
 import type { OutboxMessage } from '../contracts/outbox.js';
 import type { ScimUser } from '../schema/user-resource.js';
-import { ACCOUNT_SCHEMA, USER_SCHEMA } from '../schema/user-schema.js';
 import type { UserFactory } from './types.js';
+import { ACCOUNT_SCHEMA, USER_SCHEMA } from '../schema/urns.js';
 
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 

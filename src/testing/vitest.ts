@@ -47,5 +47,3 @@ export function describeStoreConformance(
     }
   });
 }
-
-export type { StoreConformanceOptions, StoreFactory, StoreHarness } from './types.js';

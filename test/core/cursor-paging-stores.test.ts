@@ -2,12 +2,9 @@
 // create and delete users never skips nor repeats a user that existed throughout — on the
 // memory store, PGlite and the PostgreSQL server, in id order and sorted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { staticApiKeys } from '../../src/index.js';
 import { everyStore } from './every-store.js';
-import { KEY_A } from './harness.js';
-import { setupCursors, type CursorPage } from './cursor-harness.js';
+import { expectEachOnce, letter, setupCursorsOn } from './cursor-harness.js';
 
-let tenants = 0;
 let newUsers = 0;
 
 /** The orders a walk is tried in; each `[name, query]`. */
@@ -19,9 +16,6 @@ const ORDERS: readonly (readonly [string, string])[] = [
   ['a filter and a sort', `count=3&sortBy=title&filter=${encodeURIComponent('userName sw "s"')}`],
 ];
 
-/** A letter from a number, so userNames of new users fall anywhere in the userName order. */
-const letter = (n: number) => String.fromCharCode(97 + ((n * 7) % 26));
-
 describe.each(everyStore)('cursor paging on the $name store', ({ open }) => {
   let opened: Awaited<ReturnType<typeof open>>;
   beforeAll(async () => {
@@ -30,14 +24,7 @@ describe.each(everyStore)('cursor paging on the $name store', ({ open }) => {
   afterAll(() => opened.close());
 
   /** A service on the shared store, in a tenant of its own. */
-  const service = () => {
-    tenants += 1;
-    return setupCursors({
-      store: opened.store,
-      verifier: staticApiKeys([{ key: KEY_A, tenant: `cursor-${tenants}-${Date.now()}` }]),
-      onError: () => undefined,
-    });
-  };
+  const service = () => setupCursorsOn(opened.store);
 
   /** Creates `n` users; every third has no displayName and every fourth no title. */
   async function seed(ctx: ReturnType<typeof service>, prefix: string, n: number) {
@@ -84,18 +71,12 @@ describe.each(everyStore)('cursor paging on the $name store', ({ open }) => {
     const ids = await seed(ctx, 'old', 20);
     const query = 'count=3&sortBy=displayName';
     // Find the last page, then go back from it while others write.
-    const forward = await ctx.walk(query);
     const doomed = ids.filter((_, i) => i % 4 === 2);
     const stable = new Set(ids.filter((_, i) => i % 4 !== 2));
-    const pages: CursorPage[] = [forward[forward.length - 1] as CursorPage];
-    for (let cursor = pages[0]?.body.previousCursor; cursor !== undefined;) {
+    const pages = await ctx.walkBack(query, async () => {
       for (const id of doomed.splice(0, 1)) await ctx.request('DELETE', `/Users/${id}`);
       await seed(ctx, 'new', 1);
-      const page = await ctx.page(query, cursor);
-      pages.push(page);
-      cursor = page.body.previousCursor;
-      expect(pages.length).toBeLessThan(40);
-    }
+    });
     expectEachOnce(pages, stable);
   }, 60_000);
 
@@ -108,15 +89,3 @@ describe.each(everyStore)('cursor paging on the $name store', ({ open }) => {
     expect(indexed.body.Resources.map((u: { id: string }) => u.id)).toEqual(made);
   }, 60_000);
 });
-
-/** Every user of `stable` is on exactly one page, and no user is on two. */
-function expectEachOnce(pages: readonly CursorPage[], stable: ReadonlySet<string>) {
-  const seen = new Map<string, number>();
-  for (const page of pages)
-    for (const user of page.body.Resources as { id: string }[])
-      seen.set(user.id, (seen.get(user.id) ?? 0) + 1);
-  const repeated = [...seen].filter(([, n]) => n > 1).map(([id]) => id);
-  expect(repeated, 'users seen twice').toEqual([]);
-  const missed = [...stable].filter((id) => !seen.has(id));
-  expect(missed, 'users present throughout that no page showed').toEqual([]);
-}

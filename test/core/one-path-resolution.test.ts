@@ -6,7 +6,7 @@ import { patchContext } from '../../src/patch/patch-context.js';
 import { resolvePath } from '../../src/patch/resolve-target.js';
 import { compileProjection } from '../../src/schema/project-resource.js';
 import { userResourceType } from '../../src/schema/user-resource-type.js';
-import { ENTERPRISE_USER_SCHEMA, USER_SCHEMA } from '../../src/schema/user-schema.js';
+import { ENTERPRISE_USER_SCHEMA, USER_SCHEMA } from '../../src/schema/urns.js';
 
 // Issue 12: one path grammar and one resolver, so every place that takes an attribute path
 // from a client (filter, PATCH path, sortBy, attributes=) takes the same decision for the same

@@ -4,11 +4,7 @@ import { accountAfterActiveChange, initialAccount } from '../../src/core/users/a
 import { defineAttribute } from '../../src/schema/define-attribute.js';
 import { defineSchema } from '../../src/schema/define-schema.js';
 import { userResourceType } from '../../src/schema/user-resource-type.js';
-import {
-  ACCOUNT_SCHEMA,
-  ENTERPRISE_USER_SCHEMA,
-  USER_SCHEMA,
-} from '../../src/schema/user-schema.js';
+import { ACCOUNT_SCHEMA, ENTERPRISE_USER_SCHEMA, USER_SCHEMA } from '../../src/schema/urns.js';
 
 const NOW = '2026-11-24T05:00:00.000Z';
 const LATER = '2026-11-24T06:00:00.000Z';

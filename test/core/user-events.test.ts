@@ -8,9 +8,9 @@ import {
 import { assembleUser, firstMeta, nextMeta } from '../../src/core/users/stored-user.js';
 import { userEvents } from '../../src/core/users/user-events.js';
 import type { ScimUser } from '../../src/schema/user-resource.js';
-import { ACCOUNT_SCHEMA } from '../../src/schema/user-schema.js';
 import { userResourceType } from '../../src/schema/user-resource-type.js';
 import { ACCOUNT, patchBody, setup } from './harness.js';
+import { ACCOUNT_SCHEMA } from '../../src/schema/urns.js';
 
 const NOW = '2026-11-24T05:00:00.000Z';
 const TYPE = userResourceType();

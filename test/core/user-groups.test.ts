@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { GroupStore, UserStore } from '../../src/index.js';
-import { GROUP_SCHEMA, type ScimGroup } from '../../src/schema/group-schema.js';
+import type { ScimGroup } from '../../src/schema/group-schema.js';
 import { parseFilter } from '../../src/filter/index.js';
 import { everyStore } from './every-store.js';
 import { ORIGIN, BASE, KEY_B, patchBody, setup, USER_SCHEMA } from './harness.js';
+import { GROUP_SCHEMA } from '../../src/schema/urns.js';
 
 const GROUPS_URL = `${ORIGIN}${BASE}/Groups`;
 const at = new Date().toISOString();

@@ -20,7 +20,7 @@ import {
   text,
   userBodies,
   type Json,
-} from '../review/fuzz-generators.js';
+} from '../core/request-generators.js';
 
 const RUNS = Number(process.env['SCIMKIT_FUZZ_RUNS'] ?? 250);
 const SEED = Number(process.env['SCIMKIT_FUZZ_SEED'] ?? Date.now() % 2 ** 31);

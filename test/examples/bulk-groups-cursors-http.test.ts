@@ -2,10 +2,8 @@
 // store, PGlite and the PostgreSQL server (issue 14, "Done when": Bulk and cursor paging also on
 // the PostgreSQL server).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StoreConfig } from '../../examples/server/config.js';
-import { startServer, type RunningServer } from '../../examples/server/server.js';
-import { exampleStores, removeStore } from './example-stores.js';
-import { testConfig } from './test-config.js';
+import type { RunningServer } from '../../examples/server/server.js';
+import { exampleStores, serveOn, type ServedExample } from './example-stores.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
@@ -39,20 +37,18 @@ const idOf = (location: string) => location.slice(location.lastIndexOf('/') + 1)
 
 const stores = exampleStores('bulk_groups');
 
-for (const { name, store, skip } of stores) {
+for (const store of stores) {
+  const { name, skip } = store;
   describe.skipIf(skip !== undefined)(
     `groups in /Bulk and cursor paging over HTTP (${name}${skip ? `; skipped: ${skip}` : ''})`,
     () => {
+      let served: ServedExample | undefined;
       let running: RunningServer;
-      let config: StoreConfig;
       beforeAll(async () => {
-        config = store();
-        running = await startServer(testConfig({ store: config }), { print: () => undefined });
+        served = await serveOn(store);
+        running = served.running;
       }, 300_000);
-      afterAll(async () => {
-        await running?.close();
-        await removeStore(config);
-      });
+      afterAll(() => served?.stop());
 
       it('creates a group of users created in the same request (in any order), patches its members and deletes a group', async () => {
         const reply = await send(`${running.url}/Bulk`, 'POST', {

@@ -1,15 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StoreConfig } from '../../examples/server/config.js';
-import { startServer, type RunningServer } from '../../examples/server/server.js';
+import type { RunningServer } from '../../examples/server/server.js';
 import { scimNode } from '../../src/adapters/node/index.js';
 import { createScim, staticApiKeys } from '../../src/index.js';
 import { everyStore, type OpenedStore } from '../core/every-store.js';
-import { testConfig } from './test-config.js';
+import { exampleStores, serveOn } from './example-stores.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
@@ -38,37 +34,15 @@ const user = (userName: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-const stores: { name: string; store: () => StoreConfig; skip?: string }[] = [
-  { name: 'memory', store: () => ({ kind: 'memory' }) },
-  {
-    name: 'PGlite',
-    store: () => ({ kind: 'pglite', dataDir: mkdtempSync(join(tmpdir(), 'scimkit-bulk-')) }),
-  },
-  ...(process.env.SCIMKIT_TEST_DATABASE_URL
-    ? [
-        {
-          name: 'PostgreSQL',
-          store: (): StoreConfig => ({
-            kind: 'postgres',
-            url: process.env.SCIMKIT_TEST_DATABASE_URL as string,
-            schema: `bulk_http_${process.pid}_${Date.now()}`,
-          }),
-        },
-      ]
-    : []),
-];
+const stores = exampleStores('bulk_http').filter((store) => store.skip === undefined);
 
-describe.each(stores)('/Bulk on the example server ($name)', ({ store }) => {
+describe.each(stores)('/Bulk on the example server ($name)', (store) => {
   let running: RunningServer;
-  let config: StoreConfig;
+  let stop: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    config = store();
-    running = await startServer(testConfig({ store: config }), { print: () => undefined });
+    ({ running, stop } = await serveOn(store));
   }, 120_000);
-  afterAll(async () => {
-    await running?.close();
-    if (config?.kind === 'pglite') rmSync(config.dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => stop?.());
 
   it('advertises bulk and honours exactly what it advertises', async () => {
     const spc = (await send(`${running.url}/ServiceProviderConfig`, 'GET')).body.bulk;

@@ -1,54 +1,73 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import type { StoreConfig } from '../../examples/server/config.js';
+import { startServer, type RunningServer } from '../../examples/server/server.js';
+import { testConfig } from './test-config.js';
 
-/** A store the example server runs on in a test, and why it is skipped, if it is. */
+const databaseUrl = process.env.SCIMKIT_TEST_DATABASE_URL;
+
+/** A store the example server runs on in a test; `skip` says why it cannot run here. */
 export interface ExampleStore {
   readonly name: string;
-  /** Makes a fresh, empty store's configuration (a new PGlite folder, a new schema). */
-  readonly store: () => StoreConfig;
-  readonly skip: string | undefined;
+  /** A fresh store each call: a new PGlite folder, a new PostgreSQL schema. */
+  readonly config: () => StoreConfig;
+  readonly skip?: string;
 }
 
-const DATABASE_URL = process.env.SCIMKIT_TEST_DATABASE_URL;
-
 /**
- * The memory store, PGlite in a fresh folder, and the PostgreSQL server in a fresh schema when
- * `SCIMKIT_TEST_DATABASE_URL` is set (skipped, saying so, when not). `label` names the folders
- * and schemas.
+ * The stores the example server runs on: memory, PGlite, and the PostgreSQL server when
+ * SCIMKIT_TEST_DATABASE_URL is set (else skipped, with that reason). `label` names the
+ * PGlite folders and PostgreSQL schemas of the test file that asks.
  */
 export function exampleStores(label: string): ExampleStore[] {
   return [
-    { name: 'memory', store: () => ({ kind: 'memory' }), skip: undefined },
+    { name: 'memory', config: () => ({ kind: 'memory' }) },
     {
       name: 'PGlite',
-      store: () => ({ kind: 'pglite', dataDir: mkdtempSync(join(tmpdir(), `scimkit-${label}-`)) }),
-      skip: undefined,
+      config: () => ({ kind: 'pglite', dataDir: mkdtempSync(join(tmpdir(), `scimkit-${label}-`)) }),
     },
     {
-      name: 'PostgreSQL server',
-      store: () => ({
+      name: 'PostgreSQL',
+      config: () => ({
         kind: 'postgres',
-        url: DATABASE_URL as string,
-        schema: `${label.replace(/\W/g, '_')}_${process.pid}_${Date.now()}`,
+        url: databaseUrl as string,
+        schema: `${label}_${process.pid}_${Date.now()}`,
       }),
-      skip: DATABASE_URL ? undefined : 'SCIMKIT_TEST_DATABASE_URL is not set',
+      ...(databaseUrl
+        ? {}
+        : { skip: 'SCIMKIT_TEST_DATABASE_URL is unset: no PostgreSQL server to run on' }),
     },
   ];
 }
 
-/** Removes what a store of {@link exampleStores} left: the PGlite folder, the schema. */
-export async function removeStore(config: StoreConfig | undefined): Promise<void> {
-  if (config?.kind === 'pglite') rmSync(config.dataDir, { recursive: true, force: true });
-  if (config?.kind === 'postgres') {
-    const { default: pg } = await import('pg');
-    const client = new pg.Client({ connectionString: config.url });
-    await client.connect();
-    try {
-      await client.query(`DROP SCHEMA IF EXISTS "${config.schema}" CASCADE`);
-    } finally {
-      await client.end();
-    }
+/** The example server on a fresh store, and how to stop it and let the store's data go. */
+export interface ServedExample {
+  readonly running: RunningServer;
+  stop(): Promise<void>;
+}
+
+/** Starts the example server (the test configuration) on a fresh store of `store`. */
+export async function serveOn(store: ExampleStore): Promise<ServedExample> {
+  const config = store.config();
+  const running = await startServer(testConfig({ store: config }), { print: () => undefined });
+  return {
+    running,
+    async stop() {
+      await running.close();
+      await discard(config);
+    },
+  };
+}
+
+async function discard(config: StoreConfig): Promise<void> {
+  if (config.kind === 'pglite') rmSync(config.dataDir, { recursive: true, force: true });
+  if (config.kind !== 'postgres' || config.schema === undefined) return;
+  const pool = new pg.Pool({ connectionString: config.url, max: 1 });
+  try {
+    await pool.query(`DROP SCHEMA IF EXISTS "${config.schema}" CASCADE`);
+  } finally {
+    await pool.end();
   }
 }

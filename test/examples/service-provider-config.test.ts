@@ -2,12 +2,10 @@
 // server and exercises every feature it names, so a claim that stops being true, or a feature
 // that works while advertised as unsupported, turns the test red (issue 14, "Done when").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StoreConfig } from '../../examples/server/config.js';
-import { startServer, type RunningServer } from '../../examples/server/server.js';
+import type { RunningServer } from '../../examples/server/server.js';
 import { createScim, staticApiKeys } from '../../src/index.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
-import { exampleStores, removeStore } from './example-stores.js';
-import { testConfig } from './test-config.js';
+import { exampleStores, serveOn, type ServedExample } from './example-stores.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const BULK = 'urn:ietf:params:scim:api:messages:2.0:BulkRequest';
@@ -48,17 +46,14 @@ async function send(
 // The PostgreSQL server serves what PGlite does (one SQL store): memory and PGlite suffice.
 const stores = exampleStores('spc').slice(0, 2);
 
-describe.each(stores)('/ServiceProviderConfig on the example server ($name)', ({ store }) => {
+describe.each(stores)('/ServiceProviderConfig on the example server ($name)', (store) => {
+  let served: ServedExample | undefined;
   let running: RunningServer;
-  let config: StoreConfig;
   beforeAll(async () => {
-    config = store();
-    running = await startServer(testConfig({ store: config }), { print: () => undefined });
+    served = await serveOn(store);
+    running = served.running;
   }, 300_000);
-  afterAll(async () => {
-    await running?.close();
-    await removeStore(config);
-  });
+  afterAll(() => served?.stop());
 
   it('advertises each feature exactly as it works', { timeout: 120_000 }, async () => {
     const url = running.url;

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { isScimError } from '../../src/errors/index.js';
 import { checkFilter, parseFilter } from '../../src/filter/index.js';
 import type { Filter } from '../../src/filter/index.js';
-import { ACCOUNT_SCHEMA, ENTERPRISE_USER_SCHEMA } from '../../src/schema/user-schema.js';
 import { and, cmp, not, or, pr, vp } from './ast-builders.js';
 import { userResourceType } from '../../src/schema/user-resource-type.js';
+import { ACCOUNT_SCHEMA, ENTERPRISE_USER_SCHEMA } from '../../src/schema/urns.js';
 
 const type = userResourceType();
 const check = (text: string): Filter => checkFilter(parseFilter(text), type);

@@ -7,16 +7,10 @@ import {
   stringifyFilter,
 } from '../../src/filter/index.js';
 import type { CompareOperator, Filter, FilterValue } from '../../src/filter/index.js';
-import {
-  ACCOUNT_SCHEMA,
-  ENTERPRISE_USER_SCHEMA,
-  USER_SCHEMA,
-  accountSchema,
-  enterpriseUserSchema,
-  userSchema,
-} from '../../src/schema/user-schema.js';
+import { accountSchema, enterpriseUserSchema, userSchema } from '../../src/schema/user-schema.js';
 import type { AttributeDefinition } from '../../src/schema/types.js';
 import { userResourceType } from '../../src/schema/user-resource-type.js';
+import { ACCOUNT_SCHEMA, ENTERPRISE_USER_SCHEMA, USER_SCHEMA } from '../../src/schema/urns.js';
 
 const schemas = [userSchema, enterpriseUserSchema, accountSchema];
 const type = userResourceType();

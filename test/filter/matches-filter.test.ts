@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { compileFilter, matchesFilter, parseFilter } from '../../src/filter/index.js';
-import {
-  ACCOUNT_SCHEMA,
-  ENTERPRISE_USER_SCHEMA,
-  USER_SCHEMA,
-  userSchema,
-} from '../../src/schema/user-schema.js';
+import { userSchema } from '../../src/schema/user-schema.js';
 import { userResourceType } from '../../src/schema/user-resource-type.js';
 import { resourceTypeOf } from '../patch/fixtures.js';
+import { ACCOUNT_SCHEMA, ENTERPRISE_USER_SCHEMA, USER_SCHEMA } from '../../src/schema/urns.js';
 
 const type = userResourceType();
 

@@ -93,3 +93,70 @@ export function expectScimError(reply: Reply, status: number, scimType?: string)
   expect(typeof reply.json?.detail).toBe('string');
   if (scimType !== undefined) expect(reply.json?.scimType).toBe(scimType);
 }
+
+/** The core Group schema. */
+export const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+
+/** One entry of a group's `members` or of a user's `groups`, as the server answers it. */
+export interface Reference {
+  readonly value: string;
+  readonly $ref?: string;
+  readonly display?: string;
+  readonly type?: string;
+}
+
+/** A PatchOp message carrying these operations. */
+export function patchOp(...operations: Record<string, unknown>[]): Record<string, unknown> {
+  return { schemas: [PATCH_SCHEMA], Operations: operations };
+}
+
+/** Creates a group holding these member ids and returns the 201 reply. */
+export async function createGroup(
+  client: ScimClient,
+  displayName: string,
+  memberIds: readonly string[] = [],
+): Promise<Reply> {
+  const reply = await client.send('POST', '/Groups', {
+    body: {
+      schemas: [GROUP_SCHEMA],
+      displayName,
+      members: memberIds.map((value) => ({ value })),
+    },
+  });
+  expect(reply.status, reply.text).toBe(201);
+  return reply;
+}
+
+/** PATCHes a group with these operations, expecting the group PATCH's 204 with an ETag. */
+export async function patchGroup(
+  client: ScimClient,
+  groupId: string,
+  ...operations: Record<string, unknown>[]
+): Promise<Reply> {
+  const reply = await client.send('PATCH', `/Groups/${groupId}`, { body: patchOp(...operations) });
+  expect(reply.status, reply.text).toBe(204);
+  expect(reply.headers.get('etag')).toMatch(/^W\/"/);
+  return reply;
+}
+
+/** The ids of a group's members, sorted, read with GET /Groups/{id}. */
+export async function memberIdsOf(client: ScimClient, groupId: string): Promise<string[]> {
+  const reply = await client.send('GET', `/Groups/${groupId}`);
+  expect(reply.status, reply.text).toBe(200);
+  return ((reply.json?.members ?? []) as Reference[]).map((m) => m.value).sort();
+}
+
+/** A user's readOnly `groups`, read with GET /Users/{id} (`[]` when absent). */
+export async function groupsOfUser(client: ScimClient, userId: string): Promise<Reference[]> {
+  const reply = await client.send('GET', `/Users/${userId}`);
+  expect(reply.status, reply.text).toBe(200);
+  return (reply.json?.groups ?? []) as Reference[];
+}
+
+/** The ids of the users `GET /Users?filter=groups[value eq "<groupId>"]` lists, sorted. */
+export async function usersInGroup(client: ScimClient, groupId: string): Promise<string[]> {
+  const filter = encodeURIComponent(`groups[value eq "${groupId}"]`);
+  const reply = await client.send('GET', `/Users?filter=${filter}&count=100`);
+  expect(reply.status, reply.text).toBe(200);
+  return ((reply.json?.Resources ?? []) as { id: string }[]).map((u) => u.id).sort();
+}

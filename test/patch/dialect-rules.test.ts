@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyPatch, type DialectRuleName } from '../../src/patch/index.js';
+import type { DialectRuleName } from '../../src/index.js';
+import { applyPatch } from '../../src/patch/index.js';
 import {
   ACCOUNT_SCHEMA,
   ENTERPRISE_USER_SCHEMA,

@@ -1,17 +1,16 @@
-import { applyPatch, PATCH_OP_SCHEMA, type PatchOptions } from '../../src/patch/index.js';
-import {
-  accountSchema,
-  ACCOUNT_SCHEMA,
-  ENTERPRISE_USER_SCHEMA,
-  enterpriseUserSchema,
-  USER_SCHEMA,
-  userSchema,
-} from '../../src/schema/user-schema.js';
+import { applyPatch, type PatchOptions } from '../../src/patch/index.js';
+import { accountSchema, enterpriseUserSchema, userSchema } from '../../src/schema/user-schema.js';
 import { isScimError, type ScimError } from '../../src/errors/index.js';
 import { userResourceType } from '../../src/schema/user-resource-type.js';
 import { compileResourceType, type CompiledResourceType } from '../../src/schema/resource-type.js';
 import type { SchemaDefinition } from '../../src/schema/types.js';
 import type { DialectRuleName } from '../../src/patch/types.js';
+import {
+  ACCOUNT_SCHEMA,
+  ENTERPRISE_USER_SCHEMA,
+  PATCH_OP_SCHEMA,
+  USER_SCHEMA,
+} from '../../src/schema/urns.js';
 
 export { ACCOUNT_SCHEMA, ENTERPRISE_USER_SCHEMA, USER_SCHEMA, PATCH_OP_SCHEMA };
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { applyPatch, parsePatchPath } from '../../src/patch/index.js';
 import { compileResourceType } from '../../src/schema/resource-type.js';
-import { GROUP_SCHEMA, groupSchema } from '../../src/schema/group-schema.js';
+import { groupSchema } from '../../src/schema/group-schema.js';
 import { patchBody, setup, USER_SCHEMA } from '../core/harness.js';
 import { userResourceType } from '../../src/schema/user-resource-type.js';
 import { ENTERPRISE_USER_SCHEMA, failure, message, patch, storedUser } from './fixtures.js';
+import { GROUP_SCHEMA } from '../../src/schema/urns.js';
 
 // Dialect rule `unquotedFilterValues` (docs/patch.md): a value filter inside a PATCH path reads
 // values without quotes as a `?filter=` does, `emails[type eq work].value`, and the same switch

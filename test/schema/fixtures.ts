@@ -1,13 +1,8 @@
 import { defineAttribute as attr } from '../../src/schema/define-attribute.js';
 import { defineSchema } from '../../src/schema/define-schema.js';
 import { userResourceType } from '../../src/schema/user-resource-type.js';
-import {
-  accountSchema,
-  ENTERPRISE_USER_SCHEMA,
-  enterpriseUserSchema,
-  USER_SCHEMA,
-  userSchema,
-} from '../../src/schema/user-schema.js';
+import { accountSchema, enterpriseUserSchema, userSchema } from '../../src/schema/user-schema.js';
+import { ENTERPRISE_USER_SCHEMA, USER_SCHEMA } from '../../src/schema/urns.js';
 
 export { ENTERPRISE_USER_SCHEMA, USER_SCHEMA };
 export const DISTRICT = 'urn:example:params:scim:schemas:extension:district:2.0:User';

@@ -16,12 +16,8 @@ import type {
   UserMeta,
   UserName,
 } from '../../src/schema/user-resource.js';
-import type {
-  ACCOUNT_SCHEMA,
-  ENTERPRISE_USER_SCHEMA,
-  AccountStatus,
-  accountSchema,
-} from '../../src/schema/user-schema.js';
+import type { AccountStatus, accountSchema } from '../../src/schema/user-schema.js';
+import type { ACCOUNT_SCHEMA, ENTERPRISE_USER_SCHEMA } from '../../src/schema/urns.js';
 
 const districtSchema = defineSchema({
   id: 'urn:example:params:scim:schemas:extension:district:2.0:User',

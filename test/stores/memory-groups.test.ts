@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { GROUP_SCHEMA, type ScimGroup } from '../../src/schema/group-schema.js';
+import type { ScimGroup } from '../../src/schema/group-schema.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { TenantGroups } from '../../src/stores/memory/tenant-groups.js';
 import { createUserFactory } from '../../src/testing/index.js';
+import { GROUP_SCHEMA } from '../../src/schema/urns.js';
 
 const group: ScimGroup = {
   schemas: [GROUP_SCHEMA],

@@ -2,11 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { Filter } from '../../src/filter/ast.js';
 import { parseFilter } from '../../src/filter/index.js';
+import type { ScimUser } from '../../src/schema/user-resource.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { scanUsers } from '../../src/stores/memory/scan-users.js';
 import { SortedIds } from '../../src/stores/memory/sorted-ids.js';
 import { createUserFactory, runStoreConformance } from '../../src/testing/index.js';
 import { describeStoreConformance } from '../../src/testing/vitest.js';
+import { USER_SCHEMA } from '../../src/schema/urns.js';
 
 // Wrap the one function that visits every user, to prove index lookups never reach it.
 vi.mock('../../src/stores/memory/scan-users.js', async (importOriginal) => {
@@ -130,6 +132,53 @@ describe('MemoryUserStore hands out frozen users', () => {
     expect(after).not.toBe(shallow);
     expect(after.emails).toEqual([{ value: 'shallow@example.org', type: 'work' }]);
     expect(Object.isFrozen(after.emails?.[0])).toBe(true);
+  });
+});
+
+describe('MemoryUserStore keeps each user small', () => {
+  it('shares one frozen schemas list among the users created with equal ones', async () => {
+    const store = new MemoryUserStore();
+    const users = createUserFactory('t');
+    const [ada, bob] = [users.make(), users.make()];
+    const plain = users.make({ schemas: [USER_SCHEMA] });
+    for (const user of [ada, bob, plain]) await store.create('t', user);
+    const [a, b, c] = await Promise.all([ada, bob, plain].map((u) => store.get('t', u.id)));
+    expect(a?.schemas).toEqual(ada.schemas);
+    expect(b?.schemas).toBe(a?.schemas);
+    expect(c?.schemas).toEqual([USER_SCHEMA]);
+    expect(Object.isFrozen(a?.schemas)).toBe(true);
+    // The caller's arrays stay the caller's.
+    (ada.schemas as string[]).push('urn:x');
+    expect((await store.get('t', bob.id))?.schemas).toEqual(bob.schemas);
+  });
+
+  it('finds every holder of an externalId as holders come and go', async () => {
+    const store = new MemoryUserStore();
+    const users = createUserFactory('t');
+    const [ada, bob, cy] = [1, 2, 3].map(() => users.make({ externalId: 'E-1' })) as [
+      ScimUser,
+      ScimUser,
+      ScimUser,
+    ];
+    const holders = async () =>
+      (
+        await store.list('t', { startIndex: 1, count: 10, filter: eq('externalId', 'E-1') })
+      ).resources.map((u) => u.id);
+    await store.create('t', ada);
+    expect(await holders()).toEqual([ada.id]);
+    await store.create('t', bob);
+    await store.create('t', cy);
+    expect(await holders()).toEqual([ada.id, bob.id, cy.id]);
+    await store.delete('t', bob.id);
+    await store.replace('t', users.next(ada, { externalId: 'E-2' }), {
+      expectedVersion: ada.meta.version,
+    });
+    expect(await holders()).toEqual([cy.id]);
+    await store.create('t', bob);
+    expect(await holders()).toEqual([bob.id, cy.id]);
+    await store.delete('t', cy.id);
+    await store.delete('t', bob.id);
+    expect(await holders()).toEqual([]);
   });
 });
 

@@ -4,14 +4,12 @@
  * @module
  */
 import type { NextFunction, Request, Response } from 'express';
-import type { Scim } from '../../index.js';
-import { type AdapterOptions, bodyLimits } from '../../internal/adapter-options.js';
+import type { AdapterOptions, Scim } from '../../index.js';
+import { bodyLimits } from '../../internal/body-limits.js';
 import { buildScimHead } from '../../internal/build-scim-head.js';
 import { readNodeBody } from '../../internal/read-node-body.js';
 import { runScim } from '../../internal/run-scim.js';
 import { writeNodeResponse } from '../../internal/write-node-response.js';
-
-export type { AdapterOptions } from '../../internal/adapter-options.js';
 
 /**
  * Creates Express middleware (Express 4 and 5) that answers every request below its mount point

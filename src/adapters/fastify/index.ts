@@ -4,13 +4,11 @@
  * @module
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Scim } from '../../index.js';
-import { type AdapterOptions, bodyLimits } from '../../internal/adapter-options.js';
+import type { AdapterOptions, Scim } from '../../index.js';
+import { bodyLimits } from '../../internal/body-limits.js';
 import { buildScimHead } from '../../internal/build-scim-head.js';
 import { readNodeBody } from '../../internal/read-node-body.js';
 import { runScim } from '../../internal/run-scim.js';
-
-export type { AdapterOptions } from '../../internal/adapter-options.js';
 
 /**
  * Creates a Fastify 5 plugin that answers every request below its prefix with `scim`. It answers

@@ -4,13 +4,11 @@
  *
  * @module
  */
-import type { Scim } from '../../index.js';
-import { type AdapterOptions, bodyLimits } from '../../internal/adapter-options.js';
+import type { AdapterOptions, Scim } from '../../index.js';
+import { bodyLimits } from '../../internal/body-limits.js';
 import { fetchHead, toFetchResponse } from '../../internal/fetch-translation.js';
 import { readWebBody } from '../../internal/read-web-body.js';
 import { runScim } from '../../internal/run-scim.js';
-
-export type { AdapterOptions } from '../../internal/adapter-options.js';
 
 /**
  * Creates a `(request) => Promise<Response>` handler that answers every request with `scim`.

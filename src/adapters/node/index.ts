@@ -4,15 +4,13 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Scim } from '../../index.js';
-import { type AdapterOptions, bodyLimits } from '../../internal/adapter-options.js';
+import type { AdapterOptions, Scim } from '../../index.js';
+import { bodyLimits } from '../../internal/body-limits.js';
 import { buildScimHead } from '../../internal/build-scim-head.js';
 import { nodeBaseUrl } from '../../internal/node-base-url.js';
 import { hasNoBody, readNodeBody } from '../../internal/read-node-body.js';
 import { runScim } from '../../internal/run-scim.js';
 import { writeNodeResponse } from '../../internal/write-node-response.js';
-
-export type { AdapterOptions } from '../../internal/adapter-options.js';
 
 /**
  * Creates a `node:http` request listener that answers every request with `scim`. The core

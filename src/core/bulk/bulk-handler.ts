@@ -10,9 +10,7 @@ import {
 import type { ScimResponse } from '../types.js';
 import { readBulkRequest, type BulkOperation } from './bulk-request.js';
 import { runBulk, type OperationResult } from './run-bulk.js';
-
-/** The schema URN of a bulk response (RFC 7644 §3.7). */
-export const BULK_RESPONSE_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:BulkResponse';
+import { BULK_RESPONSE_SCHEMA } from '../../schema/urns.js';
 
 /** One operation of a BulkResponse. */
 export interface BulkResponseOperation {

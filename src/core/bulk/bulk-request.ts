@@ -1,7 +1,5 @@
 import { ScimError, scimErrors } from '../../errors/index.js';
-
-/** The schema URN of a bulk request (RFC 7644 §3.7). */
-export const BULK_REQUEST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:BulkRequest';
+import { BULK_REQUEST_SCHEMA } from '../../schema/urns.js';
 
 /** The methods a bulk operation may use. */
 export type BulkMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';

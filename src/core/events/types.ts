@@ -5,36 +5,48 @@ import type { ScimUser } from '../../schema/user-resource.js';
 /** The attribute names whose values differ between two versions of a user. */
 export type ChangedAttributes = readonly string[];
 
+/** What every lifecycle event carries. */
 interface EventBase<T extends string> {
+  /** The event's type, which tells the payload. */
   readonly type: T;
+  /** The tenant the change happened in. */
   readonly tenant: string;
+  /** When it happened (ISO 8601). */
   readonly at: string;
 }
 
 /** A user was created by the IdP. */
 export interface UserCreatedEvent extends EventBase<'user.created'> {
+  /** The user as created. */
   readonly user: ScimUser;
 }
 /** A user was changed by PUT or PATCH. */
 export interface UserUpdatedEvent extends EventBase<'user.updated'> {
+  /** The user before the change. */
   readonly before: ScimUser;
+  /** The user after the change. */
   readonly after: ScimUser;
+  /** The attributes whose values differ between `before` and `after`. */
   readonly changed: ChangedAttributes;
 }
 /** `active` went from true to false. */
 export interface UserDeactivatedEvent extends EventBase<'user.deactivated'> {
+  /** The user as deactivated. */
   readonly user: ScimUser;
 }
 /** `active` went back to true on an account that was active before (not `Pending` → `Invited`). */
 export interface UserReactivatedEvent extends EventBase<'user.reactivated'> {
+  /** The user as reactivated. */
   readonly user: ScimUser;
 }
 /** The person logged in for the first time (`Invited` → `Activated`). */
 export interface UserActivatedEvent extends EventBase<'user.activated'> {
+  /** The user after the person's first login. */
   readonly user: ScimUser;
 }
 /** A user was deleted. */
 export interface UserDeletedEvent extends EventBase<'user.deleted'> {
+  /** The id of the deleted user. */
   readonly id: string;
 }
 
@@ -48,22 +60,30 @@ export interface GroupCreatedEvent extends EventBase<'group.created'> {
  * `before` and `after` carry no member list: membership changes have events of their own.
  */
 export interface GroupUpdatedEvent extends EventBase<'group.updated'> {
+  /** The group before the change, without members. */
   readonly before: ScimGroup;
+  /** The group after the change, without members. */
   readonly after: ScimGroup;
+  /** The attributes whose values differ between `before` and `after`. */
   readonly changed: ChangedAttributes;
 }
 /** A group was deleted, and every membership it was part of with it. */
 export interface GroupDeletedEvent extends EventBase<'group.deleted'> {
+  /** The id of the deleted group. */
   readonly id: string;
 }
 /** A user or group became a member of a group: one event per member the store added. */
 export interface GroupMemberAddedEvent extends EventBase<'group.member_added'> {
+  /** The id of the group the member joined. */
   readonly groupId: string;
+  /** The member that joined. */
   readonly member: GroupMember;
 }
 /** A user or group left a group: one event per member the store removed. */
 export interface GroupMemberRemovedEvent extends EventBase<'group.member_removed'> {
+  /** The id of the group the member left. */
   readonly groupId: string;
+  /** The member that left. */
   readonly member: GroupMember;
 }
 
@@ -99,6 +119,7 @@ export type NormalisationRule =
 
 /** One difference between what a client sent and what was stored, and the rule behind it. */
 export interface Normalisation {
+  /** The rule that changed the value. */
   readonly rule: NormalisationRule;
   /** Where, as an attribute path (`active`, `emails[0].value`, `Operations[1].value`). */
   readonly path: string;
@@ -114,6 +135,7 @@ export interface Normalisation {
  * computed when first read, so a listener that ignores them pays nothing for them.
  */
 export interface RequestCompletedEvent {
+  /** The event's type: every request completes with one. */
   readonly type: 'request.completed';
   /** The authenticated tenant; absent when the request was not authenticated (e.g. a 401). */
   readonly tenant: string | undefined;
@@ -123,6 +145,7 @@ export interface RequestCompletedEvent {
   readonly method: string;
   /** The request target as received, query included. */
   readonly path: string;
+  /** The HTTP status of the answer. */
   readonly status: number;
   /** Milliseconds from the request's head to its answer. */
   readonly latencyMs: number;

@@ -7,9 +7,9 @@ import { coerceMany } from '../../patch/coerce-value.js';
 import { parsePatchPath, pathOptionsOf } from '../../patch/parse-patch-path.js';
 import type { PatchContext } from '../../patch/patch-context.js';
 import { hasMember, member, readMessage } from '../../patch/read-patch-message.js';
-import { PATCH_OP_SCHEMA } from '../../patch/types.js';
 import type { AttributeDefinition } from '../../schema/types.js';
 import { MemberPlan } from './member-plan.js';
+import { PATCH_OP_SCHEMA } from '../../schema/urns.js';
 import { numbered, renumbered, renumberedError, report, type Fired } from './operation-places.js';
 
 type Json = Record<string, unknown>;

@@ -5,6 +5,7 @@ import type { AttributePath, Filter } from '../../filter/ast.js';
 import { previewJson } from '../../json/preview-json.js';
 import type { PatchContext } from '../../patch/patch-context.js';
 import { checkImmutable } from '../../schema/check-immutable.js';
+import { checkKeyText } from '../../schema/check-key-text.js';
 import type { ScimGroup } from '../../schema/group-schema.js';
 import type { Projection } from '../../schema/project-resource.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
@@ -21,6 +22,9 @@ import type { GroupWritten, PlannedGroupWrite } from './group-write.js';
 import { MemberPlan } from './member-plan.js';
 import { showsMembers } from './shows-members.js';
 import { assembleGroup, firstGroupMeta, nextGroupMeta } from './stored-group.js';
+
+/** The group attributes a store keys on (see `checkKeyText`). */
+const GROUP_KEYS = ['displayName', 'externalId'];
 
 /** The 404 of a group that is not there. */
 export function groupNotFound(id: string) {
@@ -61,6 +65,7 @@ export class GroupService implements Omit<ResourceService<ScimGroup>, 'patch'> {
     const date = this.clock();
     const now = isoTimestamp(date);
     const { members, ...attributes } = input.attributes;
+    checkKeyText(attributes, GROUP_KEYS);
     const group = assembleGroup(newId(date.getTime()), attributes, firstGroupMeta(now), this.type);
     await this.store.create(tenant, group, memberInputs(members));
     const stored = (await this.store.get(tenant, group.id)) ?? group;
@@ -123,6 +128,7 @@ export class GroupService implements Omit<ResourceService<ScimGroup>, 'patch'> {
       const plan = new MemberPlan();
       plan.replace(list);
       const kept = checkImmutable(current, attributes, this.type);
+      checkKeyText(kept, GROUP_KEYS, current);
       const group = assembleGroup(id, kept, nextGroupMeta(current.meta, now), this.type);
       return { group, members: plan, at: now };
     });
@@ -184,6 +190,7 @@ export class GroupService implements Omit<ResourceService<ScimGroup>, 'patch'> {
   }
 
   #planned(current: ScimGroup, plan: GroupPatchPlan, now: string): PlannedGroupWrite | null {
+    if (plan.attributes !== null) checkKeyText(plan.attributes, GROUP_KEYS, current);
     const group =
       plan.attributes === null
         ? null

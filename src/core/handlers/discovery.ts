@@ -4,12 +4,7 @@ import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { SchemaDefinition } from '../../schema/types.js';
 import { jsonResponse } from '../http/respond.js';
 import type { Handler, HandlerContext } from './context.js';
-import { LIST_RESPONSE_SCHEMA } from './list-resources.js';
-
-/** The schema URN of the ServiceProviderConfig resource (RFC 7643 §5). */
-export const SPC_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig';
-/** The schema URN of a ResourceType resource (RFC 7643 §6). */
-export const RESOURCE_TYPE_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ResourceType';
+import { LIST_RESPONSE_SCHEMA, RESOURCE_TYPE_SCHEMA, SPC_SCHEMA } from '../../schema/urns.js';
 
 /**
  * The RFC 9865 §4 `pagination` complex: index paging always, cursors when the store pages by

@@ -3,6 +3,7 @@ import { scimErrors } from '../../errors/index.js';
 import { splitAttributeList } from '../../schema/project-resource.js';
 import type { HandlerConfig } from './context.js';
 import { previewJson } from '../../json/preview-json.js';
+import { SEARCH_REQUEST_SCHEMA } from '../../schema/urns.js';
 
 /** The parameters of a list or search request, validated. */
 export interface ListParams {
@@ -20,9 +21,6 @@ export interface ListParams {
   /** The `count` as sent, before it is bounded; absent when not sent. */
   readonly countGiven: number | undefined;
 }
-
-/** The schema URN of a SearchRequest body. */
-export const SEARCH_REQUEST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
 
 const INTEGER = /^[+-]?\d+$/;
 

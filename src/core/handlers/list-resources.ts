@@ -10,9 +10,7 @@ import { readListParams, readSearchRequest, type ListParams } from './list-param
 import { expanded, locatedJson, presented, withLocation } from './resource-response.js';
 import { checkSortBy } from './sort-by.js';
 import { cursorMembers, readCursor } from './cursor-paging.js';
-
-/** The schema URN of a list response. */
-export const LIST_RESPONSE_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
+import { LIST_RESPONSE_SCHEMA } from '../../schema/urns.js';
 
 async function answerList(context: ResourceContext, params: ListParams): Promise<ScimResponse> {
   const { tenant, endpoint, url } = context;

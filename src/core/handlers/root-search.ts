@@ -13,10 +13,10 @@ import { jsonResponse } from '../http/respond.js';
 import type { ScimResponse } from '../types.js';
 import type { Handler, HandlerContext } from './context.js';
 import { readListParams, readSearchRequest, type ListParams } from './list-params.js';
-import { LIST_RESPONSE_SCHEMA } from './list-resources.js';
 import type { ResourceEndpoint } from './resource-endpoint.js';
 import { withLocation } from './resource-response.js';
 import { checkSortBy } from './sort-by.js';
+import { LIST_RESPONSE_SCHEMA } from '../../schema/urns.js';
 
 // A filter as it applies to one resource type: a filter to run, or a constant when the
 // attributes the type lacks decide it (every resource matches, or none does).

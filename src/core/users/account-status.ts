@@ -7,8 +7,8 @@ export interface AccountTransition {
 }
 
 /**
- * Computes the account status of a new user (DESIGN.md §4): `Invited` with the welcome
- * email when created active, else `Pending`. The account is frozen.
+ * Computes the account status of a new user (docs/lifecycle.md, "Account status"): `Invited`
+ * with the welcome email when created active, else `Pending`. The account is frozen.
  */
 export function initialAccount(active: boolean, now: string): AccountTransition {
   return active
@@ -17,7 +17,7 @@ export function initialAccount(active: boolean, now: string): AccountTransition 
 }
 
 /**
- * Computes the account status after `active` changes (DESIGN.md §4). Deactivation gives
+ * Computes the account status after `active` changes (docs/lifecycle.md). Deactivation gives
  * `Deactivated`; reactivation gives `Activated` if the person has logged in before, else
  * `Invited`. The welcome email goes out only on the first move into `Invited`. A new account
  * is frozen; an unchanged one is `account` itself.
@@ -39,8 +39,8 @@ export function accountAfterActiveChange(
 }
 
 /**
- * Computes the account after the person's first login (DESIGN.md §4): `Activated` at `now`,
- * frozen.
+ * Computes the account after the person's first login (docs/lifecycle.md): `Activated` at
+ * `now`, frozen.
  */
 export function activatedAccount(account: AccountExtension, now: string): AccountExtension {
   return Object.freeze({ ...account, status: 'Activated', activatedAt: now });

@@ -1,8 +1,8 @@
 import type { AccountExtension, ScimUser } from '../../schema/user-resource.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
-import { ACCOUNT_SCHEMA } from '../../schema/user-schema.js';
 import { FIRST_VERSION, nextVersion } from '../../schema/version.js';
 import { setMember } from '../../json/json-value.js';
+import { ACCOUNT_SCHEMA } from '../../schema/urns.js';
 
 /** The attributes of a user a client controls: everything but id, meta and the account. */
 export type UserAttributes = Readonly<Record<string, unknown>>;

@@ -1,7 +1,7 @@
 import type { ScimUser } from '../../schema/user-resource.js';
-import { ACCOUNT_SCHEMA } from '../../schema/user-schema.js';
 import type { ScimEvent } from '../events/types.js';
 import { changedAttributes } from './changed-attributes.js';
+import { ACCOUNT_SCHEMA } from '../../schema/urns.js';
 
 // Members the core keeps by itself: a change to them alone is not a `user.updated`.
 const BOOKKEEPING: ReadonlySet<string> = new Set(['meta', 'schemas', ACCOUNT_SCHEMA]);

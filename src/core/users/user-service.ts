@@ -8,7 +8,7 @@ import type { AttributePath, Filter } from '../../filter/ast.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { Projector } from '../../schema/project-resource.js';
-import { ACCOUNT_SCHEMA } from '../../schema/user-schema.js';
+import { checkKeyText } from '../../schema/check-key-text.js';
 import { checkValueCounts } from '../../schema/check-value-counts.js';
 import type { UserNameCheck } from '../../schema/user-name-rule.js';
 import type { EventHub } from '../events/event-hub.js';
@@ -20,6 +20,7 @@ import { addGroups, keepsGroups } from './user-groups.js';
 import { isoTimestamp } from './timestamp.js';
 import { assembleUser, firstMeta, nextMeta, type UserAttributes } from './stored-user.js';
 import { WritePipeline, notFound, type PlannedWrite, type WriteStep } from './write-pipeline.js';
+import { ACCOUNT_SCHEMA } from '../../schema/urns.js';
 
 export type { UserAttributes } from './stored-user.js';
 
@@ -29,6 +30,9 @@ export type { UserAttributes } from './stored-user.js';
  * never changes them: a transform may return a frozen or shared object.
  */
 export type UserTransform = (current: ScimUser) => UserAttributes | null;
+
+/** The user attributes a store keys on besides `userName` (see `checkKeyText`). */
+const USER_KEYS = ['externalId'];
 
 /**
  * The user operations behind the SCIM endpoints and the host API: account status, welcome
@@ -65,6 +69,7 @@ export class UserService {
   async create(tenant: string, attributes: UserAttributes): Promise<ScimUser> {
     checkValueCounts(attributes, this.#schemas, this.limits.maxAttributeValues);
     this.limits.checkUserName(attributes.userName);
+    checkKeyText(attributes, USER_KEYS);
     const date = this.#now();
     const now = isoTimestamp(date);
     const { account, invite } = initialAccount(attributes.active === true, now);
@@ -164,6 +169,7 @@ export class UserService {
   ): PlannedWrite | null {
     if (attributes === null) return null;
     checkValueCounts(attributes, this.#schemas, this.limits.maxAttributeValues, current);
+    checkKeyText(attributes, USER_KEYS, current);
     // A kept userName passed the rule when it was written: a host that tightens its rule
     // does not lock existing users out of every other change.
     if (attributes.userName !== current.userName) this.limits.checkUserName(attributes.userName);

@@ -1,10 +1,10 @@
 import type { CompareFilter, Filter, FilterValue } from '../../filter/ast.js';
 import type { ScimUser } from '../../schema/user-resource.js';
-import { USER_SCHEMA } from '../../schema/user-schema.js';
 import { userNameKey } from '../../schema/user-name-key.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import { groupIdEquality } from '../user-group-paths.js';
 import type { TenantUsers } from './tenant-users.js';
+import { USER_SCHEMA } from '../../schema/urns.js';
 
 /** The attributes the memory store keeps an index on. */
 type IndexedAttribute = 'id' | 'userName' | 'externalId';
@@ -102,7 +102,7 @@ export function candidateIds(
     const id = users.idByUserName.get(userNameKey(value));
     return new Set(id === undefined ? [] : [id]);
   }
-  return new Set(users.idsByExternalId.get(value));
+  return new Set(users.idsWithExternalId(value));
 }
 
 /**
@@ -118,10 +118,11 @@ export function usersEqualTo(
 ): ScimUser[] {
   // A non-string value never equals a string attribute: a valid query that finds nothing.
   if (typeof value !== 'string') return [];
-  if (attribute === 'externalId') {
-    const ids = users.idsByExternalId.get(value);
-    return ids ? [...ids].sort().map((id) => users.byId.get(id) as ScimUser) : [];
-  }
+  if (attribute === 'externalId')
+    return users
+      .idsWithExternalId(value)
+      .sort()
+      .map((id) => users.byId.get(id) as ScimUser);
   const id = attribute === 'id' ? value : users.idByUserName.get(userNameKey(value));
   const user = id === undefined ? undefined : users.byId.get(id);
   return user ? [user] : [];

@@ -1,5 +1,5 @@
 import type { AttributePath, Filter } from '../../filter/ast.js';
-import { GROUP_SCHEMA } from '../../schema/group-schema.js';
+import { GROUP_SCHEMA } from '../../schema/urns.js';
 
 const lower = (text: string) => text.toLowerCase();
 
@@ -56,5 +56,43 @@ export function mentionsMembers(filter: Filter): boolean {
       return mentionsMembers(filter.filter);
     default:
       return isMembersPath(filter.path);
+  }
+}
+
+/**
+ * Tells whether a filter reads a member's `$ref` (`members.$ref`, `members[$ref ...]`). A store
+ * keeps no `$ref`: it depends on the request's base URL, so a store declares such a filter
+ * unsupported rather than answering that no group matches.
+ *
+ * @internal
+ */
+export function readsMemberRef(filter: Filter): boolean {
+  const isRef = (name: string | undefined) => name !== undefined && lower(name) === '$ref';
+  switch (filter.kind) {
+    case 'and':
+    case 'or':
+      return readsMemberRef(filter.left) || readsMemberRef(filter.right);
+    case 'not':
+      return readsMemberRef(filter.filter);
+    case 'valuePath':
+      return (
+        isMembersPath(filter.path) &&
+        (isRef(filter.path.subAttribute) || readsSubAttribute(filter.filter, isRef))
+      );
+    default:
+      return isMembersPath(filter.path) && isRef(filter.path.subAttribute);
+  }
+}
+
+// Whether a filter inside `attr[...]` names a sub-attribute `test` accepts.
+function readsSubAttribute(filter: Filter, test: (name: string) => boolean): boolean {
+  switch (filter.kind) {
+    case 'and':
+    case 'or':
+      return readsSubAttribute(filter.left, test) || readsSubAttribute(filter.right, test);
+    case 'not':
+      return readsSubAttribute(filter.filter, test);
+    default:
+      return test(filter.path.attribute);
   }
 }

@@ -22,7 +22,13 @@ import { groupResourceType } from '../../schema/group-resource-type.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import { distinctBy, memberCycle, unknownMember } from '../group-errors.js';
 import { frozenCopy } from './clone-json.js';
-import { memberEquality, mentionsMembers } from './group-filter-plan.js';
+import {
+  isMembersPath,
+  memberEquality,
+  mentionsMembers,
+  readsMemberRef,
+} from './group-filter-plan.js';
+import { idOrderPage, placesOf, seekPage } from './seek-page.js';
 import { TenantGroups } from './tenant-groups.js';
 
 /** Tells whether `id` is a user of `tenant`; the user store's index answers it. */
@@ -42,8 +48,16 @@ const DEFAULT_TYPE: CompiledResourceType = groupResourceType();
 export class MemoryGroupStore implements GroupStore {
   readonly #tenants = new Map<string, TenantGroups>();
 
-  /** Every filter (the filter engine over the groups) and every sort. */
-  readonly capabilities: StoreCapabilities = { supportsSort: () => true };
+  /**
+   * Every filter (the filter engine over the groups) but one on a member's `$ref`, every sort
+   * but by `members`, and keyset pages.
+   */
+  readonly capabilities: StoreCapabilities = {
+    supportsFilter: (filter) => !readsMemberRef(filter),
+    // Members are kept apart from the group: there is no first or primary one to order by.
+    supportsSort: (path) => !isMembersPath(path),
+    keysetPaging: true,
+  };
 
   constructor(private readonly isUser: IsUser) {}
 
@@ -114,20 +128,30 @@ export class MemoryGroupStore implements GroupStore {
 
   async list(tenant: string, query: GroupListQuery): Promise<GroupListResult> {
     const groups = this.#tenants.get(tenant);
-    if (!groups) return { totalResults: 0, resources: [] };
+    if (!groups)
+      return { totalResults: 0, resources: [], ...(query.seek && { seek: { more: false } }) };
     const offset = Math.max(0, query.startIndex - 1);
     const count = Math.max(0, query.count);
     const type = query.resourceType ?? DEFAULT_TYPE;
-    const out = (list: readonly ScimGroup[]) =>
-      query.members === false ? list : list.map((g) => withMembers(groups, g));
     const { filter, sortBy } = query;
+    const byId = (id: string) => groups.byId.get(id) as ScimGroup;
+    let page: GroupListResult;
     if (!filter && !sortBy) {
-      const page = groups.order.slice(offset, count).map((id) => groups.byId.get(id) as ScimGroup);
-      return { totalResults: groups.order.size, resources: out(page) };
+      page = query.seek
+        ? idOrderPage(groups.order, query, placesOf(query, type), byId)
+        : {
+            totalResults: groups.order.size,
+            resources: groups.order.slice(offset, count).map(byId),
+          };
+    } else {
+      const found = filter ? matching(groups, filter, type) : [...groups.byId.values()];
+      found.sort(sortBy ? compileSort(sortBy, query.sortOrder ?? 'ascending', type) : compareIds);
+      page = query.seek
+        ? seekPage(found, query, placesOf(query, type))
+        : { totalResults: found.length, resources: found.slice(offset, offset + count) };
     }
-    const found = filter ? matching(groups, filter, type) : [...groups.byId.values()];
-    found.sort(sortBy ? compileSort(sortBy, query.sortOrder ?? 'ascending', type) : compareIds);
-    return { totalResults: found.length, resources: out(found.slice(offset, offset + count)) };
+    if (query.members === false) return page;
+    return { ...page, resources: page.resources.map((g) => withMembers(groups, g)) };
   }
 
   async addMembers(

@@ -28,6 +28,7 @@ import { MemoryOutbox, type MemoryOutboxEntry } from './memory-outbox.js';
 import { scanUsers } from './scan-users.js';
 import { pageResult, placesOf, seekPage } from './seek-page.js';
 import { groupIdEquality, groupsAttribute, groupsPartsRead } from '../user-group-paths.js';
+import { SharedLists } from './shared-lists.js';
 import { TenantUsers } from './tenant-users.js';
 
 /** Options of {@link MemoryUserStore}. */
@@ -64,6 +65,8 @@ export class MemoryUserStore implements UserStore {
   readonly #tenants = new Map<string, TenantUsers>();
   readonly #outbox = new MemoryOutbox();
   readonly #resourceType: CompiledResourceType;
+  /** The `schemas` lists stored users share. */
+  readonly #schemas = new SharedLists();
 
   readonly #groups = new MemoryGroupStore(
     (tenant, id) => this.#tenants.get(tenant)?.byId.has(id) ?? false,
@@ -94,20 +97,26 @@ export class MemoryUserStore implements UserStore {
     this.#resourceType = options.resourceType ?? userResourceType();
   }
 
+  /** Stores a new user; throws `scimErrors.uniqueness()` when its userName is taken. */
   async create(tenant: string, user: ScimUser, effects?: WriteEffects): Promise<void> {
     const users = this.#tenant(tenant);
     // The core never reuses an id; a duplicate is a programming error, not a client's.
     if (users.byId.has(user.id))
       throw new Error(`MemoryUserStore: id "${user.id}" already exists.`);
-    if (!users.addUnlessTaken(frozenCopy(user))) throw taken(user.userName);
+    // Users created with equal `schemas` lists share one (a list of its own is ~200 bytes).
+    const schemas = this.#schemas.share(user.schemas);
+    const stored = frozenCopy(schemas === user.schemas ? user : { ...user, schemas });
+    if (!users.addUnlessTaken(stored)) throw taken(user.userName);
     if (effects?.outbox) this.#outbox.record(effects.outbox);
   }
 
+  /** Returns the user (deeply frozen, so shared safely), or `null`. */
   async get(tenant: string, id: string): Promise<ScimUser | null> {
     // Stored users are deeply frozen: sharing them is as safe as a copy, and free.
     return this.#tenants.get(tenant)?.byId.get(id) ?? null;
   }
 
+  /** Replaces a user at its expected version; `false` when there is no such user. */
   async replace(tenant: string, user: ScimUser, options: ReplaceOptions): Promise<boolean> {
     const users = this.#tenants.get(tenant);
     const stored = users?.byId.get(user.id);
@@ -123,6 +132,7 @@ export class MemoryUserStore implements UserStore {
     return true;
   }
 
+  /** Deletes a user; `false` when there is no such user. */
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
     const users = this.#tenants.get(tenant);
     const stored = users?.byId.get(id);
@@ -135,6 +145,7 @@ export class MemoryUserStore implements UserStore {
     return true;
   }
 
+  /** Answers one page of the tenant's users, from its indexes. */
   async list(tenant: string, query: ListQuery): Promise<ListResult> {
     const users = this.#tenants.get(tenant);
     if (!users)

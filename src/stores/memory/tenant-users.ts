@@ -12,14 +12,24 @@ export class TenantUsers {
   readonly byId = new Map<string, ScimUser>();
   /** userName key (`userNameKey`: NFC, simple case folding) → id. */
   readonly idByUserName = new Map<string, string>();
-  /** externalId (caseExact) → ids; clients may reuse one, so it is not unique. */
-  readonly idsByExternalId = new Map<string, Set<string>>();
+  /**
+   * externalId (caseExact) → the id holding it, or a set of ids when clients reused it (it is
+   * not unique): most externalIds are held by one user, and a string costs far less than a set.
+   */
+  readonly #byExternalId = new Map<string, string | Set<string>>();
   /** Every id, ascending: a page is a slice. */
   readonly order = new SortedIds();
 
   /** Returns the id holding `userName` in this tenant, whatever its case. */
   ownerOf(userName: string): string | undefined {
     return this.idByUserName.get(userNameKey(userName));
+  }
+
+  /** Returns the ids of the users holding `externalId` (caseExact), in no particular order. */
+  idsWithExternalId(externalId: string): string[] {
+    const held = this.#byExternalId.get(externalId);
+    if (held === undefined) return [];
+    return typeof held === 'string' ? [held] : [...held];
   }
 
   /**
@@ -63,15 +73,19 @@ export class TenantUsers {
   }
 
   #addExternalId(externalId: string, id: string): void {
-    const ids = this.idsByExternalId.get(externalId);
-    if (ids) ids.add(id);
-    else this.idsByExternalId.set(externalId, new Set([id]));
+    const held = this.#byExternalId.get(externalId);
+    if (held === undefined) this.#byExternalId.set(externalId, id);
+    else if (typeof held === 'string') this.#byExternalId.set(externalId, new Set([held, id]));
+    else held.add(id);
   }
 
   #removeExternalId(externalId: string, id: string): void {
-    const ids = this.idsByExternalId.get(externalId);
-    if (!ids) return;
-    ids.delete(id);
-    if (ids.size === 0) this.idsByExternalId.delete(externalId);
+    const held = this.#byExternalId.get(externalId);
+    if (held === id) this.#byExternalId.delete(externalId);
+    else if (typeof held === 'object') {
+      held.delete(id);
+      // Back to a string when one holder is left.
+      if (held.size === 1) this.#byExternalId.set(externalId, held.values().next().value as string);
+    }
   }
 }

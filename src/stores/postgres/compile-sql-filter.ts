@@ -5,16 +5,17 @@ import type { AttributeDefinition } from '../../schema/types.js';
 import { userResourceType } from '../../schema/user-resource-type.js';
 import {
   member,
-  userScope,
+  resourceScope,
+  USERS_TABLE,
   valueScope,
   type FilterScope,
   type FilterTarget,
+  type ResourceTable,
 } from './filter-targets.js';
 import { groupsAttribute, groupsPart } from '../user-group-paths.js';
 import { GroupsFilterSql, type GroupsFilterContext } from './groups-filter-sql.js';
 import { SqlParams } from './sql-params.js';
 import {
-  asArray,
   compareText,
   jsonAssigned,
   jsonPresent,
@@ -24,14 +25,16 @@ import {
 } from './sql-predicates.js';
 import { UnsupportedFilterError } from './unsupported-filter.js';
 
-/** A filter as a SQL condition on the users table and the parameters it refers to. */
+/** A filter as a SQL condition on a resource's table and the parameters it refers to. */
 export interface CompiledSqlFilter {
   /** A boolean SQL expression that is never NULL; values appear only as `$n`. */
   readonly sql: string;
+  /** The values of `$n` parameters, in order from `firstParam`. */
   readonly params: readonly unknown[];
 }
 
 type PositiveOp = Exclude<CompareOperator, 'ne'>;
+type MultiTarget = Extract<FilterTarget, { kind: 'multi' }>;
 
 class FilterCompiler {
   private aliases = 0;
@@ -69,35 +72,43 @@ class FilterCompiler {
           return this.groups.valuePath(filter.filter, groups);
         const target = scope(filter.path);
         if (target.kind === 'multi' && !target.sub && target.attribute.type === 'complex') {
-          return this.anyElement(target.array, (v) =>
-            this.compile(filter.filter, valueScope(v, target.attribute, this.type)),
-          );
+          return this.anyElement(target, (e) => {
+            const valueOf = (name: string) => target.elements.member(e, name);
+            return this.compile(filter.filter, valueScope(valueOf, target.attribute, this.type));
+          });
         }
         if (target.kind === 'json' && target.def.type === 'complex') {
-          return this.compile(filter.filter, valueScope(target.ref.json, target.def, this.type));
+          const valueOf = (name: string) => member(target.ref.json, name);
+          return this.compile(filter.filter, valueScope(valueOf, target.def, this.type));
         }
         throw new UnsupportedFilterError(`${filter.path.attribute}[...] needs a complex attribute`);
       }
     }
   }
 
-  private anyElement(array: string, where: (element: string) => string): string {
+  /** True when some element of a multi-valued attribute satisfies `where` (given its alias). */
+  private anyElement(target: MultiTarget, where: (element: string) => string): string {
     const alias = `e${++this.aliases}`;
-    return `EXISTS (SELECT 1 FROM jsonb_array_elements(${asArray(array)}) AS ${alias}(v) WHERE ${where(`${alias}.v`)})`;
+    const { from, on } = target.elements.source(alias);
+    const condition = on === undefined ? where(alias) : `${on} AND ${where(alias)}`;
+    return `EXISTS (SELECT 1 FROM ${from} WHERE ${condition})`;
   }
 
   /** The value of one element that a comparison on a multi-valued attribute looks at. */
-  private elementValue(element: string, target: Extract<FilterTarget, { kind: 'multi' }>) {
+  private elementValue(
+    element: string,
+    target: MultiTarget,
+  ): { ref: JsonRef; def: AttributeDefinition } {
     const def =
       target.sub ??
       (target.attribute.type === 'complex'
         ? target.attribute.subAttributes?.find((s) => s.name === 'value')
         : target.attribute);
     if (!def) throw new UnsupportedFilterError(`${target.attribute.name} has no value to compare`);
-    const isSelf = def === target.attribute;
-    const ref: JsonRef = isSelf
-      ? { json: element, text: `${element} #>> '{}'` }
-      : member(element, def.name);
+    const ref =
+      def === target.attribute
+        ? target.elements.self(element)
+        : target.elements.member(element, def.name);
     return { ref, def };
   }
 
@@ -111,9 +122,14 @@ class FilterCompiler {
         return 'TRUE';
       case 'json':
         return jsonPresent(target.ref);
-      case 'multi':
-        if (!target.sub) return jsonPresent({ json: target.array, text: '' });
-        return this.anyElement(target.array, (v) => jsonPresent(this.elementValue(v, target).ref));
+      case 'multi': {
+        if (target.sub) {
+          return this.anyElement(target, (v) => jsonPresent(this.elementValue(v, target).ref));
+        }
+        const { whole } = target.elements;
+        // Values kept as rows of their own (a group's members) each have a present `value`.
+        return whole ? jsonPresent(whole) : this.anyElement(target, () => 'TRUE');
+      }
     }
   }
 
@@ -132,7 +148,7 @@ class FilterCompiler {
         const { ref, def } = this.elementValue(v, target);
         return this.scalar(ref, def, 'eq', value);
       };
-      return `(NOT ${this.anyElement(target.array, assigned)} OR ${this.anyElement(target.array, (v) => `${assigned(v)} AND NOT ${equal(v)}`)})`;
+      return `(NOT ${this.anyElement(target, assigned)} OR ${this.anyElement(target, (v) => `${assigned(v)} AND NOT ${equal(v)}`)})`;
     }
     switch (target.kind) {
       case 'column': {
@@ -156,7 +172,7 @@ class FilterCompiler {
       case 'json':
         return this.scalar(target.ref, target.def, op, value);
       case 'multi':
-        return this.anyElement(target.array, (v) => {
+        return this.anyElement(target, (v) => {
           const { ref, def } = this.elementValue(v, target);
           return this.scalar(ref, def, op, value);
         });
@@ -195,15 +211,18 @@ class FilterCompiler {
         break;
     }
     if (typeof value !== 'string') return 'FALSE';
-    return `COALESCE(${compareText(ref.text, def.caseExact, op, value, this.params)}, false)`;
+    const sql = compareText(ref.text, def.caseExact, op, value, this.params);
+    return ref.column ? sql : `COALESCE(${sql}, false)`;
   }
 }
 
 /**
- * Compiles a filter to a parameterised SQL condition on the users table: `id`, `userName`
- * and `externalId` on their indexed columns (`userName` as `user_name_key = $n`, the literal
- * folded by `userNameKey`),
- * `meta.created` and `meta.lastModified` on timestamp columns, everything else on the stored
+ * Compiles a filter to a parameterised SQL condition on a resource's table (default the users
+ * table; `table` says which attributes have columns of their own): `id`, `userName` and
+ * `externalId` on their indexed columns (`userName` as `user_name_key = $n`, the literal
+ * folded by `userNameKey`; a group's `displayName` likewise by `display_name_key`),
+ * `meta.created` and `meta.lastModified` on timestamp columns, a multi-valued attribute kept
+ * in rows of its own (a group's `members`) on those rows, everything else on the stored
  * document, case-insensitively where the schema says `caseExact: false`. Paths resolve through
  * the resource type `type` (default: `userResourceType()`, compiled per call; pass one compiled
  * once). Values only ever travel as parameters, numbered from `firstParam`. A filter on the
@@ -211,8 +230,9 @@ class FilterCompiler {
  * the membership tables of `groups` for its tenant (nested groups included); without `groups`
  * it is unsupported.
  *
- * @throws UnsupportedFilterError for a path the User schemas do not define, a comparison
- * on a complex attribute, or `groups.type` / `groups.$ref`.
+ * @throws UnsupportedFilterError for a path the type's schemas do not define, a comparison
+ * on a complex attribute, `groups.type` / `groups.$ref`, or a sub-attribute rows do not keep
+ * (a member's `$ref`).
  * @see RFC 7644 §3.4.2.2
  * @example
  * ```ts
@@ -225,8 +245,9 @@ export function compileSqlFilter(
   firstParam = 1,
   type: CompiledResourceType = userResourceType(),
   groups?: GroupsFilterContext,
+  table: ResourceTable = USERS_TABLE,
 ): CompiledSqlFilter {
   const params = new SqlParams(firstParam);
-  const sql = new FilterCompiler(params, type, groups).compile(filter, userScope(type));
+  const sql = new FilterCompiler(params, type, groups).compile(filter, resourceScope(type, table));
   return { sql, params: params.values };
 }

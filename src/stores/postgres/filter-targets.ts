@@ -2,14 +2,30 @@ import type { AttributePath } from '../../filter/ast.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import { SCHEMAS_ATTRIBUTE } from '../../schema/schemas-attribute.js';
 import type { AttributeDefinition } from '../../schema/types.js';
-import type { JsonRef } from './sql-predicates.js';
+import { asArray, type JsonRef } from './sql-predicates.js';
 import { UnsupportedFilterError } from './unsupported-filter.js';
 
-/** Where a filter path's values live in the users table. */
+/**
+ * The values of a multi-valued attribute, each one a row `alias` of a FROM item: the elements
+ * of a jsonb array in the document, or the rows of a table of their own (a group's members).
+ */
+export interface Elements {
+  /** The FROM item that lists the values as `alias`, and what ties them to the resource row. */
+  source(alias: string): { readonly from: string; readonly on?: string };
+  /** The value itself (a multi-valued simple attribute). */
+  self(alias: string): JsonRef;
+  /** One sub-attribute of a value (a multi-valued complex attribute). */
+  member(alias: string, name: string): JsonRef;
+  /** The whole attribute as one jsonb value, when the document holds it (`pr` reads it). */
+  readonly whole?: JsonRef;
+}
+
+/** Where a filter path's values live in the resource's table. */
 export type FilterTarget =
   /**
-   * A text column: `id`, `user_name`, `external_id`. `key` names a column that holds the
-   * value's `foldCase`: caseless comparisons fold the literal and compare that column exactly.
+   * A text column: `id`, `user_name`, `external_id`, `display_name`. `key` names a column that
+   * holds the value's `foldCase`: caseless comparisons fold the literal and compare that column
+   * exactly.
    */
   | { kind: 'column'; column: string; caseExact: boolean; nullable: boolean; key?: string }
   /** A timestamptz column with the document text it mirrors. */
@@ -17,10 +33,35 @@ export type FilterTarget =
   /** One value in the document. */
   | { kind: 'json'; ref: JsonRef; def: AttributeDefinition }
   /** A multi-valued attribute: any element matching makes the filter match. */
-  | { kind: 'multi'; array: string; attribute: AttributeDefinition; sub?: AttributeDefinition };
+  | {
+      kind: 'multi';
+      elements: Elements;
+      attribute: AttributeDefinition;
+      sub?: AttributeDefinition;
+    };
 
-/** Resolves filter paths in one place of the document: the user, or one complex value. */
+/** Resolves filter paths in one place of the document: the resource, or one complex value. */
 export type FilterScope = (path: AttributePath) => FilterTarget;
+
+/** A text column that holds a top-level attribute (see {@link FilterTarget}). */
+export interface ColumnSpec {
+  readonly column: string;
+  readonly nullable: boolean;
+  /** The column of the value's `foldCase`, for an attribute that is not `caseExact`. */
+  readonly key?: string;
+}
+
+/**
+ * How one resource type's table holds its attributes: indexed columns, timestamp columns for
+ * `meta.created` / `meta.lastModified`, the document `doc` for everything else, and
+ * multi-valued attributes kept in rows of their own (a group's `members`).
+ */
+export interface ResourceTable {
+  /** Top-level core attributes held in a text column, by attribute name. */
+  readonly columns: Readonly<Record<string, ColumnSpec>>;
+  /** Multi-valued core attributes held in a table of their own, by attribute name. */
+  readonly rows?: Readonly<Record<string, Elements>>;
+}
 
 /** Puts a name from scimkit's schema definitions in SQL as a literal (never client text). */
 export function keyLiteral(name: string): string {
@@ -34,23 +75,35 @@ export function member(base: string, name: string): JsonRef {
   return { json: `${base}->${key}`, text: `${base}->>${key}` };
 }
 
-const COLUMNS: Record<
-  string,
-  { column: string; caseExact: boolean; nullable: boolean; key?: string }
-> = {
-  id: { column: 'id', caseExact: true, nullable: false },
-  userName: { column: 'user_name', caseExact: false, nullable: false, key: 'user_name_key' },
-  externalId: { column: 'external_id', caseExact: true, nullable: true },
+/** The elements of a jsonb array of the document. */
+export function jsonElements(array: string): Elements {
+  return {
+    source: (alias) => ({ from: `jsonb_array_elements(${asArray(array)}) AS ${alias}(v)` }),
+    self: (alias) => ({ json: `${alias}.v`, text: `${alias}.v #>> '{}'` }),
+    member: (alias, name) => member(`${alias}.v`, name),
+    whole: { json: array, text: '' },
+  };
+}
+
+/** The users table: `id`, `userName` (by its key column) and `externalId` are columns. */
+export const USERS_TABLE: ResourceTable = {
+  columns: {
+    id: { column: 'id', nullable: false },
+    userName: { column: 'user_name', nullable: false, key: 'user_name_key' },
+    externalId: { column: 'external_id', nullable: true },
+  },
 };
+
 const INSTANTS: Record<string, string> = { created: 'created', lastModified: 'last_modified' };
 
 /**
- * Resolves paths at the top of the user, through the resource type's resolver. Indexed
- * attributes map to their columns (the definitions say whether they compare case-exactly);
- * everything else to the `doc` jsonb.
+ * Resolves paths at the top of a resource, through the resource type's resolver. Attributes
+ * `table` holds in columns or rows map to them (the definitions say whether they compare
+ * case-exactly); everything else to the `doc` jsonb. Columns are named without a table alias:
+ * the statement reads the resource's table alone at the level of the condition.
  */
-export const userScope =
-  (type: CompiledResourceType): FilterScope =>
+export const resourceScope =
+  (type: CompiledResourceType, table: ResourceTable = USERS_TABLE): FilterScope =>
   (path) => {
     const resolved = type.resolve(path);
     if (!resolved) {
@@ -58,12 +111,22 @@ export const userScope =
     }
     const { attribute, subAttribute, extension } = resolved;
     if (attribute === SCHEMAS_ATTRIBUTE)
-      return { kind: 'multi', array: "doc->'schemas'", attribute };
+      return { kind: 'multi', elements: jsonElements("doc->'schemas'"), attribute };
     const isCore = extension === undefined;
     const base = isCore ? 'doc' : `(doc->${keyLiteral(extension.id)})`;
     if (isCore && !subAttribute) {
-      const column = COLUMNS[attribute.name];
-      if (column) return { kind: 'column', ...column };
+      const column = table.columns[attribute.name];
+      if (column) {
+        // Case-exactness as the schema says: a key column serves caseless comparisons only.
+        const { key, ...rest } = column;
+        const caseExact = attribute.caseExact === true;
+        return {
+          kind: 'column',
+          ...rest,
+          caseExact,
+          ...(caseExact || key === undefined ? {} : { key }),
+        };
+      }
     }
     if (isCore && attribute.name === 'meta' && subAttribute) {
       const column = INSTANTS[subAttribute.name];
@@ -76,10 +139,11 @@ export const userScope =
       }
     }
     if (attribute.multiValued) {
-      const array = member(base, attribute.name).json;
+      const rows = isCore ? table.rows?.[attribute.name] : undefined;
+      const elements = rows ?? jsonElements(member(base, attribute.name).json);
       return subAttribute
-        ? { kind: 'multi', array, attribute, sub: subAttribute }
-        : { kind: 'multi', array, attribute };
+        ? { kind: 'multi', elements, attribute, sub: subAttribute }
+        : { kind: 'multi', elements, attribute };
     }
     const top = member(base, attribute.name);
     if (!subAttribute) return { kind: 'json', ref: top, def: attribute };
@@ -88,10 +152,11 @@ export const userScope =
 
 /**
  * Resolves paths relative to one value of a complex attribute (inside `attr[...]`), through the
- * resource type's resolver, as the core's filter check does.
+ * resource type's resolver, as the core's filter check does; `valueOf` gives a sub-attribute's
+ * value by name.
  */
 export function valueScope(
-  base: string,
+  valueOf: (name: string) => JsonRef,
   parent: AttributeDefinition,
   type: CompiledResourceType,
 ): FilterScope {
@@ -99,6 +164,6 @@ export function valueScope(
     const def = type.resolve(path, parent)?.attribute;
     if (!def)
       throw new UnsupportedFilterError(`Unknown sub-attribute ${path.attribute} of ${parent.name}`);
-    return { kind: 'json', ref: member(base, def.name), def };
+    return { kind: 'json', ref: valueOf(def.name), def };
   };
 }

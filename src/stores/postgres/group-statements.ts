@@ -1,3 +1,5 @@
+import { GROUP_ALIAS } from './group-filter.js';
+import type { PageSource } from './page-statement.js';
 import type { TableNames } from './table-names.js';
 
 /**
@@ -74,7 +76,7 @@ export function groupStatements(t: TableNames): GroupStatements {
       (tenant, id, display_name, display_name_key, external_id, version, created, last_modified, doc)
       VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8::timestamptz, $9::jsonb)`,
     get: `SELECT doc FROM ${t.groups} WHERE tenant = $1 AND id = $2`,
-    getWithMembers: `SELECT grp.doc, ${membersColumn(t)} AS members
+    getWithMembers: `SELECT grp.doc, ${membersColumn(t, 'grp.id')} AS members
       FROM ${t.groups} AS grp WHERE grp.tenant = $1 AND grp.id = $2`,
     replace: `WITH cur AS (SELECT version FROM ${t.groups} WHERE tenant = $1 AND id = $2),
       upd AS (
@@ -156,29 +158,23 @@ export function groupStatements(t: TableNames): GroupStatements {
 }
 
 // A group's members as a JSON array in id order (json, not jsonb, keeps the keys' order), or
-// NULL when it has none; read in the same snapshot as the group row `grp`.
-const membersColumn = (t: TableNames) => `(SELECT json_agg(json_strip_nulls(json_build_object(
+// NULL when it has none; read in the same snapshot as the group row whose id is `groupId`.
+const membersColumn = (
+  t: TableNames,
+  groupId: string,
+) => `(SELECT json_agg(json_strip_nulls(json_build_object(
     'value', gm.member_id, 'type', gm.member_type, 'display', gm.display)) ORDER BY gm.member_id)
-  FROM ${t.groupMembers} AS gm WHERE gm.tenant = grp.tenant AND gm.group_id = grp.id)`;
+  FROM ${t.groupMembers} AS gm WHERE gm.tenant = $1 AND gm.group_id = ${groupId})`;
 
 /**
- * Builds the statement of one page of groups and its total: `$1` tenant, `$2` count, `$3`
- * offset, then the filter's parameters (`where` refers to the groups table as `grp`). With
- * `members`, each row also carries its group's members.
+ * The groups as pages read them (see `pageStatement`): the table aliased as filters on
+ * `members` expect it, the total counted, and with `members` each page row's members
+ * (`members`), read for that page only.
  */
-export function groupPageStatement(
-  t: TableNames,
-  where: string | undefined,
-  members: boolean,
-): string {
-  const cond = where === undefined ? '' : ` AND ${where}`;
-  return `SELECT c.total, p.doc, p.members
-    FROM (SELECT count(*)::int AS total FROM ${t.groups} AS grp WHERE grp.tenant = $1${cond}) AS c
-    LEFT JOIN LATERAL (
-      SELECT grp.id, grp.doc, ${members ? membersColumn(t) : 'NULL::json'} AS members
-      FROM ${t.groups} AS grp
-      WHERE grp.tenant = $1${cond}
-      ORDER BY grp.id LIMIT $2 OFFSET $3
-    ) AS p ON true
-    ORDER BY p.id`;
+export function groupsPage(t: TableNames, members: boolean): PageSource {
+  return {
+    from: `${t.groups} AS ${GROUP_ALIAS}`,
+    countAll: `(SELECT count(*) FROM ${t.groups} WHERE tenant = $1)::int`,
+    ...(members && { extra: `, ${membersColumn(t, 'p.id')} AS members` }),
+  };
 }

@@ -12,6 +12,7 @@ export type MigrationScript = (tx: QueryExecutor, t: TableNames) => Promise<void
 export interface Migration {
   /** Applied in increasing order; never reused or renumbered. */
   readonly version: number;
+  /** What the migration does, for the migrations table and logs. */
   readonly name: string;
   /**
    * The steps, in order, in one transaction with the others: SQL statements, each run on its

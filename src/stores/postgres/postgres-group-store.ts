@@ -14,16 +14,22 @@ import type {
 } from '../../contracts/group-store.js';
 import type { DeleteOptions, StoreCapabilities } from '../../contracts/user-store.js';
 import { scimErrors } from '../../errors/index.js';
-import type { Filter } from '../../filter/ast.js';
+import type { AttributePath, Filter } from '../../filter/ast.js';
+import { groupResourceType } from '../../schema/group-resource-type.js';
 import { foldCase } from '../../schema/fold-case.js';
 import type { GroupMember, MemberType, ScimGroup } from '../../schema/group-schema.js';
 import { distinctBy, memberCycle, unknownMember } from '../group-errors.js';
-import { compileGroupFilter } from './group-filter.js';
-import { groupPageStatement, groupStatements, type GroupStatements } from './group-statements.js';
+import { compileSqlFilter } from './compile-sql-filter.js';
+import type { ResourceTable } from './filter-targets.js';
+import { groupsTable } from './group-filter.js';
+import { groupsPage, groupStatements, type GroupStatements } from './group-statements.js';
+import { keysetPage } from './keyset-page.js';
+import { pageStatement } from './page-statement.js';
 import type { QueryExecutor } from './query-executor.js';
 import { settleWrite, type WriteOutcome } from './settle-write.js';
 import type { StoreContext } from './store-context.js';
-import { UnsupportedFilterError } from './unsupported-filter.js';
+import { sortKey } from './sort-key.js';
+import { compiles, UnsupportedFilterError } from './unsupported-filter.js';
 
 type Doc = Record<string, unknown>;
 interface MemberRow {
@@ -84,26 +90,27 @@ function toGroup(doc: Doc, members: unknown): ScimGroup {
  */
 export class PostgresGroupStore implements GroupStore {
   /**
-   * The filters `compileGroupFilter` expresses (id, externalId, displayName, meta, members);
-   * no sorting.
+   * Every filter and sort the compilers express on the groups table (see `groupsTable`): every
+   * operator on every path of the Group schemas (and the host's extensions), `members` by
+   * `value`, `display` and `type` through the membership table; not a member's `$ref`, and no
+   * sort by `members`. Pages by keyset.
    */
   readonly capabilities: Required<StoreCapabilities> = {
-    supportsFilter: (filter: Filter) => {
-      try {
-        compileGroupFilter(filter, 4, this.context.tables);
-        return true;
-      } catch (error) {
-        if (error instanceof UnsupportedFilterError) return false;
-        throw error;
-      }
-    },
-    supportsSort: () => false,
-    keysetPaging: false,
+    supportsFilter: (filter: Filter) =>
+      compiles(() => compileSqlFilter(filter, 1, this.defaultType, undefined, this.table)),
+    supportsSort: (path: AttributePath) =>
+      compiles(() => sortKey(path, this.defaultType, this.table)),
+    keysetPaging: true,
   };
   private readonly sql: GroupStatements;
+  /** Where each group attribute lives, for the filter and sort compilers. */
+  private readonly table: ResourceTable;
+  /** The resource type paths resolve in when a query carries none. */
+  private readonly defaultType = groupResourceType();
 
   constructor(private readonly context: StoreContext) {
     this.sql = groupStatements(context.tables);
+    this.table = groupsTable(context.tables);
   }
 
   async create(tenant: string, group: ScimGroup, members: readonly MemberInput[]): Promise<void> {
@@ -193,29 +200,39 @@ export class PostgresGroupStore implements GroupStore {
   }
 
   async list(tenant: string, query: GroupListQuery): Promise<GroupListResult> {
-    if (query.sortBy !== undefined)
-      throw scimErrors.invalidValue('The PostgreSQL group store cannot sort groups.');
-    const params: unknown[] = [tenant, query.count, query.startIndex - 1];
-    let where: string | undefined;
-    if (query.filter) {
-      try {
-        const compiled = compileGroupFilter(query.filter, params.length + 1, this.context.tables);
-        where = compiled.sql;
-        params.push(...compiled.params);
-      } catch (error) {
-        if (error instanceof UnsupportedFilterError) throw scimErrors.invalidFilter(error.message);
-        throw error;
+    const type = query.resourceType ?? this.defaultType;
+    const page = groupsPage(this.context.tables, query.members !== false);
+    const toResource = (row: { doc: Doc | null; members?: unknown }) =>
+      toGroup(row.doc as Doc, row.members);
+    try {
+      const filter = (first: number) =>
+        query.filter && compileSqlFilter(query.filter, first, type, undefined, this.table);
+      if (query.seek) {
+        const source = { context: this.context, page, table: this.table, type, filter };
+        return await keysetPage({ ...source, resource: toResource }, tenant, query, query.seek);
       }
+      const params: unknown[] = [tenant, query.count, query.startIndex - 1];
+      const compiled = filter(params.length + 1);
+      if (compiled) params.push(...compiled.params);
+      const sort = query.sortBy && {
+        key: sortKey(query.sortBy, type, this.table),
+        descending: query.sortOrder === 'descending',
+      };
+      const text = pageStatement(page, compiled?.sql, sort || undefined);
+      const rows = await this.context.query<{ total: number; doc: Doc | null; members?: unknown }>(
+        text,
+        params,
+        !compiled && !sort,
+      );
+      const resources: ScimGroup[] = [];
+      for (const row of rows) if (row.doc !== null) resources.push(toResource(row));
+      return { totalResults: Number(rows[0]?.total ?? 0), resources };
+    } catch (error) {
+      // The core asked `capabilities` first: only a host's type could get here with a path
+      // the compilers cannot express; a precise 400 rather than a 500.
+      if (error instanceof UnsupportedFilterError) throw scimErrors.invalidFilter(error.message);
+      throw error;
     }
-    const text = groupPageStatement(this.context.tables, where, query.members !== false);
-    const rows = await this.context.query<{ total: number; doc: Doc | null; members: unknown }>(
-      text,
-      params,
-      where === undefined,
-    );
-    const resources: ScimGroup[] = [];
-    for (const row of rows) if (row.doc !== null) resources.push(toGroup(row.doc, row.members));
-    return { totalResults: Number(rows[0]?.total ?? 0), resources };
   }
 
   async addMembers(

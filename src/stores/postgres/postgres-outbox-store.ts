@@ -53,6 +53,7 @@ export class PostgresOutboxStore implements OutboxStore {
     this.releaseSql = `UPDATE ${outbox} SET lease_until = NULL, claim_token = NULL ${held}`;
   }
 
+  /** Claims due messages under a lease (see `OutboxStore.claim`). */
   async claim(
     now: Date,
     leaseUntil: Date,
@@ -72,14 +73,17 @@ export class PostgresOutboxStore implements OutboxStore {
     }));
   }
 
+  /** Extends a current claim's lease (see `OutboxStore.renew`). */
   async renew(id: string, claimToken: string, leaseUntil: Date): Promise<boolean> {
     return this.changed(this.renewSql, [id, claimToken, leaseUntil.toISOString()]);
   }
 
+  /** Records a delivery under a current claim (see `OutboxStore.complete`). */
   async complete(id: string, claimToken: string, at: Date): Promise<boolean> {
     return this.changed(this.completeSql, [id, claimToken, at.toISOString()]);
   }
 
+  /** Records a failed attempt under a current claim (see `OutboxStore.fail`). */
   async fail(
     id: string,
     claimToken: string,
@@ -89,6 +93,7 @@ export class PostgresOutboxStore implements OutboxStore {
     return this.changed(this.failSql, [id, claimToken, error, retryAt?.toISOString() ?? null]);
   }
 
+  /** Hands a claimed message back unsent (see `OutboxStore.release`). */
   async release(id: string, claimToken: string): Promise<boolean> {
     return this.changed(this.releaseSql, [id, claimToken]);
   }

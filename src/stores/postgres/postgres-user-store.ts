@@ -2,10 +2,8 @@ import type { GroupStore } from '../../contracts/group-store.js';
 import type { OutboxMessage } from '../../contracts/outbox.js';
 import type {
   DeleteOptions,
-  ListPosition,
   ListQuery,
   ListResult,
-  ListSeek,
   ReplaceOptions,
   StoreCapabilities,
   UserStore,
@@ -27,12 +25,14 @@ import { restoreOrder } from './restore-order.js';
 import { StoreContext } from './store-context.js';
 import type { TableLocation } from './table-names.js';
 import { toStoreError } from './to-store-error.js';
-import { seekCondition } from './seek-condition.js';
-import { sortKey, sortKeyNullable } from './sort-key.js';
+import { sortKey } from './sort-key.js';
 import { isIndexedEquality, matchesAtMostOne } from './filter-shapes.js';
 import { settleWrite, type WriteOutcome } from './settle-write.js';
-import { UnsupportedFilterError } from './unsupported-filter.js';
-import { pageStatement, userStatements, type UserStatements } from './user-statements.js';
+import { compiles } from './unsupported-filter.js';
+import { userStatements, type UserStatements } from './user-statements.js';
+import { USERS_TABLE } from './filter-targets.js';
+import { keysetPage, type KeysetRow } from './keyset-page.js';
+import { pageStatement, usersPage } from './page-statement.js';
 
 /** Options of {@link PostgresUserStore}. */
 export interface PostgresUserStoreOptions extends TableLocation {
@@ -98,6 +98,7 @@ export class PostgresUserStore implements UserStore {
       compiles(() => sortKey(path, this.defaultType)),
     keysetPaging: true,
   };
+  /** The welcome-email outbox, in the same database and transactions as the users. */
   readonly outbox: PostgresOutboxStore;
   /** The groups and memberships (migration 4); a user's delete removes its memberships. */
   readonly groups: GroupStore;
@@ -119,6 +120,7 @@ export class PostgresUserStore implements UserStore {
     return this.context.migrate();
   }
 
+  /** Stores a new user; throws `scimErrors.uniqueness()` when its userName is taken. */
   async create(tenant: string, user: ScimUser, effects?: WriteEffects): Promise<void> {
     const outbox = messages(effects?.outbox);
     const params = [tenant, user.id, ...userColumns(user)];
@@ -130,12 +132,14 @@ export class PostgresUserStore implements UserStore {
     }
   }
 
+  /** Returns the user, or `null`. */
   async get(tenant: string, id: string): Promise<ScimUser | null> {
     const rows = await this.context.query<{ doc: Doc }>(this.sql.get, [tenant, id]);
     const row = rows[0];
     return row ? restoreOrder(row.doc) : null;
   }
 
+  /** Replaces a user at its expected version; `false` when there is no such user. */
   async replace(tenant: string, user: ScimUser, options: ReplaceOptions): Promise<boolean> {
     const outbox = messages(options.outbox);
     const params = [tenant, user.id, ...userColumns(user), options.expectedVersion];
@@ -151,6 +155,7 @@ export class PostgresUserStore implements UserStore {
     return settleWrite(rows[0]);
   }
 
+  /** Deletes a user and its memberships; `false` when there is no such user. */
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
     // The memberships go in a second statement of the same transaction: it sees a membership
     // committed while the delete waited for the user row, which the first one's snapshot cannot.
@@ -171,9 +176,21 @@ export class PostgresUserStore implements UserStore {
     });
   }
 
+  /** Answers one page of the tenant's users, in SQL. */
   async list(tenant: string, query: ListQuery): Promise<ListResult> {
     const type = query.resourceType ?? this.defaultType;
-    if (query.seek) return this.seek(tenant, query, query.seek, type);
+    if (query.seek) {
+      const source = {
+        context: this.context,
+        page: usersPage(this.context.tables),
+        table: USERS_TABLE,
+        type,
+        filter: (first: number) =>
+          query.filter && compileSqlFilter(query.filter, first, type, this.groupsContext(tenant)),
+        resource: (row: KeysetRow) => restoreOrder(row.doc as Doc),
+      };
+      return keysetPage(source, tenant, query, query.seek);
+    }
     if (query.filter && matchesAtMostOne(query.filter)) {
       return this.lookup(tenant, query.filter, query, type);
     }
@@ -188,7 +205,7 @@ export class PostgresUserStore implements UserStore {
         key: sortKey(query.sortBy, type),
         descending: query.sortOrder === 'descending',
       };
-      text = pageStatement(this.context.tables, filter?.sql, sort);
+      text = pageStatement(usersPage(this.context.tables), filter?.sql, sort);
     }
     // LIKE patterns deserve a plan for their actual value (a prefix can use an index), and
     // free-form filter shapes must not fill the connection's statement cache.
@@ -206,56 +223,6 @@ export class PostgresUserStore implements UserStore {
   /** What a filter on `groups` reads: this store's membership tables, for `tenant`. */
   private groupsContext(tenant: string): GroupsFilterContext {
     return { tables: this.context.tables, tenant };
-  }
-
-  /**
-   * Answers a keyset page: the page statement with the keyset condition on the order's key (an
-   * index range when the order is by id or userName), one row more than asked to tell whether
-   * more follow, read backward for a page before the place.
-   */
-  private async seek(
-    tenant: string,
-    query: ListQuery,
-    seek: ListSeek,
-    type: CompiledResourceType,
-  ): Promise<ListResult> {
-    const count = Math.max(0, query.count);
-    const params: unknown[] = [tenant, count + 1, 0];
-    const filter =
-      query.filter &&
-      compileSqlFilter(query.filter, params.length + 1, type, this.groupsContext(tenant));
-    if (filter) params.push(...filter.params);
-    const descending = query.sortOrder === 'descending';
-    const sort = query.sortBy && { key: sortKey(query.sortBy, type), descending };
-    const order = sort
-      ? { ...sort, nullable: sortKeyNullable(query.sortBy as AttributePath, type) }
-      : { descending, nullable: false };
-    const condition = seekCondition(seek, order, params.length + 1);
-    if (condition) params.push(...condition.params);
-    const backward = seek.direction === 'backward';
-    const text = pageStatement(this.context.tables, filter?.sql, sort || undefined, {
-      ...(condition && { where: condition.sql }),
-      backward,
-    });
-    const rows = await this.context.query<{
-      total: number;
-      doc: Doc | null;
-      id: string | null;
-      key: string | null;
-    }>(text, params, !filter && !sort);
-    const found = rows.filter((row) => row.doc !== null);
-    const more = found.length > count;
-    // The extra row is the farthest one in the reading direction.
-    const page = more ? (backward ? found.slice(1) : found.slice(0, count)) : found;
-    const place = (row: (typeof rows)[number]): ListPosition =>
-      row.key === null ? { id: row.id as string } : { id: row.id as string, key: row.key };
-    const first = page[0];
-    const last = page[page.length - 1];
-    return {
-      totalResults: Number(rows[0]?.total ?? 0),
-      resources: page.map((row) => restoreOrder(row.doc as Doc)),
-      seek: { ...(first && { first: place(first) }), ...(last && { last: place(last) }), more },
-    };
   }
 
   /**
@@ -277,18 +244,5 @@ export class PostgresUserStore implements UserStore {
     const start = query.startIndex - 1;
     const page = rows.slice(start, start + query.count);
     return { totalResults: rows.length, resources: page.map((row) => restoreOrder(row.doc)) };
-  }
-}
-
-/**
- * Tells whether a compiler accepts the input. A path unknown to the default resource type counts
- * as supported: the core checked it against the host's, which `list` receives.
- */
-function compiles(compile: () => unknown): boolean {
-  try {
-    compile();
-    return true;
-  } catch (error) {
-    return error instanceof UnsupportedFilterError && error.reason === 'unknown-attribute';
   }
 }

@@ -1,7 +1,7 @@
 import type { AttributePath } from '../../filter/ast.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { AttributeDefinition } from '../../schema/types.js';
-import { member, userScope } from './filter-targets.js';
+import { member, resourceScope, USERS_TABLE, type ResourceTable } from './filter-targets.js';
 import { asArray, type JsonRef } from './sql-predicates.js';
 import { UnsupportedFilterError } from './unsupported-filter.js';
 
@@ -25,16 +25,22 @@ function typedValue(ref: JsonRef, def: AttributeDefinition): string {
 }
 
 /**
- * Builds the SQL expression a `sortBy` path orders by: the indexed column for `id`,
- * `userName` (by its key column, folded as the core folds), `externalId` and the `meta` timestamps; a typed value of the
- * document otherwise; for a multi-valued attribute the primary value, else the first. The
+ * Builds the SQL expression a `sortBy` path orders by, on the resource's table (default the
+ * users table): the indexed column for `id`, `userName` or a group's `displayName` (by its key
+ * column, folded as the core folds), `externalId` and the `meta` timestamps; a typed value of
+ * the document otherwise; for a multi-valued attribute the primary value, else the first. The
  * order is that of the core's `compileSort`.
  *
- * @throws UnsupportedFilterError for a path the schemas do not define, or a complex value.
+ * @throws UnsupportedFilterError for a path the schemas do not define, a complex value, or an
+ * attribute kept in rows of its own (a group's `members`).
  * @see RFC 7644 §3.4.2.3
  */
-export function sortKey(path: AttributePath, type: CompiledResourceType): string {
-  const target = userScope(type)(path);
+export function sortKey(
+  path: AttributePath,
+  type: CompiledResourceType,
+  table: ResourceTable = USERS_TABLE,
+): string {
+  const target = resourceScope(type, table)(path);
   switch (target.kind) {
     case 'column':
       if (target.key !== undefined) return target.key;
@@ -44,7 +50,9 @@ export function sortKey(path: AttributePath, type: CompiledResourceType): string
     case 'json':
       return typedValue(target.ref, target.def);
     case 'multi': {
-      const { attribute, sub } = target;
+      const { attribute, sub, elements } = target;
+      // Values kept as rows of their own (a group's members) have no first or primary one.
+      if (!elements.whole) throw new UnsupportedFilterError(`${attribute.name} has no order`);
       const def =
         sub ??
         (attribute.type === 'complex'
@@ -54,7 +62,7 @@ export function sortKey(path: AttributePath, type: CompiledResourceType): string
       const ref: JsonRef =
         def === attribute ? { json: 's.v', text: `s.v #>> '{}'` } : member('s.v', def.name);
       return `(SELECT ${typedValue(ref, def)}
-        FROM jsonb_array_elements(${asArray(target.array)}) WITH ORDINALITY AS s(v, n)
+        FROM jsonb_array_elements(${asArray(elements.whole.json)}) WITH ORDINALITY AS s(v, n)
         ORDER BY COALESCE(s.v->'primary' = 'true'::jsonb, false) DESC, s.n LIMIT 1)`;
     }
   }
@@ -62,11 +70,15 @@ export function sortKey(path: AttributePath, type: CompiledResourceType): string
 
 /**
  * Tells whether the expression of {@link sortKey} may be NULL: false only for the NOT NULL
- * columns (`id`, `userName`'s key, the `meta` timestamps). A keyset condition on a key that is
+ * columns (`id`, `userName`'s or `displayName`'s key, the `meta` timestamps). A keyset condition on a key that is
  * never NULL has no NULL branch, so the index on that key bounds the scan.
  */
-export function sortKeyNullable(path: AttributePath, type: CompiledResourceType): boolean {
-  const target = userScope(type)(path);
+export function sortKeyNullable(
+  path: AttributePath,
+  type: CompiledResourceType,
+  table: ResourceTable = USERS_TABLE,
+): boolean {
+  const target = resourceScope(type, table)(path);
   if (target.kind === 'column') return target.nullable;
   return target.kind !== 'instant';
 }

@@ -9,6 +9,11 @@ const ORDERING: Partial<Record<CompareOperator, string>> = { gt: '>', ge: '>=', 
 export interface JsonRef {
   readonly json: string;
   readonly text: string;
+  /**
+   * The text is a NOT NULL text column (a membership's member id): a comparison on it is
+   * never NULL and stays bare, so an index on the column can answer it.
+   */
+  readonly column?: true;
 }
 
 /** Returns the SQL operator of an ordering comparison, or `undefined` for the others. */

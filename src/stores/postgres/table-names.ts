@@ -10,10 +10,15 @@ export interface TableLocation {
 
 /** The quoted, schema-qualified names of the store's tables, ready to put in SQL text. */
 export interface TableNames {
+  /** The schema holding the tables. */
   readonly schema: string;
+  /** The users. */
   readonly users: string;
+  /** The number of users per tenant. */
   readonly userCounts: string;
+  /** The welcome-email outbox. */
   readonly outbox: string;
+  /** The applied migrations. */
   readonly migrations: string;
   /** The groups, without their members (migration 4). */
   readonly groups: string;

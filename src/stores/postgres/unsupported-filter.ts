@@ -12,3 +12,17 @@ export class UnsupportedFilterError extends Error {
     this.name = 'UnsupportedFilterError';
   }
 }
+
+/**
+ * Tells whether a compiler accepts the input, for a store's `capabilities`. A path unknown to
+ * the store's default resource type counts as supported: the core checked it against the
+ * host's type, which `list` receives.
+ */
+export function compiles(compile: () => unknown): boolean {
+  try {
+    compile();
+    return true;
+  } catch (error) {
+    return error instanceof UnsupportedFilterError && error.reason === 'unknown-attribute';
+  }
+}

@@ -1,3 +1,4 @@
+import { pageStatement, usersPage } from './page-statement.js';
 import type { TableNames } from './table-names.js';
 
 /**
@@ -51,59 +52,7 @@ export function userStatements(t: TableNames): UserStatements {
     deleteVersioned: `WITH cur AS (SELECT version FROM ${t.users} WHERE tenant = $1 AND id = $2),
       del AS (DELETE FROM ${t.users} WHERE tenant = $1 AND id = $2 AND version = $3 RETURNING 1)
       SELECT (SELECT count(*) FROM del)::int AS changed, (SELECT version FROM cur) AS current`,
-    pageAll: pageStatement(t, undefined, undefined),
+    pageAll: pageStatement(usersPage(t), undefined, undefined),
     lookup: `SELECT doc FROM ${t.users} WHERE tenant = $1 AND `,
   };
-}
-
-/** How a page is ordered when not by id. */
-export interface PageSort {
-  /** The SQL expression to order by (see `sortKey`). */
-  readonly key: string;
-  readonly descending: boolean;
-}
-
-/** How a keyset page narrows and reads the rows (see `seekCondition`). */
-export interface PageSeek {
-  /** The keyset condition, absent on a first page. */
-  readonly where?: string;
-  /** Read backward: the rows right before the place, returned in the page's order. */
-  readonly backward: boolean;
-}
-
-/**
- * Builds the statement of one page and its total: `$1` tenant, `$2` count, `$3` offset, then
- * the filter's parameters (and the keyset's). An unfiltered total comes from the counter
- * table, so its cost does not grow with the number of users; a page past the end still
- * returns one row with the total. A keyset page also returns each row's `id` and sort key as
- * text (`key`); its condition narrows the page, not the total.
- */
-export function pageStatement(
-  t: TableNames,
-  where: string | undefined,
-  sort: PageSort | undefined,
-  seek?: PageSeek,
-): string {
-  const total =
-    where === undefined
-      ? `COALESCE((SELECT n FROM ${t.userCounts} WHERE tenant = $1), 0)::int`
-      : `(SELECT count(*) FROM ${t.users} WHERE tenant = $1 AND ${where})::int`;
-  // As the core's comparator: absent values are the largest (last ascending, first
-  // descending), and ties go by id ascending in both directions, so paging stays stable.
-  const order = (p: string, reverse = false) => {
-    const descending = (sort?.descending ?? false) !== reverse;
-    const id = `${p}id${reverse ? ' DESC' : ''}`;
-    if (!sort) return id;
-    return `${p}k ${descending ? 'DESC' : 'ASC'} NULLS ${descending ? 'FIRST' : 'LAST'}, ${id}`;
-  };
-  const conditions = [where, seek?.where].filter((c) => c !== undefined);
-  const keyset = seek ? `, p.id, ${sort ? `to_jsonb(p.k) #>> '{}'` : 'NULL'} AS key` : '';
-  return `SELECT c.total, p.doc${keyset}
-    FROM (SELECT ${total} AS total) AS c
-    LEFT JOIN LATERAL (
-      SELECT id, doc${sort ? `, ${sort.key} AS k` : ''} FROM ${t.users}
-      WHERE tenant = $1${conditions.map((c) => ` AND ${c}`).join('')}
-      ORDER BY ${order('', seek?.backward)} LIMIT $2 OFFSET $3
-    ) AS p ON true
-    ORDER BY ${order('p.')}`;
 }

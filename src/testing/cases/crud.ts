@@ -1,6 +1,6 @@
-import { ENTERPRISE_USER_SCHEMA } from '../../schema/user-schema.js';
 import { check } from '../assertions.js';
 import type { StoreConformanceCase } from '../types.js';
+import { ENTERPRISE_USER_SCHEMA } from '../../schema/urns.js';
 
 /** Create, get, replace and delete of a single user. */
 export const crudCases: readonly StoreConformanceCase[] = [

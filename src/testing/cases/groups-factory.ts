@@ -1,7 +1,8 @@
 import type { GroupStore } from '../../contracts/group-store.js';
 import { nextVersion } from '../../schema/version.js';
-import { GROUP_SCHEMA, type ScimGroup } from '../../schema/group-schema.js';
+import type { ScimGroup } from '../../schema/group-schema.js';
 import type { StoreTestContext } from '../types.js';
+import { GROUP_SCHEMA } from '../../schema/urns.js';
 
 /** Ids of created users; the first three are typed as present for destructuring. */
 export interface UserIds extends Array<string> {

@@ -5,6 +5,7 @@ import { filterCases } from './filters.js';
 import { groupCrudCases } from './groups-crud.js';
 import { groupFilterCases } from './groups-filters.js';
 import { groupMembershipCases } from './groups-membership.js';
+import { groupPagingCases } from './groups-paging.js';
 import { outboxCases } from './outbox.js';
 import { keysetPagingCases } from './keyset-paging.js';
 import { pagingCases } from './paging.js';
@@ -32,5 +33,6 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...groupCrudCases,
   ...groupMembershipCases,
   ...groupFilterCases,
+  ...groupPagingCases,
   ...userGroupsCases,
 ];

@@ -4,10 +4,10 @@ import type { Filter } from '../../../src/filter/ast.js';
 import { checkFilter, compileSort, matchesFilter, parseFilter } from '../../../src/filter/index.js';
 import { defineAttribute } from '../../../src/schema/define-attribute.js';
 import type { ScimUser } from '../../../src/schema/user-resource.js';
-import { ENTERPRISE_USER_SCHEMA } from '../../../src/schema/user-schema.js';
 import type { PostgresUserStore } from '../../../src/stores/postgres/index.js';
 import { backends, makeUser, type Backend } from './harness.js';
 import { userResourceType } from '../../../src/schema/user-resource-type.js';
+import { ENTERPRISE_USER_SCHEMA } from '../../../src/schema/urns.js';
 
 const TYPE = userResourceType();
 const T = 'filters';

@@ -29,18 +29,38 @@ describe('PostgreSQL group filters', () => {
   it.each([
     'displayName co "Teach"',
     'displayName pr',
+    'displayName gt "M"',
+    'externalId le "x"',
     'members[display eq "Ada"]',
+    'members.type eq "Group"',
+    'members pr',
     'members.value ne "u1"',
     'members[value eq "u1" or value eq "u2"]',
     'meta.created gt "yesterday"',
+    // Unknown to the Group schema: the core checks paths against the host's own type first.
     'urn:example:ext:2.0:Group:code eq "x"',
-  ])('refuses %s (so the core answers a precise 400)', (text) => {
-    expect(supports(text)).toBe(false);
+  ])('declares %s as well (every operator, as the memory group store)', (text) => {
+    expect(supports(text)).toBe(true);
+  });
+
+  it.each(['members.$ref eq "x"', 'members[$ref pr]', 'displayName pr and members.$ref pr'])(
+    "refuses %s: a member's $ref is not stored (so the core answers a precise 400)",
+    (text) => {
+      expect(supports(text)).toBe(false);
+    },
+  );
+
+  it('sorts by every attribute but members', () => {
+    const sorts = groups.capabilities?.supportsSort;
+    for (const attribute of ['displayName', 'externalId', 'id'])
+      expect(sorts?.({ attribute }), attribute).toBe(true);
+    expect(sorts?.({ attribute: 'meta', subAttribute: 'lastModified' })).toBe(true);
+    expect(sorts?.({ attribute: 'members', subAttribute: 'value' })).toBe(false);
   });
 
   it('answers an undeclared filter sent anyway with 400 invalidFilter, not a 500', async () => {
     await expect(
-      groups.list('t', { startIndex: 1, count: 1, filter: parseFilter('displayName co "x"') }),
+      groups.list('t', { startIndex: 1, count: 1, filter: parseFilter('members.$ref co "x"') }),
     ).rejects.toMatchObject({ status: 400, scimType: 'invalidFilter' });
   });
 });

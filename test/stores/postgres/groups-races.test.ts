@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GROUP_SCHEMA, type ScimGroup } from '../../../src/schema/group-schema.js';
+import type { ScimGroup } from '../../../src/schema/group-schema.js';
 import { PostgresUserStore } from '../../../src/stores/postgres/index.js';
 import { databaseUrl, makeUser, openServer, type Backend } from './harness.js';
+import { GROUP_SCHEMA } from '../../../src/schema/urns.js';
 
 const group = (id: string): ScimGroup => ({
   schemas: [GROUP_SCHEMA],

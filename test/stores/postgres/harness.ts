@@ -2,13 +2,13 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import type { ScimUser } from '../../../src/schema/user-resource.js';
-import { ACCOUNT_SCHEMA, USER_SCHEMA } from '../../../src/schema/user-schema.js';
 import {
   PostgresUserStore,
   pgExecutor,
   pgliteExecutor,
   type QueryExecutor,
 } from '../../../src/stores/postgres/index.js';
+import { ACCOUNT_SCHEMA, USER_SCHEMA } from '../../../src/schema/urns.js';
 
 /**
  * The real server the suite also runs on. Unset on machines without PostgreSQL: those run the

@@ -37,13 +37,24 @@ describe.each(backends)('the plan of a deep keyset page on $name', ({ open }) =>
       [TENANT],
     );
     await backend.executor.query(`ANALYZE ${users}`);
+    const groups = `"${backend.schema}".groups`;
+    await backend.executor.query(
+      `INSERT INTO ${groups}
+         (tenant, id, display_name, display_name_key, version, created, last_modified, doc)
+       SELECT $1, 'g' || lpad(n::text, 8, '0'), 'Group ' || n, 'group ' || lpad(n::text, 8, '0'),
+         'W/"1"', now(), now(), jsonb_build_object('id', 'g' || lpad(n::text, 8, '0'))
+       FROM generate_series(1, ${USERS}) AS n`,
+      [TENANT],
+    );
+    await backend.executor.query(`ANALYZE ${groups}`);
   }, 120_000);
   afterAll(() => backend.close());
 
   /** Runs `query` as a keyset page and returns the plan of the statement the store sent. */
-  async function planOf(query: Omit<ListQuery, 'startIndex'>): Promise<string> {
+  async function planOf(query: Omit<ListQuery, 'startIndex'>, of = 'users'): Promise<string> {
     ran.length = 0;
-    const page = await store.list(TENANT, { ...query, startIndex: 1 });
+    const list = of === 'users' ? store.list.bind(store) : store.groups.list.bind(store.groups);
+    const page = await list(TENANT, { ...query, startIndex: 1 });
     expect(page.resources).toHaveLength(query.count);
     const statement = ran.at(-1);
     if (!statement) throw new Error('no statement ran');
@@ -69,5 +80,20 @@ describe.each(backends)('the plan of a deep keyset page on $name', ({ open }) =>
     });
     expect(plan).toMatch(/Index Cond: .*user_name_key >= /);
     expect(plan).not.toMatch(/Seq Scan on users/);
+  });
+
+  it('of groups, by id and by displayName, starts at the place through the primary key or the displayName key index', async () => {
+    const byId = await planOf({ count: 5, seek: { from: { id: 'g00004000' } } }, 'groups');
+    // The page's own scan (the unfiltered total is a count of the tenant's groups).
+    expect(byId).toMatch(/Index (Only )?Scan .*groups_pkey.*\n\s*Index Cond: .*id > /);
+    const byName = await planOf(
+      {
+        count: 5,
+        sortBy: { attribute: 'displayName' },
+        seek: { from: { id: 'g00004000', key: 'group 00004000' } },
+      },
+      'groups',
+    );
+    expect(byName).toMatch(/Index Cond: .*display_name_key >= /);
   });
 });

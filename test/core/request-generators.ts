@@ -1,8 +1,8 @@
-// Generators of hostile SCIM requests, shared by the in-process fuzz (fuzz.test.ts) and the
+// Generators of hostile SCIM requests, shared by the in-process one (any-request-answers-scim.property.test.ts) and the
 // HTTP-level one (test/e2e/http-fuzz.test.ts).
 import fc from 'fast-check';
 import type { ScimRequest } from '../../src/index.js';
-import { BASE, KEY_A, KEY_B, PATCH_SCHEMA, USER_SCHEMA } from '../core/harness.js';
+import { BASE, KEY_A, KEY_B, PATCH_SCHEMA, USER_SCHEMA } from './harness.js';
 
 export const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 export const ACCOUNT = 'urn:scimkit:params:scim:schemas:extension:account:2.0:User';

@@ -1,17 +1,12 @@
-import { ESLint } from 'eslint';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import tseslint from 'typescript-eslint';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImportGraph, relativeSpecifiers, sourceFiles } from '../../eslint-rules/import-graph.js';
-import local from '../../eslint-rules/no-import-cycle.js';
+import { ROOT, reportsOf, settingInRepository, writeFixture } from './lint-fixture.js';
 
 // STYLE.md: no import cycle in the library, even through types. The lint rule
 // `local/no-import-cycle` (eslint-rules/) forbids them; these tests hold it to a planted cycle
 // and run its graph over src/.
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SRC = join(ROOT, 'src');
 
 // A cycle through `import type` and `export type ... from` (a → b → c → a), one through an
@@ -31,33 +26,13 @@ const FIXTURE: Record<string, string> = {
 describe('the local/no-import-cycle lint rule', () => {
   let dir = '';
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'scimkit-cycles-'));
-    mkdirSync(join(dir, 'src'));
-    for (const [name, text] of Object.entries(FIXTURE)) writeFileSync(join(dir, 'src', name), text);
+    const files = Object.entries(FIXTURE).map(([name, text]) => [`src/${name}`, text]);
+    dir = writeFixture('scimkit-cycles-', Object.fromEntries(files));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('reports each import that closes a planted cycle, type-only ones included', async () => {
-    const eslint = new ESLint({
-      cwd: dir,
-      overrideConfigFile: true,
-      overrideConfig: [
-        {
-          files: ['**/*.ts'],
-          languageOptions: { parser: tseslint.parser },
-          plugins: { local },
-          rules: { 'local/no-import-cycle': 'error' },
-        },
-      ],
-    });
-    const results = await eslint.lintFiles(['src']);
-    const reported = results
-      .flatMap((result) =>
-        result.messages.map(
-          (m) => `${result.filePath.slice(dir.length + 1)}:${m.line} ${m.message}`,
-        ),
-      )
-      .sort();
+    const reported = await reportsOf(dir, 'no-import-cycle');
     expect(reported).toEqual([
       'src/a.ts:1 This import closes an import cycle: src/a.ts → src/b.ts → src/c.ts → src/a.ts.',
       'src/b.ts:1 This import closes an import cycle: src/b.ts → src/c.ts → src/a.ts → src/b.ts.',
@@ -99,8 +74,7 @@ describe('the local/no-import-cycle lint rule', () => {
   });
 
   it('is on for src/ in the repository config', async () => {
-    const config = await new ESLint({ cwd: ROOT }).calculateConfigForFile(join(SRC, 'index.ts'));
-    expect(config.rules?.['local/no-import-cycle']).toEqual([2]);
+    expect(await settingInRepository('no-import-cycle')).toEqual([2]);
   });
 });
 

@@ -1,0 +1,68 @@
+/**
+ * Measures what a scimkit service on the memory store holds per user, for the users the shared
+ * kit creates (as `bench/kit/servers/service.mjs` does: an email userName, active, a given and a
+ * family name), created through the same path as the kit's preseed: `scim.handle` POSTs,
+ * without HTTP, the welcome email "sent" by a mailer that sends nothing.
+ *
+ * Prints, after a full garbage collection, the heap used and the RSS, each ÷ users (the kit's
+ * figure is RSS ÷ users), and what they grew by per user added. With `--snapshot FILE` it also
+ * writes a heap snapshot, which `heap-by-constructor.ts` sums up per user.
+ *
+ * Run: `node --expose-gc --max-old-space-size=8192 --import tsx bench/memory-store/footprint.ts --users 100000`
+ */
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { writeHeapSnapshot } from 'node:v8';
+import { kitService } from './kit-service.js';
+
+const { values: args } = parseArgs({
+  options: {
+    users: { type: 'string', default: '100000' },
+    snapshot: { type: 'string' },
+  },
+});
+const users = Number(args.users);
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with node --expose-gc');
+const { scim, store, create } = kitService();
+
+// Lets the outbox dispatcher deliver what it was kicked for, then collects everything collectable.
+async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 200));
+  gc?.();
+  gc?.();
+}
+
+const MiB = 1024 * 1024;
+await create(-1); // everything a first request builds (compiled types, caches) is in the baseline
+await settle();
+const before = process.memoryUsage();
+const started = performance.now();
+for (let i = 0; i < users; i++) {
+  await create(i);
+  // The dispatcher runs between requests, as it does in a server.
+  if (i % 1000 === 999) await new Promise((resolve) => setImmediate(resolve));
+}
+const seconds = (performance.now() - started) / 1000;
+// What the kit reads: RSS right after seeding, before any forced collection.
+const rssRightAfter = process.memoryUsage().rss;
+await settle();
+const after = process.memoryUsage();
+const pending = store.outboxSnapshot().filter((entry) => entry.state === 'pending').length;
+await settle();
+const perUser = (bytes: number) => (bytes / users).toFixed(0);
+console.log(
+  `${new Date().toISOString()} · Node ${process.version} · load average ${os.loadavg()[0]?.toFixed(1)}`,
+);
+console.log(
+  `${users.toLocaleString('en-US')} users created in ${seconds.toFixed(1)} s; outbox messages still pending: ${pending}`,
+);
+console.log(
+  '| users | heap used ÷ users | heap growth ÷ users | heap total (committed) ÷ users | RSS ÷ users right after seeding | RSS ÷ users after GC | RSS growth ÷ users after GC | RSS after GC |',
+);
+console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log(
+  `| ${users.toLocaleString('en-US')} | ${perUser(after.heapUsed)} B | ${perUser(after.heapUsed - before.heapUsed)} B | ${perUser(after.heapTotal)} B | ${perUser(rssRightAfter)} B | ${perUser(after.rss)} B | ${perUser(after.rss - before.rss)} B | ${(after.rss / MiB).toFixed(0)} MiB |`,
+);
+if (args.snapshot) console.log(`heap snapshot: ${writeHeapSnapshot(args.snapshot)}`);
+await scim.close();

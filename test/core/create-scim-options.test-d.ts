@@ -1,0 +1,42 @@
+// What the compiler accepts as createScim options, and what it refuses (vitest --typecheck).
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  createScim,
+  staticApiKeys,
+  type Mailer,
+  type Scim,
+  type ScimOptions,
+  type UserStore,
+} from '../../src/index.js';
+import { MemoryUserStore } from '../../src/stores/memory/index.js';
+
+const store = new MemoryUserStore();
+const verifier = staticApiKeys([{ key: 'k', tenant: 't' }]);
+const mailer: Mailer = { async sendWelcome() {} };
+
+describe('createScim options', () => {
+  it('needs a store, a verifier and a mailer, and returns a Scim', () => {
+    expectTypeOf(createScim).parameter(0).toEqualTypeOf<ScimOptions>();
+    expectTypeOf(createScim({ store, verifier, mailer })).toEqualTypeOf<Scim>();
+    // @ts-expect-error: the store is required
+    createScim({ verifier, mailer });
+    // @ts-expect-error: the mailer is required
+    createScim({ store, verifier });
+  });
+
+  it('takes a UserStore, which the memory store is', () => {
+    expectTypeOf<ScimOptions['store']>().toEqualTypeOf<UserStore>();
+    expectTypeOf(store).toExtend<UserStore>();
+  });
+
+  it('switches dialect rules by name only', () => {
+    createScim({ store, verifier, mailer, patchRules: { stringBooleans: false } });
+    // @ts-expect-error: no such dialect rule
+    createScim({ store, verifier, mailer, patchRules: { noSuchRule: false } });
+  });
+
+  it('refuses a wrongly typed limit', () => {
+    // @ts-expect-error: maxBodyBytes is a number of bytes
+    createScim({ store, verifier, mailer, maxBodyBytes: '1 MiB' });
+  });
+});
