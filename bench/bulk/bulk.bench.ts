@@ -7,33 +7,11 @@
  * Run: `node --import tsx bench/bulk/bulk.bench.ts`
  */
 import os from 'node:os';
-import { createScim, staticApiKeys, type Scim } from '../../src/index.js';
-import { MemoryUserStore } from '../../src/stores/memory/index.js';
+import { BULK, patchBody, send, service, userBody } from './workload.js';
 
 const N = 1000;
 const ROUNDS = 5;
 const DEADLINE = Date.now() + 60_000;
-const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
-const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
-const headers = { authorization: 'Bearer k', 'content-type': 'application/scim+json' };
-
-function service(): Scim {
-  return createScim({
-    store: new MemoryUserStore(),
-    verifier: staticApiKeys([{ key: 'k', tenant: 't' }]),
-    mailer: { sendWelcome: async () => {} },
-    outbox: { pollIntervalMs: 3_600_000 },
-  });
-}
-
-const userBody = (i: number) => ({
-  schemas: [USER],
-  userName: `user${i}@example.org`,
-  active: false,
-});
-const patchBody = { schemas: [PATCH], Operations: [{ op: 'replace', path: 'title', value: 'T' }] };
-const send = (scim: Scim, method: string, path: string, body: unknown) =>
-  scim.handle({ method, path, headers, body: JSON.stringify(body), baseUrl: 'http://x' });
 
 async function oneByOne(): Promise<[number, number]> {
   const scim = service();
@@ -53,7 +31,6 @@ async function oneByOne(): Promise<[number, number]> {
 
 async function inBulk(): Promise<[number, number]> {
   const scim = service();
-  const BULK = 'urn:ietf:params:scim:api:messages:2.0:BulkRequest';
   let start = performance.now();
   const created = await send(scim, 'POST', '/Bulk', {
     schemas: [BULK],

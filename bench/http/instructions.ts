@@ -6,11 +6,12 @@
 //
 //   node --import tsx bench/http/instructions.ts [--ops get,patch] [--requests 3000]
 import autocannon from 'autocannon';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { callgrindCount } from '../callgrind-count.js';
 import { OPERATIONS, newUserBody, type ServerName, type Target } from './operations.js';
 
 const { values: args } = parseArgs({
@@ -91,15 +92,8 @@ async function load(target: Target, op: (typeof OPERATIONS)[number], amount: num
   if (result.non2xx > 0) throw new Error(`${target.name}: ${result.non2xx} answers not 2xx`);
 }
 
-// callgrind writes one file per dump (callgrind.<pid>.<n>); the newest holds the counts since
-// the dump before it.
 function dump(counted: Counted): number {
-  spawnSync('callgrind_control', ['-d', String(counted.child.pid)], { stdio: 'ignore' });
-  const files = readdirSync(counted.folder)
-    .map((f) => ({ f, n: Number(/^callgrind\.\d+\.(\d+)$/.exec(f)?.[1] ?? 0) }))
-    .sort((a, b) => b.n - a.n);
-  const text = readFileSync(join(counted.folder, files[0]?.f ?? ''), 'utf8');
-  return Number(/^(?:totals|summary): (\d+)/m.exec(text)?.[1] ?? NaN);
+  return callgrindCount(counted.child.pid as number, counted.folder);
 }
 
 async function measure(name: ServerName): Promise<Map<string, number>> {

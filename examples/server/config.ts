@@ -1,11 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { ScimConfigError, staticApiKeys, type OutboxOptions } from '../../src/index.js';
+import {
+  BUILT_IN_PROFILES,
+  ScimConfigError,
+  staticApiKeys,
+  type OutboxOptions,
+} from '../../src/index.js';
 
-/** One API key and the tenant it acts for. */
+/** One API key, the tenant it acts for, and that tenant's compatibility profile. */
 export interface KeyEntry {
   readonly key: string;
   readonly tenant: string;
+  /** `strict`, `lenient`, `entra` or `okta` (docs/patch.md); none: the default profile. */
+  readonly profile?: string;
 }
 
 /** Where the example server keeps its users. */
@@ -65,6 +72,20 @@ export interface ServerConfig {
    * `'rfc'` (any non-empty string). Default `'email'`.
    */
   readonly userNameRule?: 'rfc' | 'email';
+  /**
+   * Signs RFC 9865 cursors (at least 32 characters); every instance behind one load balancer
+   * needs the same. Default: a random key per process, so cursors end with it.
+   */
+  readonly cursorSecret?: string | undefined;
+  /** How long a cursor stays valid, in seconds (0: forever). Default 3,600. */
+  readonly cursorTimeoutSeconds?: number;
+  /** The profile of a tenant that has none in its key entry. Default `lenient`. */
+  readonly defaultProfile?: string;
+  /**
+   * The request header (lower case) that names the user `/Me` stands for, by id, set by a
+   * trusted proxy in front of the server. Undefined: `/Me` answers 501.
+   */
+  readonly meHeader?: string | undefined;
 }
 
 /** The data folder used when SCIMKIT_DATA_DIR is unset: `.data/` next to this file. */
@@ -150,6 +171,46 @@ function readUserNameRule(env: NodeJS.ProcessEnv): 'rfc' | 'email' {
   return rule;
 }
 
+/** The profiles a tenant may have: the built-in ones (docs/patch.md). */
+const PROFILES: readonly string[] = Object.keys(BUILT_IN_PROFILES);
+
+/** Refuses a profile name that is not built in, naming the variable it came from. */
+function profileName(variable: string, name: string): string {
+  if (!PROFILES.includes(name))
+    throw new Error(`${variable}: "${name}" is not one of ${PROFILES.join(', ')}.`);
+  return name;
+}
+
+/**
+ * Parses `SCIMKIT_TENANT_PROFILES`: `tenant:profile` pairs separated by commas, each tenant one
+ * that `keys` names, and gives each key of those tenants its profile.
+ */
+export function withTenantProfiles(keys: readonly KeyEntry[], text: string): KeyEntry[] {
+  const profiles = new Map<string, string>();
+  for (const pair of text.split(',').map((p) => p.trim())) {
+    if (pair === '') continue;
+    const at = pair.lastIndexOf(':');
+    const tenant = pair.slice(0, at).trim();
+    if (at <= 0 || tenant === '')
+      throw new Error(`SCIMKIT_TENANT_PROFILES: "${pair}" is not a tenant:profile pair.`);
+    if (!keys.some((k) => k.tenant === tenant))
+      throw new Error(`SCIMKIT_TENANT_PROFILES: no API key is for tenant "${tenant}".`);
+    profiles.set(tenant, profileName('SCIMKIT_TENANT_PROFILES', pair.slice(at + 1).trim()));
+  }
+  return keys.map((k) => {
+    const profile = profiles.get(k.tenant);
+    return profile === undefined ? k : { ...k, profile };
+  });
+}
+
+/** Reads `SCIMKIT_CURSOR_SECRET`, refusing one shorter than `createScim` accepts (32). */
+function readCursorSecret(env: NodeJS.ProcessEnv): string | undefined {
+  const secret = env.SCIMKIT_CURSOR_SECRET?.trim() || undefined;
+  if (secret !== undefined && secret.length < 32)
+    throw new Error('SCIMKIT_CURSOR_SECRET: must be at least 32 characters.');
+  return secret;
+}
+
 /** Reads the server's configuration from environment variables. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 8080);
@@ -157,9 +218,15 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     throw new Error(`PORT: "${env.PORT}" is not a port number.`);
   const configured = env.SCIM_API_KEYS?.trim() ? parseApiKeys(env.SCIM_API_KEYS) : [];
   const generatedKey = configured.length === 0;
-  const keys = generatedKey
-    ? [{ key: `dev-${randomBytes(18).toString('base64url')}`, tenant: 'dev' }]
-    : configured;
+  const keys = withTenantProfiles(
+    generatedKey
+      ? [{ key: `dev-${randomBytes(18).toString('base64url')}`, tenant: 'dev' }]
+      : configured,
+    env.SCIMKIT_TENANT_PROFILES ?? '',
+  );
+  const meHeader = env.SCIMKIT_ME_HEADER?.trim().toLowerCase() || undefined;
+  if (meHeader !== undefined && !/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(meHeader))
+    throw new Error(`SCIMKIT_ME_HEADER: "${meHeader}" is not a header name.`);
   return {
     host: env.HOST ?? '127.0.0.1',
     port,
@@ -181,5 +248,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       delayMs: integer(env, 'SCIMKIT_MAIL_DELAY_MS', 0),
     },
     userNameRule: readUserNameRule(env),
+    cursorSecret: readCursorSecret(env),
+    cursorTimeoutSeconds: integer(env, 'SCIMKIT_CURSOR_TIMEOUT_SECONDS', 3600),
+    defaultProfile: profileName(
+      'SCIMKIT_DEFAULT_PROFILE',
+      env.SCIMKIT_DEFAULT_PROFILE?.trim() || 'lenient',
+    ),
+    meHeader,
   };
 }

@@ -6,6 +6,7 @@ import {
   ACCOUNT_SCHEMA,
   createScim,
   staticApiKeys,
+  type MeHook,
   type Scim,
   type UserStore,
 } from '../../src/index.js';
@@ -65,6 +66,30 @@ function activationSecret(config: ServerConfig, opened: OpenStore, print: (text:
   return randomBytes(32).toString('hex');
 }
 
+/** Warns when instances sharing a PostgreSQL database would each sign cursors their own way. */
+function warnCursorSecret(config: ServerConfig, print: (text: string) => void): void {
+  if (config.cursorSecret !== undefined || config.store?.kind !== 'postgres') return;
+  print(
+    '[warn] SCIMKIT_CURSOR_SECRET is unset: cursors are signed with a key of this process only; ' +
+      'another instance refuses them (400 invalidCursor). Set the same SCIMKIT_CURSOR_SECRET on ' +
+      'every instance.',
+  );
+}
+
+/**
+ * The `/Me` hook of the example server: the user id the trusted proxy put in `header`, or none
+ * (404). Whoever holds a tenant's API key can already act on every user of it, so the header
+ * gives no one more than the key does.
+ */
+function meFromHeader(header: string): MeHook {
+  return (_tenant, request) => {
+    // Header names arrive in any letter case (node:http lowers them; other adapters may not).
+    const name = Object.keys(request.headers).find((n) => n.toLowerCase() === header);
+    const id = name === undefined ? undefined : request.headers[name];
+    return typeof id === 'string' && id.trim() !== '' ? id.trim() : null;
+  };
+}
+
 /** Prints a fault; a failure the test aids asked for needs no stack trace. */
 function describeError(error: unknown): string {
   if (error instanceof SimulatedMailFailure) return `[mail] ${error.message}`;
@@ -112,6 +137,7 @@ export async function startServer(
   }
   const { port } = server.address() as AddressInfo;
   const origin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  warnCursorSecret(config, print);
   const mailbox = new DevMailbox();
   const links = new MailboxLinks(mailbox, {
     secret: activationSecret(config, opened, print),
@@ -132,6 +158,12 @@ export async function startServer(
     outbox: config.outbox ?? { pollIntervalMs: 5000 },
     // The contract's service names its users by email address.
     userNameRule: config.userNameRule ?? 'email',
+    ...(config.cursorSecret === undefined ? {} : { cursorSecret: config.cursorSecret }),
+    ...(config.cursorTimeoutSeconds === undefined
+      ? {}
+      : { cursorTimeoutSeconds: config.cursorTimeoutSeconds }),
+    ...(config.defaultProfile === undefined ? {} : { defaultProfile: config.defaultProfile }),
+    ...(config.meHeader === undefined ? {} : { me: meFromHeader(config.meHeader) }),
     onError: (error) => print(describeError(error)),
   });
   scim.on((event) => {

@@ -185,7 +185,7 @@ export function createScim(options: ScimOptions): Scim {
             onPassword: options.onPassword,
             reportError,
           }),
-          readFilter: filterReader(userType),
+          readFilter: filterReader(userType, trace),
           keysetPaging: options.store.capabilities?.keysetPaging === true,
           // The User's `groups`, computed from memberships for every user of a response at once.
           expand: (tenant, resources, project, baseUrl) =>
@@ -202,7 +202,7 @@ export function createScim(options: ScimOptions): Scim {
         list.push({
           type: groupType,
           service: serviceInContext(groupService, trace ? { ...groupPatch, trace } : groupPatch),
-          readFilter: filterReader(groupType),
+          readFilter: filterReader(groupType, trace),
           keysetPaging: options.store.groups?.capabilities?.keysetPaging === true,
           present: (group, baseUrl) => presentGroup(group as ScimGroup, baseUrl),
           patchAnswersNoContent: true,
@@ -213,7 +213,7 @@ export function createScim(options: ScimOptions): Scim {
         list.push({
           type,
           service: serviceInContext(service, trace ? { ...patch, trace } : patch),
-          readFilter: filterReader(type),
+          readFilter: filterReader(type, trace),
           keysetPaging: service.keysetPaging,
         });
       }
@@ -235,6 +235,7 @@ export function createScim(options: ScimOptions): Scim {
     defaultPageSize: options.defaultPageSize ?? 50,
     maxPageSize: options.maxPageSize ?? 100,
     sortSupported: typeof options.store.capabilities?.supportsSort === 'function',
+    changePassword: options.onPassword !== undefined,
     cursors: cursorSettings(options, now),
     endpoints,
     reportError,

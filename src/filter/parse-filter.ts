@@ -22,6 +22,11 @@ export interface ParseFilterOptions {
    * `true`, `false`, `null` and JSON numbers keep their meaning. Default `false` (RFC 7644).
    */
   readonly unquotedValues?: boolean;
+  /**
+   * Hears each value read without quotes under `unquotedValues`, as written (`O`), so a caller
+   * can report that the dialect rule changed the request. Not called for a filter that fails.
+   */
+  readonly onBareValue?: ((word: string) => void) | undefined;
 }
 
 /** The longest filter {@link parseFilter} accepts unless told otherwise, in characters. */
@@ -51,7 +56,10 @@ export function parseFilter(text: string, options?: ParseFilterOptions): Filter 
     );
   }
   const maxDepth = options?.maxDepth ?? DEFAULT_MAX_FILTER_DEPTH;
-  return new FilterParser(text, maxDepth, options?.unquotedValues === true).filter();
+  const parser = new FilterParser(text, maxDepth, options?.unquotedValues === true);
+  const filter = parser.filter();
+  if (options?.onBareValue) for (const word of parser.bare) options.onBareValue(word);
+  return filter;
 }
 
 const OPERATORS: ReadonlySet<string> = new Set([
@@ -79,6 +87,8 @@ class FilterParser {
   private readonly tokens: FilterTokenizer;
   private depth = 0;
   private inBrackets = false;
+  /** The values read without quotes, as written, in filter order. */
+  readonly bare: string[] = [];
 
   constructor(
     private readonly text: string,
@@ -228,7 +238,9 @@ class FilterParser {
       if (!this.unquoted) throw this.failAt('malformed number');
     }
     if (!this.unquoted) throw this.failAt(EXPECTED_VALUE);
-    return this.clientText(word, start);
+    const value = this.clientText(word, start);
+    this.bare.push(word);
+    return value;
   }
 
   /** A JSON string literal's value: its text, or `JSON.parse` of it when it holds escapes. */

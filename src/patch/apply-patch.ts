@@ -4,7 +4,7 @@ import { add } from './add.js';
 import { applyResolved } from './apply-value.js';
 import { Draft } from './draft.js';
 import { patchContext } from './patch-context.js';
-import { hasMember, member, readMessage } from './read-patch-message.js';
+import { hasMember, member, opName, readMessage } from './read-patch-message.js';
 import type { PatchOperation } from './patch-operation.js';
 import { remove } from './remove.js';
 import { replace } from './replace.js';
@@ -102,7 +102,8 @@ export function applyPatchIn(
   };
 }
 
-function traceAt(trace: RuleTrace, prefix: string): RuleTrace {
+/** Reports each rule an operation fires with `where` under the operation's own place. */
+export function traceAt(trace: RuleTrace, prefix: string): RuleTrace {
   return (fired) => trace({ ...fired, where: `${prefix}${fired.where}` });
 }
 
@@ -110,9 +111,7 @@ function applyOperation(draft: Draft, ctx: PatchContext, raw: unknown): void {
   if (!isJsonObject(raw))
     throw scimErrors.invalidSyntax('An operation must be an object with an "op".');
   const rawOp = member(raw, 'op');
-  const op = typeof rawOp === 'string' && ctx.rules.opAnyCase ? rawOp.toLowerCase() : rawOp;
-  if (op !== rawOp && OPERATIONS.has(op as string))
-    ctx.trace?.({ rule: 'opAnyCase', where: '.op', received: rawOp, became: op });
+  const op = opName(rawOp, ctx, ctx.trace);
   const operation = typeof op === 'string' ? OPERATIONS.get(op) : undefined;
   if (!operation) {
     throw scimErrors.invalidSyntax(

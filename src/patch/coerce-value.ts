@@ -86,6 +86,8 @@ function readValue(shape: ValueShape, value: unknown, ctx: PatchContext, label: 
     case 'scalar': {
       const out = shape.read(value);
       if (out === REFUSED) throw scimErrors.invalidValue(`${label} ${shape.expected(value)}.`);
+      // A scalar read as no value is an id reference's empty id (`manager.value: ""`).
+      if (out === undefined) emptyId(ctx, value);
       return out;
     }
     case 'list':
@@ -111,7 +113,7 @@ function readList(shape: ListShape, value: unknown, ctx: PatchContext, label: st
 function readObject(shape: ObjectShape, value: unknown, ctx: PatchContext, label: string) {
   const v = shape.readForm ? shape.readForm(value) : value;
   // A dialect form that is no value (an empty id, `managerEmptyString`) unassigns, as null would.
-  if (v === undefined) return undefined;
+  if (v === undefined) return emptyId(ctx, value);
   if (!isJsonObject(v)) throw scimErrors.invalidValue(`${label} ${NOT_AN_OBJECT}.`);
   const out: Json = {};
   let any = false;
@@ -133,5 +135,11 @@ function readObject(shape: ObjectShape, value: unknown, ctx: PatchContext, label
 function nullValue(ctx: PatchContext, label: string): undefined {
   if (!ctx.rules.nullClears) throw scimErrors.invalidValue(`${label} must not be null.`);
   ctx.trace?.({ rule: 'nullClears', where: '.value', received: null, became: undefined });
+  return undefined;
+}
+
+// Dialect rule `managerEmptyString`: the only way a value the reader accepts comes back as none.
+function emptyId(ctx: PatchContext, received: unknown): undefined {
+  ctx.trace?.({ rule: 'managerEmptyString', where: '.value', received, became: undefined });
   return undefined;
 }

@@ -6,10 +6,15 @@ import type { AttributeDefinition } from '../schema/types.js';
 import type { ElementPredicate, ValueLookup } from './types.js';
 import { previewJson } from '../json/preview-json.js';
 
+/** Hears a filter literal the dialect read as another type: `"True"` as `true`. */
+export type LiteralHeard = (received: string, became: boolean) => void;
+
 /**
  * Compiles the filter of a value-filter path (`emails[type eq "work"]`) into a predicate over
  * one value of the multi-valued attribute, with the shared filter evaluator (so `caseExact`,
- * dateTimes and `pr` behave as in list filters), every name resolved once.
+ * dateTimes and `pr` behave as in list filters), every name resolved once. With
+ * `stringBooleans`, `"True"` / `"False"` compared with a boolean sub-attribute are booleans, each
+ * reported to `heard`.
  *
  * @throws ScimError 400 `invalidPath` when the filter names something the attribute lacks or
  *   compares a value of the wrong type.
@@ -20,8 +25,9 @@ export function compileElementFilter(
   parent: AttributeDefinition,
   index: CompiledResourceType,
   stringBooleans: boolean,
+  heard?: LiteralHeard,
 ): ElementPredicate {
-  const normalised = stringBooleans ? booleanLiterals(filter, parent, index) : filter;
+  const normalised = stringBooleans ? booleanLiterals(filter, parent, index, heard) : filter;
   let predicate: (value: Record<string, unknown>) => boolean;
   try {
     predicate = compileValueFilter(normalised, index, parent);
@@ -43,23 +49,26 @@ function booleanLiterals(
   filter: Filter,
   parent: AttributeDefinition,
   index: CompiledResourceType,
+  heard: LiteralHeard | undefined,
 ): Filter {
   switch (filter.kind) {
     case 'and':
     case 'or':
       return {
         ...filter,
-        left: booleanLiterals(filter.left, parent, index),
-        right: booleanLiterals(filter.right, parent, index),
+        left: booleanLiterals(filter.left, parent, index, heard),
+        right: booleanLiterals(filter.right, parent, index, heard),
       };
     case 'not':
-      return { ...filter, filter: booleanLiterals(filter.filter, parent, index) };
+      return { ...filter, filter: booleanLiterals(filter.filter, parent, index, heard) };
     case 'compare': {
       if (typeof filter.value !== 'string' || filter.path.subAttribute !== undefined) return filter;
       const sub = index.subAttribute(parent, filter.path.attribute);
       if (!sub) return filter;
       const value = filterLiteral(filter.value, sub, true);
-      return value === filter.value ? filter : { ...filter, value };
+      if (value === filter.value) return filter;
+      heard?.(filter.value, value as boolean);
+      return { ...filter, value };
     }
     default:
       return filter;

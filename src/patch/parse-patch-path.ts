@@ -13,7 +13,8 @@ import { nameEnd, readAttributePath, type PathFailure } from '../schema/attribut
  * path is read with the one path grammar (`readAttributePath`), the bracket content by the
  * shared filter parser, with `options.unquotedValues` as a `?filter=` is read: values without
  * quotes (`emails[type eq work]`) are strings, the dialect rule `unquotedFilterValues` (PATCH
- * passes the resource type's setting). Default `false` (RFC 7644).
+ * passes the resource type's setting). Default `false` (RFC 7644). `options.onBareValue` hears
+ * each value read without quotes.
  *
  * @throws ScimError 400 `invalidPath` when the text is not a path.
  * @see RFC 7644 §3.5.2 (Figure 7), §3.10
@@ -24,10 +25,7 @@ import { nameEnd, readAttributePath, type PathFailure } from '../schema/attribut
  * parsePatchPath('members[value eq 2819c223]', { unquotedValues: true });
  * ```
  */
-export function parsePatchPath(
-  text: string,
-  options?: Pick<ParseFilterOptions, 'unquotedValues'>,
-): PatchPath {
+export function parsePatchPath(text: string, options?: PathOptions): PatchPath {
   const rest = text.trim();
   const bracket = rest.indexOf('[');
   const fail: PathFailure = (why, at) => {
@@ -50,6 +48,9 @@ export function parsePatchPath(
   if (at < rest.length) throw badPath(text, `has unexpected text ${previewJson(rest.slice(at))}`);
   return subAttribute === undefined ? { ...path, filter } : { ...path, subAttribute, filter };
 }
+
+/** How {@link parsePatchPath} reads the values of a value filter (see `ParseFilterOptions`). */
+export type PathOptions = Pick<ParseFilterOptions, 'unquotedValues' | 'onBareValue'>;
 
 const UNQUOTED: ParseFilterOptions = { unquotedValues: true };
 
@@ -86,15 +87,11 @@ function closingBracket(text: string, open: number): number {
   return -1;
 }
 
-function parseValueFilter(
-  inner: string,
-  path: string,
-  options: Pick<ParseFilterOptions, 'unquotedValues'> | undefined,
-): Filter {
+function parseValueFilter(inner: string, path: string, options: PathOptions | undefined): Filter {
   if (inner.trim() === '')
     throw scimErrors.invalidPath(`The path ${previewJson(path)} has an empty filter.`);
   try {
-    return parseFilter(inner, options?.unquotedValues ? UNQUOTED : undefined);
+    return parseFilter(inner, options);
   } catch (error) {
     // A bad value filter is a bad path (RFC 7644 §3.5.2 names invalidPath for PATCH paths).
     const why = isScimError(error) ? error.detail : 'its filter does not parse';

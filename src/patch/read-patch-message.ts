@@ -1,6 +1,8 @@
 import { isJsonObject } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
+import type { RuleTrace } from '../schema/dialect-rules.js';
 import { PATCH_OP_SCHEMA } from '../schema/urns.js';
+import type { PatchContext } from './types.js';
 
 type Json = Record<string, unknown>;
 
@@ -12,6 +14,24 @@ export function member(o: Json, name: string): unknown {
   const lower = name.toLowerCase();
   for (const k of Object.keys(o)) if (k.toLowerCase() === lower) return o[k];
   return undefined;
+}
+
+const OP_NAMES: ReadonlySet<unknown> = new Set(['add', 'remove', 'replace']);
+
+/**
+ * Reads an operation's `op` as sent in `rawOp`: in any letter case with the dialect rule
+ * `opAnyCase`, which is reported to `trace` when it turned the name into one of RFC 7644's.
+ */
+export function opName(
+  rawOp: unknown,
+  ctx: Pick<PatchContext, 'rules'>,
+  trace: RuleTrace | undefined,
+): unknown {
+  if (typeof rawOp !== 'string' || !ctx.rules.opAnyCase) return rawOp;
+  const op = rawOp.toLowerCase();
+  if (trace && op !== rawOp && OP_NAMES.has(op))
+    trace({ rule: 'opAnyCase', where: '.op', received: rawOp, became: op });
+  return op;
 }
 
 /** Tells whether a message object has a member, matching its name regardless of case. */

@@ -1,29 +1,41 @@
 import { scimErrors } from '../errors/index.js';
-import { compileElementFilter, valueLookupsOf } from './match-element.js';
-import { parsePatchPath, pathOptionsOf } from './parse-patch-path.js';
+import { compileElementFilter, valueLookupsOf, type LiteralHeard } from './match-element.js';
+import { parsePatchPath } from './parse-patch-path.js';
 import { rememberPath } from './patch-context.js';
 import type { PatchContext, PatchPath, Resolved } from './types.js';
 import { previewJson } from '../json/preview-json.js';
 import { SCHEMAS_ATTRIBUTE } from '../schema/schemas-attribute.js';
 import { isIdReference } from '../schema/value-shape.js';
+import { unquotedValue, type FiredRule } from '../schema/dialect-rules.js';
 
 /**
  * Parses and resolves a PATCH path's text, or returns what the same text resolved to before in
- * this context.
+ * this context. The dialect rules reading the path took are reported to `ctx.trace` each time.
  *
  * @throws ScimError 400 `invalidPath` (nothing is remembered for a path that fails).
  */
 export function resolvePath(ctx: PatchContext, path: string): Resolved {
-  const known = ctx.paths.get(path);
-  if (known) return known;
+  const resolved = ctx.paths.get(path) ?? rememberPath(ctx, path, resolveText(ctx, path));
+  const fired = resolved.kind === 'attribute' ? resolved.target.fired : undefined;
+  if (fired && ctx.trace) for (const rule of fired) ctx.trace(rule);
+  return resolved;
+}
+
+// Resolves a path's text, noting the rules its value filter was read with (`where` `.path`):
+// values without quotes (`unquotedFilterValues`), `"True"` for a boolean (`stringBooleans`).
+function resolveText(ctx: PatchContext, path: string): Resolved {
   const extension = ctx.index.extensionNamed(path);
-  return rememberPath(
-    ctx,
-    path,
-    extension
-      ? { kind: 'extension', schema: extension }
-      : resolveTarget(parsePatchPath(path, pathOptionsOf(ctx.rules)), ctx, path),
-  );
+  if (extension) return { kind: 'extension', schema: extension };
+  const fired: FiredRule[] = [];
+  const options = ctx.rules.unquotedFilterValues
+    ? {
+        unquotedValues: true,
+        onBareValue: (word: string) => fired.push(unquotedValue('.path', word)),
+      }
+    : undefined;
+  const resolved = resolveTarget(parsePatchPath(path, options), ctx, path, fired);
+  if (fired.length === 0 || resolved.kind !== 'attribute') return resolved;
+  return { kind: 'attribute', target: { ...resolved.target, fired } };
 }
 
 /**
@@ -34,8 +46,14 @@ export function resolvePath(ctx: PatchContext, path: string): Resolved {
  * @throws ScimError 400 `invalidPath` when the path names no attribute of the schemas.
  * @see RFC 7644 §3.5.2, §3.10
  */
-export function resolveTarget(path: PatchPath, ctx: PatchContext, label: string): Resolved {
+export function resolveTarget(
+  path: PatchPath,
+  ctx: PatchContext,
+  label: string,
+  fired?: FiredRule[],
+): Resolved {
   const { index } = ctx;
+  const heard = fired && literalsHeard(fired);
   if (path.schema !== undefined && !index.schema(path.schema)) {
     throw scimErrors.invalidPath(
       `The path ${previewJson(label)} names an unknown schema ${previewJson(path.schema)}.`,
@@ -43,7 +61,7 @@ export function resolveTarget(path: PatchPath, ctx: PatchContext, label: string)
   }
   const resolved = index.resolve(path);
   if (!resolved && path.filter && ctx.rules.managerValueFilter) {
-    const reference = filteredReference(path, ctx, label);
+    const reference = filteredReference(path, ctx, label, heard);
     if (reference) return reference;
   }
   // The common `schemas` attribute is the server's to write (RFC 7643 §3): no PATCH target.
@@ -69,7 +87,7 @@ export function resolveTarget(path: PatchPath, ctx: PatchContext, label: string)
         `The path "${label}" filters "${attr.name}", which is not a multi-valued complex attribute.`,
       );
     }
-    predicate = compileElementFilter(path.filter, attr, index, ctx.rules.stringBooleans);
+    predicate = compileElementFilter(path.filter, attr, index, ctx.rules.stringBooleans, heard);
     lookups = valueLookupsOf(path.filter, attr, index, ctx.rules.stringBooleans);
   }
   return {
@@ -85,6 +103,7 @@ function filteredReference(
   path: PatchPath,
   ctx: PatchContext,
   label: string,
+  heard: LiteralHeard | undefined,
 ): Resolved | undefined {
   if (path.schema !== undefined || path.subAttribute !== undefined || !path.filter)
     return undefined;
@@ -92,8 +111,20 @@ function filteredReference(
   for (const schema of index.extensions) {
     const attr = index.attribute(schema, path.attribute);
     if (!attr || !isIdReference(attr)) continue;
-    const predicate = compileElementFilter(path.filter, attr, index, ctx.rules.stringBooleans);
+    const predicate = compileElementFilter(
+      path.filter,
+      attr,
+      index,
+      ctx.rules.stringBooleans,
+      heard,
+    );
     return { kind: 'attribute', target: { schema, attr, filter: path.filter, predicate, label } };
   }
   return undefined;
+}
+
+// `primary eq "True"` read as `primary eq true`, noted where the path is.
+function literalsHeard(fired: FiredRule[]): LiteralHeard {
+  return (received, became) =>
+    fired.push({ rule: 'stringBooleans', where: '.path', received, became });
 }

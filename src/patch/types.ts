@@ -1,6 +1,6 @@
 import type { Filter } from '../filter/ast.js';
 import type { ValueShapes } from '../schema/value-shape.js';
-import type { DialectRules, RuleTrace } from '../schema/dialect-rules.js';
+import type { DialectRules, FiredRule, RuleTrace } from '../schema/dialect-rules.js';
 import type { CompiledResourceType } from '../schema/resource-type.js';
 import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
 
@@ -94,6 +94,11 @@ export interface Target {
   readonly lookups?: readonly ValueLookup[] | undefined;
   /** How the client named it, for error messages. */
   readonly label: string;
+  /**
+   * The dialect rules reading the path took (a value without quotes, `"True"` for a boolean in
+   * the value filter), reported for each operation that names it while someone listens.
+   */
+  readonly fired?: readonly FiredRule[] | undefined;
 }
 
 /** What a PATCH path names: one attribute, or a whole extension (`urn:…:enterprise:2.0:User`). */

@@ -109,3 +109,11 @@ export interface FiredRule {
 
 /** Hears each dialect rule as it fires; only handed to an engine while someone listens. */
 export type RuleTrace = (fired: FiredRule) => void;
+
+/**
+ * The rule `unquotedFilterValues` as it fires: the value `word`, written without quotes in a
+ * filter, read as the string `"word"`. One wording for a `?filter=` and a PATCH value filter.
+ */
+export function unquotedValue(where: string, word: string): FiredRule {
+  return { rule: 'unquotedFilterValues', where, received: word, became: JSON.stringify(word) };
+}

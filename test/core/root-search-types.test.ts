@@ -90,6 +90,7 @@ function service() {
     defaultPageSize: 50,
     maxPageSize: 100,
     sortSupported: true,
+    changePassword: false,
     cursors: undefined,
     maxBulkOperations: 1000,
     maxBulkPayloadBytes: 1 << 20,

@@ -149,6 +149,16 @@ describe('the fixture set', () => {
     expect(Object.keys(KNOWN_GAPS).filter((f) => !files.has(f))).toEqual([]);
   });
 
+  it('names in the "Known gaps" section of docs/idp.md exactly the fixtures KNOWN_GAPS lists', () => {
+    const docs = readFileSync(DOCS, 'utf8');
+    const start = docs.indexOf('\n## Known gaps\n');
+    expect(start, 'docs/idp.md has a "Known gaps" section').toBeGreaterThan(0);
+    const end = docs.indexOf('\n## ', start + 1);
+    const section = docs.slice(start, end < 0 ? undefined : end);
+    const named = [...section.matchAll(/`([\w-]+\/[\w.-]+\.json)`/g)].map((m) => m[1]);
+    expect(named.sort()).toEqual(Object.keys(KNOWN_GAPS).sort());
+  });
+
   it('accepts a list of statuses, checking the body whenever the answer has one', async () => {
     const create: FixtureStep = {
       name: 'create',

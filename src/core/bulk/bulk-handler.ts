@@ -1,8 +1,13 @@
 import { ScimError, type ScimErrorBody } from '../../errors/index.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { jsonResponse } from '../http/respond.js';
-import type { Handler, HandlerContext } from '../handlers/context.js';
-import type { ScimRequest, ScimResponse } from '../types.js';
+import {
+  BULK_OPERATION,
+  type BulkOperationRequest,
+  type Handler,
+  type HandlerContext,
+} from '../handlers/context.js';
+import type { ScimResponse } from '../types.js';
 import { readBulkRequest, type BulkOperation } from './bulk-request.js';
 import { runBulk, type OperationResult } from './run-bulk.js';
 import { BULK_RESPONSE_SCHEMA } from '../../schema/urns.js';
@@ -88,7 +93,8 @@ export const bulk: Handler = async (context) => {
     }
     const headers: Record<string, string> = { 'content-type': 'application/scim+json' };
     if (op.version !== undefined) headers['if-match'] = op.version;
-    const inner: ScimRequest = {
+    const inner: BulkOperationRequest = {
+      [BULK_OPERATION]: true,
       method,
       // Only the origin of an absolute-form target is read from it; `path` is what runs.
       path: request.path,

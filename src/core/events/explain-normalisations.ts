@@ -1,6 +1,7 @@
 import { matchesFilter, parseDateTime, type Filter } from '../../filter/index.js';
 import { parsePatchPath } from '../../patch/index.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
+import { isIdReference } from '../../schema/value-shape.js';
 import type { Normalisation } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -169,6 +170,34 @@ function explainOperation(
   }
 }
 
+// `"manager": ""` or `{"value": ""}` in a POST or PUT body that left no manager stored: an id
+// reference's empty id is no value (`managerEmptyString`). Found from the schemas, since what
+// was sent has no counterpart in what was stored.
+function explainEmptyIds(
+  body: Json,
+  stored: Json,
+  type: CompiledResourceType,
+  out: Normalisation[],
+): void {
+  for (const schema of type.schemas) {
+    const core = schema === type.core;
+    const key = core ? undefined : findKey(body, schema.id);
+    const sent = core ? body : key === undefined ? undefined : body[key];
+    if (!isObject(sent)) continue;
+    const kept = core ? stored : stored[schema.id];
+    for (const attr of schema.attributes) {
+      if (!isIdReference(attr)) continue;
+      const name = findKey(sent, attr.name);
+      if (name === undefined) continue;
+      const received = sent[name];
+      const id = isObject(received) ? received[findKey(received, 'value') ?? 'value'] : received;
+      if (id !== '' || (isObject(kept) && kept[attr.name] !== undefined)) continue;
+      const path = key === undefined ? attr.name : `${key}.${attr.name}`;
+      out.push({ rule: 'managerEmptyString', path, received, stored: undefined });
+    }
+  }
+}
+
 /**
  * Explains how the values a client sent differ from the values as stored, naming the dialect
  * rule behind each difference: for POST and PUT the body against the stored user, for PATCH
@@ -197,6 +226,7 @@ export function explainNormalisations(
   if (!isObject(stored) || !isObject(body)) return out;
   if (method === 'POST' || method === 'PUT') {
     compareMembers(body, stored, '', out);
+    explainEmptyIds(body, stored, type, out);
     return out;
   }
   if (method !== 'PATCH') return out;

@@ -56,13 +56,15 @@ function written(seen: readonly ScimEvent[], response: ScimResponse, id: string)
   return { before: undefined, after: undefined };
 }
 
-// The value rules (`stringBooleans`, `managerString`, `jsonEncodedValues`) fire inside the
-// compiled value readers, shared by every request: they are explained from the stored result
-// (`normalisations`), the others reported where they fire. One list, in request order for each.
+// The value rules (`stringBooleans`, `managerString`, `jsonEncodedValues`, and
+// `managerEmptyString` in a POST or PUT body) fire inside the compiled value readers, shared by
+// every request: they are explained from the stored result (`normalisations`), the others
+// reported where they fire. One list, in request order for each.
 const VALUE_RULES: ReadonlySet<string> = new Set([
   'stringBooleans',
   'managerString',
   'jsonEncodedValues',
+  'managerEmptyString',
 ]);
 
 function rulesFired(

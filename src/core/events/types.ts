@@ -136,10 +136,16 @@ export type ScimEvent =
  * client sent: `stringBooleans` (`"False"` → `false`), `managerString` (a bare id →
  * `{ "value": id }`), `jsonEncodedValues` (a JSON-encoded string → the object), `dateTime`
  * (date-time text rewritten to its normal form), `canonicalName` (an attribute name spelled in
- * another letter case → the schema's spelling).
+ * another letter case → the schema's spelling), `managerEmptyString` (an empty manager id `""`
+ * in a POST or PUT body → no manager stored).
  */
 export type NormalisationRule =
-  'stringBooleans' | 'managerString' | 'jsonEncodedValues' | 'dateTime' | 'canonicalName';
+  | 'stringBooleans'
+  | 'managerString'
+  | 'jsonEncodedValues'
+  | 'managerEmptyString'
+  | 'dateTime'
+  | 'canonicalName';
 
 /** One difference between what a client sent and what was stored, and the rule behind it. */
 export interface Normalisation {
@@ -149,7 +155,7 @@ export interface Normalisation {
   readonly path: string;
   /** The value (or, for `canonicalName`, the attribute name) as received. */
   readonly received: unknown;
-  /** The value (or attribute name) as stored. */
+  /** The value (or attribute name) as stored; `undefined` when none was stored. */
   readonly stored: unknown;
 }
 

@@ -11,6 +11,8 @@ export interface HandlerConfig {
   readonly maxPageSize: number;
   /** Whether the user store sorts (it declares `capabilities.supportsSort`). */
   readonly sortSupported: boolean;
+  /** Whether a password a client sends reaches the host (`onPassword` is given). */
+  readonly changePassword: boolean;
   /**
    * Cursor paging (RFC 9865): the cursor codec and timeout; absent when the user store does
    * not declare `keysetPaging`. An endpoint pages by cursor when its `keysetPaging` is true.
@@ -41,6 +43,21 @@ export type RunOperation = (
   request: ScimRequest,
   path: string,
 ) => Promise<ScimResponse>;
+
+/**
+ * Marks the internal request of a `/Bulk` operation: a BulkResponse carries each operation's
+ * status, `location` and `version`, never the resource, so the handlers answer it without a
+ * body (the resource is neither expanded nor serialised). A client cannot set a symbol key.
+ */
+export const BULK_OPERATION: unique symbol = Symbol('scimkit bulk operation');
+
+/** The internal request of a `/Bulk` operation (see {@link BULK_OPERATION}). */
+export type BulkOperationRequest = ScimRequest & { readonly [BULK_OPERATION]?: true };
+
+/** Tells whether a request is a `/Bulk` operation's, answered without a resource body. */
+export function isBulkOperation(request: ScimRequest): boolean {
+  return (request as BulkOperationRequest)[BULK_OPERATION] === true;
+}
 
 /** What a handler receives for one authenticated, routed request. */
 export interface HandlerContext {

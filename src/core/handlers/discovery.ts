@@ -40,7 +40,8 @@ export const serviceProviderConfig: Handler = async (context) => {
       maxPayloadSize: config.maxBulkPayloadBytes,
     },
     filter: { supported: true, maxResults: config.maxPageSize },
-    changePassword: { supported: false },
+    // A password is never kept: it is changed only when the host receives it (`onPassword`).
+    changePassword: { supported: config.changePassword },
     sort: { supported: config.sortSupported },
     etag: { supported: true },
     pagination: pagination(config),

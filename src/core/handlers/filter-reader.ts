@@ -1,5 +1,11 @@
 import type { CompareFilter, Filter } from '../../filter/ast.js';
-import { DEFAULT_MAX_FILTER_LENGTH, checkFilter, parseFilter } from '../../filter/index.js';
+import {
+  DEFAULT_MAX_FILTER_LENGTH,
+  checkFilter,
+  parseFilter,
+  type ParseFilterOptions,
+} from '../../filter/index.js';
+import { unquotedValue, type RuleTrace } from '../../schema/dialect-rules.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 
 // `userName eq "..."` with a literal free of quotes and escapes: the query every IdP sends
@@ -11,13 +17,20 @@ const PLAIN_USER_NAME_EQ = /^userName eq "([^"\\]*)"$/i;
  * `checkFilter(parseFilter(text), type)` does, under the type's dialect rule
  * `unquotedFilterValues` (values without quotes read as strings). A plain `userName eq "..."` takes a fast
  * path: its attribute is resolved and checked once, here, and each request only fills in the
- * literal, which a string attribute accepts whatever it holds.
+ * literal, which a string attribute accepts whatever it holds. With `trace` (a request someone
+ * listens to), each value read without quotes is reported there, `where` being `filter`.
  *
  * @throws ScimError 400 `invalidFilter` (from the returned function) as `parseFilter` and
  *   `checkFilter` do.
  */
-export function filterReader(type: CompiledResourceType): (text: string) => Filter {
-  const options = { unquotedValues: type.rules.unquotedFilterValues };
+export function filterReader(
+  type: CompiledResourceType,
+  trace?: RuleTrace,
+): (text: string) => Filter {
+  const options: ParseFilterOptions = {
+    unquotedValues: type.rules.unquotedFilterValues,
+    onBareValue: trace && ((word) => trace(unquotedValue('filter', word))),
+  };
   const general = (text: string): Filter => checkFilter(parseFilter(text, options), type);
   // The fast path is the User's: a type without `userName` (a Group) reads every filter alike.
   if (!type.attribute(type.core, 'userName')) return general;

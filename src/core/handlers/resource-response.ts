@@ -8,7 +8,7 @@ import {
 import { queryParams } from '../http/query-params.js';
 import { locatedJson, withLocation } from '../http/response-json.js';
 import type { ScimResponse } from '../types.js';
-import type { ResourceContext } from './context.js';
+import { isBulkOperation, type ResourceContext } from './context.js';
 import type { StoredResource } from './resource-endpoint.js';
 
 /**
@@ -62,12 +62,14 @@ export async function resourceResponse(
   context: ResourceContext,
   project: Projector | undefined,
 ): Promise<ScimResponse> {
-  const [resource] = (await expanded([stored], context, project)) as [StoredResource];
   const headers: Record<string, string> = {
     'content-type': RESPONSE_CONTENT_TYPE,
-    etag: resource.meta.version,
+    etag: stored.meta.version,
   };
-  if (status === 201) headers.location = `${context.url}/${resource.id}`;
+  if (status === 201) headers.location = `${context.url}/${stored.id}`;
+  // A /Bulk operation's answer is its status and headers: the BulkResponse shows no resource.
+  if (isBulkOperation(context.request)) return { status, headers, body: undefined };
+  const [resource] = (await expanded([stored], context, project)) as [StoredResource];
   return { status, headers, body: resourceJson(resource, context, project) };
 }
 
