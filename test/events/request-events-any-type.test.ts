@@ -4,21 +4,24 @@ import { MemoryResourceStore } from '../../src/stores/memory/index.js';
 import { patchBody, setup } from '../core/harness.js';
 
 const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
-const ROOM = 'urn:example:params:scim:schemas:district:2.0:Room';
-const roomSchema = defineSchema({
-  id: ROOM,
-  name: 'Room',
-  description: 'A room',
-  attributes: [
-    defineAttribute('displayName', 'string', { required: true }),
-    defineAttribute('open', 'boolean'),
-  ],
+const DEVICE = 'urn:example:params:scim:schemas:fleet:2.0:Device';
+// A host type with a boolean, which `stringBooleans` reads from Entra's `"True"`.
+const deviceSchema = defineSchema({
+  id: DEVICE,
+  name: 'Device',
+  description: 'A managed laptop',
+  attributes: [defineAttribute('serial', 'string'), defineAttribute('enabled', 'boolean')],
 });
 
 function listening() {
   const harness = setup({
     resourceTypes: [
-      { name: 'Room', endpoint: '/Rooms', schema: roomSchema, store: new MemoryResourceStore() },
+      {
+        name: 'Device',
+        endpoint: '/Devices',
+        schema: deviceSchema,
+        store: new MemoryResourceStore(),
+      },
     ],
   });
   const events: RequestCompletedEvent[] = [];
@@ -62,16 +65,16 @@ describe('request.completed explains the writes of every resource type', () => {
 
   it('names the value rules of a host resource type in rulesFired', async () => {
     const { request, last } = listening();
-    const created = await request('POST', '/Rooms', {
-      body: { schemas: [ROOM], displayName: 'Lab', open: 'True' },
+    const created = await request('POST', '/Devices', {
+      body: { schemas: [DEVICE], serial: 'C02X', enabled: 'True' },
     });
     expect(created.status).toBe(201);
-    expect(created.body.open).toBe(true);
+    expect(created.body.enabled).toBe(true);
     const stringTrue = { rule: 'stringBooleans', received: 'True', became: true };
-    expect(last().rulesFired).toEqual([{ ...stringTrue, where: 'open' }]);
+    expect(last().rulesFired).toEqual([{ ...stringTrue, where: 'enabled' }]);
 
-    const patched = await request('PATCH', `/Rooms/${created.body.id as string}`, {
-      body: patchBody({ op: 'replace', path: 'open', value: 'False' }),
+    const patched = await request('PATCH', `/Devices/${created.body.id as string}`, {
+      body: patchBody({ op: 'replace', path: 'enabled', value: 'False' }),
     });
     expect(patched.status).toBe(200);
     expect(last().rulesFired).toEqual([
