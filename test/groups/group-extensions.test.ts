@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAttribute, ScimConfigError, type SchemaDefinition } from '../../src/index.js';
-import { MemoryUserStore } from '../../src/stores/memory/index.js';
+import { scimOpenApi } from '../../src/openapi/index.js';
+import { MemoryResourceStore, MemoryUserStore } from '../../src/stores/memory/index.js';
 import { everyStore, type OpenedStore } from '../core/every-store.js';
 import { patchBody, setup } from '../core/harness.js';
 
@@ -133,6 +134,14 @@ describe('Group extensions in discovery and at start', () => {
     expect(JSON.stringify(user.body)).not.toContain(SCHOOL);
   });
 
+  it('the OpenAPI document describes the extension on the Group', () => {
+    // The options given to createScim: Group is described when the store keeps groups.
+    const options = { store: new MemoryUserStore(), groupExtensions: [school] };
+    const doc = scimOpenApi(options);
+    expect(doc.components.schemas.DistrictGroup).toBeDefined();
+    expect(JSON.stringify(doc.components.schemas.Group)).toContain(SCHOOL);
+  });
+
   it('refuses a Group extension as a User extension is refused', () => {
     const store = new MemoryUserStore();
     expect(() => setup({ store, groupExtensions: [{ ...school, id: 'district:Group' }] })).toThrow(
@@ -146,5 +155,14 @@ describe('Group extensions in discovery and at start', () => {
     );
     const badName = { ...school, attributes: [defineAttribute('no spaces', 'string')] };
     expect(() => setup({ store, groupExtensions: [badName] })).toThrow(/attribute name/);
+    const clash = {
+      name: 'Room',
+      endpoint: '/Rooms',
+      schema: school,
+      store: new MemoryResourceStore(),
+    };
+    expect(() => setup({ store, groupExtensions: [school], resourceTypes: [clash] })).toThrow(
+      /defined twice/,
+    );
   });
 });
