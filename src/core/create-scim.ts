@@ -17,8 +17,10 @@ import { GroupService } from './groups/group-service.js';
 import { presentGroup } from './groups/stored-group.js';
 import { compileHostType } from './host-types/compile-host-type.js';
 import { HostResourceService } from './host-types/host-resource-service.js';
+import { hideNeverReturned } from './host-types/hide-never-returned.js';
 import { serviceInContext } from './handlers/service-in-context.js';
 import {
+  builtInResourceTypes,
   checkResourceTypes,
   compileGroupType,
   compileUserType,
@@ -119,7 +121,13 @@ export function createScim(options: ScimOptions): Scim {
   checkResourceTypes(options);
   const events = new EventHub(reportError);
   if (options.onEvent) events.on(options.onEvent);
-  const requests = new RequestHub(events, resourceType, now, reportError);
+  const requests = new RequestHub(
+    events,
+    resourceType,
+    now,
+    reportError,
+    builtInResourceTypes({ ...options, patchRules: profiles.defaultSwitches }),
+  );
   if (options.onRequest) requests.on(options.onRequest);
   const outbox = new OutboxDispatcher(
     options.store.outbox,
@@ -209,12 +217,14 @@ export function createScim(options: ScimOptions): Scim {
         });
       }
       for (const { service, type } of hostTypes) {
+        const hidden = hideNeverReturned(type);
         const patch = patchContext({ resourceType: type, ...patchLimits });
         list.push({
           type,
           service: serviceInContext(service, trace ? { ...patch, trace } : patch),
           ...filterReading(type, trace),
           keysetPaging: service.keysetPaging,
+          ...(hidden && { present: hidden }),
         });
       }
       return list;

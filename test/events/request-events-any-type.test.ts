@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { defineAttribute, defineSchema, type RequestCompletedEvent } from '../../src/index.js';
+import {
+  defineAttribute,
+  defineSchema,
+  REDACTED,
+  type RequestCompletedEvent,
+} from '../../src/index.js';
 import { MemoryResourceStore } from '../../src/stores/memory/index.js';
 import { patchBody, setup } from '../core/harness.js';
 
@@ -10,7 +15,12 @@ const deviceSchema = defineSchema({
   id: DEVICE,
   name: 'Device',
   description: 'A managed laptop',
-  attributes: [defineAttribute('serial', 'string'), defineAttribute('enabled', 'boolean')],
+  attributes: [
+    defineAttribute('serial', 'string'),
+    defineAttribute('enabled', 'boolean'),
+    // A secret of the host's type: redacted from the logged body like the User's password.
+    defineAttribute('unlockPin', 'string', { mutability: 'writeOnly', returned: 'never' }),
+  ],
 });
 
 function listening() {
@@ -80,5 +90,16 @@ describe('request.completed explains the writes of every resource type', () => {
     expect(last().rulesFired).toEqual([
       { rule: 'stringBooleans', where: 'Operations[0].value', received: 'False', became: false },
     ]);
+  });
+
+  it("redacts a host type's writeOnly values from the logged body", async () => {
+    const { request, last } = listening();
+    const created = await request('POST', '/Devices', {
+      body: { schemas: [DEVICE], serial: 'C02Y', unlockPin: '1234' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.unlockPin).toBeUndefined();
+    expect(last().body).toMatchObject({ serial: 'C02Y', unlockPin: REDACTED });
+    expect(JSON.stringify(last().body)).not.toContain('1234');
   });
 });

@@ -210,13 +210,18 @@ export class RequestHub {
   /** The lower-case names of the writeOnly attributes, redacted from bodies. */
   readonly secrets: ReadonlySet<string>;
 
+  /**
+   * `served` lists every resource type served (the User's, the Group's, the host's): a body is
+   * logged with the writeOnly attributes of all of them redacted, whatever its endpoint.
+   */
   constructor(
     private readonly events: EventHub,
     readonly type: CompiledResourceType,
     private readonly now: () => Date,
     private readonly onError: (error: unknown) => void,
+    served: readonly CompiledResourceType[] = [type],
   ) {
-    this.secrets = writeOnlyNames(type.schemas);
+    this.secrets = writeOnlyNames(served.flatMap((t) => t.schemas));
   }
 
   /** Adds a listener; returns the function that removes it. */
