@@ -175,7 +175,10 @@ function translate(
     attribute: parsed.attribute,
   });
   if (resolved?.attribute !== membersDef) return false;
-  if (parsed.subAttribute !== undefined) return 'needs list';
+  if (parsed.subAttribute !== undefined) {
+    refuseImmutableSub(parsed.subAttribute, ctx, membersDef);
+    return 'needs list';
+  }
   const hasValue = hasMember(raw, 'value');
   // Without `removeWithValue`, the engine refuses a remove with a value, as for any attribute.
   const withValue = op === 'remove' && hasValue && value !== null;
@@ -200,6 +203,17 @@ function translate(
     plan.replace([]);
   }
   return true;
+}
+
+// A member's `value`, `type` and `$ref` are immutable (RFC 7643 §4.2, §8.7.1): a membership is
+// added or removed whole, never re-pointed or retyped, so a PATCH that names one of them as its
+// target is refused before anything is read or written (RFC 7644 §3.5.2: 400 `mutability`).
+function refuseImmutableSub(name: string, ctx: PatchContext, membersDef: AttributeDefinition) {
+  const sub = ctx.index.resolve({ attribute: name }, membersDef)?.attribute;
+  if (sub?.mutability !== 'immutable') return;
+  throw scimErrors.mutability(
+    `"members.${sub.name}" is immutable: a member is added or removed whole, never changed.`,
+  );
 }
 
 // Whether a path-less value's key names the members: `members`, or the core URN's (dialect
