@@ -76,6 +76,14 @@ describe.each(everyStore)('bad group input, $name store', ({ open }) => {
         expect(reply.body.detail).toContain('is immutable');
       }
     }
+    // A filtered replace or add of whole members would re-point the one matched.
+    for (const op of ['replace', 'add']) {
+      const reply = await request('PATCH', `/Groups/${group.id}`, {
+        body: patchBody({ op, path: `members[value eq "${user.id}"]`, value: { value: other.id } }),
+      });
+      expect(reply.status, op).toBe(400);
+      expect(reply.body).toMatchObject({ scimType: 'mutability' });
+    }
     // With a rename in the same message: nothing of it is written.
     const mixed = await request('PATCH', `/Groups/${group.id}`, {
       body: patchBody(

@@ -184,7 +184,11 @@ function translate(
   const withValue = op === 'remove' && hasValue && value !== null;
   if (withValue && parsed.filter === undefined && !ctx.rules.removeWithValue) return false;
   if (parsed.filter !== undefined) {
-    const ids = op === 'remove' ? memberIdsOf(parsed.filter, ctx, membersDef) : undefined;
+    const ids = memberIdsOf(parsed.filter, ctx, membersDef);
+    if (op !== 'remove') {
+      refuseRepointing(op, ids, readMembers(value, ctx, membersDef));
+      return 'needs list';
+    }
     if (!ids) return 'needs list';
     fireOpAnyCase();
     plan.remove(ids);
@@ -213,6 +217,17 @@ function refuseImmutableSub(name: string, ctx: PatchContext, membersDef: Attribu
   if (sub?.mutability !== 'immutable') return;
   throw scimErrors.mutability(
     `"members.${sub.name}" is immutable: a member is added or removed whole, never changed.`,
+  );
+}
+
+// An `add` or `replace` with a filter changes the members it matches in place: it may restate
+// them, or add one the filter names (dialect rule `filterMissCreates`), but a member whose id
+// is not the filter's `value eq` id would re-point a matched membership (or retype it, under
+// another filter), and a member's `value` is immutable.
+function refuseRepointing(op: string, ids: string[] | undefined, given: MemberInput[]): void {
+  if (ids && given.every((m) => ids.includes(m.value))) return;
+  throw scimErrors.mutability(
+    `"${op}" of "members[...]" would change a member in place, and a member's "value" is immutable: remove the member and add another.`,
   );
 }
 
