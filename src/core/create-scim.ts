@@ -6,7 +6,7 @@ import { patchContext } from '../patch/patch-context.js';
 import { EventHub } from './events/event-hub.js';
 import { RequestHub } from './events/request-hub.js';
 import type { HandlerConfig, RunOperation } from './handlers/context.js';
-import { filterReader } from './handlers/filter-reader.js';
+import { filterReading } from './handlers/filter-reader.js';
 import type { ResourceEndpoint } from './handlers/resource-endpoint.js';
 import { targetOrigin, targetPath } from './http/request-target.js';
 import type { ScimOptions } from './options.js';
@@ -185,7 +185,7 @@ export function createScim(options: ScimOptions): Scim {
             onPassword: options.onPassword,
             reportError,
           }),
-          readFilter: filterReader(userType, trace),
+          ...filterReading(userType, trace),
           keysetPaging: options.store.capabilities?.keysetPaging === true,
           // The User's `groups`, computed from memberships for every user of a response at once.
           expand: (tenant, resources, project, baseUrl) =>
@@ -202,7 +202,7 @@ export function createScim(options: ScimOptions): Scim {
         list.push({
           type: groupType,
           service: serviceInContext(groupService, trace ? { ...groupPatch, trace } : groupPatch),
-          readFilter: filterReader(groupType, trace),
+          ...filterReading(groupType, trace),
           keysetPaging: options.store.groups?.capabilities?.keysetPaging === true,
           present: (group, baseUrl) => presentGroup(group as ScimGroup, baseUrl),
           patchAnswersNoContent: true,
@@ -213,7 +213,7 @@ export function createScim(options: ScimOptions): Scim {
         list.push({
           type,
           service: serviceInContext(service, trace ? { ...patch, trace } : patch),
-          readFilter: filterReader(type, trace),
+          ...filterReading(type, trace),
           keysetPaging: service.keysetPaging,
         });
       }
@@ -278,11 +278,15 @@ export function createScim(options: ScimOptions): Scim {
       const origin = options.publicBaseUrl ?? targetOrigin(request.path) ?? request.baseUrl;
       const baseUrl = baseUrlOf(origin ?? '');
       const { id } = match;
-      if (match.endpoint === undefined)
-        return match.handler({ request, tenant, id, baseUrl, config });
-      const url = lastUrls.get(match.endpoint) as string;
-      // The same row in the set of the tenant's profile (the default set, as a rule).
+      // The set of the tenant's profile (the default set, as a rule), traced while listened to.
       const set = profiles.configFor(tenant.profile, trace && requests.collect(trace));
+      // A handler of no one type (the root search, `/Me`, `/Bulk`) reads with that set too.
+      if (match.endpoint === undefined) {
+        const own = set.endpoints === endpoints ? config : { ...config, endpoints: set.endpoints };
+        return match.handler({ request, tenant, id, baseUrl, config: own });
+      }
+      const url = lastUrls.get(match.endpoint) as string;
+      // The same row in that set.
       const endpoint = set.endpoints[rowOf.get(match.endpoint) as number] as ResourceEndpoint;
       if (trace) trace.type = endpoint.type;
       return match.handler({ request, tenant, id, baseUrl, config, endpoint, url });

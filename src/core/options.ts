@@ -166,6 +166,13 @@ export interface ScimOptions {
    */
   readonly extensions?: readonly SchemaDefinition[];
   /**
+   * Extra schema extensions of the Group (issue 13), such as a district's `schoolCode`: checked
+   * as `extensions` are, then validated, stored, filterable, patchable, projected and
+   * advertised (`/ResourceTypes/Group`, `/Schemas`) like the User's. Each must have a `urn:` id
+   * no other schema served uses. Served when the store keeps groups.
+   */
+  readonly groupExtensions?: readonly SchemaDefinition[];
+  /**
    * The host's own resource types (a district's `Class` at `/Classes`, say), each with its
    * schemas and store, served after the User and the Group with the same machinery:
    * validation, filters, sort, PATCH, projection, ETags, Bulk, search at the root and

@@ -1,6 +1,7 @@
 import type { DialectRuleName } from '../schema/dialect-rules.js';
+import { groupResourceType } from '../schema/group-resource-type.js';
 import { groupSchema } from '../schema/group-schema.js';
-import { compileResourceType, type CompiledResourceType } from '../schema/resource-type.js';
+import type { CompiledResourceType } from '../schema/resource-type.js';
 import type { SchemaDefinition } from '../schema/types.js';
 import { userResourceType } from '../schema/user-resource-type.js';
 import { accountSchema, enterpriseUserSchema, userSchema } from '../schema/user-schema.js';
@@ -30,6 +31,8 @@ export interface ResourceTypeDescription {
 export interface BuiltInTypeOptions {
   /** The host's User extensions. */
   readonly extensions?: readonly SchemaDefinition[] | undefined;
+  /** The host's Group extensions. */
+  readonly groupExtensions?: readonly SchemaDefinition[] | undefined;
   /** Dialect rules switched off (`false`). */
   readonly patchRules?: Partial<Record<DialectRuleName, boolean>> | undefined;
   /** The store: Groups are served exactly when it keeps groups (has `groups`). */
@@ -54,22 +57,31 @@ export function compileUserType(options: BuiltInTypeOptions = {}): CompiledResou
   });
 }
 
+// The host's Group extensions, checked against every User schema and the core Group.
+function checkedGroupExtensions(options: BuiltInTypeOptions): readonly SchemaDefinition[] {
+  const extensions = options.groupExtensions ?? [];
+  const userSchemas = [userSchema, enterpriseUserSchema, accountSchema];
+  checkExtensions([...userSchemas, ...(options.extensions ?? []), groupSchema], extensions);
+  return extensions;
+}
+
 /**
- * Compiles the Group resource type the core serves (RFC 7643 §4.2), with the same dialect
- * rules as the User's.
+ * Compiles the Group resource type the core serves (RFC 7643 §4.2), after checking the host's
+ * Group extensions as the User's are (a `urn:` id no User or Group schema uses, valid attribute
+ * names), with the same dialect rules as the User's.
+ *
+ * @throws ScimConfigError when a Group extension is invalid.
  */
 export function compileGroupType(options: BuiltInTypeOptions = {}): CompiledResourceType {
-  return compileResourceType({
-    name: 'Group',
-    endpoint: '/Groups',
-    description: 'Group',
-    schema: groupSchema,
+  return groupResourceType({
+    extensions: checkedGroupExtensions(options),
     ...(options.patchRules === undefined ? {} : { rules: options.patchRules }),
   });
 }
 
 /**
- * Checks the host's own resource types against the schemas and endpoints served besides them.
+ * Checks the host's Group extensions (see `compileGroupType`), then its own resource types
+ * against the schemas and endpoints served besides them.
  *
  * @throws ScimConfigError naming the first problem (see `checkHostTypes`).
  */
@@ -80,6 +92,7 @@ export function checkResourceTypes(options: BuiltInTypeOptions = {}): void {
     accountSchema,
     groupSchema,
     ...(options.extensions ?? []),
+    ...checkedGroupExtensions(options),
   ];
   checkHostTypes(options.resourceTypes ?? [], taken);
 }

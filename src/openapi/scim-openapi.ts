@@ -15,6 +15,7 @@ export interface ScimOpenApiOptions
         | 'basePath'
         | 'publicBaseUrl'
         | 'extensions'
+        | 'groupExtensions'
         | 'patchRules'
         | 'defaultPageSize'
         | 'maxPageSize'

@@ -1,3 +1,4 @@
+import type { DialectRuleName } from './dialect-rules.js';
 import { compileResourceType, type CompiledResourceType } from './resource-type.js';
 import { groupSchema } from './group-schema.js';
 import type { SchemaDefinition } from './types.js';
@@ -6,12 +7,14 @@ import type { SchemaDefinition } from './types.js';
 export interface GroupResourceTypeOptions {
   /** The host's extension schemas of the Group. */
   readonly extensions?: readonly SchemaDefinition[];
+  /** Dialect rules to switch off (`false`). */
+  readonly rules?: Partial<Record<DialectRuleName, boolean>>;
 }
 
 /**
  * Compiles the Group resource type (RFC 7643 §4.2): the core Group schema and the host's
- * extensions, with the same machinery as the User's. The one default Group schema list: the
- * group stores compile it here when a query carries no resource type.
+ * extensions, with the same machinery as the User's. The one Group schema list: `createScim`
+ * compiles it here, and the group stores when a query carries no resource type.
  *
  * @example
  * ```ts
@@ -26,5 +29,6 @@ export function groupResourceType(options: GroupResourceTypeOptions = {}): Compi
     description: 'Group',
     schema: groupSchema,
     extensions: options.extensions ?? [],
+    ...(options.rules === undefined ? {} : { rules: options.rules }),
   });
 }

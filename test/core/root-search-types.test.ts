@@ -58,6 +58,7 @@ function arrayEndpoint(type: CompiledResourceType, resources: Resource[]) {
     type,
     service,
     readFilter: (text) => checkFilter(parseFilter(text), type),
+    parseFilter: (text) => parseFilter(text),
   };
   return { endpoint, calls };
 }

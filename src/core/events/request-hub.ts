@@ -37,23 +37,51 @@ function parsedBody(body: unknown): unknown {
   }
 }
 
-// The user this request wrote, found among the lifecycle events of its tenant: a created user
-// is the one the `Location` names, an updated one the one whose version the `ETag` carries,
-// so a concurrent request's write is never taken for this one's.
-function written(seen: readonly ScimEvent[], response: ScimResponse, id: string) {
+/** A resource as a lifecycle event carries it: a user, a group, a host type's resource. */
+type Written = { readonly id: string; readonly meta: { readonly version: string } };
+
+// What one lifecycle event wrote, whatever the resource type: the resource as created, or as
+// it was before and after an update; nothing for an event that writes no resource body.
+function writeOf(event: ScimEvent): { before?: Written; after: Written } | undefined {
+  switch (event.type) {
+    case 'user.created':
+      return { after: event.user };
+    case 'group.created':
+      return { after: event.group };
+    case 'resource.created':
+      return { after: event.resource as Written };
+    case 'user.updated':
+    case 'group.updated':
+      return { before: event.before, after: event.after };
+    case 'resource.updated':
+      return { before: event.before as Written, after: event.after as Written };
+    default:
+      return undefined;
+  }
+}
+
+// The resource this request wrote, found among the lifecycle events of its tenant: a created
+// one is the one the `Location` names, an updated one the one the request names (the route's
+// id, or the `Location` of a `/Me` answer) whose version the `ETag` carries, so a concurrent
+// request's write is never taken for this one's.
+function written(
+  seen: readonly ScimEvent[],
+  response: ScimResponse,
+  id: string,
+): { before?: Written | undefined; after?: Written | undefined; user?: boolean } {
   const { location, etag } = response.headers;
   for (const event of seen) {
-    if (event.type === 'user.created' && location?.endsWith(`/${event.user.id}`))
-      return { before: undefined, after: event.user };
-    if (
-      event.type === 'user.updated' &&
-      event.after.id === id &&
-      etag !== undefined &&
-      etagMatches(etag, event.after.meta.version)
-    )
-      return { before: event.before, after: event.after };
+    const write = writeOf(event);
+    if (write === undefined) continue;
+    const { after } = write;
+    const named = location?.endsWith(`/${after.id}`) === true;
+    const found =
+      write.before === undefined
+        ? named
+        : (after.id === id || named) && etag !== undefined && etagMatches(etag, after.meta.version);
+    if (found) return { ...write, user: event.type.startsWith('user.') };
   }
-  return { before: undefined, after: undefined };
+  return {};
 }
 
 // The value rules (`stringBooleans`, `managerString`, `jsonEncodedValues`, and
@@ -93,6 +121,10 @@ class CompletedRequest implements RequestCompletedEvent {
   readonly path: string;
   readonly status: number;
   readonly latencyMs: number;
+  readonly before: ScimUser | undefined;
+  readonly after: ScimUser | undefined;
+  /** The resource the request wrote, of any type: what `normalisations` compares with. */
+  readonly #written: Written | undefined;
   readonly #date: Date;
   readonly #trace: RequestTrace;
   #received: { value: unknown } | undefined;
@@ -105,8 +137,7 @@ class CompletedRequest implements RequestCompletedEvent {
     response: ScimResponse,
     date: Date,
     private readonly raw: unknown,
-    readonly before: ScimUser | undefined,
-    readonly after: ScimUser | undefined,
+    write: ReturnType<typeof written>,
     private readonly hub: {
       readonly type: CompiledResourceType;
       readonly secrets: ReadonlySet<string>;
@@ -119,6 +150,10 @@ class CompletedRequest implements RequestCompletedEvent {
     this.status = response.status;
     this.latencyMs = performance.now() - trace.started;
     this.#date = date;
+    this.#written = write.after;
+    // `before` and `after` are the user's (the event's public shape); any type is explained.
+    this.before = write.user ? (write.before as ScimUser | undefined) : undefined;
+    this.after = write.user ? (write.after as ScimUser | undefined) : undefined;
   }
 
   get at(): string {
@@ -137,7 +172,7 @@ class CompletedRequest implements RequestCompletedEvent {
     return (this.#normalisations ??= explainNormalisations(
       this.method,
       this.#parsed(),
-      this.after,
+      this.#written,
       this.#trace.type ?? this.hub.type,
     ));
   }
@@ -219,8 +254,8 @@ export class RequestHub {
   /** Emits the event of a request that was answered with `response`. */
   finish(trace: RequestTrace, response: ScimResponse, body?: unknown, id = ''): void {
     trace.stop?.();
-    const { before, after } = written(trace.seen ?? [], response, id);
-    const event = new CompletedRequest(trace, response, this.now(), body, before, after, this);
+    const write = written(trace.seen ?? [], response, id);
+    const event = new CompletedRequest(trace, response, this.now(), body, write, this);
     for (const listener of this.#listeners) {
       try {
         listener(event);

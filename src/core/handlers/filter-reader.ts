@@ -27,11 +27,8 @@ export function filterReader(
   type: CompiledResourceType,
   trace?: RuleTrace,
 ): (text: string) => Filter {
-  const options: ParseFilterOptions = {
-    unquotedValues: type.rules.unquotedFilterValues,
-    onBareValue: trace && ((word) => trace(unquotedValue('filter', word))),
-  };
-  const general = (text: string): Filter => checkFilter(parseFilter(text, options), type);
+  const parse = filterParser(type, trace);
+  const general = (text: string): Filter => checkFilter(parse(text), type);
   // The fast path is the User's: a type without `userName` (a Group) reads every filter alike.
   if (!type.attribute(type.core, 'userName')) return general;
   const template = general('userName eq ""');
@@ -44,4 +41,34 @@ export function filterReader(
     const filter: CompareFilter = { kind: 'compare', path, op: 'eq', value: match[1] };
     return filter;
   };
+}
+
+/**
+ * Builds the function that parses a filter text under the type's dialect rule
+ * `unquotedFilterValues`, reporting each value read without quotes to `trace` (`where`:
+ * `filter`), without checking its attributes against the type: for a search at the root, where
+ * an attribute one type lacks is no error.
+ *
+ * @throws ScimError 400 `invalidFilter` (from the returned function) as `parseFilter` does.
+ */
+export function filterParser(
+  type: CompiledResourceType,
+  trace?: RuleTrace,
+): (text: string) => Filter {
+  const options: ParseFilterOptions = {
+    unquotedValues: type.rules.unquotedFilterValues,
+    onBareValue: trace && ((word) => trace(unquotedValue('filter', word))),
+  };
+  return (text) => parseFilter(text, options);
+}
+
+/** The filter readers of a served type: {@link filterReader} and {@link filterParser}. */
+export function filterReading(
+  type: CompiledResourceType,
+  trace?: RuleTrace,
+): {
+  readonly readFilter: (text: string) => Filter;
+  readonly parseFilter: (text: string) => Filter;
+} {
+  return { readFilter: filterReader(type, trace), parseFilter: filterParser(type, trace) };
 }

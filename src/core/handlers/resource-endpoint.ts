@@ -72,6 +72,8 @@ export interface ResourceEndpoint {
   readonly service: ResourceService;
   /** Parses and checks a filter text in this type (see `filterReader`). */
   readonly readFilter: (text: string) => Filter;
+  /** Parses a filter text under this type's rules, unchecked (see `filterParser`). */
+  readonly parseFilter: (text: string) => Filter;
   /**
    * Whether the store behind pages by keyset (`capabilities.keysetPaging`), so the endpoint
    * answers RFC 9865 cursors. Omitted: a cursor answers 400 `invalidCursor`.

@@ -2,7 +2,6 @@ import type { ListQuery } from '../../contracts/store-query.js';
 import { scimErrors } from '../../errors/index.js';
 import type { AttributePath, Filter } from '../../filter/ast.js';
 import { checkFilter } from '../../filter/check-filter.js';
-import { parseFilter } from '../../filter/parse-filter.js';
 import { stringifyAttributePath } from '../../filter/stringify-filter.js';
 import { parseAttributePath } from '../../schema/attribute-path.js';
 import { compileProjection } from '../../schema/project-resource.js';
@@ -75,16 +74,14 @@ interface TypeQuery {
 
 function typeQueries(endpoints: readonly ResourceEndpoint[], params: ListParams): TypeQuery[] {
   const { filter: text, sortBy } = params;
+  // The types served under one profile share its dialect rules: the filter is read once, with
+  // the first type's reader (which reports the rules it fires), and restricted to each type.
+  const [firstEndpoint] = endpoints;
   const parsed =
-    text === undefined
-      ? undefined
-      : endpoints.map(({ type }) =>
-          parseFilter(text, { unquotedValues: type.rules.unquotedFilterValues }),
-        );
+    text === undefined || firstEndpoint === undefined ? undefined : firstEndpoint.parseFilter(text);
   // An attribute no resource type defines is a mistake, as on any endpoint (RFC 7644 §3.4.2.2).
-  const first = parsed?.[0];
-  if (first !== undefined) {
-    for (const path of topLevelPaths(first)) {
+  if (parsed !== undefined) {
+    for (const path of topLevelPaths(parsed)) {
       if (endpoints.every(({ type }) => type.resolve(path) === undefined)) {
         throw scimErrors.invalidFilter(
           `"${stringifyAttributePath(path)}" is not an attribute of any resource type served.`,
@@ -97,15 +94,13 @@ function typeQueries(endpoints: readonly ResourceEndpoint[], params: ListParams)
     ({ type }) => sortPath !== undefined && type.resolve(sortPath) !== undefined,
   );
   // A sortBy no type defines answers as it does on an endpoint (the first type's 400).
-  const [firstEndpoint] = endpoints;
   if (sortBy !== undefined && sortedTypes.length === 0 && firstEndpoint !== undefined)
     checkSortBy(sortBy, firstEndpoint.type);
-  return endpoints.map((endpoint, i) => {
+  return endpoints.map((endpoint) => {
     const { type, service } = endpoint;
     const query: { -readonly [K in keyof ListQuery]?: ListQuery[K] } = { resourceType: type };
-    const source = parsed?.[i];
-    if (source !== undefined && text !== undefined) {
-      const restricted = restrictToType(source, type);
+    if (parsed !== undefined && text !== undefined) {
+      const restricted = restrictToType(parsed, type);
       if (restricted === false) return { endpoint, query: undefined };
       if (restricted !== true) {
         query.filter = checkFilter(restricted, type);
