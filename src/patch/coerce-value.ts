@@ -5,10 +5,12 @@ import { REFUSED } from '../schema/value-rules.js';
 import {
   compileShape,
   hasTwoPrimaries,
+  isUnassigned,
   listOf,
   memberAt,
   namedTwice,
   NOT_AN_OBJECT,
+  NULL_ITEM,
   TWO_PRIMARIES,
   type ListShape,
   type ObjectShape,
@@ -100,6 +102,8 @@ function readValue(shape: ValueShape, value: unknown, ctx: PatchContext, label: 
 function readList(shape: ListShape, value: unknown, ctx: PatchContext, label: string) {
   const out: unknown[] = [];
   for (const item of listOf(value)) {
+    // Whatever `nullClears` says of a whole value: a list holds no null (as a POST body).
+    if (isUnassigned(item)) throw scimErrors.invalidValue(`${label}[] ${NULL_ITEM}.`);
     const one = readValue(shape.item, item, ctx, `${label}[]`);
     if (one === undefined) continue;
     const clean = isJsonObject(one) ? stripUndefined(one) : one;

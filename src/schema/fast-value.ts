@@ -67,7 +67,8 @@ function fastList(shape: ListShape): FastReader {
   return (x) => {
     const out: unknown[] = [];
     for (const raw of listOf(x)) {
-      if (isUnassigned(raw)) continue;
+      // A null element is refused: the full schema words it.
+      if (isUnassigned(raw)) return UNSURE;
       const item = one(raw);
       if (item === UNSURE) return UNSURE;
       if (item !== undefined) out.push(item);

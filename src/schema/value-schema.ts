@@ -5,6 +5,7 @@ import {
   hasTwoPrimaries,
   isUnassigned,
   listOf,
+  NULL_ITEM,
   TWO_PRIMARIES,
   type ListShape,
   type ScalarShape,
@@ -12,7 +13,7 @@ import {
 } from './value-shape.js';
 
 const present = (items: unknown[]): unknown[] | undefined => {
-  const out = items.filter((item) => !isUnassigned(item));
+  const out = items.filter((item) => item !== undefined);
   return out.length === 0 ? undefined : out;
 };
 
@@ -33,7 +34,16 @@ function listSchema(shape: ListShape): ValueSchema {
   return v.pipe(
     v.unknown(),
     v.transform(listOf),
-    v.array(v.nullish(shapeSchema(shape.item))),
+    v.rawCheck(({ dataset, addIssue }) => {
+      const items = dataset.value as unknown[];
+      const key = items.findIndex(isUnassigned);
+      if (key < 0) return;
+      addIssue({
+        message: NULL_ITEM,
+        path: [{ type: 'array', origin: 'value', input: items, key, value: items[key] }],
+      });
+    }),
+    v.array(shapeSchema(shape.item)),
     v.transform(present),
     v.rawCheck(({ dataset, addIssue }) => {
       if (dataset.typed && shape.onePrimary && hasTwoPrimaries(dataset.value ?? []))
@@ -46,8 +56,8 @@ function listSchema(shape: ListShape): ValueSchema {
  * Generates the valibot schema of a value from its compiled rules (`compileShape`): the value
  * checked against its type and coerced ("True" → `true`); a complex value read in its dialect
  * forms (one may be "no value"), then as an object of sub-attributes; a multi-valued attribute
- * takes a list (one bare value is a list of one), drops `null` elements, becomes "no value"
- * when empty, and allows at most one `primary` value. The output `undefined` means "no value".
+ * takes a list (one bare value is a list of one), refuses a `null` element (`NULL_ITEM`),
+ * becomes "no value" when empty, and allows at most one `primary` value. The output `undefined` means "no value".
  * The fast reader (`fastReader`) is generated from the same shape.
  *
  * @see RFC 7643 §2.3 (types), §2.4 (multi-valued), §2.5 (unassigned)

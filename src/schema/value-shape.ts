@@ -2,6 +2,7 @@ import type { AttributeDefinition, SchemaDefinition } from './types.js';
 import {
   expectedScalar,
   readComplexForm,
+  REFUSED,
   scalarReader,
   type ScalarReader,
   type ValueRules,
@@ -78,6 +79,12 @@ export interface ListShape {
 
 /** The error detail ending for a value that must be an object of (sub-)attributes. @internal */
 export const NOT_AN_OBJECT = 'must be an object';
+
+/**
+ * The error detail ending for a `null` element of a list: null unassigns a whole attribute
+ * (RFC 7643 §2.5), it is not one of its values. @internal
+ */
+export const NULL_ITEM = 'must not be null (null unassigns a whole attribute, never one value)';
 
 /** The error detail ending for a list with two primary values. @internal */
 export const TWO_PRIMARIES = 'may have at most one primary value';
@@ -216,14 +223,31 @@ export function compileShape(definition: AttributeDefinition, rules: ValueRules)
       : objectShape(members, true, readForm);
   } else {
     const { type } = definition;
-    one = {
-      kind: 'scalar',
-      read: scalarReader(type, rules),
-      expected: (x) => expectedScalar(type, x),
-    };
+    const read = scalarReader(type, rules);
+    const expected = (x: unknown) => expectedScalar(type, x);
+    one =
+      definition.required && type === 'string'
+        ? {
+            kind: 'scalar',
+            read: (x) => (isBlank(x) ? REFUSED : read(x)),
+            expected: withText(expected),
+          }
+        : { kind: 'scalar', read, expected };
   }
   if (!definition.multiValued) return one;
   return { kind: 'list', item: one, onePrimary: definition.type === 'complex' };
+}
+
+// A required string must hold text (RFC 7643 §7 `required`: a value, and "" or white space
+// is no name): `displayName: ""` is refused as a missing value would be, on every way in
+// (POST, PUT, the fast reader, PATCH), for every resource type.
+function isBlank(x: unknown): boolean {
+  return typeof x === 'string' && x.trim() === '';
+}
+
+function withText(expected: (x: unknown) => string): (x: unknown) => string {
+  return (x) =>
+    isBlank(x) ? 'is required and must not be empty or only white space' : expected(x);
 }
 
 // Dialect rule `managerEmptyString`: Entra ID removes a manager by sending `""` for it. An id

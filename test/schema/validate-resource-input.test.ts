@@ -110,14 +110,15 @@ describe('validateResourceInput: values per type', () => {
     });
   });
 
-  it('multi-valued: a list, one value taken as a list of one, nulls and empty lists are no value', () => {
+  it('multi-valued: a list, one value taken as a list of one, null and empty lists are no value, a null element is refused', () => {
     expect(validate({ emails: { value: 'a@x.org' } }).attributes.emails).toEqual([
       { value: 'a@x.org' },
     ]);
-    expect(validate({ emails: ['a@x.org', null] }).attributes.emails).toEqual([
-      { value: 'a@x.org' },
-    ]);
-    expect(validate({ emails: [], roles: [null], phoneNumbers: null }).attributes).toEqual({
+    expect(invalid({ emails: ['a@x.org', null] }).detail).toBe(
+      '"emails[1]" must not be null (null unassigns a whole attribute, never one value).',
+    );
+    expect(invalid({ roles: [null] }).detail).toContain('"roles[0]" must not be null');
+    expect(validate({ emails: [], phoneNumbers: null }).attributes).toEqual({
       userName: 'ada@example.org',
     });
     expect(district({ tags: 'chess' })).toEqual({ tags: ['chess'] });

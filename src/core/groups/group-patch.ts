@@ -175,13 +175,20 @@ function translate(
     attribute: parsed.attribute,
   });
   if (resolved?.attribute !== membersDef) return false;
-  if (parsed.subAttribute !== undefined) return 'needs list';
+  if (parsed.subAttribute !== undefined) {
+    refuseImmutableSub(parsed.subAttribute, ctx, membersDef);
+    return 'needs list';
+  }
   const hasValue = hasMember(raw, 'value');
   // Without `removeWithValue`, the engine refuses a remove with a value, as for any attribute.
   const withValue = op === 'remove' && hasValue && value !== null;
   if (withValue && parsed.filter === undefined && !ctx.rules.removeWithValue) return false;
   if (parsed.filter !== undefined) {
-    const ids = op === 'remove' ? memberIdsOf(parsed.filter, ctx, membersDef) : undefined;
+    const ids = memberIdsOf(parsed.filter, ctx, membersDef);
+    if (op !== 'remove') {
+      refuseRepointing(op, ids, readMembers(value, ctx, membersDef));
+      return 'needs list';
+    }
     if (!ids) return 'needs list';
     fireOpAnyCase();
     plan.remove(ids);
@@ -200,6 +207,28 @@ function translate(
     plan.replace([]);
   }
   return true;
+}
+
+// A member's `value`, `type` and `$ref` are immutable (RFC 7643 §4.2, §8.7.1): a membership is
+// added or removed whole, never re-pointed or retyped, so a PATCH that names one of them as its
+// target is refused before anything is read or written (RFC 7644 §3.5.2: 400 `mutability`).
+function refuseImmutableSub(name: string, ctx: PatchContext, membersDef: AttributeDefinition) {
+  const sub = ctx.index.resolve({ attribute: name }, membersDef)?.attribute;
+  if (sub?.mutability !== 'immutable') return;
+  throw scimErrors.mutability(
+    `"members.${sub.name}" is immutable: a member is added or removed whole, never changed.`,
+  );
+}
+
+// An `add` or `replace` with a filter changes the members it matches in place: it may restate
+// them, or add one the filter names (dialect rule `filterMissCreates`), but a member whose id
+// is not the filter's `value eq` id would re-point a matched membership (or retype it, under
+// another filter), and a member's `value` is immutable.
+function refuseRepointing(op: string, ids: string[] | undefined, given: MemberInput[]): void {
+  if (ids && given.every((m) => ids.includes(m.value))) return;
+  throw scimErrors.mutability(
+    `"${op}" of "members[...]" would change a member in place, and a member's "value" is immutable: remove the member and add another.`,
+  );
 }
 
 // Whether a path-less value's key names the members: `members`, or the core URN's (dialect
