@@ -17,6 +17,8 @@ export const SPC_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ServiceProvider
 export const RESOURCE_TYPE_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ResourceType';
 /** The schema URN of a Schema resource (RFC 7643 §7). */
 export const SCHEMA_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Schema';
+/** The schema URN of the `Thing` resource type the resource store conformance cases store. */
+export const CONFORMANCE_THING_SCHEMA = 'urn:scimkit:params:scim:schemas:test:2.0:Thing';
 
 /** The message URN of a list response (RFC 7644 §3.4.2). */
 export const LIST_RESPONSE_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';

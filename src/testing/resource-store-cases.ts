@@ -1,3 +1,4 @@
+import { CONFORMANCE_THING_SCHEMA } from '../schema/urns.js';
 import type { ResourceStore, ScimResource } from '../contracts/resource-store.js';
 import { parseFilter } from '../filter/parse-filter.js';
 import { parseAttributePath } from '../schema/attribute-path.js';
@@ -7,7 +8,7 @@ import { compileResourceType, type CompiledResourceType } from '../schema/resour
 import { nextVersion } from '../schema/version.js';
 import { check } from './assertions.js';
 
-const SCHEMA = 'urn:scimkit:params:scim:schemas:test:2.0:Thing';
+const SCHEMA = CONFORMANCE_THING_SCHEMA;
 
 /** The resource type the cases write: `displayName`, a unique `code` and an integer `rank`. */
 export const conformanceThingType: CompiledResourceType = compileResourceType({
