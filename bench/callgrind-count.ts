@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -14,4 +14,32 @@ export function callgrindCount(pid: number, folder: string): number {
     .sort((a, b) => b.n - a.n);
   const text = readFileSync(join(folder, files[0]?.f ?? ''), 'utf8');
   return Number(/^(?:totals|summary): (\d+)/m.exec(text)?.[1] ?? NaN);
+}
+
+/**
+ * Starts `node --import tsx <script> ...args` under callgrind (single-threaded V8, no
+ * per-instruction dump), writing its counts to `<folder>/callgrind.<pid>[.n]` for
+ * {@link callgrindCount}.
+ */
+export function spawnUnderCallgrind(
+  folder: string,
+  script: string,
+  args: readonly string[],
+  options: SpawnOptions,
+): ChildProcess {
+  return spawn(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      `--callgrind-out-file=${folder}/callgrind.%p`,
+      '--dump-instr=no',
+      'node',
+      '--single-threaded',
+      '--import',
+      'tsx',
+      script,
+      ...args,
+    ],
+    options,
+  );
 }

@@ -9,13 +9,13 @@
  * Run: `node --import tsx bench/bulk/instructions.ts [--n 1000]` (needs `valgrind`; a few
  * minutes: each child runs about 50 times slower under it).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Scim } from '../../src/index.js';
-import { callgrindCount } from '../callgrind-count.js';
+import { callgrindCount, spawnUnderCallgrind } from '../callgrind-count.js';
 import { BULK, patchBody, send, service, userBody } from './workload.js';
 
 const { values: args } = parseArgs({
@@ -78,22 +78,10 @@ async function child(side: Side): Promise<void> {
 async function measure(side: Side): Promise<Record<Phase, number>> {
   const folder = mkdtempSync(join(tmpdir(), `scimkit-bulk-instructions-${side}-`));
   const script = new URL(import.meta.url).pathname;
-  const proc: ChildProcess = spawn(
-    'valgrind',
-    [
-      '--tool=callgrind',
-      `--callgrind-out-file=${folder}/callgrind.%p`,
-      '--dump-instr=no',
-      'node',
-      '--single-threaded',
-      '--import',
-      'tsx',
-      script,
-      '--n',
-      String(N),
-      '--child',
-      side,
-    ],
+  const proc: ChildProcess = spawnUnderCallgrind(
+    folder,
+    script,
+    ['--n', String(N), '--child', side],
     { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
   );
   const counts: Partial<Record<Phase, number>> = {};

@@ -6,12 +6,12 @@
 //
 //   node --import tsx bench/http/instructions.ts [--ops get,patch] [--requests 3000]
 import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { callgrindCount } from '../callgrind-count.js';
+import { callgrindCount, spawnUnderCallgrind } from '../callgrind-count.js';
 import { OPERATIONS, newUserBody, type ServerName, type Target } from './operations.js';
 
 const { values: args } = parseArgs({
@@ -42,21 +42,10 @@ interface Counted {
 function start(name: ServerName): Promise<Counted> {
   const folder = mkdtempSync(join(tmpdir(), `scimkit-instructions-${name}-`));
   const server = new URL('./server-process.ts', import.meta.url).pathname;
-  const child = spawn(
-    'valgrind',
-    [
-      '--tool=callgrind',
-      `--callgrind-out-file=${folder}/callgrind.%p`,
-      '--dump-instr=no',
-      'node',
-      '--single-threaded',
-      '--import',
-      'tsx',
-      server,
-      name,
-    ],
-    { env: { ...process.env, BENCH_TOKEN: token }, stdio: ['ignore', 'ignore', 'ignore', 'ipc'] },
-  );
+  const child = spawnUnderCallgrind(folder, server, [name], {
+    env: { ...process.env, BENCH_TOKEN: token },
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     child.once('message', (m) => resolve({ child, url: (m as { url: string }).url, folder }));
     child.once('exit', (code) =>
