@@ -178,10 +178,10 @@ export function createScim(options: ScimOptions): Scim {
     const groupType = options.store.groups
       ? compileGroupType({ ...options, patchRules })
       : undefined;
-    const hostTypes = hostServices.map((service) => ({
-      service,
-      type: compileHostType(service.host, patchRules),
-    }));
+    const hostTypes = hostServices.map((service) => {
+      const type = compileHostType(service.host, patchRules);
+      return { service, type, hidden: hideNeverReturned(type) };
+    });
     const make = (trace?: RuleTrace): readonly ResourceEndpoint[] => {
       const userPatch = patchContext({ resourceType: userType, ...patchLimits });
       const list: ResourceEndpoint[] = [
@@ -216,8 +216,7 @@ export function createScim(options: ScimOptions): Scim {
           patchAnswersNoContent: true,
         });
       }
-      for (const { service, type } of hostTypes) {
-        const hidden = hideNeverReturned(type);
+      for (const { service, type, hidden } of hostTypes) {
         const patch = patchContext({ resourceType: type, ...patchLimits });
         list.push({
           type,
