@@ -1,8 +1,8 @@
-import type { Mailer } from '../../contracts/mailer.js';
+import type { Mailer, WelcomeEmail } from '../../contracts/mailer.js';
 import type { OutboxStore, PendingOutboxMessage } from '../../contracts/outbox.js';
 import type { OutboxOptions } from '../options.js';
 import { outboxSettings, retryDelay, type OutboxSettings } from './outbox-settings.js';
-import { OutboxClaimLost, sendUnderLease } from './send-under-lease.js';
+import { OutboxClaimLost, SendWatch } from './send-under-lease.js';
 
 const BATCH = 20;
 // A mailer's error is kept in the store for inspection: bounded, and without the NUL that a
@@ -26,8 +26,11 @@ export class OutboxDispatcher {
   readonly #now: () => Date;
   readonly #onError: (error: unknown) => void;
   readonly #settings: OutboxSettings;
+  readonly #watch: SendWatch;
   #draining: Promise<number> | undefined;
   #again = false;
+  /** Whether a kick already reports a failure of the round under way. */
+  #reported = false;
   #closed = false;
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   #poll: ReturnType<typeof setInterval> | undefined;
@@ -46,6 +49,8 @@ export class OutboxDispatcher {
     this.#now = now;
     this.#onError = onError;
     this.#settings = outboxSettings(options);
+    const { leaseMs, sendTimeoutMs: timeoutMs } = this.#settings;
+    this.#watch = new SendWatch({ leaseMs, timeoutMs }, now, onError);
     const poll = this.#settings.pollIntervalMs;
     if (poll > 0) {
       this.#poll = setInterval(() => this.kick(), poll);
@@ -57,7 +62,18 @@ export class OutboxDispatcher {
   /** Starts a delivery round soon, without waiting for it. */
   kick(): void {
     if (this.#closed) return;
-    this.drain().catch(this.#onError);
+    // A round under way goes round again, with no promise made per kick (one per created user);
+    // its failure is reported once, as a round started here reports it.
+    if (this.#draining === undefined) {
+      this.drain().catch(this.#onError);
+      this.#reported = true;
+    } else {
+      this.#again = true;
+      if (!this.#reported) {
+        this.#reported = true;
+        this.#draining.catch(this.#onError);
+      }
+    }
   }
 
   /** Delivers everything due now; resolves to how many messages were sent (0 once closed). */
@@ -68,6 +84,7 @@ export class OutboxDispatcher {
       return this.#draining;
     }
     this.#draining = this.#drainLoop();
+    this.#reported = false;
     try {
       return await this.#draining;
     } finally {
@@ -100,8 +117,7 @@ export class OutboxDispatcher {
   }
 
   async #deliver(message: PendingOutboxMessage): Promise<boolean> {
-    const { attempts: _attempts, claimToken, ...email } = message;
-    const { id } = message;
+    const { id, claimToken } = message;
     try {
       // A user deleted before the email went out gets none: the message is settled as done.
       if (!(await this.#userExists(message.tenant, message.userId))) {
@@ -116,15 +132,9 @@ export class OutboxDispatcher {
       // Later messages of a batch wait for the earlier ones: their lease may have run out and
       // another process claimed them. Confirming the claim also gives the send a full lease.
       if (!(await this.#store.renew(id, claimToken, this.#leaseEnd()))) return false;
-      await sendUnderLease(
-        {
-          renew: () => this.#store.renew(id, claimToken, this.#leaseEnd()),
-          leaseMs: this.#settings.leaseMs,
-          timeoutMs: this.#settings.sendTimeoutMs,
-          now: this.#now,
-          onError: this.#onError,
-        },
-        (signal) => this.#mailer.sendWelcome({ ...email, idempotencyKey: id }, { signal }),
+      await this.#watch.run(
+        () => this.#store.renew(id, claimToken, this.#leaseEnd()),
+        (options) => this.#mailer.sendWelcome(welcomeEmail(message), options),
       );
     } catch (error) {
       this.#onError(error);
@@ -196,5 +206,12 @@ export class OutboxDispatcher {
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
     await this.#draining?.catch(() => undefined);
+    this.#watch.stop();
   }
+}
+
+// The email of a claimed message: the message without its delivery state, keyed by its id.
+function welcomeEmail(message: PendingOutboxMessage): WelcomeEmail {
+  const { attempts: _attempts, claimToken: _claimToken, ...email } = message;
+  return { ...email, idempotencyKey: message.id };
 }

@@ -1,15 +1,4 @@
-/** How {@link sendUnderLease} keeps one claim alive while a send runs. */
-export interface LeaseKeeping {
-  /** Extends the claim's lease by `leaseMs` from now; resolves to false when the claim is gone. */
-  readonly renew: () => Promise<boolean>;
-  /** The length of a lease; the claim is renewed every third of it. */
-  readonly leaseMs: number;
-  /** Longest wait for the send before it is aborted and counted as failed. */
-  readonly timeoutMs: number;
-  readonly now: () => Date;
-  /** Receives renewals that failed with an error (the send goes on while the lease lasts). */
-  readonly onError: (error: unknown) => void;
-}
+import type { SendOptions } from '../../contracts/mailer.js';
 
 /** The reason a send was aborted because another process may now hold its message. */
 export class OutboxClaimLost extends Error {
@@ -21,63 +10,185 @@ export class OutboxSendTimeout extends Error {
   override readonly name = 'OutboxSendTimeout';
 }
 
+/** The settings a {@link SendWatch} keeps every send to. */
+export interface SendWatchSettings {
+  /** The length of a lease; a send's claim is renewed every third of it. */
+  readonly leaseMs: number;
+  /** Longest wait for a send before it is aborted and counted as failed. */
+  readonly timeoutMs: number;
+}
+
 /**
- * Runs `send` while renewing its claim's lease, so a send slower than the lease is still never
- * sent by another process too. Aborts the signal given to `send`, and stops waiting for it,
- * when the claim is lost (a renewal found another holder, or none succeeded before the lease
- * ran out) or the timeout passes; rejects then with {@link OutboxClaimLost} or
+ * Runs the dispatcher's sends, one at a time, each under its claim: renews the claim's lease
+ * every third of it while the send runs, so a send slower than the lease is still never sent by
+ * another process too, and aborts the send's signal, and stops waiting for it, when the claim
+ * is lost (a renewal found another holder, or none succeeded before the lease ran out) or
+ * `timeoutMs` passes; the send then rejects with {@link OutboxClaimLost} or
  * {@link OutboxSendTimeout}.
+ *
+ * The speed device behind this seam (issue 16, bench/RESULTS.md): one timer serves every send
+ * of the dispatcher, armed for the earliest deadline of the send in flight and moved only when
+ * it fired early or a deadline came closer, instead of a renewal timer and a timeout timer set
+ * and cleared per send; and a send's `AbortController` is made only when the Mailer reads
+ * `signal` (or already aborted when it reads it late). A send that settles within a fraction
+ * of the lease sets no timer and makes no controller.
  */
-export async function sendUnderLease(
-  keeping: LeaseKeeping,
-  send: (signal: AbortSignal) => Promise<void>,
-): Promise<void> {
-  const { leaseMs, now, onError } = keeping;
-  const controller = new AbortController();
-  const abort = (reason: Error) => {
-    if (!controller.signal.aborted) controller.abort(reason);
-  };
-  let leaseEnds = now().getTime() + leaseMs;
-  let done = false;
-  let beat: ReturnType<typeof setTimeout> | undefined;
-  // Each renewal waits for the one before, so a slow store never piles them up.
-  const schedule = () => {
-    beat = setTimeout(renew, Math.max(1, Math.floor(leaseMs / 3)));
-    beat.unref?.();
-  };
-  const renew = async () => {
-    const started = now().getTime();
+export class SendWatch {
+  readonly #leaseMs: number;
+  readonly #timeoutMs: number;
+  readonly #beatMs: number;
+  readonly #now: () => Date;
+  readonly #onError: (error: unknown) => void;
+  /** The send in flight. */
+  #current: Flight | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the timer fires (`performance.now()` ms); Infinity without a timer. */
+  #timerAt = Number.POSITIVE_INFINITY;
+
+  /** `now` keeps the lease's time (as the store does); `onError` hears of failed renewals. */
+  constructor(settings: SendWatchSettings, now: () => Date, onError: (error: unknown) => void) {
+    this.#leaseMs = settings.leaseMs;
+    this.#timeoutMs = settings.timeoutMs;
+    this.#beatMs = Math.max(1, Math.floor(settings.leaseMs / 3));
+    this.#now = now;
+    this.#onError = onError;
+  }
+
+  /**
+   * Runs `send` under the claim `renew` extends (by `leaseMs` from now; it resolves to false
+   * when the claim is gone), whose lease was just confirmed. Resolves when `send` does.
+   */
+  async run(
+    renew: () => Promise<boolean>,
+    send: (options: SendOptions) => Promise<void>,
+  ): Promise<void> {
+    const start = performance.now();
+    const flight = new Flight(
+      renew,
+      this.#now().getTime() + this.#leaseMs,
+      start + this.#beatMs,
+      start + this.#timeoutMs,
+    );
+    this.#current = flight;
+    this.#arm(Math.min(flight.beatAt, flight.timeoutAt));
     try {
-      if (await keeping.renew()) leaseEnds = started + leaseMs;
-      else abort(new OutboxClaimLost('The claim was taken by another sender.'));
-    } catch (error) {
-      onError(error);
-      // Unconfirmed past the lease's end, another process may have claimed the message.
-      if (now().getTime() >= leaseEnds)
-        abort(new OutboxClaimLost('The lease ran out before a renewal succeeded.'));
+      await flight.wait(send);
+    } finally {
+      this.#current = undefined;
     }
-    if (!done && !controller.signal.aborted) schedule();
+  }
+
+  /** Clears the timer; a later {@link run} sets it again. */
+  stop(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = Number.POSITIVE_INFINITY;
+  }
+
+  // Sets the timer for `at`, unless it fires by then anyway.
+  #arm(at: number): void {
+    if (this.#timer !== undefined) {
+      if (this.#timerAt <= at) return;
+      clearTimeout(this.#timer);
+    }
+    this.#timerAt = at;
+    this.#timer = setTimeout(this.#tick, Math.max(1, Math.ceil(at - performance.now())));
+    this.#timer.unref?.();
+  }
+
+  // The timer fired: act on the deadlines of the send in flight that came, and wait for the next.
+  readonly #tick = (): void => {
+    this.#timer = undefined;
+    this.#timerAt = Number.POSITIVE_INFINITY;
+    const flight = this.#current;
+    if (flight === undefined || flight.reason !== undefined) return;
+    const at = performance.now();
+    if (at >= flight.timeoutAt) {
+      flight.abort(new OutboxSendTimeout(`The Mailer did not settle within ${this.#timeoutMs} ms.`));
+      return;
+    }
+    if (!flight.renewing && at >= flight.beatAt) void this.#renew(flight);
+    // While a renewal runs, the next beat is set when it ends.
+    this.#arm(flight.renewing ? flight.timeoutAt : Math.min(flight.beatAt, flight.timeoutAt));
   };
-  const timeout = setTimeout(
-    () => abort(new OutboxSendTimeout(`The Mailer did not settle within ${keeping.timeoutMs} ms.`)),
-    keeping.timeoutMs,
-  );
-  timeout.unref?.();
-  const aborted = new Promise<never>((_, reject) => {
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), {
-      once: true,
+
+  // Each renewal waits for the one before, so a slow store never piles them up.
+  async #renew(flight: Flight): Promise<void> {
+    flight.renewing = true;
+    const started = this.#now().getTime();
+    try {
+      if (await flight.renew()) flight.leaseEnds = started + this.#leaseMs;
+      else flight.abort(new OutboxClaimLost('The claim was taken by another sender.'));
+    } catch (error) {
+      this.#onError(error);
+      // Unconfirmed past the lease's end, another process may have claimed the message.
+      if (this.#now().getTime() >= flight.leaseEnds)
+        flight.abort(new OutboxClaimLost('The lease ran out before a renewal succeeded.'));
+    }
+    flight.renewing = false;
+    if (flight !== this.#current || flight.reason !== undefined) return;
+    flight.beatAt = performance.now() + this.#beatMs;
+    this.#arm(Math.min(flight.beatAt, flight.timeoutAt));
+  }
+}
+
+/** One send and its deadlines: `leaseEnds` on the lease's clock, the others monotonic. */
+class Flight {
+  renewing = false;
+  /** Why the send was aborted; `undefined` while it was not. */
+  reason: Error | undefined;
+  #controller: AbortController | undefined;
+  #reject: ((reason: Error) => void) | undefined;
+
+  constructor(
+    readonly renew: () => Promise<boolean>,
+    public leaseEnds: number,
+    public beatAt: number,
+    readonly timeoutAt: number,
+  ) {}
+
+  /** The send's signal, made on first use; aborted already when the send was. */
+  signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.reason !== undefined) this.#controller.abort(this.reason);
+    }
+    return this.#controller.signal;
+  }
+
+  /** Aborts the send (the first reason wins) and stops waiting for it. */
+  abort(reason: Error): void {
+    if (this.reason !== undefined) return;
+    this.reason = reason;
+    this.#controller?.abort(reason);
+    this.#reject?.(reason);
+  }
+
+  /** Starts `send`; settles as it does, or rejects when the send is aborted first. */
+  wait(send: (options: SendOptions) => Promise<void>): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#reject = reject;
+      let sending: Promise<void>;
+      try {
+        sending = Promise.resolve(send(new FlightOptions(this)));
+      } catch (error) {
+        sending = Promise.reject(error);
+      }
+      // A Mailer that ignores the signal settles after we stopped listening: that is quiet.
+      sending.then(resolve, reject);
     });
-  });
-  // A Mailer that ignores the signal settles after we stopped listening: keep that quiet.
-  aborted.catch(() => undefined);
-  schedule();
-  try {
-    const sending = Promise.resolve().then(() => send(controller.signal));
-    sending.catch(() => undefined);
-    await Promise.race([sending, aborted]);
-  } finally {
-    done = true;
-    clearTimeout(beat);
-    clearTimeout(timeout);
+  }
+}
+
+/** What the Mailer gets with a send: the signal, made when it is read. */
+class FlightOptions implements SendOptions {
+  readonly #flight: Flight;
+
+  constructor(flight: Flight) {
+    this.#flight = flight;
+  }
+
+  get signal(): AbortSignal {
+    return this.#flight.signal();
   }
 }
