@@ -90,8 +90,9 @@ export class MemoryOutbox implements OutboxStore {
       if ((entry.dueAt ?? at) > at || (entry.leaseUntil ?? at) > at) continue;
       entry.leaseUntil = leaseUntil.getTime();
       entry.claimToken = `claim-${++this.#claims}`;
+      // A message's members are strings: a spread is a whole copy.
       claimed.push({
-        ...cloneJson(entry.message),
+        ...entry.message,
         attempts: entry.attempts,
         claimToken: entry.claimToken,
       });
