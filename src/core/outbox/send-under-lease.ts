@@ -104,7 +104,9 @@ export class SendWatch {
     if (flight === undefined || flight.reason !== undefined) return;
     const at = performance.now();
     if (at >= flight.timeoutAt) {
-      flight.abort(new OutboxSendTimeout(`The Mailer did not settle within ${this.#timeoutMs} ms.`));
+      flight.abort(
+        new OutboxSendTimeout(`The Mailer did not settle within ${this.#timeoutMs} ms.`),
+      );
       return;
     }
     if (!flight.renewing && at >= flight.beatAt) void this.#renew(flight);

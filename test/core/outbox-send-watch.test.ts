@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import type { SendOptions } from '../../src/index.js';
+import {
+  OutboxClaimLost,
+  OutboxSendTimeout,
+  SendWatch,
+} from '../../src/core/outbox/send-under-lease.js';
+import { MemoryUserStore } from '../../src/stores/memory/index.js';
+import { dispatcherFor, outboxOf, record, sleep } from './outbox-harness.js';
+
+const watchOf = (leaseMs: number, timeoutMs: number) => {
+  const errors: unknown[] = [];
+  const watch = new SendWatch(
+    { leaseMs, timeoutMs },
+    () => new Date(),
+    (e) => errors.push(e),
+  );
+  return { watch, errors };
+};
+const confirm = async () => true;
+const never = () => new Promise<void>(() => undefined);
+
+// SendWatch keeps one timer for every send and makes a send's AbortController only when the
+// Mailer reads `signal`: each send still behaves as one with its own timers and controller.
+describe('the send watch holds every send to its own lease and timeout', () => {
+  it('gives each of several sends in a row its own timeout', async () => {
+    const { watch } = watchOf(60_000, 80);
+    for (let i = 0; i < 5; i++) await watch.run(confirm, async () => undefined);
+    await sleep(30);
+    let signal: AbortSignal | undefined;
+    const started = Date.now();
+    await expect(
+      watch.run(confirm, (options) => {
+        signal = options.signal;
+        return never();
+      }),
+    ).rejects.toBeInstanceOf(OutboxSendTimeout);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(75);
+    expect(signal?.aborted).toBe(true);
+    watch.stop();
+  });
+
+  it('gives a Mailer that reads its signal only after the abort a signal aborted for that reason', async () => {
+    const { watch } = watchOf(60_000, 40);
+    let options: SendOptions | undefined;
+    const run = watch.run(confirm, (o) => {
+      options = o;
+      return never();
+    });
+    await expect(run).rejects.toBeInstanceOf(OutboxSendTimeout);
+    const { signal } = options!;
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBeInstanceOf(OutboxSendTimeout);
+    expect(options!.signal).toBe(signal);
+    watch.stop();
+  });
+
+  it('stops waiting for a Mailer that never reads its signal when the claim is lost', async () => {
+    const { watch } = watchOf(60, 10_000);
+    let renewals = 0;
+    const renew = async () => ++renewals < 3;
+    await expect(watch.run(renew, never)).rejects.toBeInstanceOf(OutboxClaimLost);
+    expect(renewals).toBe(3);
+    watch.stop();
+  });
+
+  it('renews while a send runs past the lease, one renewal at a time, and not after it ended', async () => {
+    const { watch, errors } = watchOf(60, 10_000);
+    let renewals = 0;
+    let running = 0;
+    let most = 0;
+    const renew = async () => {
+      renewals++;
+      most = Math.max(most, ++running);
+      await sleep(30);
+      running--;
+      return true;
+    };
+    await watch.run(renew, () => sleep(200));
+    const after = renewals;
+    expect(after).toBeGreaterThanOrEqual(2);
+    expect(most).toBe(1);
+    await sleep(100);
+    expect(renewals).toBe(after);
+    expect(errors).toEqual([]);
+    watch.stop();
+  });
+
+  it('rejects with what a Mailer throws, also when it throws before returning a promise', async () => {
+    const { watch } = watchOf(60_000, 1000);
+    const boom = new Error('boom');
+    await expect(
+      watch.run(confirm, () => {
+        throw boom;
+      }),
+    ).rejects.toBe(boom);
+    await expect(watch.run(confirm, () => Promise.reject(boom))).rejects.toBe(boom);
+    watch.stop();
+  });
+});
+
+describe('kicking the outbox dispatcher while a round runs', () => {
+  it('reports the failure of the round it joined', async () => {
+    const store = new MemoryUserStore();
+    await record(store, ['m1']);
+    const failure = new Error('store unreachable');
+    const outbox = outboxOf(store, {
+      claim: async () => {
+        await sleep(10);
+        throw failure;
+      },
+    });
+    const { dispatcher, errors } = dispatcherFor(
+      store,
+      { sendWelcome: async () => {} },
+      {},
+      outbox,
+    );
+    const draining = dispatcher.drain();
+    dispatcher.kick();
+    dispatcher.kick();
+    await expect(draining).rejects.toBe(failure);
+    await sleep(0);
+    expect(errors).toContain(failure);
+    await dispatcher.close();
+  });
+});
