@@ -76,7 +76,7 @@ describe('the send watch holds every send to its own lease and timeout', () => {
       running--;
       return true;
     };
-    await watch.run(renew, () => sleep(200));
+    await watch.run(renew, async () => void (await sleep(200)));
     const after = renewals;
     expect(after).toBeGreaterThanOrEqual(2);
     expect(most).toBe(1);

@@ -211,7 +211,19 @@ export class OutboxDispatcher {
 }
 
 // The email of a claimed message: the message without its delivery state, keyed by its id.
+// Written out member by member: a rest pattern copies through a slow path, once per email.
 function welcomeEmail(message: PendingOutboxMessage): WelcomeEmail {
-  const { attempts: _attempts, claimToken: _claimToken, ...email } = message;
-  return { ...email, idempotencyKey: message.id };
+  const { id, kind, tenant, userId, to, createdAt, givenName, familyName } = message;
+  const email: { -readonly [K in keyof WelcomeEmail]: WelcomeEmail[K] } = {
+    id,
+    kind,
+    tenant,
+    userId,
+    to,
+    createdAt,
+    idempotencyKey: id,
+  };
+  if (givenName !== undefined) email.givenName = givenName;
+  if (familyName !== undefined) email.familyName = familyName;
+  return email;
 }
