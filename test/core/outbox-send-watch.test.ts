@@ -9,6 +9,7 @@ import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { dispatcherFor, outboxOf, record, sleep } from './outbox-harness.js';
 
 const watchOf = (leaseMs: number, timeoutMs: number) => {
+  lease = leaseMs;
   const errors: unknown[] = [];
   const watch = new SendWatch(
     { leaseMs, timeoutMs },
@@ -17,6 +18,8 @@ const watchOf = (leaseMs: number, timeoutMs: number) => {
   );
   return { watch, errors };
 };
+// The lease of the watch made last, as a confirmed claim starts it.
+let lease = 0;
 const confirm = async () => true;
 const never = () => new Promise<void>(() => undefined);
 
@@ -25,12 +28,12 @@ const never = () => new Promise<void>(() => undefined);
 describe('the send watch holds every send to its own lease and timeout', () => {
   it('gives each of several sends in a row its own timeout', async () => {
     const { watch } = watchOf(60_000, 80);
-    for (let i = 0; i < 5; i++) await watch.run(confirm, async () => undefined);
+    for (let i = 0; i < 5; i++) await watch.run(Date.now() + lease, confirm, async () => undefined);
     await sleep(30);
     let signal: AbortSignal | undefined;
     const started = Date.now();
     await expect(
-      watch.run(confirm, (options) => {
+      watch.run(Date.now() + lease, confirm, (options) => {
         signal = options.signal;
         return never();
       }),
@@ -43,7 +46,7 @@ describe('the send watch holds every send to its own lease and timeout', () => {
   it('gives a Mailer that reads its signal only after the abort a signal aborted for that reason', async () => {
     const { watch } = watchOf(60_000, 40);
     let options: SendOptions | undefined;
-    const run = watch.run(confirm, (o) => {
+    const run = watch.run(Date.now() + lease, confirm, (o) => {
       options = o;
       return never();
     });
@@ -59,7 +62,9 @@ describe('the send watch holds every send to its own lease and timeout', () => {
     const { watch } = watchOf(60, 10_000);
     let renewals = 0;
     const renew = async () => ++renewals < 3;
-    await expect(watch.run(renew, never)).rejects.toBeInstanceOf(OutboxClaimLost);
+    await expect(watch.run(Date.now() + lease, renew, never)).rejects.toBeInstanceOf(
+      OutboxClaimLost,
+    );
     expect(renewals).toBe(3);
     watch.stop();
   });
@@ -76,7 +81,7 @@ describe('the send watch holds every send to its own lease and timeout', () => {
       running--;
       return true;
     };
-    await watch.run(renew, async () => void (await sleep(200)));
+    await watch.run(Date.now() + lease, renew, async () => void (await sleep(200)));
     const after = renewals;
     expect(after).toBeGreaterThanOrEqual(2);
     expect(most).toBe(1);
@@ -90,11 +95,13 @@ describe('the send watch holds every send to its own lease and timeout', () => {
     const { watch } = watchOf(60_000, 1000);
     const boom = new Error('boom');
     await expect(
-      watch.run(confirm, () => {
+      watch.run(Date.now() + lease, confirm, () => {
         throw boom;
       }),
     ).rejects.toBe(boom);
-    await expect(watch.run(confirm, () => Promise.reject(boom))).rejects.toBe(boom);
+    await expect(watch.run(Date.now() + lease, confirm, () => Promise.reject(boom))).rejects.toBe(
+      boom,
+    );
     watch.stop();
   });
 });

@@ -131,8 +131,10 @@ export class OutboxDispatcher {
       }
       // Later messages of a batch wait for the earlier ones: their lease may have run out and
       // another process claimed them. Confirming the claim also gives the send a full lease.
-      if (!(await this.#store.renew(id, claimToken, this.#leaseEnd()))) return false;
+      const leaseEnd = this.#leaseEnd();
+      if (!(await this.#store.renew(id, claimToken, leaseEnd))) return false;
       await this.#watch.run(
+        leaseEnd.getTime(),
         () => this.#store.renew(id, claimToken, this.#leaseEnd()),
         (options) => this.#mailer.sendWelcome(welcomeEmail(message), options),
       );

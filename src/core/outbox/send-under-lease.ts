@@ -56,19 +56,16 @@ export class SendWatch {
 
   /**
    * Runs `send` under the claim `renew` extends (by `leaseMs` from now; it resolves to false
-   * when the claim is gone), whose lease was just confirmed. Resolves when `send` does.
+   * when the claim is gone), whose lease was just confirmed until `leaseEnds` (ms, on the
+   * clock `now`). Resolves when `send` does.
    */
   async run(
+    leaseEnds: number,
     renew: () => Promise<boolean>,
     send: (options: SendOptions) => Promise<void>,
   ): Promise<void> {
     const start = performance.now();
-    const flight = new Flight(
-      renew,
-      this.#now().getTime() + this.#leaseMs,
-      start + this.#beatMs,
-      start + this.#timeoutMs,
-    );
+    const flight = new Flight(renew, leaseEnds, start + this.#beatMs, start + this.#timeoutMs);
     this.#current = flight;
     this.#arm(Math.min(flight.beatAt, flight.timeoutAt));
     try {
