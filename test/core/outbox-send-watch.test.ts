@@ -55,6 +55,9 @@ describe('the send watch holds every send to its own lease and timeout', () => {
     expect(signal.aborted).toBe(true);
     expect(signal.reason).toBeInstanceOf(OutboxSendTimeout);
     expect(options!.signal).toBe(signal);
+    // As with a plain `{ signal }`, a copy of the options carries the signal.
+    expect({ ...options }.signal).toBe(signal);
+    expect(Object.keys(options!)).toEqual(['signal']);
     watch.stop();
   });
 

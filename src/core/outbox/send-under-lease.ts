@@ -169,7 +169,7 @@ class Flight {
       this.#reject = reject;
       let sending: Promise<void>;
       try {
-        sending = Promise.resolve(send(new FlightOptions(this)));
+        sending = Promise.resolve(send(optionsOf(this)));
       } catch (error) {
         sending = Promise.reject(error);
       }
@@ -179,15 +179,14 @@ class Flight {
   }
 }
 
-/** What the Mailer gets with a send: the signal, made when it is read. */
-class FlightOptions implements SendOptions {
-  readonly #flight: Flight;
-
-  constructor(flight: Flight) {
-    this.#flight = flight;
-  }
-
-  get signal(): AbortSignal {
-    return this.#flight.signal();
-  }
+/**
+ * What the Mailer gets with a send: the signal, made when it is read. An own enumerable member,
+ * as a plain `{ signal }` is, so a Mailer may spread or copy the options.
+ */
+function optionsOf(flight: Flight): SendOptions {
+  return {
+    get signal() {
+      return flight.signal();
+    },
+  };
 }
