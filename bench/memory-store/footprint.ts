@@ -51,8 +51,7 @@ const started = performance.now();
 for (let i = 0; i < users; i++) {
   await create(i);
   // The dispatcher runs between requests, as it does in a server.
-  if (!args['like-kit'] && i % 1000 === 999)
-    await new Promise((resolve) => setImmediate(resolve));
+  if (!args['like-kit'] && i % 1000 === 999) await new Promise((resolve) => setImmediate(resolve));
 }
 const seconds = (performance.now() - started) / 1000;
 // What the kit reads: RSS right after seeding, before any forced collection.
@@ -88,7 +87,9 @@ for (const space of spacesRightAfter)
 const { heapUsed, heapTotal, external, rss } = rightAfter;
 console.log(`| heap, all spaces | ${perUser(heapUsed)} B | ${perUser(heapTotal)} B |`);
 console.log(`| outside the heap (external) | ${perUser(external)} B | |`);
-console.log(`| the rest of the process (RSS − heap committed − external) | | ${perUser(rss - heapTotal - external)} B |`);
+console.log(
+  `| the rest of the process (RSS − heap committed − external) | | ${perUser(rss - heapTotal - external)} B |`,
+);
 console.log(`| **RSS** | | **${perUser(rss)} B** (${(rss / MiB).toFixed(0)} MiB) |`);
 if (args.snapshot) console.log(`heap snapshot: ${writeHeapSnapshot(args.snapshot)}`);
 await scim.close();

@@ -29,7 +29,7 @@ interface Lease {
 }
 
 /** The members of an outbox message the core writes, in its order. */
-const MESSAGE_MEMBERS = new Set([
+const MESSAGE_MEMBERS: ReadonlySet<string> = new Set([
   'id',
   'kind',
   'tenant',
