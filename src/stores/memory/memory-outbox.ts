@@ -22,6 +22,8 @@ export interface MemoryOutboxEntry {
   readonly lastError?: string;
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 /** A claim on a message: its fencing token and until when it hides the message (ms). */
 interface Lease {
   readonly token: string;
@@ -86,16 +88,10 @@ class Entry {
   message(): OutboxMessage {
     if (this.unusual) return cloneJson(this.unusual);
     const { id, kind, tenant, userId, to, createdAt, givenName, familyName } = this;
-    return {
-      id,
-      kind,
-      tenant,
-      userId,
-      to,
-      createdAt,
-      ...(givenName !== undefined && { givenName }),
-      ...(familyName !== undefined && { familyName }),
-    };
+    const message: Mutable<OutboxMessage> = { id, kind, tenant, userId, to, createdAt };
+    if (givenName !== undefined) message.givenName = givenName;
+    if (familyName !== undefined) message.familyName = familyName;
+    return message;
   }
 }
 
@@ -146,7 +142,10 @@ export class MemoryOutbox implements OutboxStore {
       if ((entry.at ?? at) > at || (entry.lease?.until ?? at) > at) continue;
       const token = `claim-${++this.#claims}`;
       entry.lease = { token, until: leaseUntil.getTime() };
-      claimed.push({ ...entry.message(), attempts: entry.attempts, claimToken: token });
+      const message = entry.message() as Mutable<PendingOutboxMessage>;
+      message.attempts = entry.attempts;
+      message.claimToken = token;
+      claimed.push(message);
     }
     return claimed;
   }
