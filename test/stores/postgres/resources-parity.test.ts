@@ -180,74 +180,84 @@ const SORTS = [
   'meta.lastModified',
 ];
 
-describe.each(backends)('the PostgreSQL resource store answers as the memory one on $name', ({
-  open,
-}) => {
-  let backend: Backend;
-  const memory = new MemoryResourceStore();
-  let store: PostgresResourceStore;
+describe.each(backends)(
+  'the PostgreSQL resource store answers as the memory one on $name',
+  ({ open }) => {
+    let backend: Backend;
+    const memory = new MemoryResourceStore();
+    let store: PostgresResourceStore;
 
-  beforeAll(async () => {
-    backend = await open();
-    const { executor, schema } = backend;
-    store = new PostgresResourceStore({ executor, schema, resourceType: 'Course', migrate: true });
-    for (const s of [memory, store]) for (const r of SEED) await s.create(T, r, { uniqueKeys: {} });
-    // Another tenant and another type in the same tables stay out of every answer.
-    const other = new PostgresResourceStore({ executor, schema, resourceType: 'Other' });
-    await store.create('elsewhere', course(6, { displayName: 'Algebra' }), { uniqueKeys: {} });
-    await other.create(T, course(7, { displayName: 'Algebra' }), { uniqueKeys: {} });
-  }, 60_000);
-  afterAll(() => backend?.close());
+    beforeAll(async () => {
+      backend = await open();
+      const { executor, schema } = backend;
+      store = new PostgresResourceStore({
+        executor,
+        schema,
+        resourceType: 'Course',
+        migrate: true,
+      });
+      for (const s of [memory, store])
+        for (const r of SEED) await s.create(T, r, { uniqueKeys: {} });
+      // Another tenant and another type in the same tables stay out of every answer.
+      const other = new PostgresResourceStore({ executor, schema, resourceType: 'Other' });
+      await store.create('elsewhere', course(6, { displayName: 'Algebra' }), { uniqueKeys: {} });
+      await other.create(T, course(7, { displayName: 'Algebra' }), { uniqueKeys: {} });
+    }, 60_000);
+    afterAll(() => backend?.close());
 
-  const ids = async (s: MemoryResourceStore | PostgresResourceStore, query: ResourceListQuery) => {
-    const page = await s.list(T, query);
-    return { total: page.totalResults, ids: page.resources.map((r) => r.id) };
-  };
+    const ids = async (
+      s: MemoryResourceStore | PostgresResourceStore,
+      query: ResourceListQuery,
+    ) => {
+      const page = await s.list(T, query);
+      return { total: page.totalResults, ids: page.resources.map((r) => r.id) };
+    };
 
-  it('reads back what was written, schemas and id first and meta last', async () => {
-    const read = await store.get(T, 'c1');
-    expect(read).toEqual(SEED[0]);
-    const keys = Object.keys(read as object);
-    expect([keys.slice(0, 2), keys.at(-1)]).toEqual([['schemas', 'id'], 'meta']);
-  });
+    it('reads back what was written, schemas and id first and meta last', async () => {
+      const read = await store.get(T, 'c1');
+      expect(read).toEqual(SEED[0]);
+      const keys = Object.keys(read as object);
+      expect([keys.slice(0, 2), keys.at(-1)]).toEqual([['schemas', 'id'], 'meta']);
+    });
 
-  it.each(FILTERS)('%s: the same resources', async (text) => {
-    const filter = checkFilter(parseFilter(text), TYPE);
-    expect(store.capabilities.supportsFilter?.(filter) ?? true).toBe(true);
-    const query = { filter, startIndex: 1, count: 100, resourceType: TYPE };
-    expect(await ids(store, query)).toEqual(await ids(memory, query));
-  });
-
-  it('finds something with most of the filters (the seed is not empty for them)', async () => {
-    let found = 0;
-    for (const text of FILTERS) {
+    it.each(FILTERS)('%s: the same resources', async (text) => {
       const filter = checkFilter(parseFilter(text), TYPE);
-      const page = await store.list(T, { filter, startIndex: 1, count: 9, resourceType: TYPE });
-      if (page.totalResults > 0 && page.totalResults < SEED.length) found += 1;
-    }
-    expect(found).toBeGreaterThan(FILTERS.length * 0.8);
-  });
+      expect(store.capabilities.supportsFilter?.(filter) ?? true).toBe(true);
+      const query = { filter, startIndex: 1, count: 100, resourceType: TYPE };
+      expect(await ids(store, query)).toEqual(await ids(memory, query));
+    });
 
-  it.each(SORTS)('sortBy %s: the same order both ways, by index and by keyset', async (text) => {
-    const sortBy = checkSortBy(text, TYPE);
-    expect(store.capabilities.supportsSort?.(sortBy)).toBe(true);
-    for (const sortOrder of ['ascending', 'descending'] as const) {
-      const query = { sortBy, sortOrder, startIndex: 1, count: 100, resourceType: TYPE };
-      const expected = await ids(memory, query);
-      expect(await ids(store, query)).toEqual(expected);
-      const second = { ...query, startIndex: 2, count: 2 };
-      expect(await ids(store, second)).toEqual(await ids(memory, second));
-      // Two at a time by keyset, forward to the end.
-      const seen: string[] = [];
-      let from: ListPosition | undefined;
-      for (let more = true; more; ) {
-        const seek = from === undefined ? {} : { from };
-        const page = await store.list(T, { ...query, count: 2, seek });
-        seen.push(...page.resources.map((r) => r.id));
-        more = page.seek?.more === true;
-        from = page.seek?.last;
+    it('finds something with most of the filters (the seed is not empty for them)', async () => {
+      let found = 0;
+      for (const text of FILTERS) {
+        const filter = checkFilter(parseFilter(text), TYPE);
+        const page = await store.list(T, { filter, startIndex: 1, count: 9, resourceType: TYPE });
+        if (page.totalResults > 0 && page.totalResults < SEED.length) found += 1;
       }
-      expect(seen).toEqual(expected.ids);
-    }
-  });
-});
+      expect(found).toBeGreaterThan(FILTERS.length * 0.8);
+    });
+
+    it.each(SORTS)('sortBy %s: the same order both ways, by index and by keyset', async (text) => {
+      const sortBy = checkSortBy(text, TYPE);
+      expect(store.capabilities.supportsSort?.(sortBy)).toBe(true);
+      for (const sortOrder of ['ascending', 'descending'] as const) {
+        const query = { sortBy, sortOrder, startIndex: 1, count: 100, resourceType: TYPE };
+        const expected = await ids(memory, query);
+        expect(await ids(store, query)).toEqual(expected);
+        const second = { ...query, startIndex: 2, count: 2 };
+        expect(await ids(store, second)).toEqual(await ids(memory, second));
+        // Two at a time by keyset, forward to the end.
+        const seen: string[] = [];
+        let from: ListPosition | undefined;
+        for (let more = true; more;) {
+          const seek = from === undefined ? {} : { from };
+          const page = await store.list(T, { ...query, count: 2, seek });
+          seen.push(...page.resources.map((r) => r.id));
+          more = page.seek?.more === true;
+          from = page.seek?.last;
+        }
+        expect(seen).toEqual(expected.ids);
+      }
+    });
+  },
+);
