@@ -324,6 +324,33 @@ for (const { name, config, skip } of exampleStores('classes')) {
         expect(wrongType.status).toBe(400);
       });
 
+      it('pages classes by cursor in sortBy order, neither skipping nor repeating one while others are written', async () => {
+        const codes = ['CUR-5', 'CUR-2', 'CUR-7', 'CUR-1', 'CUR-4', 'CUR-3', 'CUR-6'];
+        const ids = new Map<string, string>();
+        for (const code of codes)
+          ids.set(code, (await send('POST', '/Classes', aClass({ code, term: 'cursor' }))).body.id);
+        const filter = encodeURIComponent('term eq "cursor"');
+        const seen: string[] = [];
+        let cursor = '';
+        for (let pages = 0; pages < 10; pages++) {
+          const page = await send(
+            'GET',
+            `/Classes?filter=${filter}&sortBy=code&sortOrder=descending&count=3&cursor=${encodeURIComponent(cursor)}`,
+          );
+          expect(page.status, JSON.stringify(page.body)).toBe(200);
+          seen.push(...page.body.Resources.map((r: { code: string }) => r.code));
+          if (pages === 0) {
+            // Meanwhile: one not yet listed goes, one more arrives after the place.
+            expect((await send('DELETE', `/Classes/${ids.get('CUR-2')}`)).status).toBe(204);
+            const more = aClass({ code: 'CUR-0', term: 'cursor' });
+            expect((await send('POST', '/Classes', more)).status).toBe(201);
+          }
+          if (page.body.nextCursor === undefined) break;
+          cursor = page.body.nextCursor as string;
+        }
+        expect(seen).toEqual(['CUR-7', 'CUR-6', 'CUR-5', 'CUR-4', 'CUR-3', 'CUR-1', 'CUR-0']);
+      });
+
       it('creates a user and a class that refers to it in one Bulk request, in any order', async () => {
         const reply = await send('POST', '/Bulk', {
           schemas: [BULK],
