@@ -116,7 +116,7 @@ export class PostgresResourceStore implements ResourceStore {
     try {
       await this.context.transaction(async (tx) => {
         await tx.query(this.sql.insert, [...row, ...columns(resource)], { prepare: true });
-        await this.takeKeys(tx, row, options.uniqueKeys);
+        await this.holdKeys(tx, row, options.uniqueKeys, false);
       });
     } catch (error) {
       const { code } = (error ?? {}) as { code?: unknown };
@@ -148,8 +148,7 @@ export class PostgresResourceStore implements ResourceStore {
       // The update locks the row: the keys change under that lock, or not at all.
       const outcome = await tx.query<WriteOutcome>(this.sql.replace, params, { prepare: true });
       if (!settleWrite(outcome[0])) return false;
-      await tx.query(this.sql.releaseKeys, row, { prepare: true });
-      await this.takeKeys(tx, row, options.uniqueKeys);
+      await this.holdKeys(tx, row, options.uniqueKeys, true);
       return true;
     });
   }
@@ -199,16 +198,29 @@ export class PostgresResourceStore implements ResourceStore {
     }
   }
 
-  /** Takes `keys` for the resource of `row`, in the caller's transaction; 409 when one is held. */
-  private async takeKeys(tx: QueryExecutor, row: unknown[], keys: UniqueKeys): Promise<void> {
+  /**
+   * Makes the resource of `row` hold `keys` (and, with `release`, no other), in the caller's
+   * transaction; 409 when another resource holds one. Taking keys waits for the tenant's other
+   * key-taking writes of the type: with freeing and taking in one order, two writes that swap
+   * keys get one after the other (a 409, or both through) rather than a deadlock.
+   */
+  private async holdKeys(
+    tx: QueryExecutor,
+    row: unknown[],
+    keys: UniqueKeys,
+    release: boolean,
+  ): Promise<void> {
     const names = Object.keys(keys);
+    const prepare = { prepare: true };
+    if (names.length > 0) await tx.query(this.sql.lockKeys, row.slice(0, 2), prepare);
+    if (release) await tx.query(this.sql.releaseKeys, row, prepare);
     if (names.length === 0) return;
     const values = names.map((name) => keys[name] as string);
     // A key another transaction holds uncommitted waits for it: one of two racing writes wins.
     const taken = await tx.query<{ attribute: string }>(
       this.sql.takeKeys,
       [...row, names, values],
-      { prepare: true },
+      prepare,
     );
     if (taken.length === names.length) return;
     const held = new Set(taken.map((t) => t.attribute));

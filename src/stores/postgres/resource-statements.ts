@@ -17,6 +17,11 @@ export interface ResourceStatements {
   readonly replace: string;
   /** $4 the expected version or NULL; reports as `replace` does. The keys go with the row. */
   readonly delete: string;
+  /**
+   * Serialises the writes that take keys within a tenant and type, so that two writes each
+   * taking a key the other frees wait one for the other instead of deadlocking.
+   */
+  readonly lockKeys: string;
   /** Frees every key the resource holds (a replace then takes its new ones). */
   readonly releaseKeys: string;
   /** $4 attributes, $5 keys: takes the keys no one holds, returns the attributes taken. */
@@ -46,6 +51,7 @@ export function resourceStatements(t: TableNames): ResourceStatements {
         DELETE FROM ${t.resources} WHERE ${row} AND ($4::text IS NULL OR version = $4)
         RETURNING 1
       ) ${outcome('del')}`,
+    lockKeys: `SELECT pg_advisory_xact_lock(hashtextextended('scimkit.resource_keys:' || $1 || ':' || $2, 0))`,
     releaseKeys: `DELETE FROM ${t.resourceKeys} WHERE ${row}`,
     takeKeys: `INSERT INTO ${t.resourceKeys} (tenant, resource_type, attribute, key, id)
       SELECT $1, $2, k.attribute, k.key, $3

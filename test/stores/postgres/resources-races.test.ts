@@ -80,4 +80,27 @@ describe.each(backends)('racing writes to host resources on $name', ({ open }) =
     await a.create(T, t, { uniqueKeys: {} });
     await expect(b.create(T, t, { uniqueKeys: {} })).rejects.toMatchObject({ status: 409 });
   });
+
+  it('replaces that swap unique keys, or cross two of them, answer 409 or succeed, never fail', async () => {
+    const keys = (r: ScimResource) => ({ code: String(r.code), room: String(r.room) });
+    for (let round = 0; round < 20; round++) {
+      let x = make({ displayName: 'X', code: `x${round}`, room: `rx${round}` });
+      let y = make({ displayName: 'Y', code: `y${round}`, room: `ry${round}` });
+      await a.create(T, x, { uniqueKeys: keys(x) });
+      await a.create(T, y, { uniqueKeys: keys(y) });
+      const swap = (r: ScimResource, code: string, room: string) => next(r, { code, room });
+      const results = await Promise.allSettled([
+        a.replace(T, (x = swap(x, `y${round}`, `ry${round}`)), {
+          expectedVersion: 'W/"1"',
+          uniqueKeys: keys(x),
+        }),
+        b.replace(T, (y = swap(y, `x${round}`, `rx${round}`)), {
+          expectedVersion: 'W/"1"',
+          uniqueKeys: keys(y),
+        }),
+      ]);
+      for (const status of results.map(statusOf))
+        expect(['ok', '409 uniqueness']).toContain(status);
+    }
+  });
 });
