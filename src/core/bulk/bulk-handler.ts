@@ -22,10 +22,10 @@ export interface BulkResponseOperation {
   response?: ScimErrorBody;
 }
 
-// The endpoint a bulk operation's path names, when it names a served resource type the way
-// its method needs (POST: the collection; PUT, PATCH, DELETE: one resource), else why not.
-function checkPath(path: string, method: string, context: HandlerContext): string | undefined {
-  const served = context.config.endpoints.map((e) => e.type.endpoint);
+// Why a bulk operation's path does not name a served resource type the way its method needs
+// (POST: the collection; PUT, PATCH, DELETE: one resource), or `undefined` when it does.
+// `served` holds the endpoints (`/Users`), worked out once per request.
+function checkPath(path: string, method: string, served: readonly string[]): string | undefined {
   const refuse = () =>
     `"path" ${JSON.stringify(path)} must name ${method === 'POST' ? 'a resource endpoint' : 'one resource'}` +
     ` of ${served.join(', ')}${method === 'POST' ? '' : ' ("/Users/{id}")'}, without a query.`;
@@ -75,6 +75,7 @@ export const bulk: Handler = async (context) => {
   const body = readJsonBody(request, config.maxBulkPayloadBytes);
   const { operations, failOnErrors } = readBulkRequest(body, config.maxBulkOperations);
   const results: (BulkResponseOperation | undefined)[] = operations.map(() => undefined);
+  const served = config.endpoints.map((e) => e.type.endpoint);
 
   const entry = (op: BulkOperation, status: number): BulkResponseOperation => {
     const out: BulkResponseOperation = { status: String(status) };
@@ -86,7 +87,7 @@ export const bulk: Handler = async (context) => {
   const dispatch = async (index: number, path: string, data: unknown): Promise<OperationResult> => {
     const op = operations[index] as BulkOperation;
     const method = (op.method as string).toUpperCase();
-    const problem = checkPath(path, method, context);
+    const problem = checkPath(path, method, served);
     if (problem !== undefined) {
       results[index] = { ...entry(op, 400), response: errorOf(400, problem) };
       return { failed: true };
