@@ -19,7 +19,8 @@ export function callgrindCount(pid: number, folder: string): number {
 /**
  * Starts `node --import tsx <script> ...args` under callgrind (single-threaded V8, no
  * per-instruction dump), writing its counts to `<folder>/callgrind.<pid>[.n]` for
- * {@link callgrindCount}. `nodeFlags` go to node before the script (`--expose-gc`, …).
+ * {@link callgrindCount}. `nodeFlags` go to node before the script (`--expose-gc`, …),
+ * `toolFlags` to callgrind (`--instr-atstart=no`, …).
  */
 export function spawnUnderCallgrind(
   folder: string,
@@ -27,6 +28,7 @@ export function spawnUnderCallgrind(
   args: readonly string[],
   options: SpawnOptions,
   nodeFlags: readonly string[] = [],
+  toolFlags: readonly string[] = [],
 ): ChildProcess {
   return spawn(
     'valgrind',
@@ -34,6 +36,7 @@ export function spawnUnderCallgrind(
       '--tool=callgrind',
       `--callgrind-out-file=${folder}/callgrind.%p`,
       '--dump-instr=no',
+      ...toolFlags,
       'node',
       '--single-threaded',
       ...nodeFlags,

@@ -2,14 +2,23 @@
  * The Bulk benchmark's noise-free companion: the user-space instructions that N operations cost
  * in one `/Bulk` request and as N requests one by one, in process (`scim.handle`, memory store),
  * counted by valgrind's callgrind. Counts do not depend on what else the shared machine does.
- * For each side a child process runs under callgrind: it runs the whole workload once (warm-up,
- * on a service it then discards), then, on a fresh service, each measured phase (N creates, N
+ * For each side a child process runs under callgrind: it runs the whole workload a few times
+ * (warm-up, on services it then discards), then, on a fresh service, each measured phase (N creates, N
  * PATCHes, N PUTs, N DELETEs of those users) between two dumps this process asks callgrind for.
  *
  * Repeatable: V8 schedules collections partly by time, and a process slowed 50× by valgrind
- * collects at other points on every run. So the child runs with `--expose-gc` and
- * `--predictable-gc-schedule`, collects everything before each phase (outside the count), and
- * collects again at the end of the phase, inside it: each side pays for the garbage it made.
+ * collects at other points on every run; and it optimises a function (on the main thread:
+ * `--single-threaded`) in whichever phase makes it hot, tens of millions of instructions each.
+ * So the child runs with `--predictable-gc-schedule` (collections by heap size, not time) and an
+ * old generation of 512 MB (`--initial-old-space-size`: no full collection in the run, only
+ * young-generation ones, whose count follows from what the side allocates and keeps alive), warms
+ * up on `--warmup` rounds of the whole workload uncounted (`--instr-atstart=no`), and runs a
+ * young-generation collection before each phase (uncounted) and at its end (counted), so each
+ * side pays for the garbage it made. Not a forced full collection: it discards V8's optimised
+ * code, and the next phase would count its compilation. The functions called once per request
+ * (a Bulk request's reading, `runBulk`) are still optimised in later rounds, so each count is
+ * also given without the instructions of TurboFan (`Compiler::CompileOptimized`, callees
+ * included): a compilation a server pays once, not per request.
  *
  * Run: `node --import tsx bench/bulk/instructions.ts [--n 1000] [--refs WORKTREE,main]`
  * (needs `valgrind`; a few minutes: each child runs about 50 times slower under it); `--keep`
@@ -18,7 +27,7 @@
  * children run side by side.
  */
 import type { ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,10 +41,12 @@ const { values: args } = parseArgs({
     n: { type: 'string', default: '1000' },
     refs: { type: 'string', default: 'WORKTREE' },
     keep: { type: 'boolean', default: false },
+    warmup: { type: 'string', default: '4' },
     child: { type: 'string' },
   },
 });
 const N = Number(args.n);
+const WARMUP = Number(args.warmup);
 const PHASES = ['create', 'patch', 'put', 'delete'] as const;
 type Side = 'one' | 'bulk';
 type Phase = (typeof PHASES)[number];
@@ -85,25 +96,29 @@ async function run(scim: Scim, side: Side, phase: Phase, ids: string[]): Promise
   return results.map((o) => o.location.slice(o.location.lastIndexOf('/') + 1));
 }
 
-// The child: waits for the parent's word before and after each measured phase.
+// The child: warms up uncounted, then waits for the parent's word around each measured phase.
 async function child(side: Side): Promise<void> {
-  const collect = (globalThis as { gc?: () => void }).gc;
+  const collect = (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc;
   if (collect === undefined) throw new Error('run with --expose-gc');
   const ask = (message: string) =>
     new Promise<void>((resolve) => {
       process.once('message', () => resolve());
       process.send?.(message);
     });
-  const warm = service();
-  let ids: string[] = [];
-  for (const phase of PHASES) ids = await run(warm, side, phase, ids);
-  await warm.close();
+  for (let round = 0; round < WARMUP; round++) {
+    const warm = service();
+    let ids: string[] = [];
+    for (const phase of PHASES) ids = await run(warm, side, phase, ids);
+    await warm.close();
+  }
+  await ask('count'); // callgrind counts from here on
   const scim = service();
+  let ids: string[] = [];
   for (const phase of PHASES) {
-    collect(); // what came before is not this phase's
+    collect({ type: 'minor' }); // the young garbage of what came before is not this phase's
     await ask(phase);
     ids = await run(scim, side, phase, ids);
-    collect(); // the garbage this phase made is
+    collect({ type: 'minor' }); // the young garbage this phase made is
     await ask(`${phase} done`);
   }
   await scim.close();
@@ -125,21 +140,50 @@ function checkout(ref: string, work: string): string {
   return dir;
 }
 
-async function measure(root: string, side: Side): Promise<Record<Phase, number>> {
+/** A phase's instructions, and those of them V8's optimising compiler (TurboFan) spent. */
+interface Count {
+  total: number;
+  compile: number;
+}
+
+// The instructions spent in V8's optimising compiler in one dump: what `Compiler::CompileOptimized`
+// and its OSR variant cost, callees included, as callgrind_annotate adds them up.
+function compileCost(file: string): number {
+  const { stdout } = spawnSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  let sum = 0;
+  for (const line of stdout.split('\n')) {
+    const m = /^\s*([\d,]+) .*v8::internal::Compiler::CompileOptimized(?:OSR)?\(/.exec(line);
+    if (m) sum += Number(m[1]?.replaceAll(',', ''));
+  }
+  return sum;
+}
+
+async function measure(root: string, side: Side): Promise<Record<Phase, Count>> {
   const folder = mkdtempSync(join(tmpdir(), `scimkit-bulk-instructions-${side}-`));
   const proc: ChildProcess = spawnUnderCallgrind(
     folder,
     join(root, 'bench/bulk/instructions.ts'),
-    ['--n', String(N), '--child', side],
+    ['--n', String(N), '--warmup', String(WARMUP), '--child', side],
     { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], cwd: root },
-    ['--expose-gc', '--predictable-gc-schedule'],
+    ['--expose-gc', '--predictable-gc-schedule', '--initial-old-space-size=512'],
+    ['--instr-atstart=no'],
   );
-  const counts: Partial<Record<Phase, number>> = {};
+  const counts: Partial<Record<Phase, Count>> = {};
   await new Promise<void>((resolve, reject) => {
     proc.on('message', (message) => {
-      const count = callgrindCount(proc.pid as number, folder);
+      if (message === 'count') {
+        spawnSync('callgrind_control', ['-i', 'on', String(proc.pid)], { stdio: 'ignore' });
+        proc.send('go');
+        return;
+      }
+      const total = callgrindCount(proc.pid as number, folder);
       const done = /^(\w+) done$/.exec(String(message))?.[1] as Phase | undefined;
-      if (done !== undefined) counts[done] = count;
+      // Dumps are numbered from 1: a phase's start, then its end.
+      const dump = join(folder, `callgrind.${proc.pid}.${2 * PHASES.indexOf(done as Phase) + 2}`);
+      if (done !== undefined) counts[done] = { total, compile: compileCost(dump) };
       proc.send('go');
     });
     proc.once('exit', (code) =>
@@ -148,7 +192,7 @@ async function measure(root: string, side: Side): Promise<Record<Phase, number>>
   });
   if (args.keep) console.log(`${side}: callgrind dumps kept in ${folder}`);
   else rmSync(folder, { recursive: true, force: true });
-  return counts as Record<Phase, number>;
+  return counts as Record<Phase, Count>;
 }
 
 if (args.child === 'one' || args.child === 'bulk') await child(args.child);
@@ -162,14 +206,21 @@ else {
     }),
   );
   rmSync(work, { recursive: true, force: true });
-  console.log(`valgrind callgrind, node ${process.version}, N = ${N}, instructions per operation`);
-  console.log('| code | phase | one by one | one /Bulk | ratio |\n|---|---|---:|---:|---:|');
+  console.log(
+    `valgrind callgrind, node ${process.version}, N = ${N}, warm-up ${WARMUP} rounds, instructions per operation`,
+  );
+  console.log(
+    '| code | phase | one by one (TurboFan) | one /Bulk (TurboFan) | ratio | ratio without TurboFan |',
+  );
+  console.log('|---|---|---:|---:|---:|---:|');
+  const k = (n: number) => Math.round(n / N).toLocaleString('en');
   for (const [r, [one, bulk]] of results.entries()) {
     for (const phase of PHASES) {
-      const o = one[phase] / N;
-      const b = bulk[phase] / N;
+      const o = one[phase];
+      const b = bulk[phase];
       console.log(
-        `| ${refs[r]} | ${N} ${LABEL[phase]} | ${Math.round(o)} | ${Math.round(b)} | ${(b / o).toFixed(3)}× |`,
+        `| ${refs[r]} | ${N} ${LABEL[phase]} | ${k(o.total)} (${k(o.compile)}) | ${k(b.total)} (${k(b.compile)}) | ` +
+          `${(b.total / o.total).toFixed(3)}× | ${((b.total - b.compile) / (o.total - o.compile)).toFixed(3)}× |`,
       );
     }
   }

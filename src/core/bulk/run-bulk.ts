@@ -1,11 +1,6 @@
 import { ScimError } from '../../errors/index.js';
 import type { BulkOperation } from './bulk-request.js';
-import {
-  NONE,
-  pathWithCreatedIds,
-  referencedBulkIds,
-  withCreatedIds,
-} from './bulk-references.js';
+import { NONE, pathWithCreatedIds, referencedBulkIds, withCreatedIds } from './bulk-references.js';
 
 /** How one operation ended, as the scheduler needs it. */
 export interface OperationResult {
