@@ -33,7 +33,7 @@ export async function runBulk(
 ): Promise<void> {
   const definedBy = new Map<string, number>();
   operations.forEach((op, i) => {
-    if (op.bulkId !== undefined && op.method?.toUpperCase() === 'POST') definedBy.set(op.bulkId, i);
+    if (op.bulkId !== undefined && op.method === 'POST') definedBy.set(op.bulkId, i);
   });
   const references = operations.map((op) =>
     op.problem === undefined ? referencedBulkIds(op.path ?? '', op.data) : NONE,
