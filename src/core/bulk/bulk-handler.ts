@@ -5,7 +5,6 @@ import {
   BULK_OPERATION,
   type BulkOperationRequest,
   type Handler,
-  type HandlerContext,
 } from '../handlers/context.js';
 import type { ScimResponse } from '../types.js';
 import { readBulkRequest, type BulkOperation } from './bulk-request.js';
