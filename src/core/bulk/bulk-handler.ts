@@ -1,11 +1,7 @@
 import { ScimError, type ScimErrorBody } from '../../errors/index.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { jsonResponse } from '../http/respond.js';
-import {
-  BULK_OPERATION,
-  type BulkOperationRequest,
-  type Handler,
-} from '../handlers/context.js';
+import { BULK_OPERATION, type BulkOperationRequest, type Handler } from '../handlers/context.js';
 import type { ScimResponse } from '../types.js';
 import { readBulkRequest, type BulkOperation } from './bulk-request.js';
 import { runBulk, type OperationResult } from './run-bulk.js';
