@@ -213,7 +213,7 @@ export class OutboxDispatcher {
 }
 
 // The email of a claimed message: the message without its delivery state, keyed by its id.
-// Written out member by member: a rest pattern copies through a slow path, once per email.
+// Written out member by member: the members of an email, and no others.
 function welcomeEmail(message: PendingOutboxMessage): WelcomeEmail {
   const { id, kind, tenant, userId, to, createdAt, givenName, familyName } = message;
   const email: { -readonly [K in keyof WelcomeEmail]: WelcomeEmail[K] } = {
