@@ -89,14 +89,14 @@ export class SettledTexts {
 // A named cache, shared by every service of the process: keyed by the identity of values that
 // cannot change, it needs no scoping. 16,384 texts cover the working set of a directory of
 // tens of thousands of users (a user of the shared kit: ~0.5 KiB of text) in ~10 MiB at most.
-const servedTexts = new SettledTexts(16_384);
+const servedTextCache = new SettledTexts(16_384);
 
 /**
  * Serialises a resource a read answers with: the same text as {@link locatedJson}, kept for
  * the next read when the resource is settled (see {@link SettledTexts}).
  */
 export function servedJson(resource: StoredResource, url: string): string {
-  return servedTexts.json(resource, url);
+  return servedTextCache.json(resource, url);
 }
 
 /**
@@ -123,7 +123,7 @@ export function listResponseJson(
   }
   const texts = new Array<string>(resources.length);
   for (let i = 0; i < resources.length; i++)
-    texts[i] = servedTexts.json(resources[i] as StoredResource, url);
+    texts[i] = servedTextCache.json(resources[i] as StoredResource, url);
   const head = JSON.stringify(page);
   const separator = head === '{}' ? '' : ',';
   return `${head.slice(0, -1)}${separator}"Resources":[${texts.join(',')}]}`;
