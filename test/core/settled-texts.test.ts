@@ -9,6 +9,7 @@ import {
 import type { StoredResource } from '../../src/core/handlers/resource-endpoint.js';
 import { defineAttribute, defineSchema } from '../../src/index.js';
 import { MemoryResourceStore } from '../../src/stores/memory/index.js';
+import { GROUP_SCHEMA } from '../../src/schema/urns.js';
 import { BASE, ORIGIN, patchBody, setup } from './harness.js';
 
 // The kept texts must be exactly what plain serialisation of the object shown gives, however
@@ -146,14 +147,20 @@ describe('servedJson and listResponseJson', () => {
     expect(listResponseJson({ n: 1 }, [r as StoredResource], URLS[0] as string, project)).toBe(
       JSON.stringify({
         n: 1,
-        Resources: [project(withLocation(r as StoredResource, URLS[0] as string))],
+        Resources: [
+          project(
+            withLocation(r as StoredResource, URLS[0] as string) as unknown as Record<
+              string,
+              unknown
+            >,
+          ),
+        ],
       }),
     );
   });
 });
 
 describe('reads served from kept texts', () => {
-  const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
   const DEVICE = 'urn:example:params:scim:schemas:fleet:2.0:Device';
 
   it("show a user's groups as they are now, and each new version", async () => {
@@ -171,7 +178,7 @@ describe('reads served from kept texts', () => {
     };
     expect((await read()).groups).toBeUndefined();
     const group = await request('POST', '/Groups', {
-      body: { schemas: [GROUP], displayName: 'Staff', members: [{ value: id }] },
+      body: { schemas: [GROUP_SCHEMA], displayName: 'Staff', members: [{ value: id }] },
     });
     expect((await read()).groups).toEqual([expect.objectContaining({ value: group.body.id })]);
     await request('PATCH', `/Groups/${group.body.id as string}`, {
@@ -197,6 +204,7 @@ describe('reads served from kept texts', () => {
           schema: defineSchema({
             id: DEVICE,
             name: 'Device',
+            description: 'A managed laptop',
             attributes: [
               defineAttribute('serial', 'string'),
               defineAttribute('unlockPin', 'string', {
