@@ -9,6 +9,7 @@
 // median), with the load average. Needs `valgrind` on the PATH.
 //
 //   node --import tsx bench/http/count-instructions.ts --refs main,WORKTREE [--ops get,list]
+//     (ops: create, create active, get, filter, list, put, patch)
 //     [--requests 1000,4000] [--rounds 2] [--verifier static] [--wall 5]
 import { build } from 'esbuild';
 import { execFileSync, spawn } from 'node:child_process';
@@ -36,6 +37,7 @@ const ALL_OPS = [
   'get by id',
   'filter userName',
   'list page of 100',
+  'put user',
   'patch active',
 ];
 const ops = ALL_OPS.filter((op) => args.ops.split(',').some((o) => op.startsWith(o.trim())));

@@ -93,6 +93,17 @@ export async function prepareBench(verifier: ApiKeyVerifier, slug: string): Prom
       ),
     'list page of 100': (i) =>
       request('GET', `${basePath}/Users`, `count=100&startIndex=${(i % 9) * 100 + 1}`),
+    // As the shared kit replaces a user: the same userName, active, a new given name.
+    'put user': (i) => {
+      const n = i % ids.length;
+      const body = JSON.stringify({
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: userNames[n],
+        active: true,
+        name: { givenName: `Put${i}`, familyName: 'Family' },
+      });
+      return request('PUT', `${basePath}/Users/${ids[n]}`, '', body);
+    },
     'patch active': (i) => {
       const id = ids[i % ids.length] as string;
       const value = !(active.get(id) ?? false);
