@@ -43,6 +43,40 @@ function shown(value: unknown): string {
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }
 
+// Whether `immutable` can hold back a value of the attribute: it is immutable itself, or a
+// singular attribute with an immutable sub-attribute (see keepImmutable). Any other
+// attribute's value always passes as it is.
+function guards(definition: AttributeDefinition): boolean {
+  if (definition.mutability === 'immutable') return true;
+  if (definition.multiValued) return false;
+  return definition.subAttributes?.some((sub) => sub.mutability === 'immutable') ?? false;
+}
+
+// Named cache: the attributes of each compiled attribute list that `guards` keeps, worked out
+// once per list (lists are fixed when a resource type is compiled), so that a PUT walks only
+// those (none, for the standard User) instead of every attribute. Keyed weakly by the list.
+const guardedCache = new WeakMap<
+  readonly AttributeDefinition[],
+  readonly AttributeDefinition[]
+>();
+
+/**
+ * The attributes of `definitions` that `immutable` can hold back (see `guards`), from a cache
+ * per list. Exported for its test, which holds it to the plain filter.
+ *
+ * @internal
+ */
+export function guardedAttributes(
+  definitions: readonly AttributeDefinition[],
+): readonly AttributeDefinition[] {
+  let guarded = guardedCache.get(definitions);
+  if (guarded === undefined) {
+    guarded = definitions.filter(guards);
+    guardedCache.set(definitions, guarded);
+  }
+  return guarded;
+}
+
 function checkValues(
   current: Readonly<Json>,
   next: Json,
@@ -51,7 +85,7 @@ function checkValues(
   leftOut: LeftOutImmutable,
 ): Json {
   let out = next;
-  for (const definition of definitions) {
+  for (const definition of guardedAttributes(definitions)) {
     const name = definition.name;
     const stored = current[name];
     if (unassigned(stored)) continue;

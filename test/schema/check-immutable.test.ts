@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isScimError } from '../../src/errors/index.js';
-import { checkImmutable } from '../../src/schema/check-immutable.js';
-import { DISTRICT, resourceType } from './fixtures.js';
+import { checkImmutable, guardedAttributes } from '../../src/schema/check-immutable.js';
+import { userSchema } from '../../src/schema/user-schema.js';
+import { DISTRICT, districtSchema, resourceType } from './fixtures.js';
 
 const stored = {
   id: 'u1',
@@ -94,5 +95,35 @@ describe('checkImmutable (PUT)', () => {
     checkImmutable(stored, sent, resourceType);
     expect(JSON.stringify(stored)).toBe(before);
     expect(JSON.stringify(sent)).toBe(sentBefore);
+  });
+});
+
+// The seam: a PUT walks only the attributes `immutable` can hold back, from a cache per list.
+describe('guardedAttributes (the attributes a PUT checks)', () => {
+  it('are the immutable ones and the singular ones with an immutable sub-attribute, in order', () => {
+    expect(guardedAttributes(districtSchema.attributes).map((a) => a.name)).toEqual([
+      'studentNumber',
+      'homeRoom',
+      'tags',
+      'guardian',
+    ]);
+  });
+
+  it('are none for the standard User, whose attributes are all readWrite or readOnly', () => {
+    expect(guardedAttributes(userSchema.attributes)).toEqual([]);
+  });
+
+  it('are worked out per list: another list with the same names has its own answer', () => {
+    const first = guardedAttributes(districtSchema.attributes);
+    expect(guardedAttributes(districtSchema.attributes)).toBe(first);
+    const plain = districtSchema.attributes.map((a) => ({ ...a, mutability: 'readWrite' as const }));
+    // guardian's own `since` stays immutable.
+    expect(guardedAttributes(plain).map((a) => a.name)).toEqual(['guardian']);
+  });
+
+  it('leave a PUT over every other attribute exactly as sent', () => {
+    const stored = { id: 'u1', userName: 'ada@example.org', displayName: 'Ada', title: 'Dr' };
+    const next = { userName: 'ada@example.org', title: 'Prof' };
+    expect(checkImmutable(stored, next, resourceType)).toBe(next);
   });
 });
