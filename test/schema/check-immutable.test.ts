@@ -116,7 +116,10 @@ describe('guardedAttributes (the attributes a PUT checks)', () => {
   it('are worked out per list: another list with the same names has its own answer', () => {
     const first = guardedAttributes(districtSchema.attributes);
     expect(guardedAttributes(districtSchema.attributes)).toBe(first);
-    const plain = districtSchema.attributes.map((a) => ({ ...a, mutability: 'readWrite' as const }));
+    const plain = districtSchema.attributes.map((a) => ({
+      ...a,
+      mutability: 'readWrite' as const,
+    }));
     // guardian's own `since` stays immutable.
     expect(guardedAttributes(plain).map((a) => a.name)).toEqual(['guardian']);
   });
