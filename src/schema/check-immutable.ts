@@ -55,10 +55,7 @@ function guards(definition: AttributeDefinition): boolean {
 // Named cache: the attributes of each compiled attribute list that `guards` keeps, worked out
 // once per list (lists are fixed when a resource type is compiled), so that a PUT walks only
 // those (none, for the standard User) instead of every attribute. Keyed weakly by the list.
-const guardedCache = new WeakMap<
-  readonly AttributeDefinition[],
-  readonly AttributeDefinition[]
->();
+const guardedCache = new WeakMap<readonly AttributeDefinition[], readonly AttributeDefinition[]>();
 
 /**
  * The attributes of `definitions` that `immutable` can hold back (see `guards`), from a cache
