@@ -43,35 +43,16 @@ function shown(value: unknown): string {
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }
 
-// Whether `immutable` can hold back a value of the attribute: it is immutable itself, or a
-// singular attribute with an immutable sub-attribute (see keepImmutable). Any other
-// attribute's value always passes as it is.
-function guards(definition: AttributeDefinition): boolean {
+/**
+ * Tells whether RFC 7643 `immutable` can hold back a value of the attribute on a write: it is
+ * immutable itself, or a singular attribute with an immutable sub-attribute (see
+ * {@link keepImmutable}). Any other attribute's value always passes as it is, so a compiled
+ * resource type lists only these for a PUT to check (`CompiledResourceType.immutableIn`).
+ */
+export function holdsImmutable(definition: AttributeDefinition): boolean {
   if (definition.mutability === 'immutable') return true;
   if (definition.multiValued) return false;
   return definition.subAttributes?.some((sub) => sub.mutability === 'immutable') ?? false;
-}
-
-// Named cache: the attributes of each compiled attribute list that `guards` keeps, worked out
-// once per list (lists are fixed when a resource type is compiled), so that a PUT walks only
-// those (none, for the standard User) instead of every attribute. Keyed weakly by the list.
-const guardedCache = new WeakMap<readonly AttributeDefinition[], readonly AttributeDefinition[]>();
-
-/**
- * The attributes of `definitions` that `immutable` can hold back (see `guards`), from a cache
- * per list. Exported for its test, which holds it to the plain filter.
- *
- * @internal
- */
-export function guardedAttributes(
-  definitions: readonly AttributeDefinition[],
-): readonly AttributeDefinition[] {
-  let guarded = guardedCache.get(definitions);
-  if (guarded === undefined) {
-    guarded = definitions.filter(guards);
-    guardedCache.set(definitions, guarded);
-  }
-  return guarded;
 }
 
 function checkValues(
@@ -82,7 +63,7 @@ function checkValues(
   leftOut: LeftOutImmutable,
 ): Json {
   let out = next;
-  for (const definition of guardedAttributes(definitions)) {
+  for (const definition of definitions) {
     const name = definition.name;
     const stored = current[name];
     if (unassigned(stored)) continue;
@@ -156,13 +137,20 @@ export function checkImmutable(
   type: CompiledResourceType,
 ): Json {
   const { core, extensions } = type;
-  let out = checkValues(current, next, core.attributes, '', 'keep');
+  // Only the attributes `immutable` can hold back: none, for the standard User.
+  let out = checkValues(current, next, type.immutableIn(core), '', 'keep');
   for (const extension of extensions) {
     const stored = current[extension.id];
     if (!isJsonObject(stored)) continue;
     const sent = out[extension.id];
     const values = isJsonObject(sent) ? sent : {};
-    const checked = checkValues(stored, values, extension.attributes, `${extension.id}:`, 'keep');
+    const checked = checkValues(
+      stored,
+      values,
+      type.immutableIn(extension),
+      `${extension.id}:`,
+      'keep',
+    );
     if (checked !== values && (sent !== undefined || Object.keys(checked).length > 0)) {
       out = out === next ? { ...next } : out;
       out[extension.id] = checked;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isScimError } from '../../src/errors/index.js';
-import { checkImmutable, guardedAttributes } from '../../src/schema/check-immutable.js';
+import { checkImmutable } from '../../src/schema/check-immutable.js';
+import { defineSchema } from '../../src/schema/define-schema.js';
 import { userSchema } from '../../src/schema/user-schema.js';
 import { DISTRICT, districtSchema, resourceType } from './fixtures.js';
 
@@ -98,30 +99,35 @@ describe('checkImmutable (PUT)', () => {
   });
 });
 
-// The seam: a PUT walks only the attributes `immutable` can hold back, from a cache per list.
-describe('guardedAttributes (the attributes a PUT checks)', () => {
+// The seam: a PUT walks only the attributes `immutable` can hold back, listed once per
+// compiled resource type.
+describe('immutableIn (the attributes a PUT checks)', () => {
   it('are the immutable ones and the singular ones with an immutable sub-attribute, in order', () => {
-    expect(guardedAttributes(districtSchema.attributes).map((a) => a.name)).toEqual([
+    expect(resourceType.immutableIn(districtSchema).map((a) => a.name)).toEqual([
       'studentNumber',
       'homeRoom',
       'tags',
       'guardian',
     ]);
+    expect(resourceType.immutableIn(districtSchema)).toBe(resourceType.immutableIn(districtSchema));
   });
 
   it('are none for the standard User, whose attributes are all readWrite or readOnly', () => {
-    expect(guardedAttributes(userSchema.attributes)).toEqual([]);
+    expect(resourceType.immutableIn(userSchema)).toEqual([]);
   });
 
-  it('are worked out per list: another list with the same names has its own answer', () => {
-    const first = guardedAttributes(districtSchema.attributes);
-    expect(guardedAttributes(districtSchema.attributes)).toBe(first);
-    const plain = districtSchema.attributes.map((a) => ({
-      ...a,
-      mutability: 'readWrite' as const,
-    }));
+  it('are worked out for a schema the type does not hold too', () => {
+    const plain = defineSchema({
+      id: 'urn:example:plain',
+      name: 'Plain',
+      description: 'No immutable attribute of its own',
+      attributes: districtSchema.attributes.map((a) => ({
+        ...a,
+        mutability: 'readWrite' as const,
+      })),
+    });
     // guardian's own `since` stays immutable.
-    expect(guardedAttributes(plain).map((a) => a.name)).toEqual(['guardian']);
+    expect(resourceType.immutableIn(plain).map((a) => a.name)).toEqual(['guardian']);
   });
 
   it('leave a PUT over every other attribute exactly as sent', () => {
