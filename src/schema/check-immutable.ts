@@ -2,6 +2,7 @@ import { isJsonObject, jsonEqual } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
 import { foldCase } from './fold-case.js';
 import type { CompiledResourceType } from './resource-type.js';
+import { holdsImmutable } from './holds-immutable.js';
 import type { AttributeDefinition } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -41,18 +42,6 @@ function unassigned(value: unknown): boolean {
 function shown(value: unknown): string {
   const text = JSON.stringify(value);
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
-}
-
-/**
- * Tells whether RFC 7643 `immutable` can hold back a value of the attribute on a write: it is
- * immutable itself, or a singular attribute with an immutable sub-attribute (see
- * {@link keepImmutable}). Any other attribute's value always passes as it is, so a compiled
- * resource type lists only these for a PUT to check (`CompiledResourceType.immutableIn`).
- */
-export function holdsImmutable(definition: AttributeDefinition): boolean {
-  if (definition.mutability === 'immutable') return true;
-  if (definition.multiValued) return false;
-  return definition.subAttributes?.some((sub) => sub.mutability === 'immutable') ?? false;
 }
 
 function checkValues(
@@ -100,7 +89,7 @@ export function keepImmutable(
   path: string,
   leftOut: LeftOutImmutable,
 ): unknown {
-  if (unassigned(stored)) return next;
+  if (unassigned(stored) || !holdsImmutable(definition)) return next;
   if (definition.mutability === 'immutable') {
     if (unassigned(next) && leftOut === 'keep') return stored;
     if (unassigned(next) || comparable(next, definition) !== comparable(stored, definition)) {
@@ -111,9 +100,9 @@ export function keepImmutable(
     }
     return jsonEqual(next, stored) ? next : stored;
   }
+  // A singular attribute with an immutable sub-attribute.
   const subs = definition.subAttributes;
-  if (definition.multiValued || !isJsonObject(stored) || !subs) return next;
-  if (!subs.some((sub) => sub.mutability === 'immutable')) return next;
+  if (!isJsonObject(stored) || !subs) return next;
   const value = isJsonObject(next) ? next : {};
   const inner = checkValues(stored, value, subs, `${path}.`, leftOut);
   return inner === value ? next : inner;

@@ -1,5 +1,5 @@
 import type { AttributePath } from './attribute-path.js';
-import { holdsImmutable } from './check-immutable.js';
+import { holdsImmutable } from './holds-immutable.js';
 import { compileResourceInput, type CompiledResourceInput } from './compile-resource-input.js';
 import { resolveDialectRules, type DialectRuleName, type DialectRules } from './dialect-rules.js';
 import { SCHEMAS_ATTRIBUTE } from './schemas-attribute.js';
