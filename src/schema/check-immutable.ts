@@ -129,17 +129,12 @@ export function checkImmutable(
   // Only the attributes `immutable` can hold back: none, for the standard User.
   let out = checkValues(current, next, type.immutableIn(core), '', 'keep');
   for (const extension of extensions) {
+    const guarded = type.immutableIn(extension);
     const stored = current[extension.id];
-    if (!isJsonObject(stored)) continue;
+    if (guarded.length === 0 || !isJsonObject(stored)) continue;
     const sent = out[extension.id];
     const values = isJsonObject(sent) ? sent : {};
-    const checked = checkValues(
-      stored,
-      values,
-      type.immutableIn(extension),
-      `${extension.id}:`,
-      'keep',
-    );
+    const checked = checkValues(stored, values, guarded, `${extension.id}:`, 'keep');
     if (checked !== values && (sent !== undefined || Object.keys(checked).length > 0)) {
       out = out === next ? { ...next } : out;
       out[extension.id] = checked;
