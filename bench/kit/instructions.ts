@@ -207,7 +207,10 @@ async function measure(file: string, name: string): Promise<Map<string, number>>
       // The median window: a major collection or an optimising compile (on the main thread,
       // with --single-threaded) lands in one window and would swing a mean by 100k or more.
       counts.set(op, windows.sort((a, b) => a - b)[windows.length >> 1] ?? NaN);
-      console.error(`  ${name} ${op}: ${Math.round(counts.get(op) ?? NaN)} instructions/request`);
+      const k = (x: number | undefined) => `${Math.round((x ?? NaN) / 1000)}k`;
+      console.error(
+        `  ${name} ${op}: ${k(counts.get(op))} instructions/request (windows ${windows.map(k).join(' ')})`,
+      );
     }
   } finally {
     running.child.kill('SIGINT');

@@ -2,7 +2,7 @@ import type { HeaderValue, ScimRequestHead, ScimResponse } from '../core/types.j
 import type { BodyLimits } from './body-limits.js';
 import type { BodyRead } from './body-collector.js';
 import { buildScimHead } from './build-scim-head.js';
-import { nodeServerIncoming } from './node-server-incoming.js';
+import { NodeServerIncoming } from './node-server-incoming.js';
 import { hasNoBody, readNodeBody } from './read-node-body.js';
 import { readWebBody } from './read-web-body.js';
 
@@ -13,27 +13,33 @@ export interface FetchRequestParts {
 }
 
 /**
- * Turns a Web `Request` into its head and body reader. Under `@hono/node-server` (its
- * `env.incoming`, see {@link nodeServerIncoming}) the headers and the body come from the node
- * request; everywhere else from the Web `Request`, whose body `readBody` reads when the caller
- * knows a cheaper way (a framework's body cache).
+ * Turns Web `Request`s into their heads and body readers. Under `@hono/node-server` (its
+ * `env.incoming`, see {@link NodeServerIncoming}) the headers and the body come from the node
+ * request; everywhere else from the Web `Request`.
  */
-export function fetchRequestParts(
-  request: Request,
-  env: unknown,
-  limits: BodyLimits,
-  readBody?: () => Promise<BodyRead>,
-): FetchRequestParts {
-  const incoming = nodeServerIncoming(request, env);
-  if (incoming !== undefined) {
-    const { headers } = incoming;
-    const read = hasNoBody(headers) ? undefined : () => readNodeBody(incoming, limits);
-    return { head: fetchHead(request, headers), read };
+export class FetchRequestReader {
+  private readonly incoming = new NodeServerIncoming();
+
+  /** @param limits - the body read limit and timeout. */
+  constructor(private readonly limits: BodyLimits) {}
+
+  /**
+   * The head and body reader of `request`; `env` is what the runtime passed after it, and
+   * `readBody` reads the Web body when the caller knows a cheaper way (a framework's cache).
+   */
+  parts(request: Request, env: unknown, readBody?: () => Promise<BodyRead>): FetchRequestParts {
+    const { limits } = this;
+    const incoming = this.incoming.of(request, env);
+    if (incoming !== undefined) {
+      const { headers } = incoming;
+      const read = hasNoBody(headers) ? undefined : () => readNodeBody(incoming, limits);
+      return { head: fetchHead(request, headers), read };
+    }
+    const head = fetchHead(request, Object.fromEntries(request.headers));
+    const stream = request.body;
+    if (stream === null) return { head, read: undefined };
+    return { head, read: readBody ?? (() => readWebBody(stream, limits)) };
   }
-  const head = fetchHead(request, Object.fromEntries(request.headers));
-  const stream = request.body;
-  if (stream === null) return { head, read: undefined };
-  return { head, read: readBody ?? (() => readWebBody(stream, limits)) };
 }
 
 /** Turns a Web `Request`'s method and URL, with its headers, into a {@link ScimRequestHead}. */

@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { describe, expect, it } from 'vitest';
 import type { BodyRead } from '../../src/internal/body-collector.js';
-import { fetchRequestParts, splitRequestUrl } from '../../src/internal/fetch-translation.js';
-import { nodeServerIncoming } from '../../src/internal/node-server-incoming.js';
+import { FetchRequestReader, splitRequestUrl } from '../../src/internal/fetch-translation.js';
+import { NodeServerIncoming } from '../../src/internal/node-server-incoming.js';
 
 const limits = { cap: 1_000, timeoutMs: 5_000 };
 
@@ -29,10 +29,10 @@ async function seen(path: string, init: RequestInit): Promise<Seen> {
     const s = serve(
       {
         fetch: async (request, env) => {
-          const fast = nodeServerIncoming(request, env) !== undefined;
-          const parts = fetchRequestParts(request, env, limits);
+          const fast = new NodeServerIncoming().of(request, env) !== undefined;
+          const parts = new FetchRequestReader(limits).parts(request, env);
           // The plain path's head, from the Web `Request` only (it does not read the body).
-          const plainHead = fetchRequestParts(request, undefined, limits).head;
+          const plainHead = new FetchRequestReader(limits).parts(request, undefined).head;
           report({ fast, head: parts.head, plainHead, body: text(await parts.read?.()) });
           return new Response(null, { status: 204 });
         },
@@ -52,7 +52,7 @@ async function seen(path: string, init: RequestInit): Promise<Seen> {
   }
 }
 
-describe('fetchRequestParts under @hono/node-server', () => {
+describe('FetchRequestReader under @hono/node-server', () => {
   it('takes the head from node and makes the same head as the Web path', async () => {
     const got = await seen('/scim/v2/Users?filter=userName%20eq%20%22a%22&x=%3F', {
       headers: { authorization: 'Bearer k', accept: 'application/scim+json', 'x-a': 'b' },
@@ -75,7 +75,9 @@ describe('fetchRequestParts under @hono/node-server', () => {
   });
 });
 
-describe('nodeServerIncoming', () => {
+describe('NodeServerIncoming', () => {
+  const nodeServerIncoming = (request: Request, env: unknown) =>
+    new NodeServerIncoming().of(request, env);
   const incoming = { headers: {}, on: () => undefined, readableDidRead: false };
 
   it('ignores an env whose node request the Web request does not hold', () => {
@@ -97,6 +99,16 @@ describe('nodeServerIncoming', () => {
     );
     const rawBody = { rawBody: Buffer.from('{}') };
     expect(nodeServerIncoming(...(held(rawBody) as [Request, object]))).toBeUndefined();
+  });
+
+  it('remembers where node-server keeps it, and still checks every request', () => {
+    const finder = new NodeServerIncoming();
+    const key = Symbol('incoming');
+    const [a, b] = [{ ...incoming }, { ...incoming }];
+    const holding = (node: object) => Object.assign(new Request('http://h/x'), { [key]: node });
+    expect(finder.of(holding(a), { incoming: a })).toBe(a);
+    expect(finder.of(holding(a), { incoming: b })).toBeUndefined();
+    expect(finder.of(holding(b), { incoming: b })).toBe(b);
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import type { AdapterOptions, Scim } from '../../index.js';
 import { bodyLimits } from '../../internal/body-limits.js';
-import { fetchRequestParts, toFetchResponse } from '../../internal/fetch-translation.js';
+import { FetchRequestReader, toFetchResponse } from '../../internal/fetch-translation.js';
 import { runScim } from '../../internal/run-scim.js';
 
 /**
@@ -33,9 +33,9 @@ export function scimFetch(
   scim: Scim,
   options?: AdapterOptions<Request>,
 ): (request: Request, env?: unknown) => Promise<Response> {
-  const limits = bodyLimits(scim, options);
+  const reader = new FetchRequestReader(bodyLimits(scim, options));
   return async (request, env) => {
-    const { head, read } = fetchRequestParts(request, env, limits);
+    const { head, read } = reader.parts(request, env);
     return toFetchResponse(await runScim(scim, head, options?.context, request, read));
   };
 }

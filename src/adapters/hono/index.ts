@@ -6,7 +6,7 @@
 import type { Context } from 'hono';
 import type { AdapterOptions, Scim } from '../../index.js';
 import { bodyLimits } from '../../internal/body-limits.js';
-import { fetchRequestParts, toFetchResponse } from '../../internal/fetch-translation.js';
+import { FetchRequestReader, toFetchResponse } from '../../internal/fetch-translation.js';
 import { runScim } from '../../internal/run-scim.js';
 
 /**
@@ -34,14 +34,14 @@ export function scimHono(
   scim: Scim,
   options?: AdapterOptions<Context>,
 ): (c: Context) => Promise<Response> {
-  const limits = bodyLimits(scim, options);
+  const reader = new FetchRequestReader(bodyLimits(scim, options));
   return async (c) => {
     const raw = c.req.raw;
     // A middleware already read the body (a validator, a logger): Hono keeps it cached.
     const cached = raw.bodyUsed
       ? () => c.req.text().then((body) => ({ body, end: 'complete' as const }))
       : undefined;
-    const { head, read } = fetchRequestParts(raw, c.env, limits, cached);
+    const { head, read } = reader.parts(raw, c.env, cached);
     return toFetchResponse(await runScim(scim, head, options?.context, c, read));
   };
 }
