@@ -1,17 +1,18 @@
 // The kit's servers counted rather than timed: the user-space instructions each server executes
 // per request, under valgrind's callgrind, for scimkit's kit servers (bench/kit/servers/*.mjs on
-// a build of each git ref) and the kit's hello-world floors (baselines/*.mjs). This process seeds
-// a server, then sends one kit operation (the request shapes of the kit's wrk/scim.lua) as
-// sequential keep-alive requests: a warm-up, a dump, then windows of N requests, each ended by a
-// dump; the median window over N is the cost of one request, with start-up and warm-up left out
-// and a window that caught a major collection or an optimising compile outvoted. Instruction counts do not move with the machine's load;
-// kernel time (socket reads and writes, the same syscalls for every server) is not counted, so
-// the ratios here are not the kit's throughput ratios, only the user-space part of them.
-// Needs `valgrind` on the PATH; each server runs about 50 times slower under it.
+// a build of each git ref) and the kit's hello-world floors (baselines/*.mjs). This process
+// seeds a server and warms it up on every operation, then per operation sends windows of N
+// sequential keep-alive requests of the kit's shapes (wrk/scim.lua), each ended by a callgrind
+// dump; the median window over N is the cost of one request, start-up and warm-up left out and a
+// window that caught a major collection or an optimising compile outvoted. Instruction counts do
+// not move with the machine's load. Kernel time (socket reads and writes, the same syscalls for
+// every server) is not counted, so these ratios are the user-space part of the kit's throughput
+// ratios, which kernel time pulls towards 100%. Needs `valgrind`; servers run ~50x slower.
 //
 //   node --import tsx bench/kit/instructions.ts [--refs main,WORKTREE] [--servers hono,fastify]
+//     [--compare hono] (the servers measured on every ref; the others on the last ref only)
 //     [--floors hono,fastify,express,raw-node] [--ops get,filter,put,patch,create]
-//     [--requests 100] [--windows 7] [--warmup 500] [--users 100]
+//     [--requests 100] [--windows 7] [--warmup 400] [--users 100]
 import { build } from 'esbuild';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -27,11 +28,12 @@ const { values: args } = parseArgs({
   options: {
     refs: { type: 'string', default: 'WORKTREE' },
     servers: { type: 'string', default: 'hono,fastify,express,fetch,node' },
+    compare: { type: 'string' },
     floors: { type: 'string', default: 'hono,fastify,express,raw-node' },
     ops: { type: 'string', default: 'get,filter,put,patch,create' },
     requests: { type: 'string', default: '100' },
     windows: { type: 'string', default: '7' },
-    warmup: { type: 'string', default: '500' },
+    warmup: { type: 'string', default: '400' },
     users: { type: 'string', default: '100' },
   },
 });
@@ -196,8 +198,11 @@ async function measure(file: string, name: string): Promise<Map<string, number>>
       rows.push({ id: json.id ?? '', userName });
     }
     const dump = () => callgrindCount(running.child.pid as number, running.folder);
+    // Every operation warms up before any is counted: the code they share (and the optimising
+    // compiler's work on it) would otherwise land on the first operation counted.
+    for (const op of list(args.ops)) await load(running, op, rows, Number(args.warmup));
     for (const op of list(args.ops)) {
-      await load(running, op, rows, Number(args.warmup));
+      await load(running, op, rows, Number(args.warmup) / 5);
       dump();
       const windows: number[] = [];
       for (let w = 0; w < Number(args.windows); w++) {
@@ -225,11 +230,17 @@ const kit = list(args.floors).length > 0 ? prepareKit() : '';
 const jobs: { name: string; floor?: string; file: string }[] = [
   ...list(args.floors).map((f) => ({ name: `floor ${f}`, file: join(kit, `baselines/${f}.mjs`) })),
   ...list(args.servers).flatMap((s) =>
-    refs.map((ref, i) => ({
-      name: `scimkit-${s} @${ref}`,
-      floor: `floor ${FLOOR_OF[s] ?? s}`,
-      file: join(packages[i] as string, `servers/${s}.mjs`),
-    })),
+    refs
+      .map((ref, i) => ({
+        name: `scimkit-${s} @${ref}`,
+        floor: `floor ${FLOOR_OF[s] ?? s}`,
+        file: join(packages[i] as string, `servers/${s}.mjs`),
+      }))
+      // A server left out of --compare runs on the last ref only.
+      .filter(
+        (_, i) =>
+          i === refs.length - 1 || args.compare === undefined || list(args.compare).includes(s),
+      ),
   ),
 ];
 const results = new Map<string, Map<string, number>>();
