@@ -2,17 +2,19 @@
 // per request, under valgrind's callgrind, for scimkit's kit servers (bench/kit/servers/*.mjs on
 // a build of each git ref) and the kit's hello-world floors (baselines/*.mjs). This process
 // seeds a server and warms it up on every operation, then per operation sends windows of N
-// sequential keep-alive requests of the kit's shapes (wrk/scim.lua), each ended by a callgrind
-// dump; the median window over N is the cost of one request, start-up and warm-up left out and a
-// window that caught a major collection or an optimising compile outvoted. Instruction counts do
-// not move with the machine's load. Kernel time (socket reads and writes, the same syscalls for
-// every server) is not counted, so these ratios are the user-space part of the kit's throughput
-// ratios, which kernel time pulls towards 100%. Needs `valgrind`; servers run ~50x slower.
+// keep-alive requests of the kit's shapes (wrk/scim.lua) over 8 connections, each window ended
+// by a callgrind dump; instructions over requests is the cost of one request, start-up and
+// warm-up left out. A window of 100 requests catches a major collection or not, so windows of a
+// few hundred (and several) are needed for a figure within a few percent. V8 runs with
+// --predictable-gc-schedule, so collections follow allocation, not the clock of a server slowed
+// 50 times. Instruction counts do not move with the machine's load. Kernel time (socket reads
+// and writes, the same syscalls for every server) is not counted: these ratios are the
+// user-space part of the kit's throughput ratios, which kernel time pulls towards 100%.
 //
 //   node --import tsx bench/kit/instructions.ts [--refs main,WORKTREE] [--servers hono,fastify]
 //     [--compare hono] (the servers measured on every ref; the others on the last ref only)
 //     [--floors hono,fastify,express,raw-node] [--ops get,filter,put,patch,create]
-//     [--requests 100] [--windows 7] [--warmup 400] [--users 100]
+//     [--requests 250] [--windows 4] [--warmup 400] [--users 100]
 import { build } from 'esbuild';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -31,8 +33,8 @@ const { values: args } = parseArgs({
     compare: { type: 'string' },
     floors: { type: 'string', default: 'hono,fastify,express,raw-node' },
     ops: { type: 'string', default: 'get,filter,put,patch,create' },
-    requests: { type: 'string', default: '100' },
-    windows: { type: 'string', default: '7' },
+    requests: { type: 'string', default: '250' },
+    windows: { type: 'string', default: '4' },
     warmup: { type: 'string', default: '400' },
     users: { type: 'string', default: '100' },
   },
@@ -93,6 +95,9 @@ function start(file: string, name: string): Promise<Running> {
       '--dump-instr=no',
       'node',
       '--single-threaded',
+      // Collections by the allocation count, not by the clock (idle time, memory reducer): the
+      // clock of a server 50 times slowed down would put a different number in each window.
+      '--predictable-gc-schedule',
       file,
     ],
     {
@@ -112,7 +117,8 @@ function start(file: string, name: string): Promise<Running> {
   });
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+const CONNECTIONS = 8;
+const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
 
 /** One request on the kept-alive connection; resolves with the status and the parsed body. */
 function send(port: number, method: string, path: string, body?: string) {
@@ -172,12 +178,20 @@ function kitRequest(op: string, rows: readonly Row[], i: number): [string, strin
 }
 
 let sent = 0;
+/**
+ * Sends `count` requests of `op` over CONNECTIONS kept-alive connections, so that the server is
+ * never idle waiting for this process: an idle V8 schedules collections by the clock.
+ */
 async function load(running: Running, op: string, rows: readonly Row[], count: number) {
-  for (let k = 0; k < count; k++) {
-    const [method, path, body] = kitRequest(op, rows, sent++);
-    const { status } = await send(running.port, method, path, body);
-    if (status >= 300) throw new Error(`${op}: HTTP ${status}`);
-  }
+  let left = count;
+  const worker = async () => {
+    while (left-- > 0) {
+      const [method, path, body] = kitRequest(op, rows, sent++);
+      const { status } = await send(running.port, method, path, body);
+      if (status >= 300) throw new Error(`${op}: HTTP ${status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
 }
 
 /** Instructions per request of every operation on one server, started once. */
@@ -209,9 +223,9 @@ async function measure(file: string, name: string): Promise<Map<string, number>>
         await load(running, op, rows, N);
         windows.push(dump() / N);
       }
-      // The median window: a major collection or an optimising compile (on the main thread,
-      // with --single-threaded) lands in one window and would swing a mean by 100k or more.
-      counts.set(op, windows.sort((a, b) => a - b)[windows.length >> 1] ?? NaN);
+      // The mean of all windows: collections are part of what a request costs, and a window
+      // catches one or none of them (the windows show that spread).
+      counts.set(op, windows.reduce((a, b) => a + b, 0) / windows.length);
       const k = (x: number | undefined) => `${Math.round((x ?? NaN) / 1000)}k`;
       console.error(
         `  ${name} ${op}: ${k(counts.get(op))} instructions/request (windows ${windows.map(k).join(' ')})`,
