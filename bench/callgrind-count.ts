@@ -19,13 +19,14 @@ export function callgrindCount(pid: number, folder: string): number {
 /**
  * Starts `node --import tsx <script> ...args` under callgrind (single-threaded V8, no
  * per-instruction dump), writing its counts to `<folder>/callgrind.<pid>[.n]` for
- * {@link callgrindCount}.
+ * {@link callgrindCount}. `nodeFlags` replaces `--import tsx` (a plain `.mjs` needs none).
  */
 export function spawnUnderCallgrind(
   folder: string,
   script: string,
   args: readonly string[],
   options: SpawnOptions,
+  nodeFlags: readonly string[] = ['--import', 'tsx'],
 ): ChildProcess {
   return spawn(
     'valgrind',
@@ -35,8 +36,7 @@ export function spawnUnderCallgrind(
       '--dump-instr=no',
       'node',
       '--single-threaded',
-      '--import',
-      'tsx',
+      ...nodeFlags,
       script,
       ...args,
     ],

@@ -16,14 +16,14 @@
 //     [--floors hono,fastify,express,raw-node] [--ops get,filter,put,patch,create]
 //     [--requests 250] [--windows 4] [--warmup 400] [--users 100]
 import { build } from 'esbuild';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { entryPoints } from '../../entry-points.js';
-import { callgrindCount } from '../callgrind-count.js';
+import { callgrindCount, spawnUnderCallgrind } from '../callgrind-count.js';
 import { ROOT, prepareKit } from './kit.js';
 
 const { values: args } = parseArgs({
@@ -87,26 +87,13 @@ interface Running {
 function start(file: string, name: string): Promise<Running> {
   const folder = mkdtempSync(join(work, 'cg-'));
   const port = 4100 + Math.floor(Math.random() * 800);
-  const child = spawn(
-    'valgrind',
-    [
-      '--tool=callgrind',
-      `--callgrind-out-file=${folder}/callgrind.%p`,
-      '--dump-instr=no',
-      'node',
-      '--single-threaded',
-      // Collections by the allocation count, not by the clock (idle time, memory reducer): the
-      // clock of a server 50 times slowed down would put a different number in each window.
-      '--predictable-gc-schedule',
-      file,
-    ],
-    {
-      // No HOST: vgdb names its pipes after $HOST, and callgrind_control looks them up by the
-      // name its own environment gives; the servers listen on 127.0.0.1 without it.
-      env: { ...process.env, HOST: undefined, PORT: String(port), PREFIX, SCIM_TOKEN: TOKEN },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  // No HOST: vgdb names its pipes after $HOST, and callgrind_control looks them up by the
+  // name its own environment gives; the servers listen on 127.0.0.1 without it.
+  const env = { ...process.env, HOST: undefined, PORT: String(port), PREFIX, SCIM_TOKEN: TOKEN };
+  // Collections by the allocation count, not by the clock (idle time, memory reducer).
+  const child = spawnUnderCallgrind(folder, file, [], { env, stdio: ['ignore', 'pipe', 'pipe'] }, [
+    '--predictable-gc-schedule',
+  ]);
   let err = '';
   child.stderr?.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
   return new Promise((resolve, reject) => {
