@@ -90,7 +90,8 @@ function start(file: string, name: string): Promise<Running> {
   // No HOST: vgdb names its pipes after $HOST, and callgrind_control looks them up by the
   // name its own environment gives; the servers listen on 127.0.0.1 without it.
   const env = { ...process.env, HOST: undefined, PORT: String(port), PREFIX, SCIM_TOKEN: TOKEN };
-  // Collections by the allocation count, not by the clock (idle time, memory reducer).
+  // Collections by the allocation count, not by the clock (idle time, memory reducer). The
+  // `--import tsx` spawnUnderCallgrind adds only hooks module loading, before any count.
   const child = spawnUnderCallgrind(folder, file, [], { env, stdio: ['ignore', 'pipe', 'pipe'] }, [
     '--predictable-gc-schedule',
   ]);
