@@ -19,13 +19,16 @@ export function callgrindCount(pid: number, folder: string): number {
 /**
  * Starts `node --import tsx <script> ...args` under callgrind (single-threaded V8, no
  * per-instruction dump), writing its counts to `<folder>/callgrind.<pid>[.n]` for
- * {@link callgrindCount}.
+ * {@link callgrindCount}. `nodeFlags` go to node before the script (`--expose-gc`, …),
+ * `toolFlags` to callgrind (`--instr-atstart=no`, …).
  */
 export function spawnUnderCallgrind(
   folder: string,
   script: string,
   args: readonly string[],
   options: SpawnOptions,
+  nodeFlags: readonly string[] = [],
+  toolFlags: readonly string[] = [],
 ): ChildProcess {
   return spawn(
     'valgrind',
@@ -33,8 +36,10 @@ export function spawnUnderCallgrind(
       '--tool=callgrind',
       `--callgrind-out-file=${folder}/callgrind.%p`,
       '--dump-instr=no',
+      ...toolFlags,
       'node',
       '--single-threaded',
+      ...nodeFlags,
       '--import',
       'tsx',
       script,

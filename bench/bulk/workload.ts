@@ -1,7 +1,8 @@
 /**
  * The workload both Bulk benchmarks measure (`bulk.bench.ts` by wall clock, `instructions.ts`
  * by instruction count): a fresh in-process service on the memory store, N user creates, then
- * one PATCH of each user, sent one by one or in one `/Bulk` request.
+ * one PATCH of each user (and, in `instructions.ts`, one PUT and one DELETE of each), sent one
+ * by one or in one `/Bulk` request.
  */
 import { createScim, staticApiKeys, type Scim } from '../../src/index.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
@@ -26,6 +27,13 @@ export const userBody = (i: number) => ({
   schemas: [USER],
   userName: `user${i}@example.org`,
   active: false,
+});
+
+/** The body of the PUT the i-th user receives: its userName, a display name, a title. */
+export const putBody = (i: number) => ({
+  ...userBody(i),
+  displayName: `User ${i}`,
+  title: 'P',
 });
 
 /** The PATCH each user receives. */

@@ -4,10 +4,13 @@
  * projection, ETags, Bulk, search at the root and discovery. Run `npx tsx examples/classes/main.ts`,
  * then:
  * curl -H 'authorization: Bearer dev-key' http://127.0.0.1:8080/api/v1/scim/v2/ResourceTypes/Class
+ *
+ * The stores are chosen as the example server chooses its own: in memory by default,
+ * `SCIMKIT_STORE=pglite` (in `SCIMKIT_DATA_DIR`), or PostgreSQL at `DATABASE_URL`.
  */
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
-// In an application: 'scimkit', 'scimkit/node' and 'scimkit/memory'.
+// In an application: 'scimkit' and 'scimkit/node'.
 import { scimNode } from '../../src/adapters/node/index.js';
 import {
   createScim,
@@ -17,8 +20,9 @@ import {
   type ScimOptions,
   type ScimResource,
 } from '../../src/index.js';
-import { MemoryResourceStore, MemoryUserStore } from '../../src/stores/memory/index.js';
+import { readStoreConfig, type StoreConfig } from '../server/config.js';
 import { classSchema } from './class-schema.js';
+import { memoryStores, openClassesStores, type ClassesStores } from './open-stores.js';
 
 /**
  * Refuses a class whose teacher or a student is not a user of the tenant. scimkit leaves
@@ -37,10 +41,13 @@ async function checkPeople(scim: Scim, tenant: string, resource: ScimResource) {
   }
 }
 
-/** Builds the service: Users, Groups and Classes, all in memory. */
-export function classesScim(overrides: Partial<ScimOptions> = {}): Scim {
+/** Builds the service: Users, Groups and Classes, in `stores` (default: all in memory). */
+export function classesScim(
+  overrides: Partial<ScimOptions> = {},
+  stores: Pick<ClassesStores, 'users' | 'classes'> = memoryStores(),
+): Scim {
   const scim: Scim = createScim({
-    store: new MemoryUserStore(),
+    store: stores.users,
     verifier: staticApiKeys([{ key: process.env.SCIM_KEY ?? 'dev-key', tenant: 'demo' }]),
     mailer: { sendWelcome: async (email) => console.log(`welcome email to ${email.to}`) },
     basePath: '/api/v1/scim/v2',
@@ -50,7 +57,7 @@ export function classesScim(overrides: Partial<ScimOptions> = {}): Scim {
         endpoint: '/Classes',
         description: 'A class taught in a school of the district',
         schema: classSchema,
-        store: new MemoryResourceStore(),
+        store: stores.classes,
         check: (tenant, resource) => checkPeople(scim, tenant, resource),
       },
     ],
@@ -59,9 +66,22 @@ export function classesScim(overrides: Partial<ScimOptions> = {}): Scim {
   return scim;
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const port = Number(process.env.PORT ?? 8080);
-  createServer(scimNode(classesScim())).listen(port, '127.0.0.1', () =>
+/** Opens the stores the environment names and serves the example until the process stops. */
+async function main(): Promise<void> {
+  const env = process.env;
+  const port = Number(env.PORT ?? 8080);
+  const memory: StoreConfig = { kind: 'memory' };
+  const stores = await openClassesStores(
+    env.SCIMKIT_STORE || env.DATABASE_URL ? readStoreConfig(env) : memory,
+  );
+  createServer(scimNode(classesScim({}, stores))).listen(port, '127.0.0.1', () =>
     console.log(`SCIM with /Classes at http://127.0.0.1:${port}/api/v1/scim/v2`),
   );
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
 }

@@ -1,12 +1,16 @@
 // A resource type of the host's own over HTTP: examples/classes serves a district's `Class` at
-// `/Classes` beside Users and Groups, and gets every SCIM feature for it without writing any.
+// `/Classes` beside Users and Groups, and gets every SCIM feature for it without writing any,
+// on every store the example runs on: memory, PGlite, and a PostgreSQL server when
+// SCIMKIT_TEST_DATABASE_URL is set.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLASS_SCHEMA } from '../../examples/classes/class-schema.js';
 import { classesScim } from '../../examples/classes/main.js';
+import { openClassesStores, type ClassesStores } from '../../examples/classes/open-stores.js';
 import { scimNode } from '../../src/adapters/node/index.js';
 import { staticApiKeys, type ScimEvent } from '../../src/index.js';
+import { discard, exampleStores } from './example-stores.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
@@ -20,8 +24,13 @@ interface Reply {
   body: any;
 }
 
-describe('a host resource type (examples/classes) over HTTP', () => {
+// The stores this run covers (the PostgreSQL server only when its URL is set).
+const stores = exampleStores('classes').filter((store) => store.skip === undefined);
+
+describe.each(stores)('a host resource type (examples/classes) over HTTP on $name', (store) => {
   let server: Server;
+  let opened: ClassesStores;
+  const storeConfig = store.config();
   let base = '';
   const events: ScimEvent[] = [];
   let teacher = '';
@@ -66,20 +75,26 @@ describe('a host resource type (examples/classes) over HTTP', () => {
   }
 
   beforeAll(async () => {
-    const scim = classesScim({
+    opened = await openClassesStores(storeConfig);
+    const options = {
       verifier: staticApiKeys([
         { key: 'key-a', tenant: 'district-a' },
         { key: 'key-b', tenant: 'district-b' },
       ]),
-      onEvent: (event) => events.push(event),
-    });
+      onEvent: (event: ScimEvent) => events.push(event),
+    };
+    const scim = classesScim(options, opened);
     server = createServer(scimNode(scim));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/scim/v2`;
     teacher = await createUser('ada@example.org', 'Ada Lovelace');
     student = await createUser('alan@example.org', 'Alan Turing');
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await opened.close();
+    await discard(storeConfig);
+  });
 
   it('creates a class with a teacher reference: 201, Location, ETag, meta, events', async () => {
     const created = await send(
@@ -267,6 +282,57 @@ describe('a host resource type (examples/classes) over HTTP', () => {
     const after = (await send('GET', `/Classes/${id}`)).body;
     expect(after.meta.version).toBe('W/"1"');
     expect(after.teacher).toBeUndefined();
+  });
+
+  it('answers racing creates of one code with one 201 and 409s, and a too long code with 400', async () => {
+    const replies = await Promise.all(
+      ['RACE-1', 'race-1', 'Race-1', 'RACE-1'].map((code) =>
+        send('POST', '/Classes', aClass({ code })),
+      ),
+    );
+    expect(replies.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
+    expect(replies.filter((r) => r.status === 409).map((r) => r.body.scimType)).toEqual([
+      'uniqueness',
+      'uniqueness',
+      'uniqueness',
+    ]);
+    const long = await send('POST', '/Classes', aClass({ code: '長'.repeat(2000) }));
+    expect(long.status).toBe(400);
+    expect(long.body.scimType).toBe('invalidValue');
+    const search = await send(
+      'GET',
+      `/Classes?filter=${encodeURIComponent(`code eq "${'x'.repeat(2000)}"`)}`,
+    );
+    expect([search.status, search.body.totalResults]).toEqual([200, 0]);
+    const wrongType = await send('GET', `/Classes?filter=${encodeURIComponent('code gt 3')}`);
+    expect(wrongType.status).toBe(400);
+  });
+
+  it('pages classes by cursor in sortBy order, neither skipping nor repeating one while others are written', async () => {
+    const codes = ['CUR-5', 'CUR-2', 'CUR-7', 'CUR-1', 'CUR-4', 'CUR-3', 'CUR-6'];
+    const ids = new Map<string, string>();
+    for (const code of codes)
+      ids.set(code, (await send('POST', '/Classes', aClass({ code, term: 'cursor' }))).body.id);
+    const filter = encodeURIComponent('term eq "cursor"');
+    const seen: string[] = [];
+    let cursor = '';
+    for (let pages = 0; pages < 10; pages++) {
+      const page = await send(
+        'GET',
+        `/Classes?filter=${filter}&sortBy=code&sortOrder=descending&count=3&cursor=${encodeURIComponent(cursor)}`,
+      );
+      expect(page.status, JSON.stringify(page.body)).toBe(200);
+      seen.push(...page.body.Resources.map((r: { code: string }) => r.code));
+      if (pages === 0) {
+        // Meanwhile: one not yet listed goes, one more arrives after the place.
+        expect((await send('DELETE', `/Classes/${ids.get('CUR-2')}`)).status).toBe(204);
+        const more = aClass({ code: 'CUR-0', term: 'cursor' });
+        expect((await send('POST', '/Classes', more)).status).toBe(201);
+      }
+      if (page.body.nextCursor === undefined) break;
+      cursor = page.body.nextCursor as string;
+    }
+    expect(seen).toEqual(['CUR-7', 'CUR-6', 'CUR-5', 'CUR-4', 'CUR-3', 'CUR-1', 'CUR-0']);
   });
 
   it('creates a user and a class that refers to it in one Bulk request, in any order', async () => {

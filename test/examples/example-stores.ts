@@ -61,7 +61,8 @@ export async function serveOn(store: ExampleStore): Promise<ServedExample> {
   };
 }
 
-async function discard(config: StoreConfig): Promise<void> {
+/** Lets a store's data go: removes the PGlite folder, drops the PostgreSQL schema. */
+export async function discard(config: StoreConfig): Promise<void> {
   if (config.kind === 'pglite') rmSync(config.dataDir, { recursive: true, force: true });
   if (config.kind !== 'postgres' || config.schema === undefined) return;
   const pool = new pg.Pool({ connectionString: config.url, max: 1 });

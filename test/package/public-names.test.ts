@@ -179,6 +179,8 @@ const PUBLIC_NAMES: Record<string, readonly string[]> = {
     'PgExecutorOptions',
     'pgliteExecutor',
     'PostgresOutboxStore',
+    'PostgresResourceStore',
+    'PostgresResourceStoreOptions',
     'PostgresUserStore',
     'PostgresUserStoreOptions',
     'QueryExecutor',

@@ -1,12 +1,7 @@
 import { ScimError, type ScimErrorBody } from '../../errors/index.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { jsonResponse } from '../http/respond.js';
-import {
-  BULK_OPERATION,
-  type BulkOperationRequest,
-  type Handler,
-  type HandlerContext,
-} from '../handlers/context.js';
+import { BULK_OPERATION, type BulkOperationRequest, type Handler } from '../handlers/context.js';
 import type { ScimResponse } from '../types.js';
 import { readBulkRequest, type BulkOperation } from './bulk-request.js';
 import { runBulk, type OperationResult } from './run-bulk.js';
@@ -22,18 +17,23 @@ export interface BulkResponseOperation {
   response?: ScimErrorBody;
 }
 
-// The endpoint a bulk operation's path names, when it names a served resource type the way
-// its method needs (POST: the collection; PUT, PATCH, DELETE: one resource), else why not.
-function checkPath(path: string, method: string, context: HandlerContext): string | undefined {
-  const served = context.config.endpoints.map((e) => e.type.endpoint);
+// Why a bulk operation's path does not name a served resource type the way its method needs
+// (POST: the collection; PUT, PATCH, DELETE: one resource), or `undefined` when it does.
+// `served` holds the endpoints (`/Users`), `names` the same lower-cased without the slash
+// (`users`): both worked out once per request.
+function checkPath(
+  path: string,
+  method: string,
+  served: readonly string[],
+  names: readonly string[],
+): string | undefined {
   const refuse = () =>
     `"path" ${JSON.stringify(path)} must name ${method === 'POST' ? 'a resource endpoint' : 'one resource'}` +
     ` of ${served.join(', ')}${method === 'POST' ? '' : ' ("/Users/{id}")'}, without a query.`;
   if (!path.startsWith('/') || path.includes('?') || path.includes('#')) return refuse();
   const segments = path.slice(1).split('/');
   const [name, id] = segments;
-  const endpoint = served.find((e) => e.slice(1).toLowerCase() === name?.toLowerCase());
-  if (endpoint === undefined) return refuse();
+  if (name === undefined || !names.includes(name.toLowerCase())) return refuse();
   if (method === 'POST') return segments.length === 1 ? undefined : refuse();
   return segments.length === 2 && id !== '' && id !== '.search' ? undefined : refuse();
 }
@@ -75,34 +75,36 @@ export const bulk: Handler = async (context) => {
   const body = readJsonBody(request, config.maxBulkPayloadBytes);
   const { operations, failOnErrors } = readBulkRequest(body, config.maxBulkOperations);
   const results: (BulkResponseOperation | undefined)[] = operations.map(() => undefined);
+  const served = config.endpoints.map((e) => e.type.endpoint);
+  const names = served.map((e) => e.slice(1).toLowerCase());
 
   const entry = (op: BulkOperation, status: number): BulkResponseOperation => {
     const out: BulkResponseOperation = { status: String(status) };
-    if (op.method !== undefined) out.method = op.method.toUpperCase();
+    if (op.method !== undefined) out.method = op.method;
     if (op.bulkId !== undefined) out.bulkId = op.bulkId;
     return out;
   };
 
   const dispatch = async (index: number, path: string, data: unknown): Promise<OperationResult> => {
     const op = operations[index] as BulkOperation;
-    const method = (op.method as string).toUpperCase();
-    const problem = checkPath(path, method, context);
+    const method = op.method as string;
+    const problem = checkPath(path, method, served, names);
     if (problem !== undefined) {
       results[index] = { ...entry(op, 400), response: errorOf(400, problem) };
       return { failed: true };
     }
     const headers: Record<string, string> = { 'content-type': 'application/scim+json' };
     if (op.version !== undefined) headers['if-match'] = op.version;
-    const inner: BulkOperationRequest = {
+    // Only the origin of an absolute-form target is read from `path`; the `path` given is what runs.
+    const inner: { -readonly [K in keyof BulkOperationRequest]: BulkOperationRequest[K] } = {
       [BULK_OPERATION]: true,
       method,
-      // Only the origin of an absolute-form target is read from it; `path` is what runs.
       path: request.path,
       headers,
-      ...(method === 'DELETE' ? {} : { body: data }),
-      ...(request.baseUrl === undefined ? {} : { baseUrl: request.baseUrl }),
-      ...(request.context === undefined ? {} : { context: request.context }),
     };
+    if (method !== 'DELETE') inner.body = data;
+    if (request.baseUrl !== undefined) inner.baseUrl = request.baseUrl;
+    if (request.context !== undefined) inner.context = request.context;
     const response = await config.runOperation(tenant, inner, path);
     const out = entry(op, response.status);
     const failed = response.status >= 400;

@@ -1,28 +1,37 @@
 /** What a value of a bulk operation starts with to stand for the id another one creates. */
 export const BULK_ID_PREFIX = 'bulkId:';
 
+/** What an operation that refers to no bulkId refers to: one set, never written to. */
+export const NONE: ReadonlySet<string> = new Set();
+
 /**
  * Collects the bulkIds a value refers to: every string that is exactly `bulkId:<id>`, at any
- * depth of `data`, or a segment of `path`.
+ * depth of `data`, or a segment of `path`. Most operations refer to none: they get one shared
+ * empty set, and no set is made for them.
  *
  * @see RFC 7644 §3.7.2
  */
-export function referencedBulkIds(path: string, data: unknown): Set<string> {
-  const found = new Set<string>();
-  for (const segment of path.split('/'))
-    if (segment.startsWith(BULK_ID_PREFIX)) found.add(segment.slice(BULK_ID_PREFIX.length));
-  collect(data, found);
-  return found;
+export function referencedBulkIds(path: string, data: unknown): ReadonlySet<string> {
+  let found: Set<string> | undefined;
+  if (path.includes(BULK_ID_PREFIX)) {
+    found = new Set();
+    for (const segment of path.split('/'))
+      if (segment.startsWith(BULK_ID_PREFIX)) found.add(segment.slice(BULK_ID_PREFIX.length));
+  }
+  return collect(data, found) ?? NONE;
 }
 
-function collect(value: unknown, found: Set<string>): void {
+// Adds the references in `value` to `found`, made on the first one.
+function collect(value: unknown, found: Set<string> | undefined): Set<string> | undefined {
   if (typeof value === 'string') {
-    if (value.startsWith(BULK_ID_PREFIX)) found.add(value.slice(BULK_ID_PREFIX.length));
+    if (value.startsWith(BULK_ID_PREFIX))
+      (found ??= new Set()).add(value.slice(BULK_ID_PREFIX.length));
   } else if (Array.isArray(value)) {
-    for (const item of value) collect(item, found);
+    for (const item of value) found = collect(item, found);
   } else if (typeof value === 'object' && value !== null) {
-    for (const key in value) collect((value as Record<string, unknown>)[key], found);
+    for (const key in value) found = collect((value as Record<string, unknown>)[key], found);
   }
+  return found;
 }
 
 /** Returns `value` with every `bulkId:<id>` string replaced by the id created for `<id>`. */

@@ -9,7 +9,7 @@ export type BulkMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * path), so that it alone fails and the others still run.
  */
 export interface BulkOperation {
-  /** The method as sent (any letter case), or `undefined` when not a string. */
+  /** The method as sent, in upper case (`post` is POST), or `undefined` when not a string. */
   readonly method: string | undefined;
   readonly bulkId: string | undefined;
   readonly version: string | undefined;
@@ -47,9 +47,8 @@ function readOperation(value: unknown): BulkOperation {
       problem,
     };
   }
-  const method = optionalText(value, 'method');
+  const upper = optionalText(value, 'method')?.toUpperCase();
   const path = optionalText(value, 'path');
-  const upper = method?.toUpperCase();
   let problem: string | undefined;
   if (upper === undefined || !METHODS.has(upper))
     problem = '"method" must be POST, PUT, PATCH or DELETE.';
@@ -61,7 +60,7 @@ function readOperation(value: unknown): BulkOperation {
   else if (upper !== 'DELETE' && !isObject(value.data))
     problem = `"data" is required for ${upper} and must be an object.`;
   return {
-    method,
+    method: upper,
     bulkId: optionalText(value, 'bulkId'),
     version: optionalText(value, 'version'),
     path,

@@ -1,6 +1,6 @@
 import { ScimError } from '../../errors/index.js';
 import type { BulkOperation } from './bulk-request.js';
-import { pathWithCreatedIds, referencedBulkIds, withCreatedIds } from './bulk-references.js';
+import { NONE, pathWithCreatedIds, referencedBulkIds, withCreatedIds } from './bulk-references.js';
 
 /** How one operation ended, as the scheduler needs it. */
 export interface OperationResult {
@@ -33,10 +33,10 @@ export async function runBulk(
 ): Promise<void> {
   const definedBy = new Map<string, number>();
   operations.forEach((op, i) => {
-    if (op.bulkId !== undefined && op.method?.toUpperCase() === 'POST') definedBy.set(op.bulkId, i);
+    if (op.bulkId !== undefined && op.method === 'POST') definedBy.set(op.bulkId, i);
   });
   const references = operations.map((op) =>
-    op.problem === undefined ? referencedBulkIds(op.path ?? '', op.data) : new Set<string>(),
+    op.problem === undefined ? referencedBulkIds(op.path ?? '', op.data) : NONE,
   );
   const created = new Map<string, string>();
   const failedIds = new Set<string>();
@@ -65,24 +65,27 @@ export async function runBulk(
         fail(index, new ScimError(400, op.problem, { scimType: 'invalidSyntax' }));
         continue;
       }
-      const refs = references[index] as Set<string>;
-      const unknown = [...refs].find((id) => !definedBy.has(id));
-      const lost = [...refs].find((id) => failedIds.has(id));
-      if (unknown !== undefined || lost !== undefined) {
-        const detail =
-          unknown !== undefined
-            ? `No POST operation of this request has the bulkId ${JSON.stringify(unknown)}.`
-            : `The operation with bulkId ${JSON.stringify(lost)} failed, so it cannot be referenced.`;
-        fail(index, new ScimError(409, detail, { scimType: 'invalidValue' }));
-        continue;
+      const refs = references[index] as ReadonlySet<string>;
+      let path = op.path as string;
+      let data = op.data;
+      if (refs.size > 0) {
+        const unknown = [...refs].find((id) => !definedBy.has(id));
+        const lost = [...refs].find((id) => failedIds.has(id));
+        if (unknown !== undefined || lost !== undefined) {
+          const detail =
+            unknown !== undefined
+              ? `No POST operation of this request has the bulkId ${JSON.stringify(unknown)}.`
+              : `The operation with bulkId ${JSON.stringify(lost)} failed, so it cannot be referenced.`;
+          fail(index, new ScimError(409, detail, { scimType: 'invalidValue' }));
+          continue;
+        }
+        if (![...refs].every((id) => created.has(id))) {
+          waiting.push(index);
+          continue;
+        }
+        path = pathWithCreatedIds(path, created);
+        data = withCreatedIds(data, created);
       }
-      if (![...refs].every((id) => created.has(id))) {
-        waiting.push(index);
-        continue;
-      }
-      const path =
-        refs.size === 0 ? (op.path as string) : pathWithCreatedIds(op.path as string, created);
-      const data = refs.size === 0 ? op.data : withCreatedIds(op.data, created);
       const result = await dispatch(index, path, data);
       if (result.failed) failed(index);
       else if (op.bulkId !== undefined && result.createdId !== undefined)

@@ -1,4 +1,5 @@
 import { setMember } from '../../json/json-value.js';
+import { exactObject } from './exact-objects.js';
 
 /**
  * Deep-copies JSON data (plain objects, arrays and primitives).
@@ -51,8 +52,9 @@ export function frozenNextVersion<T extends object>(next: T, previous: T): T {
   // reads proves it, and the version is kept as it is.
   if (Object.isFrozen(source) && hasPlainPrototype(source) && sharesAll(source, before))
     return next;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(source)) {
+  const keys = Object.keys(source);
+  const out = exactObject(keys.length);
+  for (const key of keys) {
     const value = source[key];
     const item = key !== '__proto__' && before[key] === value ? value : copy(value, true);
     setMember(out, key, item);
@@ -82,8 +84,10 @@ function copy(value: unknown, freeze: boolean): unknown {
     return freeze ? Object.freeze(out) : out;
   }
   const source = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(source)) {
+  const keys = Object.keys(source);
+  // What is frozen is stored: made at its exact size.
+  const out: Record<string, unknown> = freeze ? exactObject(keys.length) : {};
+  for (const key of keys) {
     const item = copy(source[key], freeze);
     // A client may send a "__proto__" member; assigning it would set the copy's prototype.
     setMember(out, key, item);

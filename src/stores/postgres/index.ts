@@ -1,6 +1,7 @@
 /**
- * The PostgreSQL user store: one SQL implementation of the `UserStore` contract that runs on
- * a PostgreSQL server through `pg` and in process on PGlite. Neither driver is a dependency:
+ * The PostgreSQL stores: one SQL implementation of the `UserStore` contract (and of the
+ * `ResourceStore` of a host's own resource types) that runs on a PostgreSQL server through
+ * `pg` and in process on PGlite. Neither driver is a dependency:
  * the host passes its pool or database to an executor.
  *
  * @module scimkit/postgres
@@ -15,6 +16,8 @@
 export { PostgresUserStore } from './postgres-user-store.js';
 export type { PostgresUserStoreOptions } from './postgres-user-store.js';
 export { PostgresOutboxStore } from './postgres-outbox-store.js';
+export { PostgresResourceStore } from './postgres-resource-store.js';
+export type { PostgresResourceStoreOptions } from './postgres-resource-store.js';
 export type { QueryExecutor, QueryOptions, Row } from './query-executor.js';
 export { pgExecutor } from './pg-executor.js';
 export type { PgExecutorOptions } from './pg-executor.js';

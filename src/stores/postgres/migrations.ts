@@ -148,4 +148,36 @@ export const migrations: readonly Migration[] = [
       `CREATE INDEX "${t.prefix}group_members_member_idx" ON ${t.groupMembers} (tenant, member_id)`,
     ],
   },
+  {
+    version: 5,
+    name: 'resources of host resource types and their unique keys',
+    statements: (t) => [
+      // One table for every resource type a host registers, each resource a jsonb document;
+      // id, version and the meta timestamps have columns of their own for paging, If-Match
+      // and filters on meta.created / meta.lastModified.
+      `CREATE TABLE ${t.resources} (
+        tenant text COLLATE "C" NOT NULL,
+        resource_type text COLLATE "C" NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        version text NOT NULL,
+        created timestamptz NOT NULL,
+        last_modified timestamptz NOT NULL,
+        doc jsonb NOT NULL,
+        PRIMARY KEY (tenant, resource_type, id)
+      )`,
+      // One row per unique key a resource holds (the core computes the keys, case-folded
+      // where the schema says so): the primary key lets one resource per tenant and type hold
+      // a key, whoever commits first; a resource's keys go with it.
+      `CREATE TABLE ${t.resourceKeys} (
+        tenant text COLLATE "C" NOT NULL,
+        resource_type text COLLATE "C" NOT NULL,
+        attribute text COLLATE "C" NOT NULL,
+        key text COLLATE "C" NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        PRIMARY KEY (tenant, resource_type, attribute, key),
+        FOREIGN KEY (tenant, resource_type, id) REFERENCES ${t.resources} ON DELETE CASCADE
+      )`,
+      `CREATE INDEX "${t.prefix}resource_keys_id_idx" ON ${t.resourceKeys} (tenant, resource_type, id)`,
+    ],
+  },
 ];

@@ -24,6 +24,10 @@ export interface TableNames {
   readonly groups: string;
   /** One row per (group, member) (migration 4). */
   readonly groupMembers: string;
+  /** The resources of the host's own resource types, as documents (migration 5). */
+  readonly resources: string;
+  /** The unique keys those resources hold, one row each (migration 5). */
+  readonly resourceKeys: string;
   /** Unquoted prefix for index, function and trigger names. */
   readonly prefix: string;
   /** The schema name as given, unquoted (for the advisory lock key). */
@@ -63,5 +67,7 @@ export function tableNames(location: TableLocation = {}): TableNames {
     migrations: table('migrations'),
     groups: table('groups'),
     groupMembers: table('group_members'),
+    resources: table('resources'),
+    resourceKeys: table('resource_keys'),
   };
 }

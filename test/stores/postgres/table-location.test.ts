@@ -51,6 +51,8 @@ describe('PostgresUserStore table location', () => {
       'scim_groups',
       'scim_migrations',
       'scim_outbox',
+      'scim_resource_keys',
+      'scim_resources',
       'scim_user_counts',
       'scim_users',
     ]);
