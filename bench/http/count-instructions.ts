@@ -6,10 +6,13 @@
 // (`count-target.ts`); each count is the difference of two runs of the same process with
 // `--requests` A and B requests, so start-up, the 1,000 users preloaded and the warm-up cancel
 // out. `--wall N` adds N alternating rounds of the bundles run alone (CPU µs per request,
-// median), with the load average. Needs `valgrind` on the PATH.
+// median), with the load average. `--via node` sends the requests over loopback to the
+// `node:http` adapter served in the same process, so the adapter's path (body read, response
+// write) is counted too, with a client whose cost is the same for every ref. Needs `valgrind`.
 //
 //   node --import tsx bench/http/count-instructions.ts --refs main,WORKTREE [--ops get,list]
-//     [--requests 1000,4000] [--rounds 2] [--verifier static] [--wall 5]
+//     (ops: create, create active, get, filter, list, put, patch)
+//     [--requests 1000,4000] [--rounds 2] [--verifier static] [--wall 5] [--via handle|node]
 import { build } from 'esbuild';
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -26,6 +29,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '1' },
     verifier: { type: 'string', default: 'static' },
     wall: { type: 'string', default: '0' },
+    via: { type: 'string', default: 'handle' },
   },
 });
 const root = new URL('../../', import.meta.url).pathname;
@@ -36,6 +40,7 @@ const ALL_OPS = [
   'get by id',
   'filter userName',
   'list page of 100',
+  'put user',
   'patch active',
 ];
 const ops = ALL_OPS.filter((op) => args.ops.split(',').some((o) => op.startsWith(o.trim())));
@@ -100,6 +105,7 @@ async function instructions(file: string, op: string, warmup: number, n: number)
     args.verifier,
     String(warmup),
     String(n),
+    args.via,
   ]);
   const text = readFileSync(out, 'utf8');
   rmSync(out);
@@ -115,7 +121,7 @@ async function perRequest(file: string, op: string): Promise<number> {
 
 async function cpuMicros(file: string, op: string): Promise<number> {
   const { warmup, n } = sizes(op);
-  const out = await run('node', [file, op, args.verifier, String(warmup), String(n[1])]);
+  const out = await run('node', [file, op, args.verifier, String(warmup), String(n[1]), args.via]);
   return (
     (JSON.parse(out.trim().split('\n').pop() ?? '{}') as { cpuMicros: number }).cpuMicros / n[1]
   );
@@ -128,7 +134,9 @@ const load = () =>
   loadavg()
     .map((l) => l.toFixed(1))
     .join(' ');
-console.log(`refs ${refs.join(' / ')}; verifier ${args.verifier}; load average ${load()}`);
+console.log(
+  `refs ${refs.join(' / ')}; verifier ${args.verifier}; via ${args.via}; load average ${load()}`,
+);
 const rows: string[] = [];
 for (const op of ops) {
   const counts = refs.map((): number[] => []);

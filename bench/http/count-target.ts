@@ -3,22 +3,29 @@
 // those. Bundled by esbuild (as tsup builds the package: no tsx, no kept names) and run under
 // callgrind or alone.
 //
-//   node count-target.mjs <operation> <verifier> <warmup> <requests>
-import { VERIFIERS, prepareBench, send } from './in-process-ops.js';
+// With `node` as the fifth argument the requests go over loopback to the `node:http` adapter
+// served in the same process (`serveOverNode`), so the adapter's request path is counted too.
+//
+//   node count-target.mjs <operation> <verifier> <warmup> <requests> [handle|node]
+import { VERIFIERS, prepareBench, send, serveOverNode } from './in-process-ops.js';
 
-const [op = '', verifier = 'static', warmup = '2000', requests = '0'] = process.argv.slice(2);
+const [op = '', verifier = 'static', warmup = '2000', requests = '0', via = 'handle'] =
+  process.argv.slice(2);
 const make = VERIFIERS[verifier];
 if (!make) throw new Error(`no verifier "${verifier}"`);
 const { scim, ops } = await prepareBench(make(), verifier);
 const operation = ops[op];
 if (!operation) throw new Error(`no operation "${op}"`);
+const node = via === 'node' ? await serveOverNode(scim) : undefined;
+const target = node ? node.send : scim;
 // The outbox is drained after each part, so the welcome emails a create queues are sent (and
 // counted) with the requests that queued them, not left to `close()`.
-await send(scim, operation, 0, Number(warmup));
+await send(target, operation, 0, Number(warmup));
 await scim.dispatchOutbox();
 const start = process.cpuUsage();
-await send(scim, operation, Number(warmup), Number(requests));
+await send(target, operation, Number(warmup), Number(requests));
 await scim.dispatchOutbox();
 const used = process.cpuUsage(start);
+await node?.close();
 await scim.close();
 console.log(JSON.stringify({ cpuMicros: used.user + used.system }));

@@ -64,8 +64,17 @@ function finish(response: ScimResponse, method: string, close: boolean): ScimRes
   };
 }
 
+// A copy of a request with another `context` and `body`, written out field by field: a spread
+// that adds a key the source lacks (`{ ...head, body }`) takes V8's slow path on Node 20, about
+// 0.7 µs (bench/RESULTS.md). A field the head lacks is present as `undefined`, which reads the same.
+function requestOf(head: ScimRequestHead, context: unknown, body: unknown): ScimRequest {
+  const { method, path, query, headers, baseUrl } = head;
+  return { method, path, query, headers, baseUrl, context, body } as ScimRequest;
+}
+
 function withBody(head: ScimRequestHead, body: unknown): ScimRequest {
-  return body === undefined || (head as ScimRequest).body === body ? head : { ...head, body };
+  if (body === undefined || (head as ScimRequest).body === body) return head;
+  return requestOf(head, head.context, body);
 }
 
 /**
@@ -127,7 +136,7 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
       // on every framework; only after authentication, so an anonymous client runs no host code.
       if (context !== undefined) {
         const value = context();
-        if (value !== undefined) request = { ...head, context: value };
+        if (value !== undefined) request = requestOf(head, value, (head as ScimRequest).body);
       }
       if (rateLimit === undefined) return routed(request, method, tenant, onWire, trace);
       const verdict = rateLimit(tenant, request);

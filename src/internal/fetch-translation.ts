@@ -1,11 +1,70 @@
-import type { ScimRequestHead, ScimResponse } from '../core/types.js';
+import type { HeaderValue, ScimRequestHead, ScimResponse } from '../core/types.js';
+import type { BodyLimits } from './body-limits.js';
+import type { BodyRead } from './body-collector.js';
 import { buildScimHead } from './build-scim-head.js';
+import { NodeServerIncoming } from './node-server-incoming.js';
+import { hasNoBody, readNodeBody } from './read-node-body.js';
+import { readWebBody } from './read-web-body.js';
 
-/** Turns a Web `Request`'s method, URL and headers into a {@link ScimRequestHead}. */
-export function fetchHead(request: Request): ScimRequestHead {
-  const url = new URL(request.url);
-  const headers = Object.fromEntries(request.headers);
-  return buildScimHead(request.method, url.pathname + url.search, headers, url.origin);
+/** What an adapter hands {@link runScim}: the head, and how to read the body if there is one. */
+export interface FetchRequestParts {
+  readonly head: ScimRequestHead;
+  readonly read: (() => Promise<BodyRead>) | undefined;
+}
+
+/**
+ * Turns Web `Request`s into their heads and body readers. Under `@hono/node-server` (its
+ * `env.incoming`, see {@link NodeServerIncoming}) the headers and the body come from the node
+ * request; everywhere else from the Web `Request`.
+ */
+export class FetchRequestReader {
+  private readonly incoming = new NodeServerIncoming();
+
+  /** @param limits - the body read limit and timeout. */
+  constructor(private readonly limits: BodyLimits) {}
+
+  /**
+   * The head and body reader of `request`; `env` is what the runtime passed after it, and
+   * `readBody` reads the Web body when the caller knows a cheaper way (a framework's cache).
+   */
+  parts(request: Request, env: unknown, readBody?: () => Promise<BodyRead>): FetchRequestParts {
+    const { limits } = this;
+    const incoming = this.incoming.of(request, env);
+    if (incoming !== undefined) {
+      const { headers } = incoming;
+      const read = hasNoBody(headers) ? undefined : () => readNodeBody(incoming, limits);
+      return { head: fetchHead(request, headers), read };
+    }
+    const head = fetchHead(request, Object.fromEntries(request.headers));
+    const stream = request.body;
+    if (stream === null) return { head, read: undefined };
+    return { head, read: readBody ?? (() => readWebBody(stream, limits)) };
+  }
+}
+
+/** Turns a Web `Request`'s method and URL, with its headers, into a {@link ScimRequestHead}. */
+export function fetchHead(
+  request: Request,
+  headers: Readonly<Record<string, HeaderValue>>,
+): ScimRequestHead {
+  const { origin, target } = splitRequestUrl(request.url);
+  return buildScimHead(request.method, target, headers, origin);
+}
+
+/**
+ * Splits a `Request`'s URL into its origin and its target (path and query, no fragment), as
+ * `new URL(url)`'s `origin` and `pathname + search` would, without parsing it again: a
+ * `Request`'s `url` is already a serialised absolute URL, `scheme://host[:port]/path?query#frag`,
+ * without credentials.
+ */
+export function splitRequestUrl(url: string): { origin: string; target: string } {
+  const slash = url.indexOf('/', url.indexOf('//') + 2);
+  if (slash < 0) return { origin: url, target: '/' };
+  const hash = url.indexOf('#', slash);
+  return {
+    origin: url.slice(0, slash),
+    target: hash < 0 ? url.slice(slash) : url.slice(slash, hash),
+  };
 }
 
 /** Turns a {@link ScimResponse} into a Web `Response`. */

@@ -2,6 +2,7 @@ import { isJsonObject, jsonEqual } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
 import { foldCase } from './fold-case.js';
 import type { CompiledResourceType } from './resource-type.js';
+import { holdsImmutable } from './holds-immutable.js';
 import type { AttributeDefinition } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -88,7 +89,7 @@ export function keepImmutable(
   path: string,
   leftOut: LeftOutImmutable,
 ): unknown {
-  if (unassigned(stored)) return next;
+  if (unassigned(stored) || !holdsImmutable(definition)) return next;
   if (definition.mutability === 'immutable') {
     if (unassigned(next) && leftOut === 'keep') return stored;
     if (unassigned(next) || comparable(next, definition) !== comparable(stored, definition)) {
@@ -99,9 +100,9 @@ export function keepImmutable(
     }
     return jsonEqual(next, stored) ? next : stored;
   }
+  // A singular attribute with an immutable sub-attribute.
   const subs = definition.subAttributes;
-  if (definition.multiValued || !isJsonObject(stored) || !subs) return next;
-  if (!subs.some((sub) => sub.mutability === 'immutable')) return next;
+  if (!isJsonObject(stored) || !subs) return next;
   const value = isJsonObject(next) ? next : {};
   const inner = checkValues(stored, value, subs, `${path}.`, leftOut);
   return inner === value ? next : inner;
@@ -125,13 +126,15 @@ export function checkImmutable(
   type: CompiledResourceType,
 ): Json {
   const { core, extensions } = type;
-  let out = checkValues(current, next, core.attributes, '', 'keep');
+  // Only the attributes `immutable` can hold back: none, for the standard User.
+  let out = checkValues(current, next, type.immutableIn(core), '', 'keep');
   for (const extension of extensions) {
+    const guarded = type.immutableIn(extension);
     const stored = current[extension.id];
-    if (!isJsonObject(stored)) continue;
+    if (guarded.length === 0 || !isJsonObject(stored)) continue;
     const sent = out[extension.id];
     const values = isJsonObject(sent) ? sent : {};
-    const checked = checkValues(stored, values, extension.attributes, `${extension.id}:`, 'keep');
+    const checked = checkValues(stored, values, guarded, `${extension.id}:`, 'keep');
     if (checked !== values && (sent !== undefined || Object.keys(checked).length > 0)) {
       out = out === next ? { ...next } : out;
       out[extension.id] = checked;

@@ -1,4 +1,5 @@
 import type { AttributePath } from './attribute-path.js';
+import { holdsImmutable } from './holds-immutable.js';
 import { compileResourceInput, type CompiledResourceInput } from './compile-resource-input.js';
 import { resolveDialectRules, type DialectRuleName, type DialectRules } from './dialect-rules.js';
 import { SCHEMAS_ATTRIBUTE } from './schemas-attribute.js';
@@ -56,6 +57,12 @@ export interface CompiledResourceType {
   readonly rules: DialectRules;
   /** The required attributes of every schema, which no write may leave unassigned. */
   readonly required: readonly (readonly [SchemaDefinition, AttributeDefinition])[];
+  /**
+   * The attributes of `schema` (one of {@link CompiledResourceType.schemas}) that `immutable`
+   * can hold back on a write, in order: immutable ones and singular ones with an immutable
+   * sub-attribute (`holdsImmutable`). A PUT checks only these.
+   */
+  immutableIn(schema: SchemaDefinition): readonly AttributeDefinition[];
   /** The request-body reader of POST and PUT, compiled on first use. */
   readonly input: CompiledResourceInput;
   /**
@@ -139,6 +146,9 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
   const required = Object.freeze(
     schemas.flatMap((s) => s.attributes.filter((a) => a.required).map((a) => [s, a] as const)),
   );
+  const immutable = new Map(
+    schemas.map((s) => [s, Object.freeze(s.attributes.filter(holdsImmutable))]),
+  );
   const coreSchemas = Object.freeze([core.id]);
   let input: CompiledResourceInput | undefined;
   let shapes: ValueShapes | undefined;
@@ -154,6 +164,7 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
     schemas,
     rules,
     required,
+    immutableIn: (schema) => immutable.get(schema) ?? schema.attributes.filter(holdsImmutable),
     get input() {
       return (input ??= compileResourceInput(schemas, rules));
     },

@@ -61,6 +61,24 @@ describe('scim.begin: the head phase, before any body is read', () => {
     expect(created.headers.connection).toBeUndefined();
   });
 
+  it('hands the handler the head with the body read, and a host hook sees every field', async () => {
+    const seen: ScimRequest[] = [];
+    const { scim } = setup({
+      me: (_tenant, request) => {
+        seen.push(request);
+        return null;
+      },
+    });
+    const headers = { authorization: `Bearer ${KEY_A}`, 'content-length': '2' };
+    const sent = { ...head('/Me', headers, 'PUT'), query: 'attributes=userName' };
+    const phase = scim.begin(sent, () => 'session-7') as Exclude<ScimAdmission, ScimResponse>;
+    const body = new TextEncoder().encode('{}');
+    expect((await phase(body, 'complete')).status).toBe(404);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ ...sent, context: 'session-7', body });
+    expect(sent).not.toHaveProperty('body');
+  });
+
   it.each([
     ['a Content-Length over the limit', { 'content-length': `${2 * MiB}` }, 413],
     ['a media type scimkit does not read', { 'content-type': 'text/plain' }, 415],

@@ -20,7 +20,9 @@ describe('adapter types', () => {
     >();
     expectTypeOf(scimFastify(scim)).toEqualTypeOf<FastifyPluginAsync>();
     expectTypeOf(scimHono(scim)).toEqualTypeOf<(c: Context) => Promise<Response>>();
-    expectTypeOf(scimFetch(scim)).toEqualTypeOf<(request: Request) => Promise<Response>>();
+    expectTypeOf(scimFetch(scim)).toEqualTypeOf<
+      (request: Request, env?: unknown) => Promise<Response>
+    >();
     expectTypeOf(scimNode(scim)).toEqualTypeOf<
       (req: IncomingMessage, res: ServerResponse) => void
     >();

@@ -75,7 +75,7 @@ function fetchBridge(handler: (request: Request) => Promise<Response>) {
   };
 }
 
-/** The six targets: Express 5, Express 4, Fastify 5, Hono 4, Fetch and node:http. */
+/** The targets: Express 5 and 4, Fastify 5, Hono 4, Fetch (bridged, and on node-server), node:http. */
 export const targets: readonly Target[] = [
   {
     name: 'express 5',
@@ -117,6 +117,17 @@ export const targets: readonly Target[] = [
   {
     name: 'fetch',
     start: (scim, options) => listening(createServer(fetchBridge(scimFetch(scim, options)))),
+  },
+  {
+    // node-server hands the handler `{ incoming, outgoing }`: the adapter reads node's request.
+    name: 'fetch on @hono/node-server',
+    start: (scim, options) =>
+      new Promise((resolve) => {
+        const server = serve(
+          { fetch: scimFetch(scim, options), port: 0, hostname: '127.0.0.1' },
+          () => resolve(running(server as Server)),
+        );
+      }),
   },
   {
     name: 'node:http',

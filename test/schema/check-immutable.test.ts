@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isScimError } from '../../src/errors/index.js';
 import { checkImmutable } from '../../src/schema/check-immutable.js';
-import { DISTRICT, resourceType } from './fixtures.js';
+import { defineSchema } from '../../src/schema/define-schema.js';
+import { userSchema } from '../../src/schema/user-schema.js';
+import { DISTRICT, districtSchema, resourceType } from './fixtures.js';
 
 const stored = {
   id: 'u1',
@@ -94,5 +96,43 @@ describe('checkImmutable (PUT)', () => {
     checkImmutable(stored, sent, resourceType);
     expect(JSON.stringify(stored)).toBe(before);
     expect(JSON.stringify(sent)).toBe(sentBefore);
+  });
+});
+
+// The seam: a PUT walks only the attributes `immutable` can hold back, listed once per
+// compiled resource type.
+describe('immutableIn (the attributes a PUT checks)', () => {
+  it('are the immutable ones and the singular ones with an immutable sub-attribute, in order', () => {
+    expect(resourceType.immutableIn(districtSchema).map((a) => a.name)).toEqual([
+      'studentNumber',
+      'homeRoom',
+      'tags',
+      'guardian',
+    ]);
+    expect(resourceType.immutableIn(districtSchema)).toBe(resourceType.immutableIn(districtSchema));
+  });
+
+  it('are none for the standard User, whose attributes are all readWrite or readOnly', () => {
+    expect(resourceType.immutableIn(userSchema)).toEqual([]);
+  });
+
+  it('are worked out for a schema the type does not hold too', () => {
+    const plain = defineSchema({
+      id: 'urn:example:plain',
+      name: 'Plain',
+      description: 'No immutable attribute of its own',
+      attributes: districtSchema.attributes.map((a) => ({
+        ...a,
+        mutability: 'readWrite' as const,
+      })),
+    });
+    // guardian's own `since` stays immutable.
+    expect(resourceType.immutableIn(plain).map((a) => a.name)).toEqual(['guardian']);
+  });
+
+  it('leave a PUT over every other attribute exactly as sent', () => {
+    const stored = { id: 'u1', userName: 'ada@example.org', displayName: 'Ada', title: 'Dr' };
+    const next = { userName: 'ada@example.org', title: 'Prof' };
+    expect(checkImmutable(stored, next, resourceType)).toBe(next);
   });
 });

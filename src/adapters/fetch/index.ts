@@ -6,14 +6,15 @@
  */
 import type { AdapterOptions, Scim } from '../../index.js';
 import { bodyLimits } from '../../internal/body-limits.js';
-import { fetchHead, toFetchResponse } from '../../internal/fetch-translation.js';
-import { readWebBody } from '../../internal/read-web-body.js';
+import { FetchRequestReader, toFetchResponse } from '../../internal/fetch-translation.js';
 import { runScim } from '../../internal/run-scim.js';
 
 /**
  * Creates a `(request) => Promise<Response>` handler that answers every request with `scim`.
  * The core strips its `basePath`, so route every method below the mount point to it. The body
- * is read only once the core has admitted the request from its headers.
+ * is read only once the core has admitted the request from its headers. The second argument is
+ * what the runtime passes after the request; under `@hono/node-server` (`{ incoming, outgoing }`)
+ * the headers and body are read from the node request, which is much cheaper there.
  *
  * @param scim - the service from `createScim`.
  * @param options - a `context` function, the body read limit and the body timeout.
@@ -31,13 +32,10 @@ import { runScim } from '../../internal/run-scim.js';
 export function scimFetch(
   scim: Scim,
   options?: AdapterOptions<Request>,
-): (request: Request) => Promise<Response> {
-  const limits = bodyLimits(scim, options);
-  return async (request) => {
-    const stream = request.body;
-    const read = stream === null ? undefined : () => readWebBody(stream, limits);
-    return toFetchResponse(
-      await runScim(scim, fetchHead(request), options?.context, request, read),
-    );
+): (request: Request, env?: unknown) => Promise<Response> {
+  const reader = new FetchRequestReader(bodyLimits(scim, options));
+  return async (request, env) => {
+    const { head, read } = reader.parts(request, env);
+    return toFetchResponse(await runScim(scim, head, options?.context, request, read));
   };
 }

@@ -18,5 +18,5 @@ export const getResource: ResourceHandler = async (context) => {
   if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, resource.meta.version)) {
     return emptyResponse(304, { etag: resource.meta.version });
   }
-  return resourceResponse(200, resource, context, project);
+  return resourceResponse(200, resource, context, project, true);
 };

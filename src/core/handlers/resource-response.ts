@@ -6,7 +6,7 @@ import {
   type Projector,
 } from '../../schema/project-resource.js';
 import { queryParams } from '../http/query-params.js';
-import { locatedJson, withLocation } from '../http/response-json.js';
+import { locatedJson, servedJson, withLocation } from '../http/response-json.js';
 import type { ScimResponse } from '../types.js';
 import { isBulkOperation, type ResourceContext } from './context.js';
 import type { StoredResource } from './resource-endpoint.js';
@@ -35,24 +35,27 @@ export function presented(
 
 /**
  * Serialises one resource of a response, shaped by the request's projection, with its
- * `meta.location`.
+ * `meta.location`. A read's text is kept for the next read (see `servedJson`); a write's
+ * answer shows its version once, and is written as it is.
  */
 export function resourceJson(
   resource: StoredResource,
   context: ResourceContext,
   project: Projector | undefined,
+  read = false,
 ): string {
   const shown = presented(resource, context);
   return project
     ? JSON.stringify(
         project(withLocation(shown, context.url) as unknown as Record<string, unknown>),
       )
-    : locatedJson(shown, context.url);
+    : (read ? servedJson : locatedJson)(shown, context.url);
 }
 
 /**
  * Answers with one resource, its `ETag` and, for a creation, its `Location`, shaped by the
- * request's `attributes` / `excludedAttributes`.
+ * request's `attributes` / `excludedAttributes`. `read`: the answer to a read, whose text is
+ * kept for the next one (see `resourceJson`).
  *
  * @see RFC 7644 §3.9
  */
@@ -61,6 +64,7 @@ export async function resourceResponse(
   stored: StoredResource,
   context: ResourceContext,
   project: Projector | undefined,
+  read = false,
 ): Promise<ScimResponse> {
   const headers: Record<string, string> = {
     'content-type': RESPONSE_CONTENT_TYPE,
@@ -70,7 +74,7 @@ export async function resourceResponse(
   // A /Bulk operation's answer is its status and headers: the BulkResponse shows no resource.
   if (isBulkOperation(context.request)) return { status, headers, body: undefined };
   const [resource] = (await expanded([stored], context, project)) as [StoredResource];
-  return { status, headers, body: resourceJson(resource, context, project) };
+  return { status, headers, body: resourceJson(resource, context, project, read) };
 }
 
 /** A request's projection: the lists as sent, and the function that applies them. */

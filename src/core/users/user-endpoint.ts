@@ -59,7 +59,7 @@ export class UserEndpointService implements ResourceService<ScimUser> {
    * PUT: readWrite attributes left out are cleared (roles included), except `active`, which an
    * omitted value leaves as it is; a change to a set immutable attribute is 400 `mutability`.
    */
-  async replace(
+  replace(
     tenant: string,
     id: string,
     ifMatch: string | undefined,
@@ -67,39 +67,46 @@ export class UserEndpointService implements ResourceService<ScimUser> {
   ): Promise<ScimUser> {
     const { type } = this.settings;
     // Checked against the version being replaced, so a concurrent write cannot slip past it.
-    const user = await this.users.update(tenant, id, ifMatch, (current) => ({
-      ...checkImmutable(current, input.attributes, type),
-      active: input.attributes.active ?? current.active,
-    }));
-    await this.#deliverPassword(tenant, user.id, input.password);
-    return user;
+    const written = this.users.update(tenant, id, ifMatch, (current) => {
+      const kept = checkImmutable(current, input.attributes, type);
+      const active = input.attributes.active ?? current.active;
+      // No copy when the PUT sent `active`, the usual case.
+      return kept.active === active ? kept : { ...kept, active };
+    });
+    return this.#thenPassword(tenant, written, () => input.password);
   }
 
   /** PATCH: a `password` the operations set, however they name it, goes to the hook. */
-  async patch(
-    tenant: string,
-    id: string,
-    ifMatch: string | undefined,
-    body: unknown,
-  ): Promise<ScimUser> {
+  patch(tenant: string, id: string, ifMatch: string | undefined, body: unknown): Promise<ScimUser> {
     let password: unknown;
-    const user = await this.users.update(tenant, id, ifMatch, (current) => {
+    const written = this.users.update(tenant, id, ifMatch, (current) => {
       const result = applyPatchIn(this.settings.patch, current, body);
       // From the attempt that is written: the update may run this again on a newer version.
       password = result.writeOnly.password;
       return result.changed ? result.resource : null;
     });
     // The engine coerced it to the attribute's type, a string.
-    await this.#deliverPassword(
-      tenant,
-      user.id,
+    return this.#thenPassword(tenant, written, () =>
       typeof password === 'string' ? password : undefined,
     );
-    return user;
   }
 
   delete(tenant: string, id: string, ifMatch: string | undefined): Promise<void> {
     return this.users.delete(tenant, id, ifMatch);
+  }
+
+  // The written user, once the password the write carried (read when it is done) is with the
+  // host's hook; without a hook or a password, the write's own promise: no further turn.
+  #thenPassword(
+    tenant: string,
+    written: Promise<ScimUser>,
+    password: () => string | undefined,
+  ): Promise<ScimUser> {
+    if (!this.settings.onPassword) return written;
+    return written.then(async (user) => {
+      await this.#deliverPassword(tenant, user.id, password());
+      return user;
+    });
   }
 
   // Hands a client's writeOnly `password` to the host's hook after the write. A failing hook is

@@ -10,6 +10,7 @@ import type {
 import type { DeleteOptions, StoreCapabilities } from '../../contracts/store-query.js';
 import { ScimConfigError, scimErrors } from '../../errors/index.js';
 import { previewJson } from '../../json/preview-json.js';
+import { isAttributeName } from '../../schema/attribute-path.js';
 import { compileSqlFilter } from './compile-sql-filter.js';
 import { keysetPage, type KeysetRow } from './keyset-page.js';
 import type { MigrateResult } from './migrate.js';
@@ -39,8 +40,8 @@ export interface PostgresResourceStoreOptions extends PostgresUserStoreOptions {
 
 type Doc = Record<string, unknown>;
 
-// The attribute-name grammar (RFC 7643 §2.1) the core holds type names to: safe as a literal.
-const TYPE_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,99}$/;
+// The core holds type names to the attribute-name grammar (RFC 7643 §2.1): safe as a literal.
+const isTypeName = (name: string) => name.length <= 100 && isAttributeName(name);
 /** The SQLSTATE of a unique violation. */
 const UNIQUE_VIOLATION = '23505';
 
@@ -95,10 +96,10 @@ export class PostgresResourceStore implements ResourceStore {
 
   /** @throws ScimConfigError for a type name that is not an attribute name, or a bad location. */
   constructor(options: PostgresResourceStoreOptions) {
-    if (!TYPE_NAME.test(options.resourceType))
+    if (typeof options.resourceType !== 'string' || !isTypeName(options.resourceType))
       throw new ScimConfigError(
         `PostgresResourceStore: resourceType ${previewJson(options.resourceType)} must be a ` +
-          'resource type name (a letter, then letters, digits, "-" or "_").',
+          'resource type name (an attribute name of at most 100 characters).',
       );
     this.resourceType = options.resourceType;
     this.context = new StoreContext(options.executor, options, options.migrate ?? false);
