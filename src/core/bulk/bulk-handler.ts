@@ -31,11 +31,14 @@ function checkPath(
     `"path" ${JSON.stringify(path)} must name ${method === 'POST' ? 'a resource endpoint' : 'one resource'}` +
     ` of ${served.join(', ')}${method === 'POST' ? '' : ' ("/Users/{id}")'}, without a query.`;
   if (!path.startsWith('/') || path.includes('?') || path.includes('#')) return refuse();
-  const segments = path.slice(1).split('/');
-  const [name, id] = segments;
-  if (name === undefined || !names.includes(name.toLowerCase())) return refuse();
-  if (method === 'POST') return segments.length === 1 ? undefined : refuse();
-  return segments.length === 2 && id !== '' && id !== '.search' ? undefined : refuse();
+  // Split at the slashes by index, not with split(): no array per operation.
+  const slash = path.indexOf('/', 1);
+  const name = slash === -1 ? path.slice(1) : path.slice(1, slash);
+  if (!names.includes(name.toLowerCase())) return refuse();
+  if (method === 'POST') return slash === -1 ? undefined : refuse();
+  if (slash === -1 || path.includes('/', slash + 1)) return refuse();
+  const id = path.slice(slash + 1);
+  return id !== '' && id !== '.search' ? undefined : refuse();
 }
 
 function errorBody(response: ScimResponse): ScimErrorBody {

@@ -55,7 +55,8 @@ export async function runBulk(
   let pending = operations.map((_, i) => i);
   while (pending.length > 0 && errors < limit) {
     const waiting: number[] = [];
-    for (const [at, index] of pending.entries()) {
+    for (let at = 0; at < pending.length; at++) {
+      const index = pending[at] as number;
       if (errors >= limit) {
         waiting.push(...pending.slice(at));
         break;
