@@ -1,12 +1,21 @@
 import { ScimError, type ScimErrorBody } from '../../errors/index.js';
 import { readJsonBody } from '../http/read-json-body.js';
-import { RESPONSE_CONTENT_TYPE } from '../http/media-type.js';
+import { jsonResponse } from '../http/respond.js';
 import { BULK_OPERATION, type BulkOperationRequest, type Handler } from '../handlers/context.js';
 import type { ScimResponse } from '../types.js';
 import { readBulkRequest, type BulkOperation } from './bulk-request.js';
 import { runBulk, type OperationResult } from './run-bulk.js';
-import { bulkResponseJson, type BulkResponseOperation } from './bulk-response-json.js';
 import { BULK_RESPONSE_SCHEMA } from '../../schema/urns.js';
+
+/** One operation of a BulkResponse. */
+export interface BulkResponseOperation {
+  method?: string;
+  bulkId?: string;
+  version?: string;
+  location?: string;
+  status: string;
+  response?: ScimErrorBody;
+}
 
 // Why a bulk operation's path does not name a served resource type the way its method needs
 // (POST: the collection; PUT, PATCH, DELETE: one resource), or `undefined` when it does.
@@ -66,8 +75,8 @@ function createdId(response: ScimResponse, prefix: string): string | undefined {
  */
 export const bulk: Handler = async (context) => {
   const { request, tenant, config } = context;
-  const sent = readJsonBody(request, config.maxBulkPayloadBytes);
-  const { operations, failOnErrors } = readBulkRequest(sent, config.maxBulkOperations);
+  const body = readJsonBody(request, config.maxBulkPayloadBytes);
+  const { operations, failOnErrors } = readBulkRequest(body, config.maxBulkOperations);
   const results: (BulkResponseOperation | undefined)[] = operations.map(() => undefined);
   const served = config.endpoints.map((e) => e.type.endpoint);
   const names = served.map((e) => e.slice(1).toLowerCase());
@@ -122,11 +131,10 @@ export const bulk: Handler = async (context) => {
       response: error.toJSON(),
     };
   });
-  const body = bulkResponseJson(
-    BULK_RESPONSE_SCHEMA,
-    results.filter((r) => r !== undefined),
-  );
-  return { status: 200, headers: { 'content-type': RESPONSE_CONTENT_TYPE }, body };
+  return jsonResponse(200, {
+    schemas: [BULK_RESPONSE_SCHEMA],
+    Operations: results.filter((r) => r !== undefined),
+  });
 };
 
 function errorOf(status: number, detail: string): ScimErrorBody {
