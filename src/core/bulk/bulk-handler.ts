@@ -27,19 +27,29 @@ function checkPath(
   served: readonly string[],
   names: readonly string[],
 ): string | undefined {
-  const refuse = () =>
-    `"path" ${JSON.stringify(path)} must name ${method === 'POST' ? 'a resource endpoint' : 'one resource'}` +
-    ` of ${served.join(', ')}${method === 'POST' ? '' : ' ("/Users/{id}")'}, without a query.`;
-  if (!path.startsWith('/') || path.includes('?') || path.includes('#')) return refuse();
+  if (!path.startsWith('/') || path.includes('?') || path.includes('#'))
+    return pathProblem(path, method, served);
   // Split at the slashes by index, not with split(): no array per operation.
   const slash = path.indexOf('/', 1);
   const name = slash === -1 ? path.slice(1) : path.slice(1, slash);
-  if (!names.includes(name.toLowerCase())) return refuse();
-  if (method === 'POST') return slash === -1 ? undefined : refuse();
-  if (slash === -1 || path.includes('/', slash + 1)) return refuse();
+  if (!names.includes(name.toLowerCase())) return pathProblem(path, method, served);
+  if (method === 'POST') return slash === -1 ? undefined : pathProblem(path, method, served);
+  if (slash === -1 || path.includes('/', slash + 1)) return pathProblem(path, method, served);
   const id = path.slice(slash + 1);
-  return id !== '' && id !== '.search' ? undefined : refuse();
+  return id !== '' && id !== '.search' ? undefined : pathProblem(path, method, served);
 }
+
+// checkPath's answer for a path it refuses (a function, not a closure made per operation).
+function pathProblem(path: string, method: string, served: readonly string[]): string {
+  return (
+    `"path" ${JSON.stringify(path)} must name ${method === 'POST' ? 'a resource endpoint' : 'one resource'}` +
+    ` of ${served.join(', ')}${method === 'POST' ? '' : ' ("/Users/{id}")'}, without a query.`
+  );
+}
+
+// The results of operations that created nothing: shared, not one object per operation.
+const FAILED: OperationResult = { failed: true };
+const DONE: OperationResult = { failed: false };
 
 function errorBody(response: ScimResponse): ScimErrorBody {
   try {
@@ -94,7 +104,7 @@ export const bulk: Handler = async (context) => {
     const problem = checkPath(path, method, served, names);
     if (problem !== undefined) {
       results[index] = { ...entry(op, 400), response: errorOf(400, problem) };
-      return { failed: true };
+      return FAILED;
     }
     const headers: Record<string, string> = { 'content-type': 'application/scim+json' };
     if (op.version !== undefined) headers['if-match'] = op.version;
@@ -122,7 +132,8 @@ export const bulk: Handler = async (context) => {
     if (response.headers.etag !== undefined && !failed) out.version = response.headers.etag;
     if (failed) out.response = errorBody(response);
     results[index] = out;
-    return { failed, createdId: id };
+    if (id !== undefined) return { failed, createdId: id };
+    return failed ? FAILED : DONE;
   };
 
   await runBulk(operations, failOnErrors, dispatch, (index, error) => {
