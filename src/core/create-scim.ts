@@ -308,8 +308,10 @@ export function createScim(options: ScimOptions): Scim {
   // sent alone: same route table, handlers and request trace, no second authentication.
   runOperation = (tenant, request, path) => {
     const origin = options.publicBaseUrl ?? targetOrigin(request.path) ?? request.baseUrl;
-    const inner: ScimRequest = { ...request, path: `${basePath}${path}` };
-    return phases.handleAs(origin === undefined ? inner : { ...inner, baseUrl: origin }, tenant);
+    // The operation's own request (see RunOperation): retargeted in place, no copy per operation.
+    request.path = `${basePath}${path}`;
+    if (origin !== undefined) request.baseUrl = origin;
+    return phases.handleAs(request, tenant);
   };
 
   return {

@@ -36,11 +36,12 @@ export interface HandlerConfig {
  * Runs a request of an already authenticated tenant through the same route table, handlers and
  * request trace as a request sent alone, without authenticating it again. `path` is below the
  * base path (`/Users/{id}`); the request's own `path` only gives the origin of an absolute-form
- * target, as for the request sent alone. Never rejects.
+ * target, as for the request sent alone. The request is the operation's own, built for this one
+ * call: it is retargeted in place (its `path` and `baseUrl` set), not copied. Never rejects.
  */
 export type RunOperation = (
   tenant: Tenant,
-  request: ScimRequest,
+  request: { -readonly [K in keyof ScimRequest]: ScimRequest[K] },
   path: string,
 ) => Promise<ScimResponse>;
 
