@@ -96,22 +96,61 @@ describe('SettledTexts', () => {
     }
   });
 
-  it('keeps at most its capacity, the oldest going first', () => {
+  it('keeps a text from the second read, at most its capacity, the oldest going first', () => {
     const users = [1, 2, 3].map((n) =>
       deepFreeze({ id: `u-${n}`, meta: { version: `W/"${n}"` } } as StoredResource),
     );
+    const url = URLS[0] as string;
     const texts = new SettledTexts(2);
-    for (const u of users) texts.json(u, URLS[0] as string);
+    const [u1, u2, u3] = users as [StoredResource, StoredResource, StoredResource];
+    const read = (u: StoredResource) => expect(texts.json(u, url)).toBe(plain(u, url));
+    // A first read is answered plainly and only remembered.
+    read(u2);
+    read(u3);
+    expect(texts.size).toBe(0);
+    // Read a second time while remembered: kept.
+    read(u2);
+    read(u3);
     expect(texts.size).toBe(2);
-    // The first went; serving it again brings it back in place of the second.
-    for (const u of users)
-      expect(texts.json(u, URLS[0] as string)).toBe(plain(u, URLS[0] as string));
+    // u1, read twice, comes in place of the oldest kept (u2), which is remembered no more.
+    read(u1);
+    read(u1);
+    expect(texts.size).toBe(2);
+    for (const u of [u1, u2, u3]) read(u);
     expect(texts.size).toBe(2);
     const none = new SettledTexts(0);
-    expect(none.json(users[0] as StoredResource, URLS[0] as string)).toBe(
-      plain(users[0] as StoredResource, URLS[0] as string),
-    );
+    for (let i = 0; i < 3; i++)
+      expect(none.json(users[0] as StoredResource, url)).toBe(
+        plain(users[0] as StoredResource, url),
+      );
     expect(none.size).toBe(0);
+  });
+
+  it('leaves a page read for the first time to plain serialisation, and keeps it from the second read', () => {
+    const users = [1, 2, 3].map((n) =>
+      deepFreeze({ id: `u-${n}`, meta: { version: `W/"${n}"` } } as StoredResource),
+    );
+    const url = URLS[0] as string;
+    const texts = new SettledTexts(8);
+    expect(texts.page(users, url)).toBeUndefined();
+    expect(texts.size).toBe(0);
+    expect(texts.page(users, url)).toEqual(users.map((u) => plain(u, url)));
+    expect(texts.size).toBe(3);
+    // A page with one resource never read before is written from texts too.
+    const fresh = deepFreeze({ id: 'u-9', meta: { version: 'W/"1"' } } as StoredResource);
+    expect(texts.page([fresh, ...users], url)).toEqual([fresh, ...users].map((u) => plain(u, url)));
+    expect(new SettledTexts(0).page(users, url)).toBeUndefined();
+  });
+
+  it('keeps nothing from passes over more resources than it holds (a full sync)', () => {
+    const users = Array.from({ length: 10 }, (_, n) =>
+      deepFreeze({ id: `u-${n}`, meta: { version: 'W/"1"' } } as StoredResource),
+    );
+    const url = URLS[1] as string;
+    const texts = new SettledTexts(4);
+    for (let pass = 0; pass < 3; pass++)
+      for (const u of users) expect(texts.json(u, url)).toBe(plain(u, url));
+    expect(texts.size).toBe(0);
   });
 });
 

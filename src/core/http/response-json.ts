@@ -38,26 +38,33 @@ export function locatedJson(resource: StoredResource, url: string): string {
 }
 
 /**
- * The text of {@link locatedJson} kept for each settled resource a read served, so the next
- * read of the same version is answered without serialising anything. Settled means deeply
- * frozen JSON data (every object and array frozen, data members only, no `toJSON`): nothing
- * can change what such a value serialises to, so the text kept for it is its text for as long
- * as it lives. The memory store hands out its stored versions
- * so; an object made for one response (a user with computed `groups`, a group with its
- * members' `$ref`) is not frozen and is serialised as before.
+ * The text of {@link locatedJson} kept for each settled resource that reads keep asking for,
+ * so the next read of the same version is answered without serialising anything. Settled means
+ * deeply frozen JSON data (every object and array frozen, data members only, no `toJSON`):
+ * nothing can change what such a value serialises to, so the text kept for it is its text for
+ * as long as it lives. The memory store hands out its stored versions so; an object made for
+ * one response (a user with computed `groups`, a group with its members' `$ref`) is not frozen
+ * and is serialised as before.
  *
- * Memory is bounded: at most `capacity` resources are held, the oldest kept first to go. A
- * resource stays reachable from here until it goes, even when its store has replaced it.
+ * A text is kept from a resource's second read among the last `capacity` first reads: a first
+ * read is answered as plain serialisation answers it and only remembered. So a pass over a
+ * directory larger than the cache (an IdP's full sync) costs what it cost without it, instead
+ * of checking and keeping texts that are gone before they are read again.
+ *
+ * Memory is bounded: at most `capacity` texts and `capacity` remembered first reads, the
+ * oldest going first. A resource stays reachable from here until it goes, even when its store
+ * has replaced it.
  */
 export class SettledTexts {
   readonly #texts = new Map<object, { url: string; text: string }>();
-  // The resources kept, in the order they came: slot `#next` holds the first to go.
-  readonly #order: (object | undefined)[];
-  #next = 0;
+  readonly #kept: RecentObjects;
+  readonly #once = new Set<object>();
+  readonly #readOnce: RecentObjects;
 
   /** @param capacity - the most resources whose text is kept at once. */
   constructor(readonly capacity: number) {
-    this.#order = new Array<object | undefined>(capacity).fill(undefined);
+    this.#kept = new RecentObjects(capacity, (gone) => this.#texts.delete(gone));
+    this.#readOnce = new RecentObjects(capacity, (gone) => this.#once.delete(gone));
   }
 
   /** How many resources have their text kept. */
@@ -73,16 +80,53 @@ export class SettledTexts {
     if (kept !== undefined) {
       kept.url = url;
       kept.text = text;
-    } else if (this.capacity > 0 && isSettled(resource)) this.#keep(resource, { url, text });
+    } else if (this.capacity === 0) {
+      // Nothing is kept.
+    } else if (!this.#once.delete(resource)) {
+      this.#remember(resource);
+    } else if (isSettled(resource)) {
+      this.#texts.set(resource, { url, text });
+      this.#kept.add(resource);
+    }
     return text;
   }
 
-  #keep(resource: object, entry: { url: string; text: string }): void {
-    const gone = this.#order[this.#next];
-    if (gone !== undefined) this.#texts.delete(gone);
-    this.#order[this.#next] = resource;
+  /**
+   * The texts of a page's resources, each as {@link SettledTexts.json} gives it; or `undefined`
+   * when every one is a first read: then each is only remembered, and the caller serialises
+   * the page plainly, which for a page read once costs less than one serialisation per resource.
+   */
+  page(resources: readonly StoredResource[], url: string): string[] | undefined {
+    if (resources.every((r) => !this.#texts.has(r) && !this.#once.has(r))) {
+      if (this.capacity > 0) for (const r of resources) this.#remember(r);
+      return undefined;
+    }
+    return resources.map((r) => this.json(r, url));
+  }
+
+  #remember(resource: object): void {
+    this.#once.add(resource);
+    this.#readOnce.add(resource);
+  }
+}
+
+// At most `capacity` objects in the order they came; `onGone` hears of each that makes room.
+class RecentObjects {
+  readonly #slots: (object | undefined)[];
+  #next = 0;
+
+  constructor(
+    readonly capacity: number,
+    readonly onGone: (gone: object) => void,
+  ) {
+    this.#slots = new Array<object | undefined>(capacity).fill(undefined);
+  }
+
+  add(value: object): void {
+    const gone = this.#slots[this.#next];
+    if (gone !== undefined) this.onGone(gone);
+    this.#slots[this.#next] = value;
     this.#next = (this.#next + 1) % this.capacity;
-    this.#texts.set(resource, entry);
   }
 }
 
@@ -104,7 +148,8 @@ export function servedJson(resource: StoredResource, url: string): string {
  * `Resources` each resource with its `meta.location` (see {@link withLocation}), shaped by
  * `project` when the request asks for a projection. Without one, the page is written around
  * the texts of its resources (see {@link servedJson}): a page of settled resources read before
- * serialises nothing but its own members.
+ * serialises nothing but its own members; a page none of whose resources was read before is
+ * serialised whole, as plain serialisation does (see {@link SettledTexts.page}).
  *
  * @param page - every member but `Resources`; it must not have one.
  */
@@ -121,9 +166,9 @@ export function listResponseJson(
     );
     return JSON.stringify({ ...page, Resources: shaped });
   }
-  const texts = new Array<string>(resources.length);
-  for (let i = 0; i < resources.length; i++)
-    texts[i] = servedTextCache.json(resources[i] as StoredResource, url);
+  const texts = servedTextCache.page(resources, url);
+  if (texts === undefined)
+    return JSON.stringify({ ...page, Resources: resources.map((r) => withLocation(r, url)) });
   const head = JSON.stringify(page);
   const separator = head === '{}' ? '' : ',';
   return `${head.slice(0, -1)}${separator}"Resources":[${texts.join(',')}]}`;
