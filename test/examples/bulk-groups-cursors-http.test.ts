@@ -3,29 +3,20 @@
 // the PostgreSQL server).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../examples/server/server.js';
-import { exampleStores, serveOn, type ServedExample } from './example-stores.js';
+import {
+  exampleStores,
+  sendTo,
+  serveOn,
+  type ExampleReply,
+  type ServedExample,
+} from './example-stores.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 const BULK = 'urn:ietf:params:scim:api:messages:2.0:BulkRequest';
 const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
-const auth = { authorization: 'Bearer k1', 'content-type': 'application/scim+json' };
-
-interface Reply {
-  status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any;
-}
-
-async function send(url: string, method: string, body?: unknown): Promise<Reply> {
-  const response = await fetch(url, {
-    method,
-    headers: auth,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
+const send = (url: string, method: string, body?: unknown): Promise<ExampleReply> =>
+  sendTo(url, method, 'k1', body);
 
 const user = (userName: string) => ({ schemas: [USER_SCHEMA], userName });
 const group = (displayName: string, members: string[] = []) => ({

@@ -5,28 +5,14 @@ import type { RunningServer } from '../../examples/server/server.js';
 import { scimNode } from '../../src/adapters/node/index.js';
 import { createScim, staticApiKeys } from '../../src/index.js';
 import { everyStore, type OpenedStore } from '../core/every-store.js';
-import { exampleStores, serveOn } from './example-stores.js';
+import { exampleStores, sendTo, serveOn } from './example-stores.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 const BULK = 'urn:ietf:params:scim:api:messages:2.0:BulkRequest';
 const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
-const auth = { authorization: 'Bearer k1', 'content-type': 'application/scim+json' };
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function send(url: string, method: string, body?: unknown, headers = {}): Promise<any> {
-  const response = await fetch(url, {
-    method,
-    headers: { ...auth, ...headers },
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: text ? JSON.parse(text) : undefined,
-  };
-}
+const send = (url: string, method: string, body?: unknown, headers = {}) =>
+  sendTo(url, method, 'k1', body, headers);
 
 const user = (userName: string, extra: Record<string, unknown> = {}) => ({
   schemas: [USER_SCHEMA],

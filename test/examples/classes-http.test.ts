@@ -10,19 +10,12 @@ import { classesScim } from '../../examples/classes/main.js';
 import { openClassesStores, type ClassesStores } from '../../examples/classes/open-stores.js';
 import { scimNode } from '../../src/adapters/node/index.js';
 import { staticApiKeys, type ScimEvent } from '../../src/index.js';
-import { discard, exampleStores } from './example-stores.js';
+import { discard, exampleStores, sendTo, type ExampleReply } from './example-stores.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const BULK = 'urn:ietf:params:scim:api:messages:2.0:BulkRequest';
 const SEARCH = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
-
-interface Reply {
-  status: number;
-  headers: Headers;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any;
-}
 
 // The stores this run covers (the PostgreSQL server only when its URL is set).
 const stores = exampleStores('classes').filter((store) => store.skip === undefined);
@@ -36,29 +29,13 @@ describe.each(stores)('a host resource type (examples/classes) over HTTP on $nam
   let teacher = '';
   let student = '';
 
-  async function send(
+  const send = (
     method: string,
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
     key = 'key-a',
-  ): Promise<Reply> {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${key}`,
-        'content-type': 'application/scim+json',
-        ...headers,
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: text ? JSON.parse(text) : undefined,
-    };
-  }
+  ): Promise<ExampleReply> => sendTo(`${base}${path}`, method, key, body, headers);
 
   const aClass = (extra: Record<string, unknown> = {}) => ({
     schemas: [CLASS_SCHEMA],

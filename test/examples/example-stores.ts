@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { StoreConfig } from '../../examples/server/config.js';
 import { startServer, type RunningServer } from '../../examples/server/server.js';
+import { ScimClient } from '../http/contract-client.js';
 import { testConfig } from './test-config.js';
 
 const databaseUrl = process.env.SCIMKIT_TEST_DATABASE_URL;
@@ -71,4 +72,29 @@ export async function discard(config: StoreConfig): Promise<void> {
   } finally {
     await pool.end();
   }
+}
+
+/** One exchange with an example server as its tests read it. */
+export interface ExampleReply {
+  readonly status: number;
+  readonly headers: Headers;
+  /** The parsed body, or `undefined` when it was empty. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly body: any;
+}
+
+/**
+ * Sends one request to `url` with the API key `key`, through the HTTP contract suite's
+ * `ScimClient`: an object body is serialised (as `application/scim+json`), a string body sent
+ * as it is.
+ */
+export async function sendTo(
+  url: string,
+  method: string,
+  key: string,
+  body?: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<ExampleReply> {
+  const reply = await new ScimClient(() => url, key).send(method, '', { body, headers });
+  return { status: reply.status, headers: reply.headers, body: reply.json };
 }

@@ -3,32 +3,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../examples/server/config.js';
 import { startServer, type RunningServer } from '../../examples/server/server.js';
+import { sendTo } from './example-stores.js';
 import { testConfig } from './test-config.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const SECRET = 'a-cursor-secret-of-at-least-32-characters';
 
-async function send(
-  url: string,
-  method: string,
-  key: string,
-  body?: unknown,
-  headers = {},
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-): Promise<{ status: number; body: any }> {
-  const response = await fetch(url, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      'content-type': 'application/scim+json',
-      ...headers,
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
+const send = sendTo;
 
 describe('readConfig: profiles, cursors and /Me', () => {
   const env = { SCIM_API_KEYS: 'k-entra:district-42,k-strict:conformance,k-other:other' };

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../examples/server/server.js';
 import { createScim, staticApiKeys } from '../../src/index.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
-import { exampleStores, serveOn, type ServedExample } from './example-stores.js';
+import { exampleStores, sendTo, serveOn, type ServedExample } from './example-stores.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const BULK = 'urn:ietf:params:scim:api:messages:2.0:BulkRequest';
@@ -13,35 +13,8 @@ const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const SPC_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig';
 const KEY = 'k1';
 
-interface Reply {
-  status: number;
-  headers: Headers;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any;
-}
-
-async function send(
-  url: string,
-  method: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<Reply> {
-  const response = await fetch(url, {
-    method,
-    headers: {
-      authorization: `Bearer ${KEY}`,
-      'content-type': 'application/scim+json',
-      ...headers,
-    },
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: text ? JSON.parse(text) : undefined,
-  };
-}
+const send = (url: string, method: string, body?: unknown, headers = {}) =>
+  sendTo(url, method, KEY, body, headers);
 
 // The PostgreSQL server serves what PGlite does (one SQL store): memory and PGlite suffice.
 const stores = exampleStores('spc').slice(0, 2);
