@@ -1,15 +1,8 @@
 // Groups in /Bulk and RFC 9865 cursor paging over HTTP on the example server, on the memory
 // store, PGlite and the PostgreSQL server (issue 14, "Done when": Bulk and cursor paging also on
 // the PostgreSQL server).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../examples/server/server.js';
-import {
-  exampleStores,
-  sendTo,
-  serveOn,
-  type ExampleReply,
-  type ServedExample,
-} from './example-stores.js';
+import { describe, expect, it } from 'vitest';
+import { exampleStores, sendTo, serveDuringTests, type ExampleReply } from './example-stores.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
@@ -33,16 +26,10 @@ for (const store of stores) {
   describe.skipIf(skip !== undefined)(
     `groups in /Bulk and cursor paging over HTTP (${name}${skip ? `; skipped: ${skip}` : ''})`,
     () => {
-      let served: ServedExample | undefined;
-      let running: RunningServer;
-      beforeAll(async () => {
-        served = await serveOn(store);
-        running = served.running;
-      }, 300_000);
-      afterAll(() => served?.stop());
+      const url = serveDuringTests(store);
 
       it('creates a group of users created in the same request (in any order), patches its members and deletes a group', async () => {
-        const reply = await send(`${running.url}/Bulk`, 'POST', {
+        const reply = await send(`${url()}/Bulk`, 'POST', {
           schemas: [BULK],
           Operations: [
             // The group comes first and names users created after it.
@@ -105,7 +92,7 @@ for (const store of stores) {
       });
 
       it('counts a group failure against failOnErrors, keeps what ran before and runs nothing after', async () => {
-        const reply = await send(`${running.url}/Bulk`, 'POST', {
+        const reply = await send(`${url()}/Bulk`, 'POST', {
           schemas: [BULK],
           failOnErrors: 2,
           Operations: [
@@ -139,16 +126,16 @@ for (const store of stores) {
         expect(ops[1]?.response?.scimType).toBe('invalidValue');
         expect((await send(ops[0]?.location as string, 'GET')).status).toBe(200);
         const groups = await send(
-          `${running.url}/Groups?filter=${encodeURIComponent('displayName eq "Never" or displayName eq "Bad"')}`,
+          `${url()}/Groups?filter=${encodeURIComponent('displayName eq "Never" or displayName eq "Bad"')}`,
           'GET',
         );
         expect(groups.body.totalResults).toBe(0);
       });
 
       it('pages users by cursor, advertised as RFC 9865 says, without skipping or repeating one while others are written', async () => {
-        const spc = (await send(`${running.url}/ServiceProviderConfig`, 'GET')).body;
+        const spc = (await send(`${url()}/ServiceProviderConfig`, 'GET')).body;
         expect(spc.pagination).toMatchObject({ cursor: true, index: true });
-        const created = await send(`${running.url}/Bulk`, 'POST', {
+        const created = await send(`${url()}/Bulk`, 'POST', {
           schemas: [BULK],
           Operations: Array.from({ length: 7 }, (_, i) => ({
             method: 'POST',
@@ -166,7 +153,7 @@ for (const store of stores) {
         let pages = 0;
         for (;;) {
           const page = await send(
-            `${running.url}/Users?filter=${filter}&count=3&cursor=${encodeURIComponent(cursor)}`,
+            `${url()}/Users?filter=${filter}&count=3&cursor=${encodeURIComponent(cursor)}`,
             'GET',
           );
           expect(page.status, JSON.stringify(page.body)).toBe(200);
@@ -174,9 +161,9 @@ for (const store of stores) {
           seen.push(...page.body.Resources.map((r: { id: string }) => r.id));
           if (pages++ === 0) {
             // Meanwhile: one not yet listed goes, one more arrives.
-            expect((await send(`${running.url}/Users/${ids[6]}`, 'DELETE')).status).toBe(204);
+            expect((await send(`${url()}/Users/${ids[6]}`, 'DELETE')).status).toBe(204);
             expect(
-              (await send(`${running.url}/Users`, 'POST', user('page-new@example.org'))).status,
+              (await send(`${url()}/Users`, 'POST', user('page-new@example.org'))).status,
             ).toBe(201);
           }
           if (page.body.nextCursor === undefined) break;
@@ -187,7 +174,7 @@ for (const store of stores) {
         for (const id of ids.slice(0, 6)) expect(seen).toContain(id);
         expect(seen).not.toContain(ids[6]);
         // A cursor that was not issued here.
-        const forged = await send(`${running.url}/Users?cursor=bm90LWEtY3Vyc29y&count=3`, 'GET');
+        const forged = await send(`${url()}/Users?cursor=bm90LWEtY3Vyc29y&count=3`, 'GET');
         expect([forged.status, forged.body.scimType]).toEqual([400, 'invalidCursor']);
       });
     },

@@ -1,11 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../examples/server/server.js';
 import { scimNode } from '../../src/adapters/node/index.js';
 import { createScim, staticApiKeys } from '../../src/index.js';
 import { everyStore, type OpenedStore } from '../core/every-store.js';
-import { exampleStores, sendTo, serveOn } from './example-stores.js';
+import { exampleStores, sendTo, serveDuringTests } from './example-stores.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
@@ -23,25 +22,20 @@ const user = (userName: string, extra: Record<string, unknown> = {}) => ({
 const stores = exampleStores('bulk_http').filter((store) => store.skip === undefined);
 
 describe.each(stores)('/Bulk on the example server ($name)', (store) => {
-  let running: RunningServer;
-  let stop: (() => Promise<void>) | undefined;
-  beforeAll(async () => {
-    ({ running, stop } = await serveOn(store));
-  }, 120_000);
-  afterAll(() => stop?.());
+  const url = serveDuringTests(store);
 
   it('advertises bulk and honours exactly what it advertises', async () => {
-    const spc = (await send(`${running.url}/ServiceProviderConfig`, 'GET')).body.bulk;
+    const spc = (await send(`${url()}/ServiceProviderConfig`, 'GET')).body.bulk;
     expect(spc).toEqual({ supported: true, maxOperations: 1000, maxPayloadSize: 1024 * 1024 });
     const ops = (n: number) =>
       Array.from({ length: n }, (_, i) => ({ method: 'DELETE', path: `/Users/none-${i}` }));
-    const atMax = await send(`${running.url}/Bulk`, 'POST', {
+    const atMax = await send(`${url()}/Bulk`, 'POST', {
       schemas: [BULK],
       Operations: ops(spc.maxOperations),
     });
     expect(atMax.status).toBe(200);
     expect(atMax.body.Operations).toHaveLength(spc.maxOperations);
-    const over = await send(`${running.url}/Bulk`, 'POST', {
+    const over = await send(`${url()}/Bulk`, 'POST', {
       schemas: [BULK],
       Operations: ops(spc.maxOperations + 1),
     });
@@ -51,11 +45,11 @@ describe.each(stores)('/Bulk on the example server ($name)', (store) => {
       Operations: [],
       pad: 'x'.repeat(spc.maxPayloadSize),
     });
-    expect((await send(`${running.url}/Bulk`, 'POST', huge)).status).toBe(413);
+    expect((await send(`${url()}/Bulk`, 'POST', huge)).status).toBe(413);
   });
 
   it('creates users that refer to each other in any order, and keeps what ran before a failure', async () => {
-    const reply = await send(`${running.url}/Bulk`, 'POST', {
+    const reply = await send(`${url()}/Bulk`, 'POST', {
       schemas: [BULK],
       Operations: [
         {
@@ -85,7 +79,7 @@ describe.each(stores)('/Bulk on the example server ($name)', (store) => {
     const report = await send(reply.body.Operations[0].location, 'GET');
     expect(report.body[ENTERPRISE].manager.value).toBe(boss.body.id);
     // Halfway: what ran before the failure stays; after failOnErrors errors nothing else runs.
-    const halfway = await send(`${running.url}/Bulk`, 'POST', {
+    const halfway = await send(`${url()}/Bulk`, 'POST', {
       schemas: [BULK],
       failOnErrors: 1,
       Operations: [
@@ -100,14 +94,14 @@ describe.each(stores)('/Bulk on the example server ($name)', (store) => {
     ]);
     expect((await send(halfway.body.Operations[0].location, 'GET')).status).toBe(200);
     const never = await send(
-      `${running.url}/Users?filter=${encodeURIComponent('userName eq "never@example.org"')}`,
+      `${url()}/Users?filter=${encodeURIComponent('userName eq "never@example.org"')}`,
       'GET',
     );
     expect(never.body.totalResults).toBe(0);
   });
 
   it('answers /Me with 501: the example server maps no caller to a user', async () => {
-    expect((await send(`${running.url}/Me`, 'GET')).status).toBe(501);
+    expect((await send(`${url()}/Me`, 'GET')).status).toBe(501);
   });
 });
 

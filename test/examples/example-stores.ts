@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import type { StoreConfig } from '../../examples/server/config.js';
 import { startServer, type RunningServer } from '../../examples/server/server.js';
 import { ScimClient } from '../http/contract-client.js';
@@ -59,6 +60,22 @@ export async function serveOn(store: ExampleStore): Promise<ServedExample> {
       await running.close();
       await discard(config);
     },
+  };
+}
+
+/**
+ * Serves the example server on a fresh store of `store` for the tests of the enclosing
+ * `describe` (started before them, stopped after), and gives its base URL once started.
+ */
+export function serveDuringTests(store: ExampleStore): () => string {
+  let served: ServedExample | undefined;
+  beforeAll(async () => {
+    served = await serveOn(store);
+  }, 300_000);
+  afterAll(() => served?.stop());
+  return () => {
+    if (served === undefined) throw new Error('the example server has not started');
+    return served.running.url;
   };
 }
 

@@ -1,7 +1,7 @@
 // Issue 13's "done when", walked over HTTP on the example server, on each store it can run
 // on: users and groups created, members added and removed in each IdP's shape, a user's
 // `groups` read, users filtered by group, a rename, a member user deleted, the group deleted.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createGroup,
   expectScimError,
@@ -11,18 +11,13 @@ import {
   ScimClient,
   usersInGroup,
 } from '../http/contract-client.js';
-import { exampleStores, serveOn, type ServedExample } from './example-stores.js';
+import { exampleStores, serveDuringTests } from './example-stores.js';
 
 for (const store of exampleStores('groups_walk')) {
   const title = `groups walk over HTTP on the example server (${store.name})`;
   const { skip } = store;
   describe.skipIf(skip !== undefined)(skip ? `${title}, skipped: ${skip}` : title, () => {
-    let served: ServedExample;
-    const client = new ScimClient(() => served.running.url, 'k1');
-    beforeAll(async () => {
-      served = await serveOn(store);
-    }, 120_000);
-    afterAll(() => served?.stop());
+    const client = new ScimClient(serveDuringTests(store), 'k1');
 
     it('creates, changes membership as each IdP sends it, renames and deletes', async () => {
       const userId = async (local: string) =>

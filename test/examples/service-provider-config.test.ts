@@ -1,11 +1,10 @@
 // /ServiceProviderConfig advertises exactly what works: one test reads it from the example
 // server and exercises every feature it names, so a claim that stops being true, or a feature
 // that works while advertised as unsupported, turns the test red (issue 14, "Done when").
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../examples/server/server.js';
+import { describe, expect, it } from 'vitest';
 import { createScim, staticApiKeys } from '../../src/index.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
-import { exampleStores, sendTo, serveOn, type ServedExample } from './example-stores.js';
+import { exampleStores, sendTo, serveDuringTests } from './example-stores.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const BULK = 'urn:ietf:params:scim:api:messages:2.0:BulkRequest';
@@ -20,16 +19,10 @@ const send = (url: string, method: string, body?: unknown, headers = {}) =>
 const stores = exampleStores('spc').slice(0, 2);
 
 describe.each(stores)('/ServiceProviderConfig on the example server ($name)', (store) => {
-  let served: ServedExample | undefined;
-  let running: RunningServer;
-  beforeAll(async () => {
-    served = await serveOn(store);
-    running = served.running;
-  }, 300_000);
-  afterAll(() => served?.stop());
+  const served = serveDuringTests(store);
 
   it('advertises each feature exactly as it works', { timeout: 120_000 }, async () => {
-    const url = running.url;
+    const url = served();
     const spc = (await send(`${url}/ServiceProviderConfig`, 'GET')).body;
     expect(spc.schemas).toEqual([SPC_SCHEMA]);
     // Every feature RFC 7643 §5 and RFC 9865 §4 define is stated, and nothing else is.
