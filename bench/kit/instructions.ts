@@ -13,7 +13,7 @@
 //
 //   node --import tsx bench/kit/instructions.ts [--refs main,WORKTREE] [--servers hono,fastify]
 //     [--compare hono] (the servers measured on every ref; the others on the last ref only)
-//     [--floors hono,fastify,express,raw-node] [--ops get,filter,put,patch,create]
+//     [--floors hono,fastify,express,raw-node,raw-store] [--ops get,filter,put,patch,create]
 //     [--requests 250] [--windows 4] [--warmup 400] [--users 100]
 import { build } from 'esbuild';
 import { execFileSync, type ChildProcess } from 'node:child_process';
@@ -31,7 +31,7 @@ const { values: args } = parseArgs({
     refs: { type: 'string', default: 'WORKTREE' },
     servers: { type: 'string', default: 'hono,fastify,express,fetch,node' },
     compare: { type: 'string' },
-    floors: { type: 'string', default: 'hono,fastify,express,raw-node' },
+    floors: { type: 'string', default: 'hono,fastify,express,raw-node,raw-store' },
     ops: { type: 'string', default: 'get,filter,put,patch,create' },
     requests: { type: 'string', default: '250' },
     windows: { type: 'string', default: '4' },
@@ -39,8 +39,13 @@ const { values: args } = parseArgs({
     users: { type: 'string', default: '100' },
   },
 });
-// The floor each adapter is held to: fetch runs on the same @hono/node-server bridge as Hono.
-const FLOOR_OF: Record<string, string> = { fetch: 'hono', node: 'raw-node' };
+// The floors each adapter is held to, the first its target's: fetch runs on the same
+// @hono/node-server bridge as Hono; the node adapter is held to raw-store (a minimal SCIM
+// server with real payloads, issue 16's ceiling) and shown against bare node:http too.
+const FLOORS_OF: Record<string, readonly string[]> = {
+  fetch: ['hono'],
+  node: ['raw-store', 'raw-node'],
+};
 const list = (s: string) => s.split(',').filter((x) => x !== '');
 const N = Number(args.requests);
 const PREFIX = '/api/v1/scim/v2';
@@ -229,13 +234,13 @@ async function measure(file: string, name: string): Promise<Map<string, number>>
 const refs = list(args.refs);
 const packages = await Promise.all(refs.map((ref, i) => packageOf(ref, i)));
 const kit = list(args.floors).length > 0 ? prepareKit() : '';
-const jobs: { name: string; floor?: string; file: string }[] = [
+const jobs: { name: string; floors?: readonly string[]; file: string }[] = [
   ...list(args.floors).map((f) => ({ name: `floor ${f}`, file: join(kit, `baselines/${f}.mjs`) })),
   ...list(args.servers).flatMap((s) =>
     refs
       .map((ref, i) => ({
         name: `scimkit-${s} @${ref}`,
-        floor: `floor ${FLOOR_OF[s] ?? s}`,
+        floors: (FLOORS_OF[s] ?? [s]).map((f) => `floor ${f}`),
         file: join(packages[i] as string, `servers/${s}.mjs`),
       }))
       // A server left out of --compare runs on the last ref only.
@@ -259,14 +264,18 @@ const lines = [
   `|---|${ops.map(() => '---:').join('|')}|`,
   ...jobs.map((job) => {
     const own = results.get(job.name);
-    const floor = job.floor === undefined ? undefined : results.get(job.floor);
+    // The floors counted in this run, each with its name when there are several.
+    const floors = (job.floors ?? []).filter((f) => results.has(f));
     const cells = ops.map((op) => {
       const count = own?.get(op) ?? NaN;
-      const ratio = floor?.get(op);
       // Floor ÷ adapter: the share of the floor's speed the adapter reaches, user space only.
-      return ratio === undefined
+      const ratios = floors.map((f) => {
+        const share = `${Math.round(((results.get(f)?.get(op) ?? NaN) / count) * 100)}%`;
+        return floors.length > 1 ? `${share} of ${f.slice('floor '.length)}` : share;
+      });
+      return ratios.length === 0
         ? `${Math.round(count)}`
-        : `${Math.round(count)} (${Math.round((ratio / count) * 100)}%)`;
+        : `${Math.round(count)} (${ratios.join(', ')})`;
     });
     return `| ${job.name} | ${cells.join(' | ')} |`;
   }),
