@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { listResponseJson, locatedJson, withLocation } from '../../src/core/http/response-json.js';
+import {
+  indexPageJson,
+  listResponseJson,
+  locatedJson,
+  withLocation,
+} from '../../src/core/http/response-json.js';
 import { createScim } from '../../src/index.js';
 import type { ScimUser } from '../../src/schema/user-resource.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
@@ -123,6 +128,51 @@ describe('listResponseJson', () => {
     expect(listResponseJson({}, [], URL, undefined)).toBe('{"Resources":[]}');
     expect(listResponseJson({}, [user(META)], URL, undefined)).toBe(
       JSON.stringify({ Resources: [withLocation(user(META), URL)] }),
+    );
+  });
+});
+
+describe('indexPageJson', () => {
+  const LIST = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
+  const resource = fc
+    .tuple(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }), fc.string())
+    .map(([before, id]) => ({ ...before, id, meta: META }) as unknown as ScimUser);
+  // Integers of every size, and numbers JSON writes differently from String (or not at all).
+  const number = fc.oneof(
+    fc.integer(),
+    fc.maxSafeInteger(),
+    fc.constantFrom(-0, 0.5, 1e21, 2 ** 53, Number.NaN, Number.POSITIVE_INFINITY),
+  );
+
+  it('writes the same text as serialising the index page, on a first read and on later ones', () => {
+    fc.assert(
+      fc.property(number, number, fc.array(resource, { maxLength: 3 }), (total, start, resources) => {
+        const plain = JSON.stringify({
+          schemas: [LIST],
+          totalResults: total,
+          itemsPerPage: resources.length,
+          startIndex: start,
+          Resources: resources.map((r) => withLocation(r, URL)),
+        });
+        const page = { totalResults: total, startIndex: start };
+        // The first read serialises the page whole; the next one writes it around the texts.
+        expect(indexPageJson(page, resources, URL, undefined)).toBe(plain);
+        expect(indexPageJson(page, resources, URL, undefined)).toBe(plain);
+      }),
+    );
+  });
+
+  it('shapes each resource with the projection', () => {
+    const project = (r: Record<string, unknown>) => ({ id: r.id });
+    const page = { totalResults: 7, startIndex: 3 };
+    expect(indexPageJson(page, [user(META)], URL, project)).toBe(
+      JSON.stringify({
+        schemas: [LIST],
+        totalResults: 7,
+        itemsPerPage: 1,
+        startIndex: 3,
+        Resources: [{ id: 'u-1' }],
+      }),
     );
   });
 });

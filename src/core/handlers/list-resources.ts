@@ -3,7 +3,7 @@ import { compileProjection } from '../../schema/project-resource.js';
 import { queryParams } from '../http/query-params.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { RESPONSE_CONTENT_TYPE } from '../http/media-type.js';
-import { listResponseJson } from '../http/response-json.js';
+import { indexPageJson, listResponseJson } from '../http/response-json.js';
 import type { ScimResponse } from '../types.js';
 import type { ResourceContext, ResourceHandler } from './context.js';
 import { readListParams, readSearchRequest, type ListParams } from './list-params.js';
@@ -36,20 +36,23 @@ async function answerList(context: ResourceContext, params: ListParams): Promise
   if (cursor) Object.assign(query, { seek: cursor.seek, count: cursor.count });
   const page = await service.list(tenant.id, query, params);
   const resources = await expanded(page.resources, context, project);
-  // RFC 9865: a cursor page has no startIndex, and carries nextCursor / previousCursor.
-  const paging = cursor ? await cursorMembers(cursor, page) : { startIndex: params.startIndex };
-  const members = {
-    schemas: [LIST_RESPONSE_SCHEMA],
-    totalResults: page.totalResults,
-    itemsPerPage: resources.length,
-    ...paging,
-  };
   const shown = resources.map((resource) => presented(resource, context));
-  return {
-    status: 200,
-    headers: { 'content-type': RESPONSE_CONTENT_TYPE },
-    body: listResponseJson(members, shown, context.url, project),
-  };
+  const { totalResults } = page;
+  // RFC 9865: a cursor page has no startIndex, and carries nextCursor / previousCursor.
+  const body = cursor
+    ? listResponseJson(
+        {
+          schemas: [LIST_RESPONSE_SCHEMA],
+          totalResults,
+          itemsPerPage: resources.length,
+          ...(await cursorMembers(cursor, page)),
+        },
+        shown,
+        context.url,
+        project,
+      )
+    : indexPageJson({ totalResults, startIndex: params.startIndex }, shown, context.url, project);
+  return { status: 200, headers: { 'content-type': RESPONSE_CONTENT_TYPE }, body };
 }
 
 /**
