@@ -146,19 +146,24 @@ describe('indexPageJson', () => {
 
   it('writes the same text as serialising the index page, on a first read and on later ones', () => {
     fc.assert(
-      fc.property(number, number, fc.array(resource, { maxLength: 3 }), (total, start, resources) => {
-        const plain = JSON.stringify({
-          schemas: [LIST],
-          totalResults: total,
-          itemsPerPage: resources.length,
-          startIndex: start,
-          Resources: resources.map((r) => withLocation(r, URL)),
-        });
-        const page = { totalResults: total, startIndex: start };
-        // The first read serialises the page whole; the next one writes it around the texts.
-        expect(indexPageJson(page, resources, URL, undefined)).toBe(plain);
-        expect(indexPageJson(page, resources, URL, undefined)).toBe(plain);
-      }),
+      fc.property(
+        number,
+        number,
+        fc.array(resource, { maxLength: 3 }),
+        (total, start, resources) => {
+          const plain = JSON.stringify({
+            schemas: [LIST],
+            totalResults: total,
+            itemsPerPage: resources.length,
+            startIndex: start,
+            Resources: resources.map((r) => withLocation(r, URL)),
+          });
+          const page = { totalResults: total, startIndex: start };
+          // The first read serialises the page whole; the next one writes it around the texts.
+          expect(indexPageJson(page, resources, URL, undefined)).toBe(plain);
+          expect(indexPageJson(page, resources, URL, undefined)).toBe(plain);
+        },
+      ),
     );
   });
 
