@@ -3,7 +3,12 @@
  *
  * @module
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+} from 'fastify';
 import type { AdapterOptions, Scim } from '../../index.js';
 import { bodyLimits } from '../../internal/body-limits.js';
 import { buildScimHead } from '../../internal/build-scim-head.js';
@@ -33,14 +38,21 @@ export function scimFastify(
   options?: AdapterOptions<FastifyRequest>,
 ): FastifyPluginAsync {
   const limits = bodyLimits(scim, options);
-  const answer = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+  // A callback hook that answers and never calls `done`: the chain stops there, as after an
+  // async hook that replied, without a promise for Fastify to wait on.
+  const answer: onRequestHookHandler = (request, reply, done) => {
     const { method, url, headers, raw } = request;
     const head = buildScimHead(method, url, headers, `${request.protocol}://${request.host}`);
     const read = () => readNodeBody(raw, limits);
-    const response = await runScim(scim, head, options?.context, request, read);
-    // A Buffer, because Fastify appends `; charset=utf-8` to a JSON media type sent as a string.
-    const body = response.body === undefined ? undefined : Buffer.from(response.body);
-    return reply.code(response.status).headers(response.headers).send(body);
+    void runScim(scim, head, options?.context, request, read).then((response) => {
+      // A Buffer, because Fastify appends `; charset=utf-8` to a JSON media type sent as a string.
+      const body = response.body === undefined ? undefined : Buffer.from(response.body);
+      try {
+        reply.code(response.status).headers(response.headers).send(body);
+      } catch (error) {
+        done(error as Error);
+      }
+    });
   };
   return async (app) => {
     // Replying here ends the request: Fastify runs no parser and no route handler after it.
