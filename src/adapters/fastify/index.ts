@@ -12,7 +12,7 @@ import type {
 import type { AdapterOptions, Scim } from '../../index.js';
 import { bodyLimits } from '../../internal/body-limits.js';
 import { buildScimHead } from '../../internal/build-scim-head.js';
-import { readNodeBody } from '../../internal/read-node-body.js';
+import { hasNoBody, readNodeBody } from '../../internal/read-node-body.js';
 import { runScim } from '../../internal/run-scim.js';
 
 /** The reply serializer of every SCIM answer: the core's text, sent unchanged. */
@@ -46,7 +46,8 @@ export function scimFastify(
   const answer: onRequestHookHandler = (request, reply, done) => {
     const { method, url, headers, raw } = request;
     const head = buildScimHead(method, url, headers, `${request.protocol}://${request.host}`);
-    const read = () => readNodeBody(raw, limits);
+    // Most GETs announce no body: no read and no promise turn for them, as in the node adapter.
+    const read = hasNoBody(raw.headers) ? undefined : () => readNodeBody(raw, limits);
     void runScim(scim, head, options?.context, request, read).then((response) => {
       try {
         // The text as it is: with a serializer set, Fastify neither serialises a string again
