@@ -278,8 +278,11 @@ function plainlySettled(value: unknown): boolean {
   if (typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol')
     return false;
   if (typeof value !== 'object' || value === null) return true;
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (!Object.isFrozen(value) || ![Object.prototype, Array.prototype, null].includes(proto))
+  const proto = Object.getPrototypeOf(value);
+  if (
+    !Object.isFrozen(value) ||
+    ![Object.prototype, Array.prototype, null].includes(proto as object | null)
+  )
     return false;
   return Object.values(Object.getOwnPropertyDescriptors(value))
     .filter((member) => member.enumerable)
