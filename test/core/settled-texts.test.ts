@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   listResponseJson,
   servedJson,
@@ -8,7 +8,9 @@ import {
 } from '../../src/core/http/response-json.js';
 import type { StoredResource } from '../../src/core/handlers/resource-endpoint.js';
 import { defineAttribute, defineSchema } from '../../src/index.js';
-import { MemoryResourceStore } from '../../src/stores/memory/index.js';
+import { isSettled, settledCopy } from '../../src/json/settled-json.js';
+import { MemoryResourceStore, MemoryUserStore } from '../../src/stores/memory/index.js';
+import { createUserFactory } from '../../src/testing/index.js';
 import { GROUP_SCHEMA } from '../../src/schema/urns.js';
 import { BASE, ORIGIN, patchBody, setup } from './harness.js';
 
@@ -267,5 +269,193 @@ describe('reads served from kept texts', () => {
         expect(shown.unlockPin).toBeUndefined();
       }
     }
+  });
+});
+
+// The rule of src/json/settled-json.ts written out as plainly as it reads, with no mark: every
+// answer of `isSettled`, from a mark or a walk, and every copy `settledCopy` makes, must agree.
+function plainlySettled(value: unknown): boolean {
+  if (typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol')
+    return false;
+  if (typeof value !== 'object' || value === null) return true;
+  const proto = Object.getPrototypeOf(value);
+  if (
+    !Object.isFrozen(value) ||
+    ![Object.prototype, Array.prototype, null].includes(proto as object | null)
+  )
+    return false;
+  return Object.values(Object.getOwnPropertyDescriptors(value))
+    .filter((member) => member.enumerable)
+    .every((member) => 'value' in member && plainlySettled(member.value));
+}
+
+// What JSON.stringify makes of a value, or that it throws (a bigint).
+function textOf(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    return `throws ${(error as Error).name}`;
+  }
+}
+
+// Any value: JSON data, and all that can change or that JSON renders its own way (getters,
+// toJSON methods, functions, bigints, symbols, undefined members, sparse arrays, objects of a
+// class or without a prototype), frozen, deeply or not at all. A getter answers `box.n`.
+class Instance {}
+class List extends Array<unknown> {}
+function anyValue(box: { n: number }) {
+  const leaf = fc.oneof(
+    fc.jsonValue({ maxDepth: 0 }),
+    fc.constantFrom(undefined, 7n, Symbol('s'), () => 1),
+    fc.constant(Object.assign(() => 1, { toJSON: () => box.n })),
+  );
+  const key = fc.constantFrom('a', 'b', 'toJSON', '__proto__', '0', 'meta');
+  const objectKinds = ['frozen', 'open', 'getter', 'toJSON', 'class', 'null'] as const;
+  const arrayKinds = ['frozen', 'open', 'sparse', 'class'] as const;
+  return fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      leaf,
+      fc
+        .tuple(fc.array(tie('value'), { maxLength: 3 }), fc.constantFrom(...arrayKinds))
+        .map(([items, kind]) => {
+          const array = kind === 'class' ? List.from(items) : [...items];
+          if (kind === 'sparse') array.length += 1;
+          return kind === 'open' ? array : Object.freeze(array);
+        }),
+      fc
+        .tuple(
+          fc.array(fc.tuple(key, tie('value')), { maxLength: 3 }),
+          fc.constantFrom(...objectKinds),
+        )
+        .map(([entries, kind]) => {
+          const object: Record<string, unknown> =
+            kind === 'null' ? Object.create(null) : kind === 'class' ? new Instance() : {};
+          for (const [k, v] of entries)
+            Object.defineProperty(object, k, { value: v, enumerable: true, writable: true });
+          if (kind === 'getter')
+            Object.defineProperty(object, 'g', { enumerable: true, get: () => box.n });
+          if (kind === 'toJSON') object.toJSON = () => box.n;
+          return kind === 'open' ? object : Object.freeze(object);
+        }),
+    ),
+  })).value;
+}
+
+describe('settled JSON, the one rule (src/json/settled-json.ts)', () => {
+  it('answers as the plain rule does, asked once or again, for any value', () => {
+    const box = { n: 0 };
+    fc.assert(
+      fc.property(anyValue(box), (value) => {
+        const expected = plainlySettled(value);
+        expect(isSettled(value)).toBe(expected);
+        expect(isSettled(value)).toBe(expected);
+      }),
+    );
+  });
+
+  it('copies any value to the same JSON, frozen throughout, settled unless it holds no JSON', () => {
+    const box = { n: 0 };
+    fc.assert(
+      fc.property(anyValue(box), (value) => {
+        const before = textOf(value);
+        const copy = settledCopy(value);
+        expect(textOf(copy)).toBe(before);
+        expect(isSettled(copy)).toBe(plainlySettled(copy));
+        if (plainlySettled(value)) expect(copy).toBe(value);
+        // Nothing in the copy changes with the getters and toJSON methods of the value.
+        box.n += 1;
+        const holdsFunctions = typeof copy === 'function' || !isSettled(copy);
+        if (!holdsFunctions) expect(textOf(copy)).toBe(before);
+      }),
+    );
+  });
+
+  it('keeps the text of a resource exactly when the plain rule calls it settled', () => {
+    const box = { n: 0 };
+    const members = fc.array(fc.tuple(fc.constantFrom('a', 'b', 'toJSON'), anyValue(box)), {
+      maxLength: 3,
+    });
+    fc.assert(
+      fc.property(members, fc.boolean(), (entries, frozen) => {
+        const resource: Record<string, unknown> = { id: 'u-1' };
+        for (const [k, v] of entries) resource[k] = v;
+        resource.meta = Object.freeze({ version: 'W/"1"' });
+        if (frozen) Object.freeze(resource);
+        const r = resource as unknown as StoredResource;
+        const url = URLS[1] as string;
+        const texts = new SettledTexts(4);
+        for (let read = 0; read < 3; read++) {
+          box.n += 1;
+          const expected = textOf(withLocation(r, url));
+          if (expected?.startsWith('throws')) expect(() => texts.json(r, url)).toThrow();
+          else expect(texts.json(r, url)).toBe(expected);
+        }
+        expect(texts.size).toBe(plainlySettled(r) ? 1 : 0);
+      }),
+    );
+  });
+
+  it('knows a stored version settled without walking its members', async () => {
+    const store = new MemoryUserStore();
+    const users = createUserFactory('t');
+    const user = users.make();
+    await store.create('t', user);
+    const stored = await store.get('t', user.id);
+    // Whether a value is known settled without a descriptor read of any member.
+    const knownWithoutWalk = (value: unknown) => {
+      const walk = vi.spyOn(Object, 'getOwnPropertyDescriptor');
+      try {
+        return isSettled(value) && walk.mock.calls.length === 0;
+      } finally {
+        walk.mockRestore();
+      }
+    };
+    expect(knownWithoutWalk(stored)).toBe(true);
+    // A host's deeply frozen object is walked once, then known.
+    const hosts = deepFreeze({ ...users.make(), name: { givenName: 'Ada' } });
+    expect(knownWithoutWalk(hosts)).toBe(false);
+    expect(knownWithoutWalk(hosts)).toBe(true);
+  });
+});
+
+describe('the memory stores keep what a frozen value showed when it was written', () => {
+  // A frozen object with a getter is not data: it answers what the getter answers at each read.
+  function withTitle(user: object, title: () => string) {
+    return deepFreeze(
+      Object.defineProperty({ ...user }, 'title', { enumerable: true, get: title }),
+    );
+  }
+
+  it('stores a user with a getter as the value the getter gave, on create and replace', async () => {
+    const store = new MemoryUserStore();
+    const users = createUserFactory('t');
+    let title = 'Engineer';
+    const made = users.make();
+    await store.create('t', withTitle(made, () => title) as never);
+    title = 'Manager';
+    const stored = (await store.get('t', made.id))!;
+    expect(stored.title).toBe('Engineer');
+    const next = withTitle({ ...stored, meta: { ...stored.meta, version: 'W/"2"' } }, () => title);
+    await store.replace('t', next as never, { expectedVersion: stored.meta.version });
+    title = 'Director';
+    const replaced = (await store.get('t', stored.id))!;
+    expect(replaced.title).toBe('Manager');
+    expect(JSON.parse(JSON.stringify(replaced)).title).toBe('Manager');
+  });
+
+  it('stores a resource with a getter inside as the value the getter gave', async () => {
+    const store = new MemoryResourceStore();
+    let serial = 'C02X';
+    const resource = deepFreeze({
+      schemas: ['urn:example:Device'],
+      id: 'd-1',
+      hardware: Object.defineProperty({}, 'serial', { enumerable: true, get: () => serial }),
+      meta: { resourceType: 'Device', version: 'W/"1"' },
+    });
+    await store.create('t', resource as never, { uniqueKeys: {} });
+    serial = 'C03Y';
+    const stored = (await store.get('t', 'd-1')) as unknown as { hardware: { serial: string } };
+    expect(stored.hardware.serial).toBe('C02X');
   });
 });

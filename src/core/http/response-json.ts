@@ -1,3 +1,4 @@
+import { isSettled } from '../../json/settled-json.js';
 import type { Projector } from '../../schema/project-resource.js';
 import { LIST_RESPONSE_SCHEMA } from '../../schema/urns.js';
 import type { StoredResource } from '../handlers/resource-endpoint.js';
@@ -40,12 +41,13 @@ export function locatedJson(resource: StoredResource, url: string): string {
 
 /**
  * The text of {@link locatedJson} kept for each settled resource that reads keep asking for,
- * so the next read of the same version is answered without serialising anything. Settled means
- * deeply frozen JSON data (every object and array frozen, data members only, no `toJSON`):
- * nothing can change what such a value serialises to, so the text kept for it is its text for
- * as long as it lives. The memory store hands out its stored versions so; an object made for
- * one response (a user with computed `groups`, a group with its members' `$ref`) is not frozen
- * and is serialised as before.
+ * so the next read of the same version is answered without serialising anything. Settled is
+ * the rule of src/json/settled-json.ts (`isSettled`: deeply frozen JSON data, data members
+ * only): nothing can change what such a value serialises to, so the text kept for it is its
+ * text for as long as it lives. The memory stores hand out their stored versions so, made by
+ * `settledCopy` and marked, so the check costs one lookup; a host store's deeply frozen objects
+ * are checked by a walk, once. An object made for one response (a user with computed `groups`,
+ * a group with its members' `$ref`) is not frozen and is serialised as before.
  *
  * A text is kept from a resource's second read among the last `capacity` first reads: a first
  * read is answered as plain serialisation answers it and only remembered. So a pass over a
@@ -232,18 +234,4 @@ function lastKey(value: object): string | undefined {
   let last: string | undefined;
   for (const key in value) last = key;
   return last;
-}
-
-// Deeply frozen data: what JSON.stringify makes of it can never change. A getter or a toJSON
-// could answer differently each time; a bigint or a function member is no JSON.
-function isSettled(value: object): boolean {
-  if (!Object.isFrozen(value) || hasToJson(value)) return false;
-  for (const key of Object.keys(value)) {
-    const member = Object.getOwnPropertyDescriptor(value, key);
-    if (member === undefined || !('value' in member)) return false;
-    const item: unknown = member.value;
-    if (typeof item === 'bigint' || typeof item === 'function') return false;
-    if (typeof item === 'object' && item !== null && !isSettled(item)) return false;
-  }
-  return true;
 }

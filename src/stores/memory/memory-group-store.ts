@@ -21,7 +21,7 @@ import type { GroupMember, ScimGroup } from '../../schema/group-schema.js';
 import { groupResourceType } from '../../schema/group-resource-type.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import { distinctBy, memberCycle, unknownMember } from '../group-errors.js';
-import { frozenCopy } from './clone-json.js';
+import { frozenCopy, frozenNextVersion } from './clone-json.js';
 import {
   isMembersPath,
   memberEquality,
@@ -349,7 +349,7 @@ function storedForm(group: ScimGroup): ScimGroup {
 
 function bumped(stored: ScimGroup, lastModified: string): ScimGroup {
   const meta = { ...stored.meta, version: nextVersion(stored.meta.version), lastModified };
-  return Object.freeze({ ...stored, meta: Object.freeze(meta) });
+  return frozenNextVersion({ ...stored, meta }, stored);
 }
 
 /** The group with its members, frozen; `members` is left out when there are none. */

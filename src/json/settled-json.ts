@@ -1,0 +1,162 @@
+import { setMember } from './json-value.js';
+
+/*
+ * Settled JSON: the one rule for a value whose JSON text can never change, and the one place
+ * that makes such values (issue 16, "speed behind a named seam"). The memory stores keep their
+ * versions through `settledCopy`, so nobody can change what they hand out and the serialiser
+ * may keep a version's text (`SettledTexts`, src/core/http/response-json.ts); both ask
+ * `isSettled`. What `settledCopy` made settled is marked, so asking about it costs one lookup;
+ * anything else (a host store's frozen objects) is walked once, member by member, and marked
+ * when it passes. Held to the plain rule by test/core/settled-texts.test.ts; what the marks buy
+ * is in bench/RESULTS.md ("One rule for settled values").
+ */
+
+/** Makes a new, empty plain object meant to get `members` members. */
+export type NewObject = (members: number) => Record<string, unknown>;
+
+// A named cache: the values known settled, made so by `settledCopy` or proved so by a walk, so
+// that asking again costs one lookup instead of a walk over every member. Settled is for ever
+// (nothing can change a frozen object of plain data), so an entry never goes stale and one set
+// serves every store and service of the process; it is weak, so an entry goes with its value.
+// Only whole values are entered (a stored version, a resource read), not their parts: one entry
+// per stored user.
+const settledCache = new WeakSet<object>();
+
+/** Context of one copy: whether everything copied so far is JSON data. */
+interface Copying {
+  readonly newObject: NewObject;
+  plain: boolean;
+}
+
+/**
+ * Tells whether `value` is settled: deeply frozen JSON data, whose `JSON.stringify` text can
+ * never change. Every object and array in it is frozen, has `Object.prototype`,
+ * `Array.prototype` or no prototype, and has only data members, each a string, a number, a
+ * boolean, `null`, `undefined` or settled in turn. A getter or a `toJSON` method could answer
+ * differently each time, a function can gain a `toJSON`, a bigint has no JSON, and an object of
+ * another class could compute what it shows. Answered from a mark for what
+ * {@link settledCopy} made or an earlier call proved; anything else is walked.
+ */
+export function isSettled(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return isSettledMember(value);
+  if (settledCache.has(value)) return true;
+  if (!proves(value, undefined)) return false;
+  settledCache.add(value);
+  return true;
+}
+
+/**
+ * Returns `value` settled (see {@link isSettled}): `value` itself when it is, otherwise a deep
+ * copy with every object and array frozen, sharing the parts of `value` that are settled
+ * already. A getter is read once and its value copied; a function or a bigint is kept as it
+ * is, and then the copy, frozen, is not settled. Objects of the copy come from `newObject`.
+ *
+ * @param previous - a settled value `value` replaces (the stored version before it): a member
+ * of `value` that is the same object as `previous`'s member of that name is shared unchecked.
+ */
+export function settledCopy<T>(value: T, newObject: NewObject = emptyObject, previous?: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (settledCache.has(value)) return value;
+  const before =
+    typeof previous === 'object' && previous !== null && settledCache.has(previous)
+      ? (previous as Record<string, unknown>)
+      : undefined;
+  if (proves(value, before)) {
+    settledCache.add(value);
+    return value;
+  }
+  const copying: Copying = { newObject, plain: true };
+  const copy = copyMembers(value, copying, before);
+  if (copying.plain) settledCache.add(copy);
+  return copy as T;
+}
+
+function emptyObject(): Record<string, unknown> {
+  return {};
+}
+
+// The member rule: a JSON primitive, `undefined`, or a settled value.
+function isSettledMember(item: unknown): boolean {
+  switch (typeof item) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'undefined':
+      return true;
+    case 'object':
+      return item === null || settledCache.has(item) || proves(item, undefined);
+    default:
+      return false;
+  }
+}
+
+// The walk: `value` is frozen plain data and every member settled, or the same object as
+// `before`'s member of its name. First what the members hold, read as JSON.stringify reads them:
+// cheap, and where a value that is not settled mostly fails (a write's new, open parts). Then
+// that each is a data member: a getter could answer differently next time.
+function proves(value: object, before: Record<string, unknown> | undefined): boolean {
+  if (!Object.isFrozen(value) || !hasPlainPrototype(value)) return false;
+  const members = value as Record<string, unknown>;
+  for (const key in members) {
+    const item = members[key];
+    if (!sharedWith(before, key, item) && !isSettledMember(item)) return false;
+  }
+  for (const key of Object.keys(members)) {
+    const member = Object.getOwnPropertyDescriptor(members, key);
+    if (member === undefined || !('value' in member)) return false;
+  }
+  return true;
+}
+
+// A member of a settled version, taken unchanged. Only objects: a primitive is checked as
+// cheaply, and an inherited member (a method of Object.prototype) is no object. "__proto__" is
+// read as the prototype when it is not an own member.
+function sharedWith(before: Record<string, unknown> | undefined, key: string, item: unknown) {
+  return (
+    before !== undefined &&
+    typeof item === 'object' &&
+    item !== null &&
+    key !== '__proto__' &&
+    before[key] === item
+  );
+}
+
+// A member of a copy: itself when it is settled, a copy otherwise.
+function copyOf(item: unknown, copying: Copying): unknown {
+  if (typeof item !== 'object' || item === null) {
+    if (!isSettledMember(item)) copying.plain = false;
+    return item;
+  }
+  if (settledCache.has(item) || proves(item, undefined)) return item;
+  return copyMembers(item, copying, undefined);
+}
+
+// The frozen copy of an object or array that is not settled.
+function copyMembers(
+  value: object,
+  copying: Copying,
+  before: Record<string, unknown> | undefined,
+): object {
+  if (Array.isArray(value)) {
+    const length = value.length;
+    const out = new Array<unknown>(length);
+    for (let i = 0; i < length; i++) out[i] = copyOf(value[i], copying);
+    return Object.freeze(out);
+  }
+  const source = value as Record<string, unknown>;
+  const keys = Object.keys(source);
+  const out = copying.newObject(keys.length);
+  for (const key of keys) {
+    // Read once: a getter's value is what is kept.
+    const item = source[key];
+    // A client may send a "__proto__" member; assigning it would set the copy's prototype.
+    setMember(out, key, sharedWith(before, key, item) ? item : copyOf(item, copying));
+  }
+  return Object.freeze(out);
+}
+
+// Plain JSON data only: an object of another class could compute what it answers.
+function hasPlainPrototype(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === Array.prototype || proto === null;
+}
