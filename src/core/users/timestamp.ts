@@ -44,30 +44,42 @@ export function isoTimestamp(date: Date): string {
   const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
   // One flat string of 24 characters, as toISOString gives (a concatenation would be a tree
   // of pieces, kept as such in every stored version).
+  const century = Math.floor(year / 100);
+  const centuryYear = year % 100;
+  const tenths = milli % 100;
   return String.fromCharCode(
-    ZERO + Math.floor(year / 1000),
-    ZERO + (Math.floor(year / 100) % 10),
-    ZERO + (Math.floor(year / 10) % 10),
-    ZERO + (year % 10),
-    45,
-    ZERO + Math.floor(month / 10),
-    ZERO + (month % 10),
-    45,
-    ZERO + Math.floor(day / 10),
-    ZERO + (day % 10),
-    84,
-    ZERO + Math.floor(hour / 10),
-    ZERO + (hour % 10),
-    58,
-    ZERO + Math.floor(minute / 10),
-    ZERO + (minute % 10),
-    58,
-    ZERO + Math.floor(second / 10),
-    ZERO + (second % 10),
-    46,
+    tens(century),
+    ones(century),
+    tens(centuryYear),
+    ones(centuryYear),
+    45, // -
+    tens(month),
+    ones(month),
+    45, // -
+    tens(day),
+    ones(day),
+    84, // T
+    tens(hour),
+    ones(hour),
+    58, // :
+    tens(minute),
+    ones(minute),
+    58, // :
+    tens(second),
+    ones(second),
+    46, // .
     ZERO + Math.floor(milli / 100),
-    ZERO + (Math.floor(milli / 10) % 10),
-    ZERO + (milli % 10),
-    90,
+    tens(tenths),
+    ones(tenths),
+    90, // Z
   );
+}
+
+// The character codes of the two digits of 0–99.
+function tens(n: number): number {
+  return ZERO + Math.floor(n / 10);
+}
+
+function ones(n: number): number {
+  return ZERO + (n % 10);
 }
