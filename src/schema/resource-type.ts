@@ -102,6 +102,9 @@ export interface CompiledResourceType {
   memory<T>(key: symbol): Map<string, T>;
 }
 
+// Beyond this many extensions (256 combinations) `schemasOf` makes each list afresh.
+const MAX_LISTED_EXTENSIONS = 8;
+
 function byName(
   list: readonly AttributeDefinition[] | undefined,
 ): Map<string, AttributeDefinition> {
@@ -150,6 +153,17 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
     schemas.map((s) => [s, Object.freeze(s.attributes.filter(holdsImmutable))]),
   );
   const coreSchemas = Object.freeze([core.id]);
+  // The `schemas` list of each combination of extensions met so far, made once: every write
+  // asks for one, and a resource's list is then the same frozen array as its last version's
+  // (and the store's shared one). Bounded by the combinations of at most 8 extensions.
+  const listsHeld = new Map<number, readonly string[]>();
+  const listOfHeld = (resource: Readonly<Record<string, unknown>>): readonly string[] => {
+    let list: string[] | undefined;
+    for (const e of extensions) {
+      if (resource[e.id] !== undefined) (list ??= [core.id]).push(e.id);
+    }
+    return list ? Object.freeze(list) : coreSchemas;
+  };
   let input: CompiledResourceInput | undefined;
   let shapes: ValueShapes | undefined;
   // Per engine: what it derived from this type, e.g. PATCH's resolved paths.
@@ -202,11 +216,16 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
       return subAttribute && { extension, attribute, subAttribute };
     },
     schemasOf(resource) {
-      let list: string[] | undefined;
-      for (const e of extensions) {
-        if (resource[e.id] !== undefined) (list ??= [core.id]).push(e.id);
+      if (extensions.length > MAX_LISTED_EXTENSIONS) return listOfHeld(resource);
+      // Which extensions the resource holds, one bit each: the lists are made per combination.
+      let held = 0;
+      for (let i = 0; i < extensions.length; i++) {
+        if (resource[(extensions[i] as SchemaDefinition).id] !== undefined) held |= 1 << i;
       }
-      return list ? Object.freeze(list) : coreSchemas;
+      if (held === 0) return coreSchemas;
+      let list = listsHeld.get(held);
+      if (list === undefined) listsHeld.set(held, (list = listOfHeld(resource)));
+      return list;
     },
     memory<T>(key: symbol): Map<string, T> {
       let memory = memories.get(key);

@@ -1,6 +1,7 @@
 // Crockford's base32 in lower case: URL-safe, and its characters sort in ASCII order, so ids
 // compare as plain strings in creation order.
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+const CODES: readonly number[] = Object.freeze(Array.from(ALPHABET, (c) => c.charCodeAt(0)));
 const RANDOM_CHARS = 16;
 // Random bytes are drawn a pool at a time: one system call per 256 ids instead of one per id.
 const POOL_SIZE = RANDOM_CHARS * 256;
@@ -15,7 +16,8 @@ const idClock = {
   pool: new Uint8Array(POOL_SIZE),
   poolAt: POOL_SIZE,
   lastTime: -1,
-  lastTimeChars: '',
+  /** The characters of `lastTime`, as character codes. */
+  lastTimeCodes: new Uint8Array(10),
   lastRandom: new Uint8Array(RANDOM_CHARS),
 };
 
@@ -40,13 +42,12 @@ function increment(): void {
   }
 }
 
-function timeChars(t: number): string {
-  let time = '';
-  for (let i = 0; i < 10; i++) {
-    time = ALPHABET[t % 32] + time;
+function setTimeCodes(t: number): void {
+  const codes = idClock.lastTimeCodes;
+  for (let i = 9; i >= 0; i--) {
+    codes[i] = CODES[t % 32] as number;
     t = Math.floor(t / 32);
   }
-  return time;
 }
 
 /**
@@ -59,10 +60,40 @@ export function newId(now: number = Date.now()): string {
     increment();
   } else {
     idClock.lastTime = now;
-    idClock.lastTimeChars = timeChars(now);
+    setTimeCodes(now);
     refreshRandom();
   }
-  let random = '';
-  for (let i = 0; i < RANDOM_CHARS; i++) random += ALPHABET[idClock.lastRandom[i] as number];
-  return idClock.lastTimeChars + random;
+  const t = idClock.lastTimeCodes;
+  const r = idClock.lastRandom;
+  const c = (i: number) => CODES[r[i] as number] as number;
+  // One flat string of 26 characters: built a character at a time, an id was a tree of pieces
+  // until something read it whole (and each kept outbox message id had to be flattened).
+  return String.fromCharCode(
+    t[0] as number,
+    t[1] as number,
+    t[2] as number,
+    t[3] as number,
+    t[4] as number,
+    t[5] as number,
+    t[6] as number,
+    t[7] as number,
+    t[8] as number,
+    t[9] as number,
+    c(0),
+    c(1),
+    c(2),
+    c(3),
+    c(4),
+    c(5),
+    c(6),
+    c(7),
+    c(8),
+    c(9),
+    c(10),
+    c(11),
+    c(12),
+    c(13),
+    c(14),
+    c(15),
+  );
 }

@@ -50,7 +50,7 @@ export function assembleUser(parts: StoredUserParts): ScimUser {
 
 // Whether two `schemas` lists name the same URNs in the same order.
 function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((urn, i) => urn === b[i]);
+  return a === b || (a.length === b.length && a.every((urn, i) => urn === b[i]));
 }
 
 /** Returns the `meta` of a new user created at `now`, frozen. */

@@ -13,16 +13,21 @@ const MAX_LISTS = 64;
  */
 export class SharedLists {
   readonly #lists = new Map<string, readonly string[]>();
+  /** The arrays handed out: the core passes the same frozen list again and again. */
+  readonly #shared = new Set<unknown>();
 
   /** Returns the shared frozen array equal to `list`, or `list` itself when none applies. */
   share<T>(list: T): T {
+    if (this.#shared.has(list)) return list;
     if (!Array.isArray(list) || !list.every((item) => typeof item === 'string')) return list;
     const key = JSON.stringify(list);
     let shared = this.#lists.get(key);
     if (shared === undefined) {
       if (this.#lists.size >= MAX_LISTS) return list;
-      shared = Object.freeze(list.slice() as string[]);
+      // A frozen list of strings cannot change: it can be the shared one itself.
+      shared = Object.isFrozen(list) ? (list as readonly string[]) : Object.freeze(list.slice());
       this.#lists.set(key, shared);
+      this.#shared.add(shared);
     }
     return shared as T;
   }
