@@ -43,14 +43,12 @@ const MESSAGE_MEMBERS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * One message and its delivery state, in one object of fixed size: every created user leaves
- * one behind, sent, for as long as the process runs. The message's members are kept in the
- * entry itself rather than in a copy of their own (an object built member by member reserves
- * room it never uses: 72 bytes per message apart from the entry's own), and every member is
- * there from the start and never deleted (a `delete` would turn the entry into a dictionary of
- * several hundred bytes). Unset times are `undefined` rather than -Infinity, which V8 would
- * box in 16 bytes. Settling changes the entry in place: a new, smaller record would leave the
- * old one as garbage among the users, which keeps the heap's pages committed.
+ * One message and its delivery state, in one object of fixed size. The message's members are
+ * kept in the entry itself rather than in a copy of their own (an object built member by
+ * member reserves room it never uses: 72 bytes per message apart from the entry's own), and
+ * every member is there from the start and never deleted (a `delete` would turn the entry into
+ * a dictionary of several hundred bytes). Unset times are `undefined` rather than -Infinity,
+ * which V8 would box in 16 bytes.
  */
 class Entry {
   readonly id: string;
@@ -104,23 +102,40 @@ function isUsual(message: OutboxMessage): boolean {
   return typeof message.id === 'string';
 }
 
+/** The sent messages a memory outbox keeps by default, the most recent ones. */
+export const DEFAULT_SENT_KEPT = 1000;
+
 /**
  * Keeps the welcome-email outbox of a {@link MemoryUserStore} within one process.
  *
  * Pending messages are also kept apart from settled ones, so a claim looks only at what may be
- * due.
+ * due. Pending and failed messages are kept until the process ends; of the sent ones, only the
+ * most recent `sentKept` (every created user leaves one behind, and nothing reads it again:
+ * each message of the core has an id of its own, and the user's account status is what says
+ * that its welcome email went out).
  *
  * @internal
  */
 export class MemoryOutbox implements OutboxStore {
-  /** Every message, in the order recorded. */
+  /** Every message kept, in the order recorded. */
   readonly #all = new Map<string, Entry>();
   /** The messages not yet sent or given up, so a claim never walks the settled ones. */
   readonly #pending = new Map<string, Entry>();
+  /** The sent messages kept, in the order they were sent: the first goes first. */
+  readonly #sent = new Map<string, Entry>();
+  readonly #sentKept: number;
   /** Claims made so far: each claim's token is the next number, so no two are alike. */
   #claims = 0;
 
-  /** Records messages; called in the same synchronous step as the user write. */
+  /** Keeps every pending and failed message, and the last `sentKept` sent ones. */
+  constructor(sentKept: number = DEFAULT_SENT_KEPT) {
+    this.#sentKept = sentKept;
+  }
+
+  /**
+   * Records messages; called in the same synchronous step as the user write. A message whose
+   * id the outbox still holds is ignored.
+   */
   record(messages: readonly OutboxMessage[]): void {
     for (const message of messages) {
       if (this.#all.has(message.id)) continue;
@@ -162,6 +177,7 @@ export class MemoryOutbox implements OutboxStore {
     entry.state = 'sent';
     entry.at = at.getTime();
     this.#settle(id, entry);
+    this.#keepSent(id, entry);
     return true;
   }
 
@@ -192,7 +208,10 @@ export class MemoryOutbox implements OutboxStore {
     return entry !== undefined;
   }
 
-  /** Returns a copy of every message and its delivery state, in the order recorded. */
+  /**
+   * Returns a copy of every message kept (all pending and failed ones, the last sent ones) and
+   * its delivery state, in the order recorded.
+   */
   snapshot(): MemoryOutboxEntry[] {
     return [...this.#all.values()].map(toView);
   }
@@ -206,6 +225,16 @@ export class MemoryOutbox implements OutboxStore {
   #settle(id: string, entry: Entry): void {
     this.#pending.delete(id);
     entry.lease = undefined;
+  }
+
+  /** Keeps a message just sent among the last `sentKept`, forgetting the oldest beyond them. */
+  #keepSent(id: string, entry: Entry): void {
+    this.#sent.set(id, entry);
+    while (this.#sent.size > this.#sentKept) {
+      const oldest = this.#sent.keys().next().value as string;
+      this.#sent.delete(oldest);
+      this.#all.delete(oldest);
+    }
   }
 }
 
