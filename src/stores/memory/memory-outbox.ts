@@ -121,8 +121,9 @@ export class MemoryOutbox implements OutboxStore {
   readonly #all = new Map<string, Entry>();
   /** The messages not yet sent or given up, so a claim never walks the settled ones. */
   readonly #pending = new Map<string, Entry>();
-  /** The sent messages kept, in the order they were sent: the first goes first. */
-  readonly #sent = new Map<string, Entry>();
+  /** The sent messages kept, a ring: `#sentNext` is the oldest once it is full. */
+  readonly #sent: Entry[] = [];
+  #sentNext = 0;
   readonly #sentKept: number;
   /** Claims made so far: each claim's token is the next number, so no two are alike. */
   #claims = 0;
@@ -229,12 +230,18 @@ export class MemoryOutbox implements OutboxStore {
 
   /** Keeps a message just sent among the last `sentKept`, forgetting the oldest beyond them. */
   #keepSent(id: string, entry: Entry): void {
-    this.#sent.set(id, entry);
-    while (this.#sent.size > this.#sentKept) {
-      const oldest = this.#sent.keys().next().value as string;
-      this.#sent.delete(oldest);
-      this.#all.delete(oldest);
+    if (this.#sent.length < this.#sentKept) {
+      this.#sent.push(entry);
+      return;
     }
+    const oldest = this.#sent[this.#sentNext];
+    if (oldest === undefined) {
+      this.#all.delete(id); // keeps none
+      return;
+    }
+    this.#all.delete(oldest.id);
+    this.#sent[this.#sentNext] = entry;
+    this.#sentNext = (this.#sentNext + 1) % this.#sentKept;
   }
 }
 
