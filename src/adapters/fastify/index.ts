@@ -3,11 +3,16 @@
  *
  * @module
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+} from 'fastify';
 import type { AdapterOptions, Scim } from '../../index.js';
 import { bodyLimits } from '../../internal/body-limits.js';
 import { buildScimHead } from '../../internal/build-scim-head.js';
-import { readNodeBody } from '../../internal/read-node-body.js';
+import { hasNoBody, readNodeBody } from '../../internal/read-node-body.js';
 import { runScim } from '../../internal/run-scim.js';
 
 /** The reply serializer of every SCIM answer: the core's text, sent unchanged. */
@@ -36,19 +41,23 @@ export function scimFastify(
   options?: AdapterOptions<FastifyRequest>,
 ): FastifyPluginAsync {
   const limits = bodyLimits(scim, options);
-  const answer = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+  // A callback hook that answers and never calls `done`: the chain stops there, as after an
+  // async hook that replied, without a promise for Fastify to wait on.
+  const answer: onRequestHookHandler = (request, reply, done) => {
     const { method, url, headers, raw } = request;
     const head = buildScimHead(method, url, headers, `${request.protocol}://${request.host}`);
-    const read = () => readNodeBody(raw, limits);
-    const response = await runScim(scim, head, options?.context, request, read);
-    // The text as it is: with a serializer set, Fastify neither serialises a string again nor
-    // appends `; charset=utf-8` to its JSON media type. (A Buffer would do that too, but node
-    // writes a large Buffer at about twice the cost of the same text: bench/RESULTS.md.)
-    return reply
-      .code(response.status)
-      .headers(response.headers)
-      .serializer(asIs)
-      .send(response.body);
+    // Most GETs announce no body: no read and no promise turn for them, as in the node adapter.
+    const read = hasNoBody(raw.headers) ? undefined : () => readNodeBody(raw, limits);
+    void runScim(scim, head, options?.context, request, read).then((response) => {
+      try {
+        // The text as it is: with a serializer set, Fastify neither serialises a string again
+        // nor appends `; charset=utf-8` to its JSON media type. (A Buffer would do that too, but
+        // node writes a large Buffer at about twice the cost of the same text: bench/RESULTS.md.)
+        reply.code(response.status).headers(response.headers).serializer(asIs).send(response.body);
+      } catch (error) {
+        done(error as Error);
+      }
+    });
   };
   return async (app) => {
     // Replying here ends the request: Fastify runs no parser and no route handler after it.

@@ -34,8 +34,8 @@ export function scimFetch(
   options?: AdapterOptions<Request>,
 ): (request: Request, env?: unknown) => Promise<Response> {
   const reader = new FetchRequestReader(bodyLimits(scim, options));
-  return async (request, env) => {
+  return (request, env) => {
     const { head, read } = reader.parts(request, env);
-    return toFetchResponse(await runScim(scim, head, options?.context, request, read));
+    return runScim(scim, head, options?.context, request, read).then(toFetchResponse);
   };
 }

@@ -35,13 +35,13 @@ export function scimHono(
   options?: AdapterOptions<Context>,
 ): (c: Context) => Promise<Response> {
   const reader = new FetchRequestReader(bodyLimits(scim, options));
-  return async (c) => {
+  return (c) => {
     const raw = c.req.raw;
     // A middleware already read the body (a validator, a logger): Hono keeps it cached.
     const cached = raw.bodyUsed
       ? () => c.req.text().then((body) => ({ body, end: 'complete' as const }))
       : undefined;
     const { head, read } = reader.parts(raw, c.env, cached);
-    return toFetchResponse(await runScim(scim, head, options?.context, c, read));
+    return runScim(scim, head, options?.context, c, read).then(toFetchResponse);
   };
 }
