@@ -25,12 +25,15 @@ const { values: args } = parseArgs({
     snapshot: { type: 'string' },
     'like-kit': { type: 'boolean', default: false },
     via: { type: 'string', default: 'handle' },
+    'sent-kept': { type: 'string' },
   },
 });
 const users = Number(args.users);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
-const kit = kitService();
+// `--sent-kept N`: the store's `sentMessagesKept` (default: the store's own).
+const sentKept = args['sent-kept'];
+const kit = kitService(sentKept === undefined ? {} : { sentMessagesKept: Number(sentKept) });
 const { scim, store } = kit;
 // `--via store` adds the users straight to the store (no request, no welcome email): what the
 // store itself keeps and leaves behind, apart from the request path.
@@ -44,6 +47,9 @@ async function settle(): Promise<void> {
 }
 
 const MiB = 1024 * 1024;
+function pendingCount(): number {
+  return store.outboxSnapshot().filter((entry) => entry.state === 'pending').length;
+}
 await create(-1); // everything a first request builds (compiled types, caches) is in the baseline
 await settle();
 const before = process.memoryUsage();
@@ -58,16 +64,17 @@ const seconds = (performance.now() - started) / 1000;
 const rightAfter = process.memoryUsage();
 const spacesRightAfter = getHeapSpaceStatistics();
 const rssRightAfter = rightAfter.rss;
+const pendingRightAfter = pendingCount();
 await settle();
 const after = process.memoryUsage();
-const pending = store.outboxSnapshot().filter((entry) => entry.state === 'pending').length;
+const pending = pendingCount();
 await settle();
 const perUser = (bytes: number) => (bytes / users).toFixed(0);
 console.log(
   `${new Date().toISOString()} · Node ${process.version} · load average ${os.loadavg()[0]?.toFixed(1)}`,
 );
 console.log(
-  `${users.toLocaleString('en-US')} users created in ${seconds.toFixed(1)} s; outbox messages still pending: ${pending}`,
+  `${users.toLocaleString('en-US')} users created in ${seconds.toFixed(1)} s; outbox messages pending right after: ${pendingRightAfter}, after the dispatcher ran: ${pending}`,
 );
 console.log(
   '| users | heap used ÷ users | heap growth ÷ users | heap total (committed) ÷ users | RSS ÷ users right after seeding | RSS ÷ users after GC | RSS growth ÷ users after GC | RSS after GC |',

@@ -7,7 +7,7 @@ import { newId } from '../../src/core/users/new-id.js';
 import { createScim, staticApiKeys } from '../../src/index.js';
 import type { ScimUser } from '../../src/schema/user-resource.js';
 import { FIRST_VERSION } from '../../src/schema/version.js';
-import { MemoryUserStore } from '../../src/stores/memory/index.js';
+import { MemoryUserStore, type MemoryUserStoreOptions } from '../../src/stores/memory/index.js';
 import { ACCOUNT_SCHEMA, USER_SCHEMA } from '../../src/schema/urns.js';
 
 export const PREFIX = '/api/v1/scim/v2';
@@ -15,9 +15,12 @@ export const TENANT = 'bench';
 export const BASE_URL = 'http://127.0.0.1:3000';
 export const HEADERS = { authorization: 'Bearer bench-token', accept: 'application/scim+json' };
 
-/** The service, its store, and `create(i)`, which adds the kit's i-th user and returns it. */
-export function kitService() {
-  const store = new MemoryUserStore();
+/**
+ * The service, its store (with `options`, the kit's defaults when none), and `create(i)`, which
+ * adds the kit's i-th user and returns it.
+ */
+export function kitService(options: MemoryUserStoreOptions = {}) {
+  const store = new MemoryUserStore(options);
   const scim = createScim({
     store,
     verifier: staticApiKeys([{ key: 'bench-token', tenant: TENANT }]),

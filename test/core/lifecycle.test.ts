@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ScimEvent } from '../../src/index.js';
+import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { ACCOUNT, USER_SCHEMA, patchBody, setup } from './harness.js';
 
 const deactivate = patchBody({ op: 'replace', path: 'active', value: false });
@@ -62,6 +63,24 @@ describe('account status and the welcome email', () => {
     await request('PATCH', `/Users/${user.id}`, { body: reactivate });
     await scim.dispatchOutbox();
     expect(sent.map((m) => m.userId)).toEqual([user.id]);
+  });
+
+  it('sends the welcome email once even when the store keeps no sent message: the account status says it went out', async () => {
+    const store = new MemoryUserStore({ sentMessagesKept: 0 });
+    const { scim, sent, createUser, request } = setup({ store });
+    const user = await createUser('ada@example.org', { active: true });
+    await scim.dispatchOutbox();
+    expect(sent.map((m) => m.userId)).toEqual([user.id]);
+    expect(store.outboxSnapshot()).toEqual([]);
+    await request('PATCH', `/Users/${user.id}`, { body: deactivate });
+    await request('PATCH', `/Users/${user.id}`, { body: reactivate });
+    await request('PATCH', `/Users/${user.id}`, { body: deactivate });
+    const back = await request('PUT', `/Users/${user.id}`, {
+      body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', active: true },
+    });
+    expect(back.body[ACCOUNT].status).toBe('Invited');
+    await scim.dispatchOutbox();
+    expect(sent).toHaveLength(1);
   });
 
   it('resendInvitation queues another email with a new idempotency key, only while Invited', async () => {

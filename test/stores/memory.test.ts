@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import type { OutboxMessage } from '../../src/contracts/outbox.js';
+import { ScimConfigError } from '../../src/errors/index.js';
 import type { Filter } from '../../src/filter/ast.js';
 import { parseFilter } from '../../src/filter/index.js';
 import type { ScimUser } from '../../src/schema/user-resource.js';
@@ -279,6 +281,47 @@ describe('MemoryUserStore outbox inspection', () => {
     expect(snapshot[2]).toMatchObject({ lastError: 'no such mailbox' });
     (snapshot[0]!.message as { to: string }).to = 'changed@example.org';
     expect(store.outboxSnapshot()[0]!.message.to).toBe(messages[0]!.to);
+  });
+
+  it('keeps every pending and failed message, and only the last sentMessagesKept sent ones', async () => {
+    const store = new MemoryUserStore({ sentMessagesKept: 2 });
+    const users = createUserFactory('t');
+    const messages: OutboxMessage[] = [];
+    for (let i = 0; i < 6; i++) {
+      const user = users.make();
+      messages.push(users.message(user));
+      await store.create('t', user, { outbox: [messages[i]!] });
+    }
+    const at = new Date('2030-01-01T00:00:00Z');
+    const [a, b, c, d, e] = await store.outbox.claim(at, new Date('2030-01-01T00:01:00Z'), 10);
+    await store.outbox.fail(b!.id, b!.claimToken, 'no such mailbox', undefined);
+    for (const sent of [a!, c!, d!, e!]) await store.outbox.complete(sent.id, sent.claimToken, at);
+    // a and c were sent first, so they are gone; b failed, the sixth is still pending.
+    expect(store.outboxSnapshot().map((m) => [m.message.id, m.state])).toEqual([
+      [messages[1]!.id, 'failed'],
+      [messages[3]!.id, 'sent'],
+      [messages[4]!.id, 'sent'],
+      [messages[5]!.id, 'pending'],
+    ]);
+  });
+
+  it('keeps the last 1,000 sent messages by default', async () => {
+    const store = new MemoryUserStore();
+    const users = createUserFactory('t');
+    const user = users.make();
+    const ids = Array.from({ length: 1001 }, (_, i) => `m-${i}`);
+    await store.create('t', user, { outbox: ids.map((id) => ({ ...users.message(user), id })) });
+    const at = new Date('2030-01-01T00:00:00Z');
+    const claimed = await store.outbox.claim(at, new Date('2030-01-01T00:01:00Z'), 2000);
+    for (const m of claimed) await store.outbox.complete(m.id, m.claimToken, at);
+    expect(store.outboxSnapshot().map((m) => m.message.id)).toEqual(ids.slice(1));
+  });
+
+  it('refuses a sentMessagesKept that is not a whole number ≥ 0 or Infinity', () => {
+    for (const kept of [-1, 1.5, Number.NaN, -Infinity])
+      expect(() => new MemoryUserStore({ sentMessagesKept: kept })).toThrow(ScimConfigError);
+    for (const kept of [0, 1, Infinity])
+      expect(() => new MemoryUserStore({ sentMessagesKept: kept })).not.toThrow();
   });
 
   it('ignores a message id it already holds', async () => {

@@ -43,14 +43,12 @@ const MESSAGE_MEMBERS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * One message and its delivery state, in one object of fixed size: every created user leaves
- * one behind, sent, for as long as the process runs. The message's members are kept in the
- * entry itself rather than in a copy of their own (an object built member by member reserves
- * room it never uses: 72 bytes per message apart from the entry's own), and every member is
- * there from the start and never deleted (a `delete` would turn the entry into a dictionary of
- * several hundred bytes). Unset times are `undefined` rather than -Infinity, which V8 would
- * box in 16 bytes. Settling changes the entry in place: a new, smaller record would leave the
- * old one as garbage among the users, which keeps the heap's pages committed.
+ * One message and its delivery state, in one object of fixed size. The message's members are
+ * kept in the entry itself rather than in a copy of their own (an object built member by
+ * member reserves room it never uses: 72 bytes per message apart from the entry's own), and
+ * every member is there from the start and never deleted (a `delete` would turn the entry into
+ * a dictionary of several hundred bytes). Unset times are `undefined` rather than -Infinity,
+ * which V8 would box in 16 bytes.
  */
 class Entry {
   readonly id: string;
@@ -104,23 +102,41 @@ function isUsual(message: OutboxMessage): boolean {
   return typeof message.id === 'string';
 }
 
+/** The sent messages a memory outbox keeps by default, the most recent ones. */
+export const DEFAULT_SENT_KEPT = 1000;
+
 /**
  * Keeps the welcome-email outbox of a {@link MemoryUserStore} within one process.
  *
  * Pending messages are also kept apart from settled ones, so a claim looks only at what may be
- * due.
+ * due. Pending and failed messages are kept until the process ends; of the sent ones, only the
+ * most recent `sentKept` (every created user leaves one behind, and nothing reads it again:
+ * each message of the core has an id of its own, and the user's account status is what says
+ * that its welcome email went out).
  *
  * @internal
  */
 export class MemoryOutbox implements OutboxStore {
-  /** Every message, in the order recorded. */
+  /** Every message kept, in the order recorded. */
   readonly #all = new Map<string, Entry>();
   /** The messages not yet sent or given up, so a claim never walks the settled ones. */
   readonly #pending = new Map<string, Entry>();
+  /** The sent messages kept, a ring: `#sentNext` is the oldest once it is full. */
+  readonly #sent: Entry[] = [];
+  #sentNext = 0;
+  readonly #sentKept: number;
   /** Claims made so far: each claim's token is the next number, so no two are alike. */
   #claims = 0;
 
-  /** Records messages; called in the same synchronous step as the user write. */
+  /** Keeps every pending and failed message, and the last `sentKept` sent ones. */
+  constructor(sentKept: number = DEFAULT_SENT_KEPT) {
+    this.#sentKept = sentKept;
+  }
+
+  /**
+   * Records messages; called in the same synchronous step as the user write. A message whose
+   * id the outbox still holds is ignored.
+   */
   record(messages: readonly OutboxMessage[]): void {
     for (const message of messages) {
       if (this.#all.has(message.id)) continue;
@@ -162,6 +178,7 @@ export class MemoryOutbox implements OutboxStore {
     entry.state = 'sent';
     entry.at = at.getTime();
     this.#settle(id, entry);
+    this.#keepSent(id, entry);
     return true;
   }
 
@@ -192,7 +209,10 @@ export class MemoryOutbox implements OutboxStore {
     return entry !== undefined;
   }
 
-  /** Returns a copy of every message and its delivery state, in the order recorded. */
+  /**
+   * Returns a copy of every message kept (all pending and failed ones, the last sent ones) and
+   * its delivery state, in the order recorded.
+   */
   snapshot(): MemoryOutboxEntry[] {
     return [...this.#all.values()].map(toView);
   }
@@ -206,6 +226,22 @@ export class MemoryOutbox implements OutboxStore {
   #settle(id: string, entry: Entry): void {
     this.#pending.delete(id);
     entry.lease = undefined;
+  }
+
+  /** Keeps a message just sent among the last `sentKept`, forgetting the oldest beyond them. */
+  #keepSent(id: string, entry: Entry): void {
+    if (this.#sent.length < this.#sentKept) {
+      this.#sent.push(entry);
+      return;
+    }
+    const oldest = this.#sent[this.#sentNext];
+    if (oldest === undefined) {
+      this.#all.delete(id); // keeps none
+      return;
+    }
+    this.#all.delete(oldest.id);
+    this.#sent[this.#sentNext] = entry;
+    this.#sentNext = (this.#sentNext + 1) % this.#sentKept;
   }
 }
 

@@ -9,7 +9,7 @@ import type {
 } from '../../contracts/user-store.js';
 import type { OutboxStore } from '../../contracts/outbox.js';
 import type { GroupStore } from '../../contracts/group-store.js';
-import { scimErrors } from '../../errors/index.js';
+import { ScimConfigError, scimErrors } from '../../errors/index.js';
 import type { Filter } from '../../filter/ast.js';
 import { compileFilter, compileSort } from '../../filter/index.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
@@ -24,7 +24,7 @@ import {
   usersEqualTo,
 } from './filter-plan.js';
 import { MemoryGroupStore } from './memory-group-store.js';
-import { MemoryOutbox, type MemoryOutboxEntry } from './memory-outbox.js';
+import { DEFAULT_SENT_KEPT, MemoryOutbox, type MemoryOutboxEntry } from './memory-outbox.js';
 import { scanUsers } from './scan-users.js';
 import { pageResult, placesOf, seekPage } from './seek-page.js';
 import { groupIdEquality, groupsAttribute, groupsPartsRead } from '../user-group-paths.js';
@@ -39,6 +39,14 @@ export interface MemoryUserStoreOptions {
    * Enterprise User extension and the account extension.
    */
   readonly resourceType?: CompiledResourceType;
+  /**
+   * How many sent welcome emails the outbox keeps for {@link MemoryUserStore.outboxSnapshot},
+   * the most recent ones; pending and failed ones are always kept. Every user created active
+   * leaves one sent message behind, which nothing needs again: a user's account status, not
+   * the outbox, is what keeps its welcome email from going out twice. Default 1,000;
+   * `Infinity` keeps every one (a test that reads them all), at about 0.2 KiB per message.
+   */
+  readonly sentMessagesKept?: number;
 }
 
 /**
@@ -63,7 +71,7 @@ export interface MemoryUserStoreOptions {
  */
 export class MemoryUserStore implements UserStore {
   readonly #tenants = new Map<string, TenantUsers>();
-  readonly #outbox = new MemoryOutbox();
+  readonly #outbox: MemoryOutbox;
   readonly #resourceType: CompiledResourceType;
   /** The `schemas` lists stored users share. */
   readonly #schemas = new SharedLists();
@@ -73,7 +81,7 @@ export class MemoryUserStore implements UserStore {
   );
 
   /** The welcome-email outbox, written in the same step as the users. */
-  readonly outbox: OutboxStore = this.#outbox;
+  readonly outbox: OutboxStore;
   /** The groups and memberships; a user's delete removes its memberships in the same step. */
   readonly groups: GroupStore = this.#groups;
 
@@ -93,8 +101,16 @@ export class MemoryUserStore implements UserStore {
     keysetPaging: true,
   };
 
+  /** @throws ScimConfigError when `sentMessagesKept` is not a whole number ≥ 0 or `Infinity`. */
   constructor(options: MemoryUserStoreOptions = {}) {
     this.#resourceType = options.resourceType ?? userResourceType();
+    const kept = options.sentMessagesKept ?? DEFAULT_SENT_KEPT;
+    if (!(kept >= 0 && (Number.isInteger(kept) || kept === Infinity)))
+      throw new ScimConfigError(
+        `MemoryUserStore: sentMessagesKept must be a whole number ≥ 0 or Infinity (got ${String(kept)}).`,
+      );
+    this.#outbox = new MemoryOutbox(kept);
+    this.outbox = this.#outbox;
   }
 
   /** Stores a new user; throws `scimErrors.uniqueness()` when its userName is taken. */
@@ -251,7 +267,11 @@ export class MemoryUserStore implements UserStore {
     return user ? cloneJson(user) : null;
   }
 
-  /** Returns a copy of every outbox message with its delivery state, in the order recorded. */
+  /**
+   * Returns a copy of the outbox's messages with their delivery state, in the order recorded:
+   * every pending and failed message, and the most recent sent ones (`sentMessagesKept`,
+   * default 1,000).
+   */
   outboxSnapshot(): MemoryOutboxEntry[] {
     return this.#outbox.snapshot();
   }
