@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ScimConfigError } from '../../src/index.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { dispatcherFor, heldMailer, outboxOf, record, sleep, states } from './outbox-harness.js';
@@ -67,27 +67,44 @@ describe('the outbox dispatcher sends only under a claim it holds', () => {
   });
 
   it('aborts the send when no renewal succeeds before the lease ends', async () => {
-    const store = new MemoryUserStore();
-    await record(store, ['m1']);
-    const held = heldMailer();
-    let renewals = 0;
-    const outbox = outboxOf(store, {
-      renew: async (...a) => {
-        if (++renewals === 1) return store.outbox.renew(...a);
-        throw new Error('store unreachable');
-      },
-    });
-    const { dispatcher, errors } = dispatcherFor(store, held.mailer, { leaseMs: 60 }, outbox);
-    const started = Date.now();
-    expect(await dispatcher.drain()).toBe(0);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(55);
-    expect(held.calls[0]!.signal.reason).toMatchObject({ name: 'OutboxClaimLost' });
-    // Each failed renewal is reported; the send went on until the lease was over.
-    expect(errors.filter((e) => (e as Error).message === 'store unreachable').length).toBe(
-      renewals - 1,
-    );
-    expect(renewals).toBeGreaterThanOrEqual(3);
-    await dispatcher.close();
+    // Fake timers (and clocks): the renewals come every third of the lease exactly, whatever
+    // the machine's load, so the count of renewals before the abort is exact.
+    vi.useFakeTimers();
+    try {
+      const store = new MemoryUserStore();
+      await record(store, ['m1']);
+      const held = heldMailer();
+      let renewals = 0;
+      const outbox = outboxOf(store, {
+        renew: async (...a) => {
+          if (++renewals === 1) return store.outbox.renew(...a);
+          throw new Error('store unreachable');
+        },
+      });
+      const { dispatcher, errors } = dispatcherFor(store, held.mailer, { leaseMs: 60 }, outbox);
+      const started = Date.now();
+      let drained: number | undefined;
+      const draining = dispatcher.drain().then((n) => (drained = n));
+      // Renewals at 20 and 40 ms fail, but the lease confirmed before the send still holds.
+      await vi.advanceTimersByTimeAsync(59);
+      expect(drained).toBeUndefined();
+      expect(held.calls[0]!.signal.aborted).toBe(false);
+      expect(renewals).toBe(3);
+      // The renewal at 60 ms fails too, and the lease is over: the send is aborted.
+      await vi.advanceTimersByTimeAsync(1);
+      await draining;
+      expect(drained).toBe(0);
+      expect(Date.now() - started).toBe(60);
+      expect(held.calls[0]!.signal.reason).toMatchObject({ name: 'OutboxClaimLost' });
+      // Each failed renewal is reported; the send went on until the lease was over.
+      expect(errors.filter((e) => (e as Error).message === 'store unreachable')).toHaveLength(3);
+      expect(renewals).toBe(4);
+      // Neither sent nor failed: whoever claims it next sends it.
+      expect(states(store).m1).toMatchObject({ state: 'pending', attempts: 0 });
+      await dispatcher.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('reports a sent email whose claim had passed to another sender', async () => {

@@ -109,6 +109,69 @@ describe('the send watch holds every send to its own lease and timeout', () => {
   });
 });
 
+describe('the options a Mailer gets with a send', () => {
+  it('may be spread before the abort, and the copy keeps a signal that aborts', async () => {
+    const { watch } = watchOf(60_000, 40);
+    let copy: SendOptions | undefined;
+    const run = watch.run(Date.now() + lease, confirm, (options) => {
+      copy = { ...options };
+      return never();
+    });
+    expect(copy?.signal).toBeInstanceOf(AbortSignal);
+    expect(copy?.signal.aborted).toBe(false);
+    const aborted = new Promise((resolve) => copy?.signal.addEventListener('abort', resolve));
+    await expect(run).rejects.toBeInstanceOf(OutboxSendTimeout);
+    await aborted;
+    expect(copy?.signal.reason).toBeInstanceOf(OutboxSendTimeout);
+    // Like a plain `{ signal }`: one own, enumerable, configurable member.
+    expect(Object.getOwnPropertyDescriptor(copy, 'signal')).toMatchObject({
+      enumerable: true,
+      configurable: true,
+    });
+    watch.stop();
+  });
+
+  it('give each send a signal of its own', async () => {
+    const { watch } = watchOf(60_000, 10_000);
+    const signals: AbortSignal[] = [];
+    for (let i = 0; i < 2; i++) {
+      await watch.run(Date.now() + lease, confirm, async (options) => {
+        signals.push(options.signal, options.signal);
+      });
+    }
+    expect(signals[0]).toBe(signals[1]);
+    expect(signals[2]).toBe(signals[3]);
+    expect(signals[0]).not.toBe(signals[2]);
+    watch.stop();
+  });
+
+  it('make no AbortController for a Mailer that never reads the signal', async () => {
+    const made = { controllers: 0 };
+    const Plain = globalThis.AbortController;
+    globalThis.AbortController = class extends Plain {
+      constructor() {
+        super();
+        made.controllers++;
+      }
+    };
+    try {
+      const { watch } = watchOf(60_000, 10_000);
+      for (let i = 0; i < 3; i++) {
+        await watch.run(Date.now() + lease, confirm, async (options) => {
+          expect(Object.keys(options)).toEqual(['signal']);
+        });
+      }
+      expect(made.controllers).toBe(0);
+      // The count sees a controller when one is made: a Mailer that reads the signal.
+      await watch.run(Date.now() + lease, confirm, async (options) => void options.signal);
+      expect(made.controllers).toBe(1);
+      watch.stop();
+    } finally {
+      globalThis.AbortController = Plain;
+    }
+  });
+});
+
 describe('kicking the outbox dispatcher while a round runs', () => {
   it('reports the failure of the round it joined', async () => {
     const store = new MemoryUserStore();

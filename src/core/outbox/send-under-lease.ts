@@ -169,7 +169,7 @@ class Flight {
       this.#reject = reject;
       let sending: Promise<void>;
       try {
-        sending = Promise.resolve(send(optionsOf(this)));
+        sending = Promise.resolve(send(new FlightOptions(this)));
       } catch (error) {
         sending = Promise.reject(error);
       }
@@ -180,13 +180,36 @@ class Flight {
 }
 
 /**
- * What the Mailer gets with a send: the signal, made when it is read. An own enumerable member,
- * as a plain `{ signal }` is, so a Mailer may spread or copy the options.
+ * What the Mailer gets with a send: its options, one object per send, whose `signal` is made
+ * when it is read. The member is an own enumerable accessor, as a plain `{ signal }` is a data
+ * member, so a Mailer may spread or copy the options and keep the signal.
+ *
+ * The speed device (issue 16, bench/RESULTS.md): the accessor is defined with one shared
+ * descriptor, so every options object has one hidden class and fast properties. An object
+ * literal with a `get signal()` closing over its flight (what this replaced) makes V8 keep each
+ * such object as a dictionary: several times the instructions to make, and hundreds of bytes
+ * promoted to old space per send.
  */
-function optionsOf(flight: Flight): SendOptions {
-  return {
-    get signal() {
-      return flight.signal();
-    },
-  };
+class FlightOptions implements SendOptions {
+  readonly #flight: Flight;
+  declare readonly signal: AbortSignal;
+
+  constructor(flight: Flight) {
+    this.#flight = flight;
+    Object.defineProperty(this, 'signal', SIGNAL);
+  }
+
+  /** The signal of the send whose options `options` are. */
+  static signalOf(options: FlightOptions): AbortSignal {
+    return options.#flight.signal();
+  }
 }
+
+/** The `signal` member of every {@link FlightOptions}: enumerable and configurable, as a plain one. */
+const SIGNAL: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: FlightOptions): AbortSignal {
+    return FlightOptions.signalOf(this);
+  },
+};
