@@ -6,11 +6,15 @@ export interface WelcomeEmail extends OutboxMessage {
   readonly idempotencyKey: string;
 }
 
-/** What comes with each send besides the email. */
+/**
+ * What comes with each send besides the email: one object per send, which a Mailer may keep,
+ * spread or copy (`signal` is an own enumerable member).
+ */
 export interface SendOptions {
   /**
    * Aborted when scimkit stops waiting: after `outbox.sendTimeoutMs`, or when the message's
-   * claim passed to another process. Pass it to your HTTP client so the send stops too.
+   * claim passed to another process. Pass it to your HTTP client so the send stops too. Made
+   * when first read, so a Mailer that never reads it costs no `AbortController`.
    */
   readonly signal: AbortSignal;
 }
