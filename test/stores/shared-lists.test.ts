@@ -1,5 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { isSettled } from '../../src/json/settled-json.js';
 import { SharedLists } from '../../src/stores/memory/shared-lists.js';
+
+// Whether a value is known settled without a descriptor read of any member (one mark lookup).
+function knownSettledWithoutWalk(value: unknown): boolean {
+  const walk = vi.spyOn(Object, 'getOwnPropertyDescriptor');
+  try {
+    return isSettled(value) && walk.mock.calls.length === 0;
+  } finally {
+    walk.mockRestore();
+  }
+}
 
 describe('SharedLists', () => {
   it('hands out one frozen array per list, whatever array the list comes in', () => {
@@ -23,6 +34,21 @@ describe('SharedLists', () => {
     expect(lists.share(frozen)).toBe(frozen);
     expect(lists.share(frozen)).toBe(frozen);
     expect(lists.share(['x', 'y'])).toBe(frozen);
+  });
+
+  it('hands out lists known settled, so a user holding one is stored without walking it', () => {
+    const lists = new SharedLists();
+    expect(knownSettledWithoutWalk(lists.share(['a', 'b']))).toBe(true);
+    expect(knownSettledWithoutWalk(lists.share(Object.freeze(['c', 'd'])))).toBe(true);
+    // A frozen list that is not plain data (a getter) is shared as a settled copy.
+    let calls = 0;
+    const getter = Object.freeze(
+      Object.defineProperty(['e'], 1, { enumerable: true, get: () => `f${calls++}` }),
+    );
+    const shared = lists.share(getter);
+    expect(shared).not.toBe(getter);
+    expect(shared[0]).toBe('e');
+    expect(knownSettledWithoutWalk(shared)).toBe(true);
   });
 
   it('leaves anything but a list of strings as it is', () => {

@@ -1,3 +1,5 @@
+import { settledCopy } from '../../json/settled-json.js';
+
 /** How many distinct lists are shared at most: the combinations of a resource type's extensions. */
 const MAX_LISTS = 64;
 
@@ -24,8 +26,9 @@ export class SharedLists {
     let shared = this.#lists.get(key);
     if (shared === undefined) {
       if (this.#lists.size >= MAX_LISTS) return list;
-      // A frozen list of strings cannot change: it can be the shared one itself.
-      shared = Object.isFrozen(list) ? (list as readonly string[]) : Object.freeze(list.slice());
+      // Settled (src/json/settled-json.ts), and known so: a stored user holding it is copied
+      // without a walk over the list. A frozen list of strings is the shared one itself.
+      shared = settledCopy(list as readonly string[]);
       this.#lists.set(key, shared);
       this.#shared.add(shared);
     }
