@@ -1,11 +1,12 @@
-// Where the node kit server spends its time, per operation: starts bench/kit/servers/node.mjs
-// (built dist) under `--cpu-prof` pinned to CPU 1, seeds it and loads one kit scenario with the
+// Where a kit server spends its time, per operation: starts bench/kit/servers/<server>.mjs
+// (default node; the built dist) under `--cpu-prof` pinned to CPU 1, seeds it and loads one kit scenario with the
 // kit's http-bench.mjs (wrk on CPU 0), stops it, and summarises the profile through dist's source
 // maps: the frames with the most self time, the same time charged to the nearest scimkit
 // function, and scimkit functions by inclusive time. Writes profile.md and the .cpuprofile files
 // into bench/kit/results/<date>/profile-<HHMM>/.
 //
 //   node --import tsx bench/kit/profile.ts [--ops patch,create,list_first] [--duration 5] [--seed 1000]
+//     [--server node|hono|fastify|express|fetch|<path to any kit server .mjs, e.g. a baseline>]
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
@@ -17,6 +18,7 @@ import { ROOT, commit, runKitScript, startRun } from './kit.js';
 const { values: args } = parseArgs({
   options: {
     ops: { type: 'string', default: 'patch,create,list_first,list_deep' },
+    server: { type: 'string', default: 'node' },
     duration: { type: 'string', default: '5' },
     seed: { type: 'string', default: '1000' },
     top: { type: 'string', default: '10' },
@@ -39,6 +41,11 @@ interface ProfileNode {
 }
 
 const TOKEN = 'bench-token';
+const EXIT_ON_SIGNAL =
+  "for (const s of ['SIGTERM', 'SIGINT']) process.once(s, () => process.exit(0));";
+const serverFile = args.server.endsWith('.mjs')
+  ? args.server
+  : join(ROOT, `bench/kit/servers/${args.server}.mjs`);
 const PREFIX = '/api/v1/scim/v2';
 const { kit, out, load } = startRun('profile', args.out, args['no-build']);
 mkdirSync(out, { recursive: true });
@@ -56,7 +63,9 @@ for (const [i, op] of args.ops.split(',').entries()) {
       process.execPath,
       '--cpu-prof',
       `--cpu-prof-dir=${profDir}`,
-      join(ROOT, 'bench/kit/servers/node.mjs'),
+      // A baseline does not exit on SIGTERM by itself; exiting normally writes the profile.
+      `--import=data:text/javascript,${encodeURIComponent(EXIT_ON_SIGNAL)}`,
+      serverFile,
     ],
     {
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PREFIX, SCIM_TOKEN: TOKEN },
@@ -65,7 +74,9 @@ for (const [i, op] of args.ops.split(',').entries()) {
   );
   await new Promise<void>((ready, fail) => {
     server.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('listening') && ready());
-    server.once('exit', (code) => fail(new Error(`the node kit server exited (${code})`)));
+    server.once('exit', (code) =>
+      fail(new Error(`the ${args.server} kit server exited (${code})`)),
+    );
   });
   try {
     await runKitScript(
@@ -109,9 +120,9 @@ for (const [i, op] of args.ops.split(',').entries()) {
 }
 const during = load.stop();
 const text = [
-  `# Where the node kit server's time goes (commit ${commit()}, ${new Date().toISOString()})`,
+  `# Where the ${args.server} kit server's time goes (commit ${commit()}, ${new Date().toISOString()})`,
   '',
-  `Each operation: a fresh \`bench/kit/servers/node.mjs\` under \`--cpu-prof\`, ${args.seed} users seeded, then the kit's wrk scenario for ${args.duration} s; percentages are of all non-idle samples of the process (seeding and start-up included). Load ${during.min}–${during.max} (1-min average) on 2 cores.`,
+  `Each operation: a fresh \`${relative(ROOT, serverFile)}\` under \`--cpu-prof\`, ${args.seed} users seeded, then the kit's wrk scenario for ${args.duration} s; percentages are of all non-idle samples of the process (seeding and start-up included). Load ${during.min}–${during.max} (1-min average) on 2 cores.`,
   '',
   ...sections,
 ].join('\n');
