@@ -26,5 +26,6 @@ export const patchResource: ResourceHandler = async (context) => {
     quiet ? undefined : shown,
   );
   if (quiet) return emptyResponse(204, { etag: resource.meta.version });
-  return resourceResponse(200, resource, context, project);
+  // Awaited: a returned promise would cost the handler's own promise two more turns.
+  return await resourceResponse(200, resource, context, project);
 };

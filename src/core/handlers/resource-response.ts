@@ -55,17 +55,19 @@ export function resourceJson(
 /**
  * Answers with one resource, its `ETag` and, for a creation, its `Location`, shaped by the
  * request's `attributes` / `excludedAttributes`. `read`: the answer to a read, whose text is
- * kept for the next one (see `resourceJson`).
+ * kept for the next one (see `resourceJson`). The answer itself when the type adds nothing to
+ * the resource (see `expanded`), a promise of it otherwise: no promise of its own, so a handler
+ * that awaits it waits only for what the type adds.
  *
  * @see RFC 7644 §3.9
  */
-export async function resourceResponse(
+export function resourceResponse(
   status: 200 | 201,
   stored: StoredResource,
   context: ResourceContext,
   project: Projector | undefined,
   read = false,
-): Promise<ScimResponse> {
+): ScimResponse | Promise<ScimResponse> {
   const headers: Record<string, string> = {
     'content-type': RESPONSE_CONTENT_TYPE,
     etag: stored.meta.version,
@@ -73,8 +75,14 @@ export async function resourceResponse(
   if (status === 201) headers.location = `${context.url}/${stored.id}`;
   // A /Bulk operation's answer is its status and headers: the BulkResponse shows no resource.
   if (isBulkOperation(context.request)) return { status, headers, body: undefined };
-  const [resource] = (await expanded([stored], context, project)) as [StoredResource];
-  return { status, headers, body: resourceJson(resource, context, project, read) };
+  const resources = expanded([stored], context, project);
+  if (!('then' in resources))
+    return { status, headers, body: resourceJson(stored, context, project, read) };
+  return resources.then((shown) => ({
+    status,
+    headers,
+    body: resourceJson(shown[0] as StoredResource, context, project, read),
+  }));
 }
 
 /** A request's projection: the lists as sent, and the function that applies them. */

@@ -85,12 +85,27 @@ export class WriteLoop<R extends StoredResource, W, D> {
    *
    * @see RFC 7644 §3.14
    */
-  async write(
+  write(
     tenant: string,
     id: string,
     ifMatch: string | undefined,
     step: (current: R, now: string) => W | null,
   ): Promise<{ readonly current: R; readonly done: D | null }> {
+    return this.writeFor(tenant, id, ifMatch, step, bothOf);
+  }
+
+  /**
+   * {@link WriteLoop.write}, resolving to what `answer` makes of the version read last and what
+   * the target reported (`null` when the step planned nothing): a caller that answers with one
+   * of them gets it without another async layer (a promise and a turn) around the loop.
+   */
+  async writeFor<T>(
+    tenant: string,
+    id: string,
+    ifMatch: string | undefined,
+    step: (current: R, now: string) => W | null,
+    answer: (current: R, done: D | null) => T,
+  ): Promise<T> {
     const turn = this.#lock.acquire(id);
     if (turn !== undefined) await turn;
     try {
@@ -102,7 +117,7 @@ export class WriteLoop<R extends StoredResource, W, D> {
         assertIfMatch(ifMatch, current.meta.version);
         const now = this.now();
         const planned = step(current, now);
-        if (planned === null) return { current, done: null };
+        if (planned === null) return answer(current, null);
         let done: D | null;
         try {
           done = await this.target.write(tenant, current, planned, ifMatch);
@@ -114,7 +129,7 @@ export class WriteLoop<R extends StoredResource, W, D> {
         }
         if (done === null) throw this.target.notFound(id);
         this.target.committed(tenant, now, id, current, done);
-        return { current, done };
+        return answer(current, done);
       }
     } finally {
       this.#lock.release(id);
@@ -192,14 +207,13 @@ export class WritePipeline {
    *
    * @see RFC 7644 §3.14
    */
-  async write(
+  write(
     tenant: string,
     id: string,
     ifMatch: string | undefined,
     step: WriteStep,
   ): Promise<ScimUser> {
-    const { current, done } = await this.#loop.write(tenant, id, ifMatch, step);
-    return done === null ? current : done.user;
+    return this.#loop.writeFor(tenant, id, ifMatch, step, userWritten);
   }
 
   /** Deletes the user `id`, then emits `user.deleted`. Throws 404, or 412 for a stale If-Match. */
@@ -221,6 +235,19 @@ export class WritePipeline {
     }
     if (outbox.length > 0) this.#outbox.kick();
   }
+}
+
+// The pair {@link WriteLoop.write} resolves to.
+function bothOf<R, D>(
+  current: R,
+  done: D | null,
+): { readonly current: R; readonly done: D | null } {
+  return { current, done };
+}
+
+// The user a write answers with: the one written, or the current one when nothing changed.
+function userWritten(current: ScimUser, done: PlannedWrite | null): ScimUser {
+  return done === null ? current : done.user;
 }
 
 /** The 404 of a user that is not there. */
