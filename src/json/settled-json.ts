@@ -71,6 +71,72 @@ export function settledCopy<T>(value: T, newObject: NewObject = emptyObject, pre
   return copy as T;
 }
 
+/**
+ * Builds a settled object member by member, in the order the members are set: for a caller
+ * that lays out a new version itself (`assembleUser`). Each member is settled as it goes in:
+ * the same object as `previous`'s member of that name is taken unchanged, a settled value as
+ * it is, anything else as a settled copy ({@link settledCopy}'s rule, member by member). So
+ * {@link SettledBuilder.finish} freezes and marks the object without walking it again, and a
+ * store's `settledCopy` of it costs one lookup instead of a walk and a second copy.
+ *
+ * When `previous` is given but not settled (a host store's version), nothing is copied: the
+ * members are taken as they are and the object is only frozen, as an object built by hand is.
+ */
+export class SettledBuilder {
+  /** The object being built. Read it (to list its `schemas`, say); set members with `set`. */
+  readonly members: Record<string, unknown>;
+  readonly #before: Record<string, unknown> | undefined;
+  readonly #copying: Copying | undefined;
+
+  /**
+   * @param size - how many members the object gets (for `newObject`).
+   * @param previous - the version the object replaces, if any.
+   */
+  constructor(size: number, previous?: object, newObject: NewObject = emptyObject) {
+    this.members = newObject(size);
+    const settled = previous === undefined || settledCache.has(previous);
+    this.#before = settled ? (previous as Record<string, unknown> | undefined) : undefined;
+    this.#copying = settled ? { newObject, plain: true } : undefined;
+  }
+
+  /** Sets member `key` (again, if it is set already) to `value`, settled (see the class). */
+  set(key: string, value: unknown): void {
+    const copying = this.#copying;
+    const settled =
+      copying === undefined || sharedWith(this.#before, key, value)
+        ? value
+        : copyOf(value, copying);
+    setMember(this.members, key, settled);
+  }
+
+  /** Returns the object, frozen, and marked settled when every member is. */
+  finish(): Readonly<Record<string, unknown>> {
+    const done = Object.freeze(this.members);
+    if (this.#copying?.plain === true) settledCache.add(done);
+    return done;
+  }
+}
+
+/**
+ * Returns a new frozen object with the members of `record`, a flat record of JSON scalars (a
+ * version's `meta`, an account extension), each read once, so the copy has data members only:
+ * settled, and marked so, so that asking costs one lookup, not a walk. A member that is no
+ * scalar (a host store's odd value) is kept as it is, and the copy is then only frozen.
+ */
+export function settledRecord<T extends object>(record: T): Readonly<T> {
+  const out: Record<string, unknown> = {};
+  const source = record as Record<string, unknown>;
+  let scalars = true;
+  for (const key in source) {
+    const item = source[key];
+    if (typeof item === 'object' ? item !== null : !isSettledMember(item)) scalars = false;
+    setMember(out, key, item);
+  }
+  Object.freeze(out);
+  if (scalars) settledCache.add(out);
+  return out as Readonly<T>;
+}
+
 function emptyObject(): Record<string, unknown> {
   return {};
 }

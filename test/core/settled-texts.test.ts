@@ -8,7 +8,12 @@ import {
 } from '../../src/core/http/response-json.js';
 import type { StoredResource } from '../../src/core/handlers/resource-endpoint.js';
 import { defineAttribute, defineSchema } from '../../src/index.js';
-import { isSettled, settledCopy } from '../../src/json/settled-json.js';
+import {
+  isSettled,
+  SettledBuilder,
+  settledCopy,
+  settledRecord,
+} from '../../src/json/settled-json.js';
 import { MemoryResourceStore, MemoryUserStore } from '../../src/stores/memory/index.js';
 import { createUserFactory } from '../../src/testing/index.js';
 import { GROUP_SCHEMA } from '../../src/schema/urns.js';
@@ -394,6 +399,88 @@ describe('settled JSON, the one rule (src/json/settled-json.ts)', () => {
         expect(texts.size).toBe(plainlySettled(r) ? 1 : 0);
       }),
     );
+  });
+
+  it('builds an object member by member as plainly set, settled exactly when the rule says', () => {
+    const box = { n: 0 };
+    const entries = fc.array(
+      fc.tuple(fc.constantFrom('a', 'b', '__proto__', 'meta'), anyValue(box)),
+      {
+        maxLength: 4,
+      },
+    );
+    fc.assert(
+      fc.property(entries, fc.constantFrom('none', 'settled', 'open'), (drawn, kind) => {
+        // A previous version: settled (a memory store's), open (a host store's), or none.
+        const shared = Object.freeze({ n: 1 });
+        const previous =
+          kind === 'none'
+            ? undefined
+            : kind === 'settled'
+              ? settledCopy({ a: shared, b: shared })
+              : { a: shared, b: shared };
+        const plainObject: Record<string, unknown> = {};
+        const builder = new SettledBuilder(drawn.length + 1, previous);
+        for (const [k, v] of [...drawn, ['b', shared] as const]) {
+          Object.defineProperty(plainObject, k, { value: v, enumerable: true, writable: true });
+          builder.set(k, v);
+        }
+        const before = textOf(plainObject);
+        const built = builder.finish();
+        expect(textOf(built)).toBe(before);
+        expect(Object.isFrozen(built)).toBe(true);
+        expect(Object.getPrototypeOf(built)).toBe(Object.prototype);
+        expect(isSettled(built)).toBe(plainlySettled(built));
+        // A member of the version it replaces is shared; over a host's version, nothing is copied.
+        expect(built.b).toBe(shared);
+        if (kind === 'open') for (const [k] of drawn) expect(built[k]).toBe(plainObject[k]);
+        box.n += 1;
+        if (isSettled(built)) expect(textOf(built)).toBe(before);
+      }),
+    );
+  });
+
+  it('makes a record of scalars settled and known so, and anything else only frozen', () => {
+    const box = { n: 0 };
+    const entries = fc.array(fc.tuple(fc.constantFrom('a', 'b', '__proto__'), anyValue(box)), {
+      maxLength: 3,
+    });
+    fc.assert(
+      fc.property(entries, (drawn) => {
+        const record: Record<string, unknown> = {};
+        for (const [k, v] of drawn)
+          Object.defineProperty(record, k, { value: v, enumerable: true, writable: true });
+        const made = settledRecord(record);
+        expect(made).not.toBe(record);
+        expect(textOf(made)).toBe(textOf(record));
+        expect(Object.isFrozen(made)).toBe(true);
+        expect(isSettled(made)).toBe(plainlySettled(made));
+      }),
+    );
+  });
+
+  it('stores a PUT and a PATCH of a user without walking or copying it again', async () => {
+    const { request, createUser, store } = setup();
+    const { id } = (await createUser('ada@example.org')) as { id: string };
+    const walk = vi.spyOn(Object, 'getOwnPropertyDescriptor');
+    try {
+      await request('PUT', `/Users/${id}`, {
+        body: {
+          schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+          userName: 'ada@example.org',
+          active: true,
+          name: { givenName: 'Ada' },
+        },
+      });
+      await request('PATCH', `/Users/${id}`, {
+        body: patchBody({ op: 'replace', path: 'active', value: false }),
+      });
+      expect(walk.mock.calls.length).toBe(0);
+    } finally {
+      walk.mockRestore();
+    }
+    const stored = await store.get('tenant-a', id);
+    expect(stored && isSettled(stored)).toBe(true);
   });
 
   it('knows a stored version settled without walking its members', async () => {

@@ -4,6 +4,8 @@ import { accountAfterActiveChange, initialAccount } from '../../src/core/users/a
 import { defineAttribute } from '../../src/schema/define-attribute.js';
 import { defineSchema } from '../../src/schema/define-schema.js';
 import { userResourceType } from '../../src/schema/user-resource-type.js';
+import type { ScimUser } from '../../src/schema/user-resource.js';
+import { isSettled } from '../../src/json/settled-json.js';
 import { ACCOUNT_SCHEMA, ENTERPRISE_USER_SCHEMA, USER_SCHEMA } from '../../src/schema/urns.js';
 
 const NOW = '2026-11-24T05:00:00.000Z';
@@ -53,7 +55,10 @@ describe('assembleUser', () => {
       'meta',
     ]);
     expect(user).toMatchObject({ id: 'u1', schemas: [USER_SCHEMA, ACCOUNT_SCHEMA] });
-    expect(user.name).toBe(name);
+    // Settled in the one pass: an open value is copied, frozen; a settled one is shared.
+    expect(user.name).toEqual(name);
+    expect(Object.isFrozen(user.name)).toBe(true);
+    expect(isSettled(user)).toBe(true);
     expect(user[ACCOUNT_SCHEMA]).toBe(account);
     expect(user.meta).toBe(meta);
     expect(Object.isFrozen(user)).toBe(true);
@@ -84,7 +89,7 @@ describe('assembleUser', () => {
       account,
       meta: nextMeta(stored.meta, LATER),
       type: TYPE,
-      previous: stored.schemas,
+      current: stored,
     });
     expect(user).toMatchObject({
       id: 'u1',
@@ -108,6 +113,42 @@ describe('assembleUser', () => {
     expect(attributes).toEqual(snapshot);
     expect(user).not.toBe(attributes);
     expect(() => assembleUser({ ...parts, attributes: deepFreeze(attributes) })).not.toThrow();
+  });
+
+  it('shares the values it takes from a settled version, and copies nothing over a host store version', () => {
+    const first = assembleUser({
+      id: 'u1',
+      attributes: {
+        userName: 'ada@example.org',
+        name: { givenName: 'Ada' },
+        emails: [{ value: 'a@b' }],
+      },
+      account: initialAccount(false, NOW).account,
+      meta: firstMeta(NOW),
+      type: TYPE,
+    });
+    const next = (current: ScimUser, title: object) =>
+      assembleUser({
+        id: 'u1',
+        attributes: { ...current, title },
+        account: current[ACCOUNT_SCHEMA],
+        meta: nextMeta(current.meta, LATER),
+        type: TYPE,
+        current,
+      }) as unknown as Record<string, unknown>;
+    const title = { text: 'Countess' };
+    const settled = next(first, title);
+    expect(settled.name).toBe(first.name);
+    expect(settled.emails).toBe(first.emails);
+    expect(settled.title).not.toBe(title);
+    expect(isSettled(settled)).toBe(true);
+    // A host store's version (not settled): its values and the new ones are taken as they are.
+    const hosts = structuredClone(first) as ScimUser;
+    const open = next(hosts, title);
+    expect(open.name).toBe(hosts.name);
+    expect(open.title).toBe(title);
+    expect(Object.isFrozen(open)).toBe(true);
+    expect(isSettled(open)).toBe(false);
   });
 
   it('makes active a boolean, and keeps a "__proto__" member as data', () => {
@@ -137,7 +178,7 @@ describe('the schemas of an assembled user', () => {
     assembleUser({
       ...parts,
       attributes: { userName: 'a@example.org', ...attributes },
-      ...(previous && { previous }),
+      ...(previous && { current: { schemas: previous } as unknown as ScimUser }),
     }).schemas;
 
   it('lists the core schema, the extensions present in their declared order, the account', () => {

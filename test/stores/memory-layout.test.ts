@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { OutboxMessage } from '../../src/contracts/outbox.js';
 import { frozenCopy, frozenNextVersion } from '../../src/stores/memory/clone-json.js';
-import { exactObject } from '../../src/stores/memory/exact-objects.js';
+import { exactObject } from '../../src/json/exact-objects.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { createUserFactory } from '../../src/testing/index.js';
 

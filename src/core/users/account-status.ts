@@ -1,3 +1,4 @@
+import { settledRecord } from '../../json/settled-json.js';
 import type { AccountExtension } from '../../schema/user-resource.js';
 
 /** The account after a change of `active`, and whether the welcome email must be queued. */
@@ -8,19 +9,19 @@ export interface AccountTransition {
 
 /**
  * Computes the account status of a new user (docs/lifecycle.md, "Account status"): `Invited`
- * with the welcome email when created active, else `Pending`. The account is frozen.
+ * with the welcome email when created active, else `Pending`. The account is settled (see `settledRecord`).
  */
 export function initialAccount(active: boolean, now: string): AccountTransition {
   return active
-    ? { account: Object.freeze({ status: 'Invited', invitedAt: now }), invite: true }
-    : { account: Object.freeze({ status: 'Pending' }), invite: false };
+    ? { account: settledRecord({ status: 'Invited', invitedAt: now }), invite: true }
+    : { account: settledRecord({ status: 'Pending' }), invite: false };
 }
 
 /**
  * Computes the account status after `active` changes (docs/lifecycle.md). Deactivation gives
  * `Deactivated`; reactivation gives `Activated` if the person has logged in before, else
  * `Invited`. The welcome email goes out only on the first move into `Invited`. A new account
- * is frozen; an unchanged one is `account` itself.
+ * is settled; an unchanged one is `account` itself.
  */
 export function accountAfterActiveChange(
   account: AccountExtension,
@@ -33,19 +34,19 @@ export function accountAfterActiveChange(
   if (account.activatedAt !== undefined) return moved(account, 'Activated');
   if (account.invitedAt !== undefined) return moved(account, 'Invited');
   return {
-    account: Object.freeze({ ...account, status: 'Invited', invitedAt: now }),
+    account: settledRecord({ ...account, status: 'Invited', invitedAt: now }),
     invite: true,
   };
 }
 
 /**
  * Computes the account after the person's first login (docs/lifecycle.md): `Activated` at
- * `now`, frozen.
+ * `now`, settled.
  */
 export function activatedAccount(account: AccountExtension, now: string): AccountExtension {
-  return Object.freeze({ ...account, status: 'Activated', activatedAt: now });
+  return settledRecord({ ...account, status: 'Activated', activatedAt: now });
 }
 
 function moved(account: AccountExtension, status: AccountExtension['status']): AccountTransition {
-  return { account: Object.freeze({ ...account, status }), invite: false };
+  return { account: settledRecord({ ...account, status }), invite: false };
 }

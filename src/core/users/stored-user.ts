@@ -1,7 +1,8 @@
 import type { AccountExtension, ScimUser } from '../../schema/user-resource.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import { FIRST_VERSION, nextVersion } from '../../schema/version.js';
-import { setMember } from '../../json/json-value.js';
+import { exactObject } from '../../json/exact-objects.js';
+import { SettledBuilder, settledRecord } from '../../json/settled-json.js';
 import { ACCOUNT_SCHEMA } from '../../schema/urns.js';
 
 /** The attributes of a user a client controls: everything but id, meta and the account. */
@@ -18,34 +19,47 @@ export interface StoredUserParts {
   readonly meta: ScimUser['meta'];
   /** The User resource type: its `schemasOf` lists the extensions the user has. */
   readonly type: CompiledResourceType;
-  /** The stored version's `schemas`, kept (the same array) when the new list says the same. */
-  readonly previous?: readonly string[];
+  /**
+   * The stored version the user replaces: its `schemas` is kept (the same array) when the new
+   * list says the same, and its values the attributes take unchanged are shared.
+   */
+  readonly current?: ScimUser;
 }
 
 /**
- * Assembles a stored user from its parts, as a new frozen object laid out as every stored user
- * is: `schemas`, `id`, the attributes in their order, the account extension, `meta`. `active`
- * is always a boolean. Nothing it is given is changed: the attributes (a transform's result,
- * say) are read, and their values shared, not copied.
+ * Assembles a stored user from its parts, as a new settled object (src/json/settled-json.ts)
+ * laid out as every stored user is: `schemas`, `id`, the attributes in their order, the account
+ * extension, `meta`. `active` is always a boolean. Nothing it is given is changed: the
+ * attributes (a transform's result, say) are read; a value the stored version it replaces
+ * holds (the same object), or a settled one, is shared, anything else copied. Built settled in
+ * this one pass, it is what a memory store keeps, without a walk or a copy of its own.
  */
 export function assembleUser(parts: StoredUserParts): ScimUser {
   const { attributes } = parts;
-  // `schemas` first in the layout; its value comes last, from the finished user.
-  const user: Record<string, unknown> = { schemas: undefined, id: parts.id };
   // One pass over the attributes, in their order. They are own data of a parsed or copied JSON
   // value (or a stored user): `for...in` sees exactly those.
-  for (const key in attributes) {
-    // The core sets these itself, whatever the attributes say.
-    if (key === 'id' || key === 'meta' || key === 'schemas' || key === ACCOUNT_SCHEMA) continue;
-    setMember(user, key, attributes[key]);
-  }
-  user.userName = attributes.userName;
-  user.active = attributes.active === true;
-  user[ACCOUNT_SCHEMA] = parts.account;
-  user.meta = parts.meta;
-  const listed = parts.type.schemasOf(user);
-  user.schemas = parts.previous && sameList(parts.previous, listed) ? parts.previous : listed;
-  return Object.freeze(user) as unknown as ScimUser;
+  let size = 4; // schemas, id, the account, meta
+  for (const key in attributes) if (!isSetByCore(key)) size++;
+  if (!('userName' in attributes)) size++;
+  if (!('active' in attributes)) size++;
+  const user = new SettledBuilder(size, parts.current, exactObject);
+  // `schemas` first in the layout; its value comes last, from the finished user.
+  user.set('schemas', undefined);
+  user.set('id', parts.id);
+  for (const key in attributes) if (!isSetByCore(key)) user.set(key, attributes[key]);
+  user.set('userName', attributes.userName);
+  user.set('active', attributes.active === true);
+  user.set(ACCOUNT_SCHEMA, parts.account);
+  user.set('meta', parts.meta);
+  const listed = parts.type.schemasOf(user.members);
+  const previous = parts.current?.schemas;
+  user.set('schemas', previous && sameList(previous, listed) ? previous : listed);
+  return user.finish() as unknown as ScimUser;
+}
+
+// The members the core sets itself, whatever the attributes say.
+function isSetByCore(key: string): boolean {
+  return key === 'id' || key === 'meta' || key === 'schemas' || key === ACCOUNT_SCHEMA;
 }
 
 // Whether two `schemas` lists name the same URNs in the same order.
@@ -53,9 +67,9 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a === b || (a.length === b.length && a.every((urn, i) => urn === b[i]));
 }
 
-/** Returns the `meta` of a new user created at `now`, frozen. */
+/** Returns the `meta` of a new user created at `now`, settled (see `settledRecord`). */
 export function firstMeta(now: string): ScimUser['meta'] {
-  return Object.freeze({
+  return settledRecord({
     resourceType: 'User',
     created: now,
     lastModified: now,
@@ -64,13 +78,13 @@ export function firstMeta(now: string): ScimUser['meta'] {
 }
 
 /**
- * Returns the `meta` of the version after `meta`, frozen: the next version, and `lastModified` set to
+ * Returns the `meta` of the version after `meta`, settled: the next version, and `lastModified` set to
  * `now` unless `now` is undefined (a write no client sees as a change, such as queueing the
  * welcome email again, keeps it).
  */
 export function nextMeta(meta: ScimUser['meta'], now: string | undefined): ScimUser['meta'] {
   const version = nextVersion(meta.version);
-  return Object.freeze(
+  return settledRecord(
     now === undefined ? { ...meta, version } : { ...meta, lastModified: now, version },
   );
 }

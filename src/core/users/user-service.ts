@@ -175,7 +175,7 @@ export class UserService {
       account,
       meta: nextMeta(current.meta, now),
       type: this.#schemas,
-      previous: current.schemas,
+      current,
     });
     if (jsonMembersEqual(user, current, 'meta')) return null;
     return { user, outbox: invite ? this.#welcome(tenant, user, now) : [] };
@@ -240,7 +240,7 @@ export class UserService {
       account,
       meta: nextMeta(current.meta, now),
       type: this.#schemas,
-      previous: current.schemas,
+      current,
     });
   }
 }

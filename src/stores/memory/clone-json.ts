@@ -1,6 +1,6 @@
 import { setMember } from '../../json/json-value.js';
 import { settledCopy } from '../../json/settled-json.js';
-import { exactObject } from './exact-objects.js';
+import { exactObject } from '../../json/exact-objects.js';
 
 /**
  * Deep-copies JSON data (plain objects, arrays and primitives).
