@@ -80,6 +80,59 @@ function fastList(shape: ListShape): FastReader {
 }
 
 function fastObject(shape: ObjectShape): FastReader {
+  return shape.members.length <= MAX_FLAGGED ? flaggedObject(shape) : sortedObject(shape);
+}
+
+// Up to this many members, the members found are flags in one integer (see flaggedObject).
+const MAX_FLAGGED = 31;
+
+// The usual object: the members found are one bit each, the values go straight into the output
+// in the input's order, and only an input that names them out of the members' order (most do:
+// `userName` before `name`) is put in order, by a second object. No array per object read.
+function flaggedObject(shape: ObjectShape): FastReader {
+  const { members, exact, folded, required, emptyIsNoValue } = shape;
+  const readers = members.map((m) => fastReader(m.shape));
+  const requiredFlags = required.reduce((flags, at) => flags | (1 << at), 0);
+  return (input) => {
+    if (!isJsonObject(input)) return UNSURE;
+    const out: Record<string, unknown> = {};
+    let found = 0;
+    let last = -1;
+    let inOrder = true;
+    for (const key in input) {
+      const at = exact.get(key);
+      if (at === undefined) {
+        // A member spelled another way is the full schema's to resolve (even as null: it may be
+        // named twice); other names are not members.
+        if (folded.has(key.toLowerCase())) return UNSURE;
+        continue;
+      }
+      const raw = input[key];
+      if (isUnassigned(raw)) continue;
+      const value = (readers[at] as FastReader)(raw);
+      if (value === UNSURE) return UNSURE;
+      if (value === undefined) continue;
+      if (at < last) inOrder = false;
+      last = at;
+      found |= 1 << at;
+      // The exact name is the member's name.
+      out[key] = value;
+    }
+    if (found === 0 && emptyIsNoValue) return undefined;
+    if ((found & requiredFlags) !== requiredFlags) return UNSURE;
+    if (inOrder) return out;
+    const ordered: Record<string, unknown> = {};
+    for (let at = 0; found !== 0; at++, found >>>= 1) {
+      if ((found & 1) === 0) continue;
+      const { name } = members[at] as (typeof members)[number];
+      ordered[name] = out[name];
+    }
+    return ordered;
+  };
+}
+
+// An object of more members than flags: the members found as indexes, kept in order as read.
+function sortedObject(shape: ObjectShape): FastReader {
   const { members, exact, folded, required, emptyIsNoValue } = shape;
   const readers = members.map((m) => fastReader(m.shape));
   return (input) => {

@@ -252,3 +252,56 @@ describe('the fast reader of one attribute, for generated definitions of every t
     expect(refusedByBoth).toBeGreaterThan(100);
   });
 });
+
+describe('the fast reader of an object of many members', () => {
+  // Up to 31 members the members found are flags in one integer; beyond, a list (fast-value.ts).
+  it.each([3, 31, 32, 40])(
+    'gives what the full schema gives for %i members, named in any order',
+    (count) => {
+      const names = Array.from({ length: count }, (_, i) => `m${i}`);
+      const definition = full({
+        name: 'it',
+        type: 'complex',
+        multiValued: false,
+        required: false,
+        subAttributes: names.map((name, i) => ({
+          name,
+          type: i % 3 === 0 ? 'integer' : 'string',
+          multiValued: false,
+          required: i === count - 1 || i === 1,
+        })),
+      });
+      const shape = compileShape(definition, ALL_OFF);
+      const values = fc
+        .shuffledSubarray(names)
+        .chain((chosen) =>
+          fc.tuple(
+            ...chosen.map((name) =>
+              fc.tuple(
+                fc.constant(name),
+                fc.oneof(
+                  fc.string({ minLength: 1, maxLength: 3 }),
+                  fc.integer(),
+                  fc.constant(null),
+                ),
+              ),
+            ),
+          ),
+        )
+        .map((pairs) => Object.fromEntries(pairs));
+      let answered = 0;
+      fc.assert(
+        fc.property(values, (value) => {
+          const fast = fastReader(shape)(value);
+          if (fast === UNSURE) return;
+          answered++;
+          const fullRead = v.safeParse(shapeSchema(shape), value, { abortEarly: true });
+          expect(fullRead.success).toBe(true);
+          expect(JSON.stringify(fast)).toBe(JSON.stringify(fullRead.output));
+        }),
+        { numRuns: 500 },
+      );
+      expect(answered).toBeGreaterThan(0);
+    },
+  );
+});
