@@ -171,15 +171,17 @@ export class WritePipeline {
       {
         notFound,
         read: (tenant, id) => store.get(tenant, id),
-        async write(tenant, current, planned) {
+        write(tenant, current, planned) {
           const { user, outbox: messages } = planned;
           const expectedVersion = current.meta.version;
-          const replaced = await store.replace(
-            tenant,
-            user,
-            messages.length > 0 ? { expectedVersion, outbox: messages } : { expectedVersion },
-          );
-          return replaced ? planned : null;
+          // The store's promise, mapped: no async layer of its own (a promise and a turn).
+          return store
+            .replace(
+              tenant,
+              user,
+              messages.length > 0 ? { expectedVersion, outbox: messages } : { expectedVersion },
+            )
+            .then((replaced) => (replaced ? planned : null));
         },
         remove: (tenant, id, options) => store.delete(tenant, id, options),
         committed: (tenant, at, id, before, done) =>
