@@ -33,10 +33,12 @@ export class UserEndpointService implements ResourceService<ScimUser> {
     private readonly settings: UserEndpointSettings,
   ) {}
 
-  async create(tenant: string, input: ResourceInput): Promise<ScimUser> {
-    const user = await this.users.create(tenant, input.attributes);
-    await this.#deliverPassword(tenant, user.id, input.password);
-    return user;
+  create(tenant: string, input: ResourceInput): Promise<ScimUser> {
+    return this.#thenPassword(
+      tenant,
+      this.users.create(tenant, input.attributes),
+      () => input.password,
+    );
   }
 
   get(tenant: string, id: string): Promise<ScimUser> {
