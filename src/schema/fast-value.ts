@@ -79,24 +79,16 @@ function fastList(shape: ListShape): FastReader {
   };
 }
 
+// The values go straight into the output in the input's order; only an input that names the
+// members out of their order (most do: `userName` before `name`) is put in order, by a second
+// object. No array per object read.
 function fastObject(shape: ObjectShape): FastReader {
-  return shape.members.length <= MAX_FLAGGED ? flaggedObject(shape) : sortedObject(shape);
-}
-
-// Up to this many members, the members found are flags in one integer (see flaggedObject).
-const MAX_FLAGGED = 31;
-
-// The usual object: the members found are one bit each, the values go straight into the output
-// in the input's order, and only an input that names them out of the members' order (most do:
-// `userName` before `name`) is put in order, by a second object. No array per object read.
-function flaggedObject(shape: ObjectShape): FastReader {
   const { members, exact, folded, required, emptyIsNoValue } = shape;
   const readers = members.map((m) => fastReader(m.shape));
-  const requiredFlags = required.reduce((flags, at) => flags | (1 << at), 0);
   return (input) => {
     if (!isJsonObject(input)) return UNSURE;
     const out: Record<string, unknown> = {};
-    let found = 0;
+    let count = 0;
     let last = -1;
     let inOrder = true;
     for (const key in input) {
@@ -114,59 +106,24 @@ function flaggedObject(shape: ObjectShape): FastReader {
       if (value === undefined) continue;
       if (at < last) inOrder = false;
       last = at;
-      found |= 1 << at;
+      count++;
       // The exact name is the member's name.
       out[key] = value;
     }
-    if (found === 0 && emptyIsNoValue) return undefined;
-    if ((found & requiredFlags) !== requiredFlags) return UNSURE;
+    if (count === 0 && emptyIsNoValue) return undefined;
+    for (const at of required) if (!Object.hasOwn(out, nameAt(members, at))) return UNSURE;
     if (inOrder) return out;
     const ordered: Record<string, unknown> = {};
-    for (let at = 0; found !== 0; at++, found >>>= 1) {
-      if ((found & 1) === 0) continue;
-      const { name } = members[at] as (typeof members)[number];
+    for (let at = 0; count > 0; at++) {
+      const name = nameAt(members, at);
+      if (!Object.hasOwn(out, name)) continue;
       ordered[name] = out[name];
+      count--;
     }
     return ordered;
   };
 }
 
-// An object of more members than flags: the members found as indexes, kept in order as read.
-function sortedObject(shape: ObjectShape): FastReader {
-  const { members, exact, folded, required, emptyIsNoValue } = shape;
-  const readers = members.map((m) => fastReader(m.shape));
-  return (input) => {
-    if (!isJsonObject(input)) return UNSURE;
-    // The members found, as member indexes in ascending order, and their values.
-    const found: number[] = [];
-    const values: unknown[] = [];
-    for (const key in input) {
-      const at = exact.get(key);
-      if (at === undefined) {
-        // A member spelled another way is the full schema's to resolve (even as null: it may be
-        // named twice); other names are not members.
-        if (folded.has(key.toLowerCase())) return UNSURE;
-        continue;
-      }
-      const raw = input[key];
-      if (isUnassigned(raw)) continue;
-      const value = (readers[at] as FastReader)(raw);
-      if (value === UNSURE) return UNSURE;
-      if (value === undefined) continue;
-      let j = found.length;
-      for (; j > 0 && (found[j - 1] as number) > at; j--) {
-        found[j] = found[j - 1] as number;
-        values[j] = values[j - 1];
-      }
-      found[j] = at;
-      values[j] = value;
-    }
-    if (found.length === 0 && emptyIsNoValue) return undefined;
-    for (const at of required) if (!found.includes(at)) return UNSURE;
-    const out: Record<string, unknown> = {};
-    for (let j = 0; j < found.length; j++) {
-      out[(members[found[j] as number] as (typeof members)[number]).name] = values[j];
-    }
-    return out;
-  };
+function nameAt(members: ObjectShape['members'], at: number): string {
+  return (members[at] as ObjectShape['members'][number]).name;
 }

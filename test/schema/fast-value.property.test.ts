@@ -254,8 +254,8 @@ describe('the fast reader of one attribute, for generated definitions of every t
 });
 
 describe('the fast reader of an object of many members', () => {
-  // Up to 31 members the members found are flags in one integer; beyond, a list (fast-value.ts).
-  it.each([3, 31, 32, 40])(
+  // Values are read in the input's order and put in the members' order after (fast-value.ts).
+  it.each([3, 12, 40])(
     'gives what the full schema gives for %i members, named in any order',
     (count) => {
       const names = Array.from({ length: count }, (_, i) => `m${i}`);
