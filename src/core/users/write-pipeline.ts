@@ -175,13 +175,15 @@ export class WritePipeline {
           const { user, outbox: messages } = planned;
           const expectedVersion = current.meta.version;
           // The store's promise, mapped: no async layer of its own (a promise and a turn).
-          return store
-            .replace(
+          // `Promise.resolve` hands a native promise back as it is, and takes a host store's
+          // plain value as `await` did.
+          return Promise.resolve(
+            store.replace(
               tenant,
               user,
               messages.length > 0 ? { expectedVersion, outbox: messages } : { expectedVersion },
-            )
-            .then((replaced) => (replaced ? planned : null));
+            ),
+          ).then((replaced) => (replaced ? planned : null));
         },
         remove: (tenant, id, options) => store.delete(tenant, id, options),
         committed: (tenant, at, id, before, done) =>
