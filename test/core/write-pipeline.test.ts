@@ -209,6 +209,36 @@ describe('the write pipeline refuses a stale If-Match', () => {
   });
 });
 
+describe('a host store whose replace answers a plain value', () => {
+  // The contract says a promise; a JavaScript host's store may answer the boolean itself, which
+  // the write takes as an awaited value would be taken.
+  class PlainReplaceStore extends MemoryUserStore {
+    // @ts-expect-error -- a plain boolean where the contract says a promise of one
+    override replace(tenant: string, user: ScimUser, options: ReplaceOptions): boolean {
+      let written = false;
+      void super.replace(tenant, user, options).then((done) => (written = done));
+      // The memory store checks and writes in one synchronous step: the answer is known now.
+      return written || this.peek(tenant, user.id)?.meta.version === user.meta.version;
+    }
+  }
+
+  it('PUT and PATCH write and answer as with a promise', async () => {
+    const store = new PlainReplaceStore() as unknown as MemoryUserStore;
+    const { request, createUser } = setup({ store });
+    const { id } = (await createUser('ada@example.org')) as { id: string };
+    const put = await request('PUT', `/Users/${id}`, {
+      body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', displayName: 'Ada' },
+    });
+    expect(put.status).toBe(200);
+    expect(put.body.displayName).toBe('Ada');
+    const patch = await request('PATCH', `/Users/${id}`, {
+      body: patchBody({ op: 'replace', path: 'displayName', value: 'Ada L.' }),
+    });
+    expect(patch.status).toBe(200);
+    expect(patch.body.meta.version).toBe('W/"3"');
+  });
+});
+
 describe('the host API on a user that is not there', () => {
   it('activate and resendInvitation on a deleted user: null and false, nothing written or sent', async () => {
     const { scim, store, request, createUser, events } = racing();
