@@ -215,10 +215,9 @@ describe('a host store whose replace answers a plain value', () => {
   class PlainReplaceStore extends MemoryUserStore {
     // @ts-expect-error -- a plain boolean where the contract says a promise of one
     override replace(tenant: string, user: ScimUser, options: ReplaceOptions): boolean {
-      let written = false;
-      void super.replace(tenant, user, options).then((done) => (written = done));
-      // The memory store checks and writes in one synchronous step: the answer is known now.
-      return written || this.peek(tenant, user.id)?.meta.version === user.meta.version;
+      void super.replace(tenant, user, options);
+      // The memory store checks and writes in one synchronous step: what it did shows now.
+      return this.peek(tenant, user.id)?.meta.version === user.meta.version;
     }
   }
 
