@@ -60,7 +60,10 @@ function indexPage(
   project: Projector | undefined,
 ): ScimResponse {
   const { totalResults } = page;
-  const shown = resources.map((resource) => presented(resource, context));
+  // A type that adds nothing for the request's base URL (the User) shows the page as read.
+  const shown = context.endpoint.present
+    ? resources.map((resource) => presented(resource, context))
+    : resources;
   const body = indexPageJson(
     { totalResults, startIndex: params.startIndex },
     shown,
