@@ -15,28 +15,23 @@ const PLAIN_START = 'username eq "';
  * Returns the literal of `userName eq "..."` with a literal free of quotes and escapes (the
  * query every IdP sends before it creates or links a user, and nearly every filter a server
  * sees): what `/^userName eq "([^"\\]*)"$/i` captures, `undefined` where it does not match.
- * Read by string checks rather than by that expression: no match array per request. Held to the expression by
+ * Read by hand, not by that expression: no match array per request. Held to the expression by
  * a property test (test/core/filter-reader.test.ts).
  */
 export function plainUserNameLiteral(text: string): string | undefined {
   const last = text.length - 1;
-  const from = PLAIN_START.length;
-  if (last < from || text.charCodeAt(last) !== 0x22) return undefined;
-  if (!text.startsWith('userName eq "') && !startsInAnyCase(text)) return undefined;
-  // The literal ends at the last character, and holds no backslash: found by string search.
-  if (text.indexOf('"', from) !== last || text.includes('\\', from)) return undefined;
-  return text.slice(from, last);
-}
-
-// Whether `text` starts with PLAIN_START in any ASCII case, as the expression's `i` reads it.
-function startsInAnyCase(text: string): boolean {
+  if (last < PLAIN_START.length || text.charCodeAt(last) !== 0x22) return undefined;
   for (let i = 0; i < PLAIN_START.length; i++) {
     const code = text.charCodeAt(i);
     const wanted = PLAIN_START.charCodeAt(i);
     // A letter in any ASCII case (only its own upper case `| 0x20` maps to it); else exactly.
-    if (code !== wanted && (wanted < 0x61 || (code | 0x20) !== wanted)) return false;
+    if (code !== wanted && (wanted < 0x61 || (code | 0x20) !== wanted)) return undefined;
   }
-  return true;
+  for (let i = PLAIN_START.length; i < last; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22 || code === 0x5c) return undefined;
+  }
+  return text.slice(PLAIN_START.length, last);
 }
 
 /**
