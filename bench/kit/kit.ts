@@ -36,12 +36,38 @@ export const SCIMKIT_SERVERS = {
   'scimkit-fetch': 'bench/kit/servers/fetch.mjs',
 } as const;
 
-/** The kit's `--add` value registering the scimkit servers named in `names`. */
+/**
+ * Kit servers that are not in a default run: scimkit's adapters over the stand-in core of
+ * `servers/stub-scim.mjs`, which does only the floors' work, so that a run shows what an
+ * adapter costs without the core (`--servers raw,raw-store,scimkit-node-stub,scimkit-node`).
+ */
+export const DIAGNOSTIC_SERVERS = {
+  'scimkit-node-stub': 'bench/kit/servers/node-stub.mjs',
+  'scimkit-hono-stub': 'bench/kit/servers/hono-stub.mjs',
+  'scimkit-fastify-stub': 'bench/kit/servers/fastify-stub.mjs',
+} as const;
+
+/**
+ * The kit's `--add` value registering the servers named in `names`: scimkit's and the diagnostic
+ * ones by name, and `name=path` entries as given (a path relative to the working directory), so
+ * that a kit server of another checkout runs beside this one's, side by side in one run
+ * (`--servers raw-store,scimkit-node,main=../main/bench/kit/servers/node.mjs`).
+ */
 export function addSpec(names: readonly string[]): string {
-  return Object.entries(SCIMKIT_SERVERS)
-    .filter(([name]) => names.includes(name))
-    .map(([name, file]) => `${name}=${join(ROOT, file)}`)
+  const known: Readonly<Record<string, string>> = { ...SCIMKIT_SERVERS, ...DIAGNOSTIC_SERVERS };
+  return names
+    .flatMap((entry) => {
+      const at = entry.indexOf('=');
+      if (at > 0) return [`${entry.slice(0, at)}=${resolve(entry.slice(at + 1))}`];
+      const file = known[entry];
+      return file === undefined ? [] : [`${entry}=${join(ROOT, file)}`];
+    })
     .join(',');
+}
+
+/** The names the kit reports the servers of `--servers` under (`name=path` entries by name). */
+export function serverNames(entries: readonly string[]): string[] {
+  return entries.map((entry) => (entry.includes('=') ? entry.slice(0, entry.indexOf('=')) : entry));
 }
 
 const INSTALLED = ['baselines', 'peers', 'micro'] as const;

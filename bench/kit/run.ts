@@ -7,10 +7,12 @@
 //   npm run bench:kit                                    # the full run (about an hour)
 //   npm run bench:kit -- --repeats 1 --duration 1 --warmup 0 --seed 500   # a smoke run
 //   npm run bench:kit -- --servers raw-store,scimkit-node --repeats 2 --no-build
+//   npm run bench:kit -- --servers raw-store,scimkit-node,main=../main/bench/kit/servers/node.mjs
+//     (a kit server of another checkout, with that checkout's dist, beside this one's)
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SCIMKIT_SERVERS, addSpec, commit, runKitScript, startRun } from './kit.js';
+import { SCIMKIT_SERVERS, addSpec, commit, runKitScript, serverNames, startRun } from './kit.js';
 import { ratios } from './ratios.js';
 
 const REFERENCES = ['raw', 'raw-store', 'express5', 'fastify5', 'hono4', 'scimmy'];
@@ -33,7 +35,8 @@ const { values: args } = parseArgs({
   },
 });
 
-const servers = args.servers.split(',');
+const entries = args.servers.split(',');
+const servers = serverNames(entries);
 const { kit, out, load, startedAt } = startRun('suite', args.out, args['no-build']);
 console.error(`== run-suite: ${servers.join(', ')}; ${args.repeats} repeats; results in ${out}`);
 let stopped: string | undefined;
@@ -44,7 +47,7 @@ await runKitScript(
     '--servers',
     servers.join(','),
     '--add',
-    addSpec(servers),
+    addSpec(entries),
     '--repeats',
     args.repeats,
     '--duration',

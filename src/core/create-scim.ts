@@ -275,13 +275,12 @@ export function createScim(options: ScimOptions): Scim {
     maxBodyBytes,
     route(request, method) {
       // An absolute-form target (`http://host/...`) routes like its path.
-      let path = targetPath(request.path);
-      if (basePath !== '') {
-        if (path === basePath || path.startsWith(basePrefix)) path = path.slice(basePath.length);
-        else throw scimErrors.notFound(`No SCIM endpoint at ${previewJson(request.path)}.`);
-      }
-      // HEAD is GET without the body, wherever GET is allowed (RFC 9110 §9.3.2).
-      return matchRoute(method === 'HEAD' ? 'GET' : method, path);
+      const path = targetPath(request.path);
+      if (basePath !== '' && path !== basePath && !path.startsWith(basePrefix))
+        throw scimErrors.notFound(`No SCIM endpoint at ${previewJson(request.path)}.`);
+      // HEAD is GET without the body, wherever GET is allowed (RFC 9110 §9.3.2). The router
+      // reads the path below the base path in place.
+      return matchRoute(method === 'HEAD' ? 'GET' : method, path, basePath.length);
     },
     run(match, request, tenant, trace) {
       const origin = options.publicBaseUrl ?? targetOrigin(request.path) ?? request.baseUrl;

@@ -25,8 +25,12 @@ export type RouteMatch<E = ResourceEndpoint> =
   | { readonly handler: Handler; readonly id: string; readonly endpoint?: undefined }
   | { readonly handler: ResourceHandler; readonly id: string; readonly endpoint: E };
 
-/** Finds the handler of a request path below the base path; see {@link routeTable}. */
-export type Router<E> = (method: string, path: string) => RouteMatch<E>;
+/**
+ * Finds the handler of a request path below the base path; see {@link routeTable}. `from`:
+ * where in `path` the part below the base path starts (default 0), so that the caller need not
+ * cut the base path off.
+ */
+export type Router<E> = (method: string, path: string, from?: number) => RouteMatch<E>;
 
 const collection: MethodTable<ResourceHandler> = { GET: listResources, POST: createResource };
 const item: MethodTable<ResourceHandler> = {
@@ -114,20 +118,27 @@ export function routeTable<E>(
   // The names as spelled, which most clients use, found without lower-casing the segment;
   // any other spelling through the lower-cased names (IdPs differ: `/users`, `/Users`).
   const lower = new Map([...rows.values()].map((row) => [row.name.toLowerCase(), row]));
-  return (method, path) => {
-    const [first, second, third] = leadingSegments(path);
-    if (first === undefined) return { handler: pick(root, method, '/'), id: '' };
+  return (method, path, from = 0) => {
+    // The first three non-empty segments, as `path.split('/').filter(...)` would give them,
+    // read in place: a third one only means "too deep".
+    const firstStart = segmentStart(path, from);
+    if (firstStart === path.length) return { handler: pick(root, method, '/'), id: '' };
+    const firstEnd = segmentEnd(path, firstStart);
+    const first = path.slice(firstStart, firstEnd);
+    const secondStart = segmentStart(path, firstEnd);
+    const secondEnd = segmentEnd(path, secondStart);
+    const second = secondStart === path.length ? undefined : path.slice(secondStart, secondEnd);
     if (first === '.search' && second === undefined)
       return { handler: pick(rootDotSearch, method, '/.search'), id: '' };
     const row = rows.get(first) ?? lower.get(first.toLowerCase());
-    if (!row || third !== undefined)
-      throw scimErrors.notFound(`No SCIM endpoint at ${previewJson(path)}.`);
+    if (!row || segmentStart(path, secondEnd) !== path.length)
+      throw scimErrors.notFound(`No SCIM endpoint at ${previewJson(path.slice(from))}.`);
     if (row.kind === 'fixed') {
       const { table } = row;
       if (second === undefined) return { handler: pick(table, method, `/${first}`), id: '' };
       // A singular endpoint has no items: `/Bulk/x`, `/Me/x` (once served) are no endpoint.
       if (row.name === 'ServiceProviderConfig' || row.name === 'Bulk' || table === meHandlers)
-        throw scimErrors.notFound(`No SCIM endpoint at ${previewJson(path)}.`);
+        throw scimErrors.notFound(`No SCIM endpoint at ${previewJson(path.slice(from))}.`);
       return { handler: pick(table, method, `/${first}/{id}`), id: decodeSegment(second) };
     }
     const { endpoint } = row;
@@ -151,17 +162,17 @@ export function matchRoute(method: string, path: string): RouteMatch<string> {
   return usersOnly(method, path);
 }
 
-// The first three non-empty segments, as `path.split('/').filter(...)` would give them, without
-// building arrays for every segment of every request: a third one only means "too deep".
-function leadingSegments(path: string): string[] {
-  const segments: string[] = [];
-  for (let start = 0; start <= path.length && segments.length < 3;) {
-    let end = path.indexOf('/', start);
-    if (end === -1) end = path.length;
-    if (end > start) segments.push(path.slice(start, end));
-    start = end + 1;
-  }
-  return segments;
+// Where the segment at or after `from` starts: past any slashes (the path's length: none).
+function segmentStart(path: string, from: number): number {
+  let at = from;
+  while (at < path.length && path.charCodeAt(at) === 0x2f) at++;
+  return at;
+}
+
+// Where the segment starting at `start` ends: the next slash, or the path's end.
+function segmentEnd(path: string, start: number): number {
+  const slash = path.indexOf('/', start);
+  return slash === -1 ? path.length : slash;
 }
 
 function decodeSegment(segment: string): string {

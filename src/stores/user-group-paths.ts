@@ -24,9 +24,15 @@ export function groupsPart(
   path: AttributePath,
   type: CompiledResourceType,
 ): GroupsPart | undefined {
-  if (!groupsAttribute(path, type)) return undefined;
-  return (type.resolve(path)?.subAttribute?.name ?? 'groups') as GroupsPart;
+  const resolved = type.resolve(path);
+  if (!resolved || resolved.extension !== undefined || resolved.attribute.name !== 'groups')
+    return undefined;
+  return (resolved.subAttribute?.name ?? 'groups') as GroupsPart;
 }
+
+// What a filter that does not read `groups` reads of them: shared, so the usual filter (one
+// comparison, asked about on every request by a store's `supportsFilter`) builds no set.
+const NO_PARTS: ReadonlySet<GroupsPart> = new Set();
 
 /**
  * Returns every part of `groups` a filter reads, inside `groups[...]` too (by sub-attribute);
@@ -34,7 +40,14 @@ export function groupsPart(
  *
  * @internal
  */
-export function groupsPartsRead(filter: Filter, type: CompiledResourceType): Set<GroupsPart> {
+export function groupsPartsRead(
+  filter: Filter,
+  type: CompiledResourceType,
+): ReadonlySet<GroupsPart> {
+  if (filter.kind === 'compare') {
+    const part = groupsPart(filter.path, type);
+    return part === undefined ? NO_PARTS : new Set([part]);
+  }
   const parts = new Set<GroupsPart>();
   const visit = (node: Filter, parent: AttributeDefinition | undefined): void => {
     switch (node.kind) {

@@ -1,8 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isScimError } from '../../src/errors/index.js';
 import { getResource as getUser } from '../../src/core/handlers/get-resource.js';
 import { listResources as listUsers } from '../../src/core/handlers/list-resources.js';
-import { matchRoute } from '../../src/core/routes.js';
+import { matchRoute, routeTable } from '../../src/core/routes.js';
 
 function statusOf(run: () => unknown): number | undefined {
   try {
@@ -44,5 +45,32 @@ describe('matchRoute', () => {
     expect(statusOf(() => matchRoute('GET', '/.search/x'))).toBe(404);
     expect(statusOf(() => matchRoute('GET', '/Users/%zz'))).toBe(404);
     expect(statusOf(() => matchRoute('DELETE', '/Users'))).toBe(405);
+  });
+
+  // What the router answers, or the status it throws.
+  const outcome = (run: () => unknown): unknown => {
+    try {
+      return run();
+    } catch (error) {
+      return isScimError(error) ? error.status : error;
+    }
+  };
+  const pieces = ['/', '/', 'Users', 'users', '.search', 'Bulk', 'Me', 'x', '01abc', '%41', '%zz'];
+  const paths = fc.array(fc.constantFrom(...pieces), { maxLength: 8 }).map((p) => p.join(''));
+
+  it('reads segments as split and filter do, from any offset', () => {
+    const router = routeTable(new Map([['Users', 'Users']]), { me: true });
+    fc.assert(
+      fc.property(fc.constantFrom('GET', 'POST', 'PUT'), paths, paths, (method, prefix, path) => {
+        const canonical = `/${path
+          .split('/')
+          .filter((s) => s !== '')
+          .join('/')}`;
+        const expected = outcome(() => router(method, canonical));
+        expect(outcome(() => router(method, path))).toEqual(expected);
+        expect(outcome(() => router(method, `${prefix}${path}`, prefix.length))).toEqual(expected);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

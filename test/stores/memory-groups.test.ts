@@ -53,24 +53,6 @@ describe('MemoryUserStore groups without a whole-list pass', () => {
     whole.mockRestore();
   });
 
-  it('answers groupsOfMembers of members in no group with one empty map nobody can change', async () => {
-    const store = new MemoryUserStore();
-    const users = createUserFactory('t');
-    const [a, b] = [users.make(), users.make()];
-    await store.create('t', a);
-    await store.create('t', b);
-    const groups = store.groups!;
-    const none = await groups.groupsOfMembers('t', [a.id, b.id]);
-    expect(none.size).toBe(0);
-    expect(await groups.groupsOfMembers('t', [b.id])).toBe(none);
-    expect(() => (none as Map<string, never>).set(a.id, [] as never)).toThrow(TypeError);
-    expect(none.size).toBe(0);
-    await groups.create('t', { ...group, id: 'g-1' }, [{ value: a.id }]);
-    const found = await groups.groupsOfMembers('t', [a.id, b.id]);
-    expect([...found.keys()]).toEqual([a.id]);
-    expect(found.get(a.id)?.map((g) => g.value)).toEqual(['g-1']);
-  });
-
   it('hands out frozen groups: changing a result throws and changes nothing stored', async () => {
     const store = new MemoryUserStore();
     const users = createUserFactory('t');

@@ -56,17 +56,25 @@ function cursorParam(raw: unknown): string | undefined {
   return raw.trim();
 }
 
-function attributeList(name: string, raw: unknown): string[] {
-  if (raw === null || raw === undefined) return [];
+// No attributes named: one frozen list, shared, rather than two new ones per request.
+const NO_ATTRIBUTES: readonly string[] = Object.freeze([]);
+
+function attributeList(name: string, raw: unknown): readonly string[] {
+  if (raw === null || raw === undefined) return NO_ATTRIBUTES;
   if (typeof raw === 'string') return splitAttributeList(raw);
   if (Array.isArray(raw) && raw.every((s) => typeof s === 'string'))
     return raw.flatMap((s: string) => splitAttributeList(s));
   throw scimErrors.invalidValue(`"${name}" must be a list of attribute names.`);
 }
 
-function toListParams(get: (name: string) => unknown, config: HandlerConfig): ListParams {
-  const startIndex = integerParam('startIndex', get('startIndex'));
-  const count = integerParam('count', get('count'));
+// Where the parameters are read from: the query's URLSearchParams itself, or a search body.
+interface ParamSource {
+  get(name: string): unknown;
+}
+
+function toListParams(source: ParamSource, config: HandlerConfig): ListParams {
+  const startIndex = integerParam('startIndex', source.get('startIndex'));
+  const count = integerParam('count', source.get('count'));
   return {
     startIndex:
       startIndex === undefined || startIndex < 1
@@ -76,12 +84,12 @@ function toListParams(get: (name: string) => unknown, config: HandlerConfig): Li
       count === undefined
         ? config.defaultPageSize
         : Math.max(0, Math.min(count, config.maxPageSize)),
-    filter: optionalText('filter', get('filter')),
-    sortBy: optionalText('sortBy', get('sortBy')),
-    sortOrder: sortOrderParam(get('sortOrder')),
-    attributes: attributeList('attributes', get('attributes')),
-    excludedAttributes: attributeList('excludedAttributes', get('excludedAttributes')),
-    cursor: cursorParam(get('cursor')),
+    filter: optionalText('filter', source.get('filter')),
+    sortBy: optionalText('sortBy', source.get('sortBy')),
+    sortOrder: sortOrderParam(source.get('sortOrder')),
+    attributes: attributeList('attributes', source.get('attributes')),
+    excludedAttributes: attributeList('excludedAttributes', source.get('excludedAttributes')),
+    cursor: cursorParam(source.get('cursor')),
     startIndexGiven: startIndex !== undefined,
     countGiven: count,
   };
@@ -97,7 +105,7 @@ function toListParams(get: (name: string) => unknown, config: HandlerConfig): Li
  * @see RFC 7644 §3.4.2
  */
 export function readListParams(params: URLSearchParams, config: HandlerConfig): ListParams {
-  return toListParams((name) => params.get(name), config);
+  return toListParams(params, config);
 }
 
 /**
@@ -121,5 +129,5 @@ export function readSearchRequest(body: unknown, config: HandlerConfig): ListPar
     throw scimErrors.invalidSyntax(`"schemas" must contain "${SEARCH_REQUEST_SCHEMA}".`);
   }
   const lower = new Map(Object.keys(request).map((k) => [k.toLowerCase(), request[k]]));
-  return toListParams((name) => lower.get(name.toLowerCase()), config);
+  return toListParams({ get: (name) => lower.get(name.toLowerCase()) }, config);
 }

@@ -90,14 +90,15 @@ export interface ResourceEndpoint {
    * computed `groups`), for every resource of a response at once, so a store can answer a page
    * with one read. Called before `present`; `project` is the request's projection (undefined:
    * none), so nothing is read for what the response leaves out. Returns the resources as they
-   * are when there is nothing to add. Omitted: nothing to add.
+   * are when there is nothing to add, and without a promise when it read nothing that needs one.
+   * Omitted: nothing to add.
    */
   readonly expand?: (
     tenant: string,
     resources: readonly StoredResource[],
     project: Projector | undefined,
     baseUrl: string,
-  ) => Promise<readonly StoredResource[]>;
+  ) => readonly StoredResource[] | Promise<readonly StoredResource[]>;
   /**
    * Whether a PATCH without `attributes` / `excludedAttributes` answers `204 No Content` with
    * the `ETag` (RFC 7644 §3.5.2 allows it) instead of 200 with the whole resource: a group's,

@@ -101,8 +101,8 @@ export class UserService {
     users: readonly ScimUser[],
     groupsUrl: string,
     project: Projector | undefined,
-  ): Promise<readonly ScimUser[]> {
-    if (!keepsGroups(project)) return Promise.resolve(users);
+  ): readonly ScimUser[] | Promise<readonly ScimUser[]> {
+    if (!keepsGroups(project)) return users;
     return addGroups(this.#store.groups, tenant, users, groupsUrl);
   }
 

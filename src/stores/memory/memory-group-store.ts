@@ -31,25 +31,14 @@ import {
 import { idOrderPage, placesOf, seekPage } from './seek-page.js';
 import { TenantGroups } from './tenant-groups.js';
 
+// The answer for a member in no group, shared: it is frozen, so no caller can change it.
+const NO_GROUPS: readonly MemberGroup[] = Object.freeze([]);
+
 /** Tells whether `id` is a user of `tenant`; the user store's index answers it. */
 export type IsUser = (tenant: string, id: string) => boolean;
 
 /** The resource type filters resolve in when a query carries none. */
 const DEFAULT_TYPE: CompiledResourceType = groupResourceType();
-
-/**
- * The answer of `groupsOfMembers` when no member is in a group, the usual case for a user's
- * read or write: one empty map that cannot be changed, instead of a new map (~200 bytes) each
- * time.
- */
-const NO_GROUPS: ReadonlyMap<string, readonly MemberGroup[]> = new (class extends Map<
-  string,
-  readonly MemberGroup[]
-> {
-  override set(): this {
-    throw new TypeError('The empty answer of groupsOfMembers cannot be changed.');
-  }
-})();
 
 /**
  * Keeps groups in memory for `MemoryUserStore`, as its `groups`: groups indexed per tenant by
@@ -233,13 +222,24 @@ export class MemoryGroupStore implements GroupStore {
     memberIds: readonly string[],
     options?: GroupsOfOptions,
   ): Promise<ReadonlyMap<string, readonly MemberGroup[]>> {
-    let found: Map<string, readonly MemberGroup[]> | undefined;
+    const found = new Map<string, readonly MemberGroup[]>();
     const indirect = options?.indirect !== false;
     for (const id of memberIds) {
       const groups = this.groupsOfNow(tenant, id, indirect);
-      if (groups.length > 0) (found ??= new Map()).set(id, groups);
+      if (groups.length > 0) found.set(id, groups);
     }
-    return found ?? NO_GROUPS;
+    return found;
+  }
+
+  /** Lists a member's groups as `groupsOf` does, without a promise (see the contract). */
+  groupsOfSync(
+    tenant: string,
+    memberId: string,
+    options?: GroupsOfOptions,
+  ): readonly MemberGroup[] {
+    // A member in no group, the common case, costs one or two lookups and no new array.
+    if (this.#tenants.get(tenant)?.groupsOf.has(memberId) !== true) return NO_GROUPS;
+    return this.groupsOfNow(tenant, memberId, options?.indirect !== false);
   }
 
   /**
