@@ -76,7 +76,11 @@ export function resourceResponse(
   if (isBulkOperation(context.request)) return { status, headers, body: undefined };
   const resources = expanded([stored], context, project);
   if (!('then' in resources))
-    return { status, headers, body: resourceJson(stored, context, project, read) };
+    return {
+      status,
+      headers,
+      body: resourceJson(resources[0] as StoredResource, context, project, read),
+    };
   return resources.then((shown) => ({
     status,
     headers,
