@@ -118,23 +118,23 @@ export class SettledBuilder {
 }
 
 /**
- * Returns a new frozen object with the members of `record`, a flat record of JSON scalars (a
- * version's `meta`, an account extension), each read once, so the copy has data members only:
- * settled, and marked so, so that asking costs one lookup, not a walk. A member that is no
- * scalar (a host store's odd value) is kept as it is, and the copy is then only frozen.
+ * Settles `record`, a flat record of JSON scalars (a version's `meta`, an account extension)
+ * that the caller has just made with an object literal or a spread and hands over: it is frozen
+ * and, when every member is a scalar, marked settled, so that asking costs one lookup, not a
+ * walk. A literal or a spread makes data members only, on `Object.prototype`, which is what lets
+ * it be marked without reading descriptors; nothing is copied. A member that is no scalar (a
+ * host store's odd value) is kept, and the record is then only frozen.
  */
 export function settledRecord<T extends object>(record: T): Readonly<T> {
-  const out: Record<string, unknown> = {};
-  const source = record as Record<string, unknown>;
+  const members = record as Record<string, unknown>;
   let scalars = true;
-  for (const key in source) {
-    const item = source[key];
+  for (const key in members) {
+    const item = members[key];
     if (typeof item === 'object' ? item !== null : !isSettledMember(item)) scalars = false;
-    setMember(out, key, item);
   }
-  Object.freeze(out);
-  if (scalars) settledCache.add(out);
-  return out as Readonly<T>;
+  Object.freeze(record);
+  if (scalars) settledCache.add(record);
+  return record;
 }
 
 function emptyObject(): Record<string, unknown> {
