@@ -118,23 +118,15 @@ export class SettledBuilder {
 }
 
 /**
- * Settles `record`, a flat record of JSON scalars (a version's `meta`, an account extension)
- * that the caller has just made with an object literal or a spread and hands over: it is frozen
- * and, when every member is a scalar, marked settled, so that asking costs one lookup, not a
- * walk. A literal or a spread makes data members only, on `Object.prototype`, which is what lets
- * it be marked without reading descriptors; nothing is copied. A member that is no scalar (a
- * host store's odd value) is kept, and the record is then only frozen.
+ * Freezes `record`, a flat record of JSON scalars (a version's `meta`, an account extension)
+ * that the caller has just made with an object literal or a spread and hands over, so that a
+ * stored version built around it shares it (a walk of its few members proves it settled) instead
+ * of copying it. It is not marked: one mark per stored version (the version's own, made by
+ * {@link SettledBuilder} or {@link settledCopy}) is what the memory stores can afford at a
+ * million users (bench/RESULTS.md, "Session 11 at the end").
  */
 export function settledRecord<T extends object>(record: T): Readonly<T> {
-  const members = record as Record<string, unknown>;
-  let scalars = true;
-  for (const key in members) {
-    const item = members[key];
-    if (typeof item === 'object' ? item !== null : !isSettledMember(item)) scalars = false;
-  }
-  Object.freeze(record);
-  if (scalars) settledCache.add(record);
-  return record;
+  return Object.freeze(record);
 }
 
 function emptyObject(): Record<string, unknown> {
