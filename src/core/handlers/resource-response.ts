@@ -1,3 +1,4 @@
+import { isThenable } from '../auth/authenticate.js';
 import { RESPONSE_CONTENT_TYPE } from '../http/media-type.js';
 import {
   compileProjection,
@@ -75,13 +76,13 @@ export function resourceResponse(
   // A /Bulk operation's answer is its status and headers: the BulkResponse shows no resource.
   if (isBulkOperation(context.request)) return { status, headers, body: undefined };
   const resources = expanded([stored], context, project);
-  if (!('then' in resources))
+  if (!isThenable(resources))
     return {
       status,
       headers,
       body: resourceJson(resources[0] as StoredResource, context, project, read),
     };
-  return resources.then((shown) => ({
+  return Promise.resolve(resources).then((shown) => ({
     status,
     headers,
     body: resourceJson(shown[0] as StoredResource, context, project, read),
