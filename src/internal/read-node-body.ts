@@ -43,7 +43,7 @@ export function readNodeBody(stream: NodeBodyStream, limits: BodyLimits): Promis
  * when the stream is flowing, destroyed or partly read already. Held to the plain read by
  * `test/http/body-readers.test.ts`.
  */
-export function receivedWhole(stream: NodeBodyStream, limits: BodyLimits): BodyRead | undefined {
+function receivedWhole(stream: NodeBodyStream, limits: BodyLimits): BodyRead | undefined {
   const size = stream.readableLength;
   if (
     stream.headers?.['content-length'] !== String(size) ||
