@@ -5,22 +5,44 @@ import { setMember } from './json-value.js';
  * that makes such values (issue 16, "speed behind a named seam"). The memory stores keep their
  * versions through `settledCopy`, so nobody can change what they hand out and the serialiser
  * may keep a version's text (`SettledTexts`, src/core/http/response-json.ts); both ask
- * `isSettled`. What `settledCopy` made settled is marked, so asking about it costs one lookup;
- * anything else (a host store's frozen objects) is walked once, member by member, and marked
- * when it passes. Held to the plain rule by test/core/settled-texts.test.ts; what the marks buy
- * is in bench/RESULTS.md ("One rule for settled values").
+ * `isSettled`. What this module makes settled itself (a `settledCopy`'s copy, a
+ * `SettledBuilder`'s object) carries a mark, so asking about it costs one member read; anything
+ * else (a host store's frozen objects) is walked once, member by member, and entered in a
+ * cache when it passes. Held to the plain rule by test/core/settled-texts.test.ts and
+ * test/json/settled-mark.test.ts; what the marks buy is in bench/RESULTS.md ("One rule for
+ * settled values", "Session 12: the settled mark").
  */
 
 /** Makes a new, empty plain object meant to get `members` members. */
 export type NewObject = (members: number) => Record<string, unknown>;
 
-// A named cache: the values known settled, made so by `settledCopy` or proved so by a walk, so
-// that asking again costs one lookup instead of a walk over every member. Settled is for ever
-// (nothing can change a frozen object of plain data), so an entry never goes stale and one set
-// serves every store and service of the process; it is weak, so an entry goes with its value.
-// Only whole values are entered (a stored version, a resource read), not their parts: one entry
-// per stored user.
+// The mark of a value this module made settled: a member under this symbol, defined before the
+// value is frozen, not enumerable (JSON.stringify, for...in, Object.keys, a spread,
+// Object.assign and structuredClone never see or copy it), whose value is the object itself.
+// Why a member and not a WeakSet entry: an entry per stored version cost every write a hash
+// table probe, an identity hash and the collector's write barrier for a young key in an old
+// table (~2 µs per PUT, bench/RESULTS.md "Session 12: the settled mark"); a member is one read.
+// The symbol is this module's and JSON has none, so a client cannot send it; holding the object
+// itself, it marks only that object: a copy of the member (by property descriptors, say) or an
+// inherited one names another object and does not count.
+const MARK = Symbol('settled');
+
+// A named cache: the values a walk proved settled (a host store's frozen objects, which cannot
+// take the mark), so that asking again costs one lookup instead of a walk over every member.
+// Settled is for ever (nothing can change a frozen object of plain data), so an entry never
+// goes stale and one set serves every store and service of the process; it is weak, so an entry
+// goes with its value. Only whole values are entered (a resource read), not their parts.
 const settledCache = new WeakSet<object>();
+
+// Whether `value` is known settled without a walk: marked, or proved so before.
+function isKnownSettled(value: object): boolean {
+  return (value as { [MARK]?: unknown })[MARK] === value || settledCache.has(value);
+}
+
+// Marks `value`, which this module has just made settled and is about to freeze.
+function mark<T extends object>(value: T): T {
+  return Object.defineProperty(value, MARK, { value });
+}
 
 /** Context of one copy: whether everything copied so far is JSON data. */
 interface Copying {
@@ -34,12 +56,13 @@ interface Copying {
  * `Array.prototype` or no prototype, and has only data members, each a string, a number, a
  * boolean, `null`, `undefined` or settled in turn. A getter or a `toJSON` method could answer
  * differently each time, a function can gain a `toJSON`, a bigint has no JSON, and an object of
- * another class could compute what it shows. Answered from a mark for what
- * {@link settledCopy} made or an earlier call proved; anything else is walked.
+ * another class could compute what it shows. Answered from a mark for what this module made
+ * settled ({@link settledCopy}, {@link SettledBuilder}), from a cache for what an earlier call
+ * proved; anything else is walked.
  */
 export function isSettled(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return isSettledMember(value);
-  if (settledCache.has(value)) return true;
+  if (isKnownSettled(value)) return true;
   if (!proves(value, undefined)) return false;
   settledCache.add(value);
   return true;
@@ -56,9 +79,9 @@ export function isSettled(value: unknown): boolean {
  */
 export function settledCopy<T>(value: T, newObject: NewObject = emptyObject, previous?: T): T {
   if (typeof value !== 'object' || value === null) return value;
-  if (settledCache.has(value)) return value;
+  if (isKnownSettled(value)) return value;
   const before =
-    typeof previous === 'object' && previous !== null && settledCache.has(previous)
+    typeof previous === 'object' && previous !== null && isKnownSettled(previous)
       ? (previous as Record<string, unknown>)
       : undefined;
   if (proves(value, before)) {
@@ -66,9 +89,7 @@ export function settledCopy<T>(value: T, newObject: NewObject = emptyObject, pre
     return value;
   }
   const copying: Copying = { newObject, plain: true };
-  const copy = copyMembers(value, copying, before);
-  if (copying.plain) settledCache.add(copy);
-  return copy as T;
+  return copyMembers(value, copying, before, true) as T;
 }
 
 /**
@@ -93,8 +114,9 @@ export class SettledBuilder {
    * @param previous - the version the object replaces, if any.
    */
   constructor(size: number, previous?: object, newObject: NewObject = emptyObject) {
-    this.members = newObject(size);
-    const settled = previous === undefined || settledCache.has(previous);
+    // One member more: the mark, when the object is finished settled.
+    this.members = newObject(size + 1);
+    const settled = previous === undefined || isKnownSettled(previous);
     this.#before = settled ? (previous as Record<string, unknown> | undefined) : undefined;
     this.#copying = settled ? { newObject, plain: true } : undefined;
   }
@@ -111,9 +133,8 @@ export class SettledBuilder {
 
   /** Returns the object, frozen, and marked settled when every member is. */
   finish(): Readonly<Record<string, unknown>> {
-    const done = Object.freeze(this.members);
-    if (this.#copying?.plain === true) settledCache.add(done);
-    return done;
+    const members = this.members;
+    return Object.freeze(this.#copying?.plain === true ? mark(members) : members);
   }
 }
 
@@ -121,9 +142,9 @@ export class SettledBuilder {
  * Freezes `record`, a flat record of JSON scalars (a version's `meta`, an account extension)
  * that the caller has just made with an object literal or a spread and hands over, so that a
  * stored version built around it shares it (a walk of its few members proves it settled) instead
- * of copying it. It is not marked: one mark per stored version (the version's own, made by
- * {@link SettledBuilder} or {@link settledCopy}) is what the memory stores can afford at a
- * million users (bench/RESULTS.md, "Session 11 at the end").
+ * of copying it. It is not marked: a mark is one more member, and one per stored version (the
+ * version's own, made by {@link SettledBuilder} or {@link settledCopy}) is what the memory
+ * stores keep at a million users (bench/RESULTS.md, "Session 11 at the end").
  */
 export function settledRecord<T extends object>(record: T): Readonly<T> {
   return Object.freeze(record);
@@ -142,7 +163,7 @@ function isSettledMember(item: unknown): boolean {
     case 'undefined':
       return true;
     case 'object':
-      return item === null || settledCache.has(item) || proves(item, undefined);
+      return item === null || isKnownSettled(item) || proves(item, undefined);
     default:
       return false;
   }
@@ -185,32 +206,35 @@ function copyOf(item: unknown, copying: Copying): unknown {
     if (!isSettledMember(item)) copying.plain = false;
     return item;
   }
-  if (settledCache.has(item) || proves(item, undefined)) return item;
-  return copyMembers(item, copying, undefined);
+  if (isKnownSettled(item) || proves(item, undefined)) return item;
+  return copyMembers(item, copying, undefined, false);
 }
 
-// The frozen copy of an object or array that is not settled.
+// The frozen copy of an object or array that is not settled; `whole` when it is the value
+// `settledCopy` returns, marked when everything in it is JSON data (its parts are not marked).
 function copyMembers(
   value: object,
   copying: Copying,
   before: Record<string, unknown> | undefined,
+  whole: boolean,
 ): object {
   if (Array.isArray(value)) {
     const length = value.length;
     const out = new Array<unknown>(length);
     for (let i = 0; i < length; i++) out[i] = copyOf(value[i], copying);
-    return Object.freeze(out);
+    return Object.freeze(whole && copying.plain ? mark(out) : out);
   }
   const source = value as Record<string, unknown>;
   const keys = Object.keys(source);
-  const out = copying.newObject(keys.length);
+  // One member more for the mark of a whole copy.
+  const out = copying.newObject(whole ? keys.length + 1 : keys.length);
   for (const key of keys) {
     // Read once: a getter's value is what is kept.
     const item = source[key];
     // A client may send a "__proto__" member; assigning it would set the copy's prototype.
     setMember(out, key, sharedWith(before, key, item) ? item : copyOf(item, copying));
   }
-  return Object.freeze(out);
+  return Object.freeze(whole && copying.plain ? mark(out) : out);
 }
 
 // Plain JSON data only: an object of another class could compute what it answers.
