@@ -462,6 +462,42 @@ describe('settled JSON, the one rule (src/json/settled-json.ts)', () => {
     );
   });
 
+  it('answers as the plain rule does for values the module made, copied or built, and copies of them', () => {
+    const box = { n: 0 };
+    const entries = fc.array(fc.tuple(fc.constantFrom('a', 'b', '__proto__'), anyValue(box)), {
+      maxLength: 3,
+    });
+    // How the value is come by: made by the module (marked when settled), or a copy of such a
+    // value made by a spread or by its property descriptors (the mark with it), open or frozen.
+    const ways = [
+      'copied',
+      'built',
+      'spread',
+      'descriptors',
+      'frozen spread',
+      'frozen descriptors',
+    ];
+    fc.assert(
+      fc.property(entries, fc.constantFrom(...ways), (drawn, way) => {
+        const source: Record<string, unknown> = {};
+        const builder = new SettledBuilder(drawn.length);
+        for (const [k, v] of drawn) {
+          Object.defineProperty(source, k, { value: v, enumerable: true, writable: true });
+          builder.set(k, v);
+        }
+        const made = way === 'built' ? builder.finish() : settledCopy(source);
+        let value: object = made;
+        if (way.endsWith('spread')) value = { ...made };
+        if (way.endsWith('descriptors'))
+          value = Object.defineProperties({}, Object.getOwnPropertyDescriptors(made));
+        if (way.startsWith('frozen')) Object.freeze(value);
+        const expected = plainlySettled(value);
+        expect(isSettled(value)).toBe(expected);
+        expect(isSettled(value)).toBe(expected);
+      }),
+    );
+  });
+
   it('stores a PUT and a PATCH of a user without walking the user or copying it again', async () => {
     const { request, createUser, store } = setup();
     const { id } = (await createUser('ada@example.org')) as { id: string };

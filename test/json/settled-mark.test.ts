@@ -1,0 +1,165 @@
+import { inspect } from 'node:util';
+import { describe, expect, it, vi } from 'vitest';
+import { isSettled, SettledBuilder, settledCopy } from '../../src/json/settled-json.js';
+
+// The mark src/json/settled-json.ts gives what it makes settled: a member under a symbol of its
+// own, not enumerable, holding the object itself. None of the ways a program reads or copies
+// plain data may see it, and nothing but the object it was given to may pass for marked.
+
+// A user as a client sends it, and the same settled by each of the module's two makers.
+function plainUser() {
+  return {
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+    id: 'u-1',
+    userName: 'ada@example.org',
+    name: { givenName: 'Ada', familyName: 'Lovelace' },
+    emails: [{ value: 'ada@example.org', primary: true }],
+    active: true,
+    meta: { resourceType: 'User', version: 'W/"1"' },
+  };
+}
+
+function built(): Readonly<Record<string, unknown>> {
+  const user = plainUser();
+  const builder = new SettledBuilder(Object.keys(user).length);
+  for (const [key, value] of Object.entries(user)) builder.set(key, value);
+  return builder.finish();
+}
+
+const MADE = {
+  'a settled copy': () => settledCopy(plainUser()) as Record<string, unknown>,
+  'a built object': built,
+};
+
+// The same value deeply frozen by hand, with no mark.
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+// Whether a value is known settled without a descriptor read of any member (no walk).
+function knownWithoutWalk(value: unknown): boolean {
+  const walk = vi.spyOn(Object, 'getOwnPropertyDescriptor');
+  try {
+    return isSettled(value) && walk.mock.calls.length === 0;
+  } finally {
+    walk.mockRestore();
+  }
+}
+
+// The mark's symbol, as reflection shows it: what a careless copy by descriptors carries over.
+function markOf(value: object): symbol {
+  const [symbol, ...more] = Object.getOwnPropertySymbols(value);
+  expect(more).toEqual([]);
+  return symbol as symbol;
+}
+
+describe('the settled mark (src/json/settled-json.ts)', () => {
+  for (const [made, make] of Object.entries(MADE)) {
+    it(`is invisible in ${made}: JSON, keys, spread, assign, structuredClone, inspect, equality`, () => {
+      const marked = make();
+      const plain = plainUser();
+      expect(knownWithoutWalk(marked)).toBe(true);
+      expect(JSON.stringify(marked)).toBe(JSON.stringify(plain));
+      expect(Object.keys(marked)).toEqual(Object.keys(plain));
+      const forIn: string[] = [];
+      for (const key in marked) forIn.push(key);
+      expect(forIn).toEqual(Object.keys(plain));
+      expect(Object.getOwnPropertySymbols({ ...marked })).toEqual([]);
+      expect(Object.getOwnPropertySymbols(Object.assign({}, marked))).toEqual([]);
+      const cloned = structuredClone(marked);
+      expect(Reflect.ownKeys(cloned)).toEqual(Object.keys(plain));
+      expect(cloned).toStrictEqual(plain);
+      expect(inspect(marked)).toBe(inspect(deepFreeze(plainUser())));
+      expect(inspect(marked, { depth: Infinity })).toBe(inspect(plain, { depth: Infinity }));
+      expect(marked).toEqual(plain);
+      expect(marked).toStrictEqual(plain);
+      expect(plain).toStrictEqual(marked);
+    });
+
+    it(`leaves ${made} frozen, of data members only`, () => {
+      const marked = make();
+      expect(Object.isFrozen(marked)).toBe(true);
+      for (const member of Reflect.ownKeys(marked)) {
+        const descriptor = Object.getOwnPropertyDescriptor(marked, member);
+        expect(descriptor && 'value' in descriptor).toBe(true);
+        expect(descriptor?.writable).toBe(false);
+        expect(descriptor?.configurable).toBe(false);
+      }
+      // The parts of a settled value are not marked: only the whole value is.
+      expect(Object.getOwnPropertySymbols(marked.name as object)).toEqual([]);
+    });
+
+    it(`does not mark a copy of ${made}, however it is copied`, () => {
+      const marked = make();
+      const copies = {
+        spread: { ...marked },
+        assign: Object.assign({}, marked),
+        structuredClone: structuredClone(marked),
+        descriptors: Object.defineProperties({}, Object.getOwnPropertyDescriptors(marked)),
+      };
+      for (const copy of Object.values(copies)) {
+        // Open, so not settled, whatever it carries.
+        expect(isSettled(copy)).toBe(false);
+        // Frozen, it is settled as any host's frozen value is: proved by a walk, not the mark.
+        deepFreeze(copy);
+        expect(knownWithoutWalk(copy)).toBe(false);
+        expect(isSettled(copy)).toBe(true);
+      }
+    });
+  }
+
+  it('marks a settled copy of an array, invisibly', () => {
+    const list = settledCopy(['a', 'b']);
+    expect(knownWithoutWalk(list)).toBe(true);
+    expect(Object.isFrozen(list)).toBe(true);
+    expect(JSON.stringify(list)).toBe('["a","b"]');
+    expect(Object.keys(list)).toEqual(['0', '1']);
+    expect([...list]).toEqual(['a', 'b']);
+    expect(list).toStrictEqual(['a', 'b']);
+    expect(inspect(list)).toBe(inspect(['a', 'b']));
+    expect(Reflect.ownKeys(structuredClone(list))).toEqual(['0', '1', 'length']);
+  });
+
+  it('does not take a symbol of the same description, or an inherited mark, for the mark', () => {
+    const marked = settledCopy({ a: 1 });
+    const symbol = markOf(marked);
+    const description = symbol.description ?? '';
+    // Own symbols like the mark, enumerable, on open objects: not settled.
+    for (const other of [Symbol(description), Symbol.for(description)]) {
+      const open: Record<symbol | string, unknown> = { a: 1 };
+      open[other] = open;
+      expect(isSettled(open)).toBe(false);
+    }
+    // An object inheriting the mark, from a marked prototype or a plain one.
+    expect(isSettled(Object.create(marked))).toBe(false);
+    Object.defineProperty(Object.prototype, symbol, {
+      value: Object.prototype,
+      configurable: true,
+    });
+    try {
+      expect(isSettled({ a: 1 })).toBe(false);
+      // A builder over a version that only inherits the mark copies nothing (a host's version).
+      const open = { n: [1] };
+      const builder = new SettledBuilder(1, { n: open.n });
+      builder.set('n', open.n);
+      const done = builder.finish();
+      expect(done.n).toBe(open.n);
+      expect(isSettled(done)).toBe(false);
+    } finally {
+      delete (Object.prototype as Record<symbol, unknown>)[symbol];
+    }
+  });
+
+  it('keeps the cache for what a walk proved: a frozen value cannot take the mark', () => {
+    const hosts = deepFreeze(plainUser());
+    expect(knownWithoutWalk(hosts)).toBe(false);
+    expect(knownWithoutWalk(hosts)).toBe(true);
+    expect(Object.getOwnPropertySymbols(hosts)).toEqual([]);
+    // Copied settled, it is itself: settled already.
+    expect(settledCopy(hosts)).toBe(hosts);
+  });
+});
