@@ -16,19 +16,34 @@ import { setMember } from './json-value.js';
 /** Makes a new, empty plain object meant to get `members` members. */
 export type NewObject = (members: number) => Record<string, unknown>;
 
-// The mark of a value this module made settled: a member under this symbol, defined before the
-// value is frozen, not enumerable (JSON.stringify, for...in, Object.keys, a spread,
-// Object.assign and structuredClone never see or copy it), whose value is the object itself.
-// Why a member and not a WeakSet entry: an entry per stored version cost every write a hash
-// table probe, an identity hash and the collector's write barrier for a young key in an old
-// table (~2 µs per PUT, bench/RESULTS.md "Session 12: the settled mark"); a member is one read.
-// The symbol is this module's and JSON has none, so a client cannot send it; holding the object
-// itself, it marks only that object: a copy of the member (by property descriptors, say) or an
-// inherited one names another object and does not count.
-const MARK = Symbol('settled');
+// Hands back the object its constructor is given, so that the field initialisers of a class
+// extending it define their fields on that object rather than on a new one.
+class Receiver {
+  constructor(value: object) {
+    return value;
+  }
+}
+
+// The mark of a value this module made settled: the private field `#settled`, given to the
+// object by `mark` before it is frozen. Why a field and not a WeakSet entry: an entry per
+// stored version cost every write a hash table probe, an identity hash and the collector's
+// write barrier for a young key in an old table (~2 µs per PUT); defining a non-enumerable
+// symbol member costs as much (Object.defineProperty is a call into the runtime); a private
+// field is defined and checked as cheaply as any member (bench/RESULTS.md, "Session 12: the
+// settled mark"). No program can see it, copy it or forge it: it is not a property key
+// (JSON.stringify, Object.keys, Reflect.ownKeys, a spread, Object.assign, structuredClone and
+// util.inspect never meet it), only this class can name it, and `#settled in value` asks the
+// object itself, never its prototypes.
+class SettledMark extends Receiver {
+  #settled = true;
+
+  static isOn(value: object): boolean {
+    return #settled in value;
+  }
+}
 
 // A named cache: the values a walk proved settled (a host store's frozen objects, which cannot
-// take the mark), so that asking again costs one lookup instead of a walk over every member.
+// be given the mark), so that asking again costs one lookup instead of a walk over every member.
 // Settled is for ever (nothing can change a frozen object of plain data), so an entry never
 // goes stale and one set serves every store and service of the process; it is weak, so an entry
 // goes with its value. Only whole values are entered (a resource read), not their parts.
@@ -36,12 +51,13 @@ const settledCache = new WeakSet<object>();
 
 // Whether `value` is known settled without a walk: marked, or proved so before.
 function isKnownSettled(value: object): boolean {
-  return (value as { [MARK]?: unknown })[MARK] === value || settledCache.has(value);
+  return SettledMark.isOn(value) || settledCache.has(value);
 }
 
 // Marks `value`, which this module has just made settled and is about to freeze.
 function mark<T extends object>(value: T): T {
-  return Object.defineProperty(value, MARK, { value });
+  // The constructor returns `value` itself, with the field.
+  return new SettledMark(value) as object as T;
 }
 
 /** Context of one copy: whether everything copied so far is JSON data. */
