@@ -320,3 +320,57 @@ describe('the service never changes what a transform returns', () => {
 function idleOutbox(): OutboxDispatcher {
   return { kick: () => undefined } as unknown as OutboxDispatcher;
 }
+
+describe('the write loop releases the id on every path', () => {
+  // A failure of any part of a write leaves the id free: the next write on it goes through.
+  class FailingStore extends MemoryUserStore {
+    fail: 'get sync' | 'get async' | 'replace sync' | 'replace async' | undefined;
+    override get(tenant: string, id: string) {
+      const fail = this.fail;
+      if (fail === 'get sync') {
+        this.fail = undefined;
+        throw new Error('get failed');
+      }
+      if (fail === 'get async') {
+        this.fail = undefined;
+        return Promise.reject(new Error('get failed'));
+      }
+      return super.get(tenant, id);
+    }
+    override replace(tenant: string, user: ScimUser, options: ReplaceOptions) {
+      const fail = this.fail;
+      if (fail === 'replace sync') {
+        this.fail = undefined;
+        throw new Error('replace failed');
+      }
+      if (fail === 'replace async') {
+        this.fail = undefined;
+        return Promise.reject(new Error('replace failed'));
+      }
+      return super.replace(tenant, user, options);
+    }
+  }
+
+  it('after a store that throws or rejects, and after a step that throws', async () => {
+    const store = new FailingStore();
+    const pipeline = new WritePipeline(
+      store,
+      new EventHub(() => undefined),
+      idleOutbox(),
+      () => new Date(),
+    );
+    const { scim, createUser } = setup({ store });
+    const user = await createUser('ada@example.org', { active: true });
+    for (const fail of ['get sync', 'get async', 'replace sync', 'replace async'] as const) {
+      store.fail = fail;
+      await expect(scim.users.activate('tenant-a', user.id)).rejects.toThrow(/failed/);
+    }
+    const throwing = pipeline.write('tenant-a', user.id, undefined, () => {
+      throw new Error('step failed');
+    });
+    await expect(throwing).rejects.toThrow('step failed');
+    // Had any of them kept the id, these writes would wait for ever.
+    expect((await pipeline.write('tenant-a', user.id, undefined, () => null)).id).toBe(user.id);
+    expect((await scim.users.activate('tenant-a', user.id))?.[ACCOUNT].status).toBe('Activated');
+  });
+});
