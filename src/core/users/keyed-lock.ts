@@ -1,6 +1,3 @@
-// The map's one entry that no caller can hold (see `KeyedLock.#held`).
-const FLOOR: unique symbol = Symbol('floor');
-
 /**
  * One writer at a time per key, in arrival order. Writes to one user inside this process queue
  * here instead of racing to a version conflict; conflicts then only come from other processes,
@@ -11,10 +8,7 @@ const FLOOR: unique symbol = Symbol('floor');
  */
 export class KeyedLock {
   // A key is present while it is held: `null` with nobody waiting, else the waiters in order.
-  // FLOOR is never taken: with one write in flight, releasing its key would otherwise empty
-  // the map, and V8 shrinks an emptied map into a new table, to grow it again on the next
-  // write (bench/RESULTS.md, session 12).
-  readonly #held = new Map<string | typeof FLOOR, (() => void)[] | null>([[FLOOR, null]]);
+  readonly #held = new Map<string, (() => void)[] | null>();
 
   /**
    * Takes `key`. Returns `undefined` when it was free and is now the caller's; otherwise a
