@@ -7,6 +7,13 @@
 //
 //   node --import tsx bench/kit/profile.ts [--ops patch,create,list_first] [--duration 5] [--seed 1000]
 //     [--server node|hono|fastify|express|fetch|<path to any kit server .mjs, e.g. a baseline>]
+//     [--perf]
+//
+// With --perf the server runs under `node --perf-basic-prof` and `perf record -e cpu-clock -g`
+// samples it (kernel included) for the measured window only, after seeding and warm-up; the
+// summary (bench/kit/perf-summary.ts) gives µs of CPU per request by kind of frame and charged to
+// the server's own functions. V8's --cpu-prof, the default, charges kernel and V8 runtime time to
+// whichever JavaScript frame is on top.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
@@ -14,6 +21,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ROOT, commit, runKitScript, startRun } from './kit.js';
+import { summarisePerf } from './perf-summary.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -22,6 +30,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '5' },
     seed: { type: 'string', default: '1000' },
     top: { type: 'string', default: '10' },
+    perf: { type: 'boolean', default: false },
     out: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
   },
@@ -41,6 +50,8 @@ interface ProfileNode {
 }
 
 const TOKEN = 'bench-token';
+// Samples per second of CPU time for `perf record` (--perf).
+const PERF_HZ = 4000;
 const EXIT_ON_SIGNAL =
   "for (const s of ['SIGTERM', 'SIGINT']) process.once(s, () => process.exit(0));";
 const serverFile = args.server.endsWith('.mjs')
@@ -53,31 +64,13 @@ const sections: string[] = [];
 
 for (const [i, op] of args.ops.split(',').entries()) {
   const port = 3400 + i;
+  if (args.perf) {
+    sections.push(await perfOne(op, port));
+    continue;
+  }
   const profDir = join(out, `tmp-${op}`);
   rmSync(profDir, { recursive: true, force: true });
-  const server = spawn(
-    'taskset',
-    [
-      '-c',
-      '1',
-      process.execPath,
-      '--cpu-prof',
-      `--cpu-prof-dir=${profDir}`,
-      // A baseline does not exit on SIGTERM by itself; exiting normally writes the profile.
-      `--import=data:text/javascript,${encodeURIComponent(EXIT_ON_SIGNAL)}`,
-      serverFile,
-    ],
-    {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PREFIX, SCIM_TOKEN: TOKEN },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  await new Promise<void>((ready, fail) => {
-    server.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('listening') && ready());
-    server.once('exit', (code) =>
-      fail(new Error(`the ${args.server} kit server exited (${code})`)),
-    );
-  });
+  const server = await startServer(port, ['--cpu-prof', `--cpu-prof-dir=${profDir}`]);
   try {
     await runKitScript(
       kit,
@@ -119,10 +112,13 @@ for (const [i, op] of args.ops.split(',').entries()) {
   sections.push(summarise(op, join(out, `${op}.cpuprofile`), Number(args.top)));
 }
 const during = load.stop();
+const method = args.perf
+  ? `under \`perf record -e cpu-clock -F ${PERF_HZ} -g\` for the measured window only (\`node --perf-basic-prof\`)`
+  : 'under `--cpu-prof`; percentages are of all non-idle samples of the process (seeding and start-up included)';
 const text = [
   `# Where the ${args.server} kit server's time goes (commit ${commit()}, ${new Date().toISOString()})`,
   '',
-  `Each operation: a fresh \`${relative(ROOT, serverFile)}\` under \`--cpu-prof\`, ${args.seed} users seeded, then the kit's wrk scenario for ${args.duration} s; percentages are of all non-idle samples of the process (seeding and start-up included). Load ${during.min}–${during.max} (1-min average) on 2 cores.`,
+  `Each operation: a fresh \`${relative(ROOT, serverFile)}\`, ${args.seed} users seeded, then the kit's wrk scenario for ${args.duration} s, ${method}. Load ${during.min}–${during.max} (1-min average) on 2 cores.`,
   '',
   ...sections,
 ].join('\n');
@@ -214,4 +210,114 @@ function summarise(op: string, path: string, top: number): string {
     table('scimkit function (inclusive)', inclusive),
     '',
   ].join('\n');
+}
+
+/** Starts the server on `port` (pinned to CPU 1) with `nodeFlags`; resolves once it listens. */
+async function startServer(port: number, nodeFlags: readonly string[]) {
+  const server = spawn(
+    'taskset',
+    [
+      '-c',
+      '1',
+      process.execPath,
+      ...nodeFlags,
+      // A baseline does not exit on SIGTERM by itself; exiting normally writes a profile.
+      `--import=data:text/javascript,${encodeURIComponent(EXIT_ON_SIGNAL)}`,
+      serverFile,
+    ],
+    {
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PREFIX, SCIM_TOKEN: TOKEN },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  await new Promise<void>((ready, fail) => {
+    server.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('listening') && ready());
+    server.once('exit', (code) =>
+      fail(new Error(`the ${args.server} kit server exited (${code})`)),
+    );
+  });
+  return server;
+}
+
+/** One operation under perf: seed, then load it while perf samples the measured window. */
+async function perfOne(op: string, port: number): Promise<string> {
+  const server = await startServer(port, ['--perf-basic-prof']);
+  const pid = String(server.pid);
+  const data = join(out, `${op}.perf.data`);
+  const bench = (more: readonly string[]) =>
+    runKitScript(
+      kit,
+      'http-bench.mjs',
+      [
+        '--base',
+        `http://127.0.0.1:${port}`,
+        '--prefix',
+        PREFIX,
+        '--token',
+        TOKEN,
+        '--quiet',
+      ].concat(more),
+      5 * 60_000,
+    );
+  const seconds = Math.max(2, Number(args.duration) - 1);
+  let rps: number;
+  try {
+    const seed = ['--seed', args.seed, '--fast-seed', '--label', 'perf-seed', '--out', out];
+    await bench([...seed, '--scenarios', 'none']);
+    // The measured run warms up for 1 s; perf starts after it and stops before the run ends.
+    const recorded = new Promise<void>((done, fail) => {
+      setTimeout(() => {
+        const perf = spawn(
+          'perf',
+          ['record', '-e', 'cpu-clock', '-F', String(PERF_HZ), '-g', '-p', pid, '-o', data],
+          { stdio: 'ignore' },
+        );
+        setTimeout(() => perf.kill('SIGINT'), seconds * 1000);
+        perf.once('exit', () => done());
+        perf.once('error', fail);
+      }, 1500);
+    });
+    await Promise.all([
+      recorded,
+      bench([
+        '--seed-file',
+        join(out, 'perf-seed.seed.tsv'),
+        '--scenarios',
+        op,
+        '--duration',
+        args.duration,
+        '--server-pid',
+        pid,
+        '--label',
+        `profile-${op}`,
+        '--out',
+        out,
+      ]),
+    ]);
+    const result = JSON.parse(readFileSync(join(out, `profile-${op}.json`), 'utf8')) as {
+      scenarios: { rps: number }[];
+    };
+    rps = result.scenarios[0]?.rps ?? Number.NaN;
+  } finally {
+    const exited = new Promise((done) => server.once('exit', done));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  const summary = summarisePerf({
+    data,
+    serverFile,
+    root: ROOT,
+    requests: rps * seconds,
+    frequency: PERF_HZ,
+    top: Number(args.top),
+  });
+  const seedFiles = ['seed.tsv', 'json', 'md'].map((ext) => join(out, `perf-seed.${ext}`));
+  for (const file of [
+    data,
+    `/tmp/perf-${pid}.map`,
+    `${join(out, `profile-${op}`)}.seed.tsv`,
+    ...seedFiles,
+  ])
+    rmSync(file, { force: true });
+  return [`## ${op}`, '', `${rps} req/s.`, '', summary, ''].join('\n');
 }
