@@ -84,3 +84,21 @@ describe('KeyedLock acquire and release', () => {
     expect(lock.acquire('other')).toBeUndefined();
   });
 });
+
+describe('KeyedLock keys', () => {
+  it('takes any string, the empty one included, and frees each key on its release', async () => {
+    const lock = new KeyedLock();
+    for (const key of ['', 'floor', 'Symbol(floor)', 'k']) {
+      expect(lock.acquire(key)).toBeUndefined();
+    }
+    const waiting = lock.acquire('');
+    expect(waiting).toBeInstanceOf(Promise);
+    lock.release('');
+    await waiting;
+    for (const key of ['', 'floor', 'Symbol(floor)', 'k']) lock.release(key);
+    for (const key of ['', 'floor', 'Symbol(floor)', 'k']) {
+      expect(lock.acquire(key)).toBeUndefined();
+      lock.release(key);
+    }
+  });
+});

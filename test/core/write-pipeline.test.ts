@@ -187,15 +187,7 @@ describe('the write pipeline refuses a stale If-Match', () => {
   }
 
   it('any step: refused before it runs (the host API writes go through the same check)', async () => {
-    const store = new MemoryUserStore();
-    const pipeline = new WritePipeline(
-      store,
-      new EventHub(() => undefined),
-      idleOutbox(),
-      () => new Date(),
-    );
-    const { scim, createUser } = setup({ store });
-    const user = await createUser('ada@example.org', { active: true });
+    const { pipeline, scim, user } = await pipelineWithUser(new MemoryUserStore());
     let ran = 0;
     const error = await pipeline
       .write('tenant-a', user.id, 'W/"9"', () => {
@@ -316,7 +308,58 @@ describe('the service never changes what a transform returns', () => {
   });
 });
 
+// A pipeline of its own over `store`, and a service over the same store with an active user.
+async function pipelineWithUser(store: MemoryUserStore) {
+  const pipeline = new WritePipeline(
+    store,
+    new EventHub(() => undefined),
+    idleOutbox(),
+    () => new Date(),
+  );
+  const { scim, createUser } = setup({ store });
+  const user = await createUser('ada@example.org', { active: true });
+  return { pipeline, scim, user };
+}
+
 // The pipeline and the service only wake the dispatcher; these tests read the store's outbox.
 function idleOutbox(): OutboxDispatcher {
   return { kick: () => undefined } as unknown as OutboxDispatcher;
 }
+
+describe('the write loop releases the id on every path', () => {
+  // A failure of any part of a write leaves the id free: the next write on it goes through.
+  class FailingStore extends MemoryUserStore {
+    fail: `${'get' | 'replace'} ${'sync' | 'async'}` | undefined;
+    override get(tenant: string, id: string) {
+      return this.#failure('get') ?? super.get(tenant, id);
+    }
+    override replace(tenant: string, user: ScimUser, options: ReplaceOptions) {
+      return this.#failure('replace') ?? super.replace(tenant, user, options);
+    }
+    // The failure asked of `call`, once: thrown, or a rejected promise.
+    #failure(call: 'get' | 'replace'): Promise<never> | undefined {
+      const fail = this.fail;
+      if (fail === undefined || !fail.startsWith(call)) return undefined;
+      this.fail = undefined;
+      const error = new Error(`${call} failed`);
+      if (fail.endsWith(' sync')) throw error;
+      return Promise.reject(error);
+    }
+  }
+
+  it('after a store that throws or rejects, and after a step that throws', async () => {
+    const store = new FailingStore();
+    const { pipeline, scim, user } = await pipelineWithUser(store);
+    for (const fail of ['get sync', 'get async', 'replace sync', 'replace async'] as const) {
+      store.fail = fail;
+      await expect(scim.users.activate('tenant-a', user.id)).rejects.toThrow(/failed/);
+    }
+    const throwing = pipeline.write('tenant-a', user.id, undefined, () => {
+      throw new Error('step failed');
+    });
+    await expect(throwing).rejects.toThrow('step failed');
+    // Had any of them kept the id, these writes would wait for ever.
+    expect((await pipeline.write('tenant-a', user.id, undefined, () => null)).id).toBe(user.id);
+    expect((await scim.users.activate('tenant-a', user.id))?.[ACCOUNT].status).toBe('Activated');
+  });
+});

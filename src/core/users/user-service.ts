@@ -85,10 +85,13 @@ export class UserService {
   }
 
   /** Reads a user or throws 404. */
-  async get(tenant: string, id: string): Promise<ScimUser> {
-    const user = await this.#store.get(tenant, id);
-    if (!user) throw notFound(id);
-    return user;
+  get(tenant: string, id: string): Promise<ScimUser> {
+    // The store's promise, mapped: no async frame per GET. `Promise.resolve` takes a host
+    // store's plain value as `await` did.
+    return Promise.resolve(this.#store.get(tenant, id)).then((user) => {
+      if (!user) throw notFound(id);
+      return user;
+    });
   }
 
   /**
