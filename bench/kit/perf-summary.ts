@@ -122,7 +122,7 @@ export function frameOf(line: string): string {
 function ownFrames(root: string, serverFile: string): (frame: string) => string | undefined {
   const dist = `file://${join(root, 'dist')}/`;
   const server = `file://${serverFile}`;
-  const maps = new Map<string, SourceMap | null>();
+  const sourceOf = distSources(root);
   const named = new Map<string, string | undefined>();
   return (frame) => {
     if (named.has(frame)) return named.get(frame);
@@ -132,14 +132,23 @@ function ownFrames(root: string, serverFile: string): (frame: string) => string 
     if (match !== null) {
       const [, fn, url = '', line = '0', column = '0'] = match;
       const label = fn === '' || fn === undefined ? '(anonymous)' : fn;
-      if (url.startsWith(dist)) name = `${label} ${sourceOf(url, Number(line), Number(column))}`;
+      if (url.startsWith(dist))
+        name = `${label} ${sourceOf(url, Number(line) - 1, Number(column) - 1)}`;
       else if (url === server) name = `${label} ${relative(root, fileURLToPath(url))}:${line}`;
     }
     named.set(frame, name);
     return name;
   };
+}
 
-  function sourceOf(url: string, line: number, column: number): string {
+/**
+ * Places a position of a file of scimkit's built `dist` in the source it was built from:
+ * `src/…/file.ts:line` through the file's source map (read once per file), or
+ * `dist/…:line` when there is none. `line` and `column` count from 0, as V8's profiles do.
+ */
+export function distSources(root: string): (url: string, line: number, column: number) => string {
+  const maps = new Map<string, SourceMap | null>();
+  return (url, line, column) => {
     const file = fileURLToPath(url);
     if (!maps.has(file)) {
       try {
@@ -148,14 +157,14 @@ function ownFrames(root: string, serverFile: string): (frame: string) => string 
         maps.set(file, null);
       }
     }
-    const entry = maps.get(file)?.findEntry(line - 1, column - 1) as
+    const entry = maps.get(file)?.findEntry(line, column) as
       { originalSource?: string; originalLine?: number } | undefined;
-    if (entry?.originalSource === undefined) return `${relative(root, file)}:${line}`;
+    if (entry?.originalSource === undefined) return `${relative(root, file)}:${line + 1}`;
     const source = entry.originalSource.startsWith('file:')
       ? fileURLToPath(entry.originalSource)
       : join(dirname(file), entry.originalSource);
     return `${relative(root, source)}:${(entry.originalLine ?? 0) + 1}`;
-  }
+  };
 }
 
 function shorten(symbol: string): string {

@@ -16,12 +16,10 @@
 // whichever JavaScript frame is on top.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { SourceMap } from 'node:module';
-import { basename, dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT, commit, runKitScript, startRun } from './kit.js';
-import { summarisePerf } from './perf-summary.js';
+import { distSources, summarisePerf } from './perf-summary.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -76,12 +74,7 @@ for (const [i, op] of args.ops.split(',').entries()) {
       kit,
       'http-bench.mjs',
       [
-        '--base',
-        `http://127.0.0.1:${port}`,
-        '--prefix',
-        PREFIX,
-        '--token',
-        TOKEN,
+        ...benchTarget(port),
         '--seed',
         args.seed,
         '--fast-seed',
@@ -130,27 +123,13 @@ function summarise(op: string, path: string, top: number): string {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const maps = new Map<string, SourceMap | null>();
+  const sourceOf = distSources(ROOT);
   const distPrefix = `file://${join(ROOT, 'dist')}/`;
   /** `src/...:line function` for a frame of dist, else undefined. */
   const place = (n: ProfileNode): string | undefined => {
     const { url, lineNumber, columnNumber, functionName } = n.callFrame;
     if (!url.startsWith(distPrefix)) return undefined;
-    const file = fileURLToPath(url);
-    if (!maps.has(file)) {
-      try {
-        maps.set(file, new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8'))));
-      } catch {
-        maps.set(file, null);
-      }
-    }
-    const entry = maps.get(file)?.findEntry(lineNumber, columnNumber) as
-      { originalSource?: string; originalLine?: number } | undefined;
-    const where =
-      entry?.originalSource === undefined
-        ? `dist/${basename(file)}:${lineNumber + 1}`
-        : `${relative(ROOT, entry.originalSource.startsWith('file:') ? fileURLToPath(entry.originalSource) : join(dirname(file), entry.originalSource))}:${(entry.originalLine ?? 0) + 1}`;
-    return `${functionName || '(anonymous)'} ${where}`;
+    return `${functionName || '(anonymous)'} ${sourceOf(url, lineNumber, columnNumber)}`;
   };
   const label = (n: ProfileNode): string => {
     const mine = place(n);
@@ -239,26 +218,18 @@ async function startServer(port: number, nodeFlags: readonly string[]) {
   return server;
 }
 
+/** The kit harness's arguments that point it at the server on `port`. */
+function benchTarget(port: number): string[] {
+  return ['--base', `http://127.0.0.1:${port}`, '--prefix', PREFIX, '--token', TOKEN];
+}
+
 /** One operation under perf: seed, then load it while perf samples the measured window. */
 async function perfOne(op: string, port: number): Promise<string> {
   const server = await startServer(port, ['--perf-basic-prof']);
   const pid = String(server.pid);
   const data = join(out, `${op}.perf.data`);
   const bench = (more: readonly string[]) =>
-    runKitScript(
-      kit,
-      'http-bench.mjs',
-      [
-        '--base',
-        `http://127.0.0.1:${port}`,
-        '--prefix',
-        PREFIX,
-        '--token',
-        TOKEN,
-        '--quiet',
-      ].concat(more),
-      5 * 60_000,
-    );
+    runKitScript(kit, 'http-bench.mjs', [...benchTarget(port), '--quiet', ...more], 5 * 60_000);
   const seconds = Math.max(2, Number(args.duration) - 1);
   let rps: number;
   try {
