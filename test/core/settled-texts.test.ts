@@ -18,6 +18,7 @@ import { MemoryResourceStore, MemoryUserStore } from '../../src/stores/memory/in
 import { createUserFactory } from '../../src/testing/index.js';
 import { GROUP_SCHEMA } from '../../src/schema/urns.js';
 import { BASE, ORIGIN, patchBody, setup } from './harness.js';
+import { deepFreeze } from '../json/settled-helpers.js';
 
 // The kept texts must be exactly what plain serialisation of the object shown gives, however
 // often and however it is served: these tests serve each resource several times, from two
@@ -26,14 +27,6 @@ import { BASE, ORIGIN, patchBody, setup } from './harness.js';
 const URLS = ['https://scim.example.org/scim/v2/Users', 'http://h/"q"\\/\u2028\ud800Users'];
 
 const plain = (r: StoredResource, url: string) => JSON.stringify(withLocation(r, url));
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const item of Object.values(value)) deepFreeze(item);
-    Object.freeze(value);
-  }
-  return value;
-}
 
 // Any members, meta anywhere, any text (lone surrogates and escapes included).
 const text = fc.string({ unit: 'binary', maxLength: 6 });

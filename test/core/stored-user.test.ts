@@ -7,6 +7,7 @@ import { userResourceType } from '../../src/schema/user-resource-type.js';
 import type { ScimUser } from '../../src/schema/user-resource.js';
 import { isSettled } from '../../src/json/settled-json.js';
 import { ACCOUNT_SCHEMA, ENTERPRISE_USER_SCHEMA, USER_SCHEMA } from '../../src/schema/urns.js';
+import { deepFreeze } from '../json/settled-helpers.js';
 
 const NOW = '2026-11-24T05:00:00.000Z';
 const LATER = '2026-11-24T06:00:00.000Z';
@@ -23,14 +24,6 @@ const TYPE = userResourceType({
     }),
   ],
 });
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const item of Object.values(value)) deepFreeze(item);
-    Object.freeze(value);
-  }
-  return value;
-}
 
 describe('assembleUser', () => {
   it('lays out schemas, id, the attributes in order, the account, meta; frozen', () => {

@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isSettled, SettledBuilder, settledCopy } from '../../src/json/settled-json.js';
+import { deepFreeze, knownSettledWithoutWalk } from './settled-helpers.js';
 
 // The mark src/json/settled-json.ts gives what it makes settled: a private field, no property
 // key at all. None of the ways a program reads or copies plain data may see it, and nothing but
@@ -31,31 +32,12 @@ const MADE = {
   'a built object': built,
 };
 
-// The same value deeply frozen by hand, with no mark.
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const item of Object.values(value)) deepFreeze(item);
-    Object.freeze(value);
-  }
-  return value;
-}
-
-// Whether a value is known settled without a descriptor read of any member (no walk).
-function knownWithoutWalk(value: unknown): boolean {
-  const walk = vi.spyOn(Object, 'getOwnPropertyDescriptor');
-  try {
-    return isSettled(value) && walk.mock.calls.length === 0;
-  } finally {
-    walk.mockRestore();
-  }
-}
-
 describe('the settled mark (src/json/settled-json.ts)', () => {
   for (const [made, make] of Object.entries(MADE)) {
     it(`is invisible in ${made}: JSON, keys, spread, assign, structuredClone, inspect, equality`, () => {
       const marked = make();
       const plain = plainUser();
-      expect(knownWithoutWalk(marked)).toBe(true);
+      expect(knownSettledWithoutWalk(marked)).toBe(true);
       expect(JSON.stringify(marked)).toBe(JSON.stringify(plain));
       expect(Object.keys(marked)).toEqual(Object.keys(plain));
       expect(Reflect.ownKeys(marked)).toEqual(Object.keys(plain));
@@ -100,7 +82,7 @@ describe('the settled mark (src/json/settled-json.ts)', () => {
         expect(isSettled(copy)).toBe(false);
         // Frozen, it is settled as any host's frozen value is: proved by a walk, not the mark.
         deepFreeze(copy);
-        expect(knownWithoutWalk(copy)).toBe(false);
+        expect(knownSettledWithoutWalk(copy)).toBe(false);
         expect(isSettled(copy)).toBe(true);
       }
     });
@@ -108,7 +90,7 @@ describe('the settled mark (src/json/settled-json.ts)', () => {
 
   it('marks a settled copy of an array, invisibly', () => {
     const list = settledCopy(['a', 'b']);
-    expect(knownWithoutWalk(list)).toBe(true);
+    expect(knownSettledWithoutWalk(list)).toBe(true);
     expect(Object.isFrozen(list)).toBe(true);
     expect(JSON.stringify(list)).toBe('["a","b"]');
     expect(Object.keys(list)).toEqual(['0', '1']);
@@ -126,7 +108,7 @@ describe('the settled mark (src/json/settled-json.ts)', () => {
       open[symbol] = open;
       expect(isSettled(open)).toBe(false);
       // Frozen, it is settled (JSON has no symbols), proved by a walk as any host's value is.
-      expect(knownWithoutWalk(Object.freeze(open))).toBe(false);
+      expect(knownSettledWithoutWalk(Object.freeze(open))).toBe(false);
     }
     // An object whose prototype is marked: not settled, and, as the version a builder replaces,
     // not taken for a settled one (its own open member is copied, not shared unchecked).
@@ -144,8 +126,8 @@ describe('the settled mark (src/json/settled-json.ts)', () => {
 
   it('keeps the cache for what a walk proved: a frozen value cannot take the mark', () => {
     const hosts = deepFreeze(plainUser());
-    expect(knownWithoutWalk(hosts)).toBe(false);
-    expect(knownWithoutWalk(hosts)).toBe(true);
+    expect(knownSettledWithoutWalk(hosts)).toBe(false);
+    expect(knownSettledWithoutWalk(hosts)).toBe(true);
     expect(Object.getOwnPropertySymbols(hosts)).toEqual([]);
     // Copied settled, it is itself: settled already.
     expect(settledCopy(hosts)).toBe(hosts);

@@ -1,16 +1,6 @@
-import { describe, expect, it, vi } from 'vitest';
-import { isSettled } from '../../src/json/settled-json.js';
+import { describe, expect, it } from 'vitest';
 import { SharedLists } from '../../src/stores/memory/shared-lists.js';
-
-// Whether a value is known settled without a descriptor read of any member (one mark lookup).
-function knownSettledWithoutWalk(value: unknown): boolean {
-  const walk = vi.spyOn(Object, 'getOwnPropertyDescriptor');
-  try {
-    return isSettled(value) && walk.mock.calls.length === 0;
-  } finally {
-    walk.mockRestore();
-  }
-}
+import { knownSettledWithoutWalk } from '../json/settled-helpers.js';
 
 describe('SharedLists', () => {
   it('hands out one frozen array per list, whatever array the list comes in', () => {
