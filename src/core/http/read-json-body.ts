@@ -65,10 +65,7 @@ export function readJsonBody(request: ScimRequest, maxBytes: number): unknown {
   }
   // Some clients (and Windows tooling) start the body with a UTF-8 byte-order mark.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  // A body that starts as JSON does is not blank: no `trim()` for it.
-  const first = text.charCodeAt(0);
-  if (first !== 0x7b /* { */ && first !== 0x5b /* [ */ && text.trim() === '')
-    throw scimErrors.invalidSyntax('The request needs a JSON body.');
+  if (text.trim() === '') throw scimErrors.invalidSyntax('The request needs a JSON body.');
   // Refused before parsing: absurd nesting costs JSON.parse far more time than its size says.
   // A short text is parsed first (see `SHORT_JSON`); should it fail, it is scanned then.
   const short = text.length < SHORT_JSON;
