@@ -50,7 +50,8 @@ function findSyncSha256(): SyncSha256 | undefined {
       }
     | undefined;
   // The one-shot `hash` (Node >= 20.12) builds no Hash object, and text costs a quarter of a
-  // Buffer to hand out (0.25 vs 1.0 µs on Node 20): the digest is compared as text.
+  // Buffer to hand out (0.25 vs 1.0 µs on Node 20, bench/http/RESULTS.md, Round 5): the digest
+  // is compared as text.
   const oneShot = nodeCrypto?.hash;
   if (typeof oneShot === 'function') return (text, encoding) => oneShot('sha256', text, encoding);
   if (typeof nodeCrypto?.createHash !== 'function') return undefined;

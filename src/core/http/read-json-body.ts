@@ -13,8 +13,9 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 /**
  * Text shorter than this is parsed before its depth is scanned: valid JSON nesting deeper than
  * MAX_JSON_DEPTH needs that many brackets opened and closed, so a short text that parses is
- * never too deep, and parsing it costs little whatever it holds. Saves the scan (about 800
- * instructions) on most PATCH bodies.
+ * never too deep, and parsing it costs little whatever it holds. Saves the scan (about 900
+ * instructions) on most PATCH bodies: bench/RESULTS.md, "Session 13: the register of speed
+ * devices".
  */
 export const SHORT_JSON = 2 * (MAX_JSON_DEPTH + 1);
 
@@ -46,7 +47,9 @@ export function readJsonBody(request: ScimRequest, maxBytes: number): unknown {
   const body = request.body;
   let text: string;
   if (typeof body === 'string') {
-    // A UTF-16 length under a third of the limit cannot exceed it in UTF-8 bytes.
+    // A UTF-16 length under a third of the limit cannot exceed it in UTF-8 bytes: counting them
+    // would cost the kit's PUT body 5.6k instructions (bench/RESULTS.md, "Session 13: the
+    // register of speed devices").
     if (body.length * 3 > maxBytes && utf8Length(body) > maxBytes) {
       throw scimErrors.payloadTooLarge(maxBytes);
     }

@@ -8,8 +8,8 @@ import type { StoredResource } from '../handlers/resource-endpoint.js';
  * anything but a plain `JSON.stringify` of the object it shows (issue 16, "speed behind a
  * named seam"). Every function here is held, by the property tests of
  * test/core/response-json.test.ts, to the plain serialisation of the plain object it names.
- * What it buys is in bench/RESULTS.md ("Issue 16 part 2"). Error, discovery and bulk bodies
- * are plain `JSON.stringify` (`jsonResponse` in respond.ts).
+ * What each device buys is in bench/RESULTS.md, "Session 13: the register of speed devices".
+ * Error, discovery and bulk bodies are plain `JSON.stringify` (`jsonResponse` in respond.ts).
  */
 
 /** Returns a resource with the request-dependent `meta.location` added, leaving it as it is. */
@@ -188,7 +188,8 @@ const INDEX_PAGE_START = `{"schemas":${JSON.stringify([LIST_RESPONSE_SCHEMA])},"
  * as {@link listResponseJson} of `{ schemas: [ListResponse], totalResults, itemsPerPage,
  * startIndex }`, `itemsPerPage` being the number of `resources`. Those members are a constant
  * and three integers, so they are written out instead of being walked by `JSON.stringify`, which
- * cost a filter that finds one user about 6k instructions (bench/RESULTS.md, "Reads").
+ * cost a filter that finds one user about 6.5k instructions (bench/RESULTS.md, "Reads: the node
+ * adapter against raw-store, counted").
  *
  * @see RFC 7644 §3.4.2
  */
