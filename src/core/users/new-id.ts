@@ -4,7 +4,7 @@ const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const CODES: readonly number[] = Object.freeze(Array.from(ALPHABET, (c) => c.charCodeAt(0)));
 const RANDOM_CHARS = 16;
 // Random bytes are drawn a pool at a time: one system call per 256 ids instead of one per id
-// (an id costs ~850 instructions more drawn alone: bench/RESULTS.md, "Session 13: the
+// (an id costs 700–850 instructions more drawn alone: bench/RESULTS.md, "Session 13: the
 // register of speed devices").
 const POOL_SIZE = RANDOM_CHARS * 256;
 
