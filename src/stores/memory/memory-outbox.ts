@@ -112,11 +112,11 @@ export const DEFAULT_SENT_KEPT = 1000;
  * message of the core has an id of its own, and the user's account status is what says that
  * its welcome email went out).
  *
- * Each message is looked up by id only while it is pending (small and hot: the messages of the
- * last few writes), and the sent ones kept are a ring with no index, so a message costs two map
- * operations when recorded and two when sent (bench/RESULTS.md, "Session 13": a map of every
- * message kept, 1,000 sent ones among them, cost a lookup in a cold table per write and a
- * delete in it per send).
+ * Each message is looked up by id only while it is pending or failed (small, hot tables: the
+ * messages of the last few writes, and the rare failures), and the sent ones kept are a ring
+ * with no index: a message costs three map operations when recorded and two when sent, where
+ * a map of every message kept (1,000 sent ones among them, a cold table) cost seven, three of them
+ * in that table (bench/RESULTS.md, "Session 13: a welcome email costs the outbox a fifth less").
  *
  * @internal
  */
