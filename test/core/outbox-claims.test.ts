@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ScimConfigError } from '../../src/index.js';
+import { ScimConfigError, type WelcomeEmail } from '../../src/index.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { dispatcherFor, heldMailer, outboxOf, record, sleep, states } from './outbox-harness.js';
 
@@ -51,7 +51,8 @@ describe('the outbox dispatcher sends only under a claim it holds', () => {
     await record(store, ['m1']);
     const held = heldMailer();
     let renewals = 0;
-    // The first renewal confirms the claim before the send; the next one finds another holder.
+    // The first renewal (a third of the lease into the send) succeeds; the next one finds
+    // another holder.
     const outbox = outboxOf(store, {
       renew: async (...a) => ++renewals === 1 && store.outbox.renew(...a),
     });
@@ -76,8 +77,8 @@ describe('the outbox dispatcher sends only under a claim it holds', () => {
       const held = heldMailer();
       let renewals = 0;
       const outbox = outboxOf(store, {
-        renew: async (...a) => {
-          if (++renewals === 1) return store.outbox.renew(...a);
+        renew: async () => {
+          renewals++;
           throw new Error('store unreachable');
         },
       });
@@ -85,11 +86,13 @@ describe('the outbox dispatcher sends only under a claim it holds', () => {
       const started = Date.now();
       let drained: number | undefined;
       const draining = dispatcher.drain().then((n) => (drained = n));
-      // Renewals at 20 and 40 ms fail, but the lease confirmed before the send still holds.
+      // The claim is fresh, so the send starts without a renewal; the renewals at 20 and 40 ms
+      // fail, but the lease the claim took still holds.
       await vi.advanceTimersByTimeAsync(59);
+      expect(held.calls).toHaveLength(1);
       expect(drained).toBeUndefined();
       expect(held.calls[0]!.signal.aborted).toBe(false);
-      expect(renewals).toBe(3);
+      expect(renewals).toBe(2);
       // The renewal at 60 ms fails too, and the lease is over: the send is aborted.
       await vi.advanceTimersByTimeAsync(1);
       await draining;
@@ -98,9 +101,55 @@ describe('the outbox dispatcher sends only under a claim it holds', () => {
       expect(held.calls[0]!.signal.reason).toMatchObject({ name: 'OutboxClaimLost' });
       // Each failed renewal is reported; the send went on until the lease was over.
       expect(errors.filter((e) => (e as Error).message === 'store unreachable')).toHaveLength(3);
-      expect(renewals).toBe(4);
+      expect(renewals).toBe(3);
       // Neither sent nor failed: whoever claims it next sends it.
       expect(states(store).m1).toMatchObject({ state: 'pending', attempts: 0 });
+      await dispatcher.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('renews each claim a third of the lease after it was taken, and confirms a later message of the batch before its send', async () => {
+    // Fake timers (and clocks), so the times of the renewals are exact.
+    vi.useFakeTimers();
+    try {
+      const store = new MemoryUserStore();
+      await record(store, ['m1', 'm2', 'm3']);
+      const started = Date.now();
+      const log: string[] = [];
+      const at = () => Date.now() - started;
+      const outbox = outboxOf(store, {
+        renew: async (...a) => {
+          log.push(`renew ${a[0]} at ${at()}`);
+          return store.outbox.renew(...a);
+        },
+      });
+      // m1 takes 50 ms, m2 until 290 ms: nearly the whole 300 ms lease of the batch's claim.
+      const takes: Record<string, number> = { m1: 50, m2: 240, m3: 0 };
+      const mailer = {
+        sendWelcome: async (email: WelcomeEmail) => {
+          log.push(`send ${email.id} at ${at()}`);
+          await new Promise((resolve) => setTimeout(resolve, takes[email.id]));
+        },
+      };
+      const { dispatcher, errors } = dispatcherFor(store, mailer, { leaseMs: 300 }, outbox);
+      const draining = dispatcher.drain();
+      await vi.advanceTimersByTimeAsync(400);
+      expect(await draining).toBe(3);
+      expect(log).toEqual([
+        // Claimed a moment ago: sent without a renewal.
+        'send m1 at 0',
+        'send m2 at 50',
+        // The first renewal of m2 comes a third of the lease after the claim, not after its
+        // send started, and the next a third later.
+        'renew m2 at 100',
+        'renew m2 at 200',
+        // m3's claim is 290 ms old, its lease nearly over: it is confirmed before the send.
+        'renew m3 at 290',
+        'send m3 at 290',
+      ]);
+      expect(errors).toEqual([]);
       await dispatcher.close();
     } finally {
       vi.useRealTimers();

@@ -305,6 +305,26 @@ describe('MemoryUserStore outbox inspection', () => {
     ]);
   });
 
+  it('ignores a message recorded again while it is pending or failed, and keeps its state', async () => {
+    const store = new MemoryUserStore();
+    const users = createUserFactory('t');
+    const [first, second] = [users.make(), users.make()];
+    const [pending, failed] = [users.message(first), users.message(second)];
+    await store.create('t', first, { outbox: [pending, failed] });
+    const at = new Date('2030-01-01T00:00:00Z');
+    const lease = new Date('2030-01-01T00:01:00Z');
+    const claimed = await store.outbox.claim(at, lease, 10);
+    const token = claimed.find((m) => m.id === failed.id)!.claimToken;
+    await store.outbox.fail(failed.id, token, 'no such mailbox', undefined);
+    await store.create('t', second, { outbox: [{ ...pending, to: 'x@example.org' }, failed] });
+    expect(store.outboxSnapshot()).toMatchObject([
+      { message: pending, state: 'pending', leaseUntil: lease.toISOString() },
+      { message: failed, state: 'failed', attempts: 1 },
+    ]);
+    // Not claimable again while its claim holds: still one message, not a second copy.
+    expect(await store.outbox.claim(at, lease, 10)).toEqual([]);
+  });
+
   it('keeps the last 1,000 sent messages by default', async () => {
     const store = new MemoryUserStore();
     const users = createUserFactory('t');

@@ -13,9 +13,10 @@ const MAX_REASON = 1000;
  * Delivers the outbox: claims due messages, hands them to the Mailer, and records the outcome,
  * retrying failures with exponential backoff. A mailer failure never reaches the SCIM client.
  *
- * Every send happens under a claim this process holds: the claim is confirmed (and its lease
- * renewed) just before the Mailer gets the message and renewed while it runs, and the outcome
- * is recorded only under that claim. So without a crash or a stall longer than the lease, no
+ * Every send happens under a claim this process holds: the claim is renewed every third of the
+ * lease, from its claim until the Mailer has settled (so a message that waited in its batch for
+ * a third of the lease is confirmed just before the Mailer gets it), and the outcome is recorded
+ * only under that claim. So without a crash or a stall longer than the lease, no
  * two processes send one message; after one, the Mailer may get it again with the same
  * idempotency key.
  */
@@ -97,14 +98,16 @@ export class OutboxDispatcher {
     do {
       this.#again = false;
       for (;;) {
-        const batch = await this.#store.claim(this.#now(), this.#leaseEnd(), BATCH);
-        for (const [i, message] of batch.entries()) {
+        const claimedAt = this.#now().getTime();
+        const leaseEnds = claimedAt + this.#settings.leaseMs;
+        const batch = await this.#store.claim(new Date(claimedAt), new Date(leaseEnds), BATCH);
+        for (let i = 0; i < batch.length; i++) {
           // After close(), stop between messages and hand the rest back for others to send now.
           if (this.#closed) {
             await this.#release(batch.slice(i));
             return sent;
           }
-          if (await this.#deliver(message)) sent++;
+          if (await this.#deliver(batch[i]!, leaseEnds)) sent++;
         }
         if (batch.length < BATCH) break;
       }
@@ -116,7 +119,8 @@ export class OutboxDispatcher {
     return new Date(this.#now().getTime() + this.#settings.leaseMs);
   }
 
-  async #deliver(message: PendingOutboxMessage): Promise<boolean> {
+  // Sends one message of a batch whose claim's lease runs until `leaseEnds`.
+  async #deliver(message: PendingOutboxMessage, leaseEnds: number): Promise<boolean> {
     const { id, claimToken } = message;
     try {
       // A user deleted before the email went out gets none: the message is settled as done.
@@ -129,15 +133,14 @@ export class OutboxDispatcher {
         await this.#release([message]);
         return false;
       }
-      // Later messages of a batch wait for the earlier ones: their lease may have run out and
-      // another process claimed them. Confirming the claim also gives the send a full lease.
-      const leaseEnd = this.#leaseEnd();
-      if (!(await this.#store.renew(id, claimToken, leaseEnd))) return false;
-      await this.#watch.run(
-        leaseEnd.getTime(),
+      // The watch confirms the claim first when it is older than a third of the lease: later
+      // messages of a batch wait for the earlier ones, and another process may hold them now.
+      const sending = this.#watch.run(
+        leaseEnds,
         () => this.#store.renew(id, claimToken, this.#leaseEnd()),
         (options) => this.#mailer.sendWelcome(welcomeEmail(message), options),
       );
+      if (!(await sending)) return false;
     } catch (error) {
       this.#onError(error);
       // Another process holds the message now and records its outcome.

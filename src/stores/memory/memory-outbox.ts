@@ -24,24 +24,6 @@ export interface MemoryOutboxEntry {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** A claim on a message: its fencing token and until when it hides the message (ms). */
-interface Lease {
-  readonly token: string;
-  readonly until: number;
-}
-
-/** The members of an outbox message the core writes, in its order. */
-const MESSAGE_MEMBERS: ReadonlySet<string> = new Set([
-  'id',
-  'kind',
-  'tenant',
-  'userId',
-  'to',
-  'createdAt',
-  'givenName',
-  'familyName',
-]);
-
 /**
  * One message and its delivery state, in one object of fixed size. The message's members are
  * kept in the entry itself rather than in a copy of their own (an object built member by
@@ -65,11 +47,17 @@ class Entry {
   attempts = 0;
   /** Pending: when it is due again after a failure (ms; `undefined`: now). Sent: when it was. */
   at: number | undefined = undefined;
-  /** The current claim; `undefined` while no one holds the message. */
-  lease: Lease | undefined = undefined;
+  /** The fencing token of the current claim; `undefined` while no one holds the message. */
+  token: string | undefined = undefined;
+  /** Until when the current claim hides the message (ms); `undefined` without a claim. */
+  leaseUntil: number | undefined = undefined;
   lastError: string | undefined = undefined;
 
-  constructor(message: OutboxMessage) {
+  /** `seq` is the message's place in the order recorded. */
+  constructor(
+    message: OutboxMessage,
+    readonly seq: number,
+  ) {
     // Ids are made by concatenation; the entry is kept as long as the process runs.
     this.id = flatString(message.id);
     this.kind = message.kind;
@@ -93,13 +81,23 @@ class Entry {
   }
 }
 
-/** Whether a message has only the members an entry keeps itself, each a string. */
+/**
+ * Whether a message has only the members an entry keeps itself, each a string: its members read
+ * by name, then counted (no lookup of each of its keys in a set).
+ */
 function isUsual(message: OutboxMessage): boolean {
-  for (const key of Object.keys(message)) {
-    const value = (message as unknown as Record<string, unknown>)[key];
-    if (!MESSAGE_MEMBERS.has(key) || typeof value !== 'string') return false;
+  const { id, kind, tenant, userId, to, createdAt, givenName, familyName } = message;
+  for (const value of [id, kind, tenant, userId, to, createdAt]) {
+    if (typeof value !== 'string') return false;
   }
-  return typeof message.id === 'string';
+  let members = 6;
+  for (const value of [givenName, familyName]) {
+    if (value === undefined) continue;
+    if (typeof value !== 'string') return false;
+    members++;
+  }
+  // None besides: as many own members as were read.
+  return Object.keys(message).length === members;
 }
 
 /** The sent messages a memory outbox keeps by default, the most recent ones. */
@@ -108,25 +106,33 @@ export const DEFAULT_SENT_KEPT = 1000;
 /**
  * Keeps the welcome-email outbox of a {@link MemoryUserStore} within one process.
  *
- * Pending messages are also kept apart from settled ones, so a claim looks only at what may be
- * due. Pending and failed messages are kept until the process ends; of the sent ones, only the
- * most recent `sentKept` (every created user leaves one behind, and nothing reads it again:
- * each message of the core has an id of its own, and the user's account status is what says
- * that its welcome email went out).
+ * Pending messages are kept apart from settled ones, so a claim looks only at what may be due.
+ * Pending and failed messages are kept until the process ends; of the sent ones, only the most
+ * recent `sentKept` (every created user leaves one behind, and nothing reads it again: each
+ * message of the core has an id of its own, and the user's account status is what says that
+ * its welcome email went out).
+ *
+ * Each message is looked up by id only while it is pending or failed (small, hot tables: the
+ * messages of the last few writes, and the rare failures), and the sent ones kept are a ring
+ * with no index: a message costs three map operations when recorded and two when sent, where
+ * a map of every message kept (1,000 sent ones among them, a cold table) cost seven, three of them
+ * in that table (bench/RESULTS.md, "Session 13: a welcome email costs the outbox a fifth less").
  *
  * @internal
  */
 export class MemoryOutbox implements OutboxStore {
-  /** Every message kept, in the order recorded. */
-  readonly #all = new Map<string, Entry>();
-  /** The messages not yet sent or given up, so a claim never walks the settled ones. */
+  /** The messages not yet sent or given up, in the order recorded: all that a claim walks. */
   readonly #pending = new Map<string, Entry>();
+  /** The messages given up, kept for inspection until the process ends. */
+  readonly #failed = new Map<string, Entry>();
   /** The sent messages kept, a ring: `#sentNext` is the oldest once it is full. */
   readonly #sent: Entry[] = [];
   #sentNext = 0;
   readonly #sentKept: number;
   /** Claims made so far: each claim's token is the next number, so no two are alike. */
   #claims = 0;
+  /** Messages recorded so far: the next one's place in the order recorded. */
+  #recorded = 0;
 
   /** Keeps every pending and failed message, and the last `sentKept` sent ones. */
   constructor(sentKept: number = DEFAULT_SENT_KEPT) {
@@ -135,13 +141,14 @@ export class MemoryOutbox implements OutboxStore {
 
   /**
    * Records messages; called in the same synchronous step as the user write. A message whose
-   * id the outbox still holds is ignored.
+   * id is pending or failed in the outbox is ignored. (The sent messages kept are a record for
+   * {@link snapshot}, not a guard: the core never records an id twice.)
    */
   record(messages: readonly OutboxMessage[]): void {
     for (const message of messages) {
-      if (this.#all.has(message.id)) continue;
-      const entry = new Entry(message);
-      this.#all.set(entry.id, entry);
+      const entry = new Entry(message, this.#recorded);
+      if (this.#pending.has(entry.id) || this.#failed.has(entry.id)) continue;
+      this.#recorded++;
       this.#pending.set(entry.id, entry);
     }
   }
@@ -152,12 +159,14 @@ export class MemoryOutbox implements OutboxStore {
     limit: number,
   ): Promise<readonly PendingOutboxMessage[]> {
     const at = now.getTime();
+    const until = leaseUntil.getTime();
     const claimed: PendingOutboxMessage[] = [];
     for (const entry of this.#pending.values()) {
       if (claimed.length >= limit) break;
-      if ((entry.at ?? at) > at || (entry.lease?.until ?? at) > at) continue;
+      if ((entry.at ?? at) > at || (entry.leaseUntil ?? at) > at) continue;
       const token = `claim-${++this.#claims}`;
-      entry.lease = { token, until: leaseUntil.getTime() };
+      entry.token = token;
+      entry.leaseUntil = until;
       const message = entry.message() as Mutable<PendingOutboxMessage>;
       message.attempts = entry.attempts;
       message.claimToken = token;
@@ -168,17 +177,17 @@ export class MemoryOutbox implements OutboxStore {
 
   async renew(id: string, claimToken: string, leaseUntil: Date): Promise<boolean> {
     const entry = this.#held(id, claimToken);
-    if (entry) entry.lease = { token: claimToken, until: leaseUntil.getTime() };
+    if (entry) entry.leaseUntil = leaseUntil.getTime();
     return entry !== undefined;
   }
 
   async complete(id: string, claimToken: string, at: Date): Promise<boolean> {
     const entry = this.#held(id, claimToken);
     if (!entry) return false;
+    this.#settle(entry);
     entry.state = 'sent';
     entry.at = at.getTime();
-    this.#settle(id, entry);
-    this.#keepSent(id, entry);
+    this.#keepSent(entry);
     return true;
   }
 
@@ -192,12 +201,13 @@ export class MemoryOutbox implements OutboxStore {
     if (!entry) return false;
     entry.attempts += 1;
     entry.lastError = error;
-    entry.lease = undefined;
     if (retryAt === undefined) {
+      this.#settle(entry);
       entry.state = 'failed';
       entry.at = undefined;
-      this.#pending.delete(id);
+      this.#failed.set(entry.id, entry);
     } else {
+      this.#unclaim(entry);
       entry.at = retryAt.getTime();
     }
     return true;
@@ -205,7 +215,7 @@ export class MemoryOutbox implements OutboxStore {
 
   async release(id: string, claimToken: string): Promise<boolean> {
     const entry = this.#held(id, claimToken);
-    if (entry) entry.lease = undefined;
+    if (entry) this.#unclaim(entry);
     return entry !== undefined;
   }
 
@@ -214,46 +224,47 @@ export class MemoryOutbox implements OutboxStore {
    * its delivery state, in the order recorded.
    */
   snapshot(): MemoryOutboxEntry[] {
-    return [...this.#all.values()].map(toView);
+    return [...this.#pending.values(), ...this.#failed.values(), ...this.#sent]
+      .sort((a, b) => a.seq - b.seq)
+      .map(toView);
   }
 
   /** The pending message `id`, when `claimToken` is its current claim. */
   #held(id: string, claimToken: string): Entry | undefined {
     const entry = this.#pending.get(id);
-    return entry?.lease?.token === claimToken ? entry : undefined;
+    return entry?.token === claimToken ? entry : undefined;
   }
 
-  #settle(id: string, entry: Entry): void {
-    this.#pending.delete(id);
-    entry.lease = undefined;
+  #unclaim(entry: Entry): void {
+    entry.token = undefined;
+    entry.leaseUntil = undefined;
+  }
+
+  #settle(entry: Entry): void {
+    this.#pending.delete(entry.id);
+    this.#unclaim(entry);
   }
 
   /** Keeps a message just sent among the last `sentKept`, forgetting the oldest beyond them. */
-  #keepSent(id: string, entry: Entry): void {
+  #keepSent(entry: Entry): void {
     if (this.#sent.length < this.#sentKept) {
       this.#sent.push(entry);
-      return;
+    } else if (this.#sentKept > 0) {
+      this.#sent[this.#sentNext] = entry;
+      this.#sentNext = (this.#sentNext + 1) % this.#sentKept;
     }
-    const oldest = this.#sent[this.#sentNext];
-    if (oldest === undefined) {
-      this.#all.delete(id); // keeps none
-      return;
-    }
-    this.#all.delete(oldest.id);
-    this.#sent[this.#sentNext] = entry;
-    this.#sentNext = (this.#sentNext + 1) % this.#sentKept;
   }
 }
 
 function toView(entry: Entry): MemoryOutboxEntry {
   const iso = (ms: number) => new Date(ms).toISOString();
-  const { state, at, lease, lastError } = entry;
+  const { state, at, leaseUntil, lastError } = entry;
   return {
     message: entry.message(),
     state,
     attempts: entry.attempts,
     ...(state === 'pending' && at !== undefined ? { dueAt: iso(at) } : {}),
-    ...(lease !== undefined ? { leaseUntil: iso(lease.until) } : {}),
+    ...(leaseUntil !== undefined ? { leaseUntil: iso(leaseUntil) } : {}),
     ...(state === 'sent' && at !== undefined ? { sentAt: iso(at) } : {}),
     ...(lastError !== undefined ? { lastError } : {}),
   };
