@@ -5,7 +5,7 @@ import { BASE, KEY_A, ORIGIN, USER_SCHEMA, patchBody, setup } from './harness.js
 // Every `await` of the request path is a turn of the microtask queue, paid on every request.
 // These bounds hold PUT and PATCH of a user on the memory store to the turns they take now;
 // a layer that adds turns for nothing (awaiting a hook that is not there) fails them.
-const MAX_TURNS = { put: 10, patch: 8 };
+const MAX_TURNS = { put: 7, patch: 5 };
 
 async function turnsOf(answer: Promise<ScimResponse>): Promise<[number, ScimResponse]> {
   let settled: ScimResponse | undefined;
