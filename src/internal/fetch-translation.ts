@@ -1,7 +1,9 @@
+import type { IncomingMessage } from 'node:http';
 import type { HeaderValue, ScimRequestHead, ScimResponse } from '../core/types.js';
 import type { BodyLimits } from './body-limits.js';
 import type { BodyRead } from './body-collector.js';
 import { buildScimHead } from './build-scim-head.js';
+import { lingerIfClosing } from './close-in-stages.js';
 import { NodeServerIncoming } from './node-server-incoming.js';
 import { hasNoBody, readNodeBody } from './read-node-body.js';
 import { readWebBody } from './read-web-body.js';
@@ -10,6 +12,8 @@ import { readWebBody } from './read-web-body.js';
 export interface FetchRequestParts {
   readonly head: ScimRequestHead;
   readonly read: (() => Promise<BodyRead>) | undefined;
+  /** Under `@hono/node-server`, the node request of a request that declares a body. */
+  readonly incoming?: IncomingMessage;
 }
 
 /**
@@ -32,8 +36,9 @@ export class FetchRequestReader {
     const incoming = this.incoming.of(request, env);
     if (incoming !== undefined) {
       const { headers } = incoming;
-      const read = hasNoBody(headers) ? undefined : () => readNodeBody(incoming, limits);
-      return { head: fetchHead(request, headers), read };
+      const head = fetchHead(request, headers);
+      if (hasNoBody(headers)) return { head, read: undefined };
+      return { head, read: () => readNodeBody(incoming, limits), incoming };
     }
     const head = fetchHead(request, Object.fromEntries(request.headers));
     const stream = request.body;
@@ -65,6 +70,22 @@ export function splitRequestUrl(url: string): { origin: string; target: string }
     origin: url.slice(0, slash),
     target: hash < 0 ? url.slice(slash) : url.slice(slash, hash),
   };
+}
+
+/**
+ * Turns the core's answer to a request into a Web `Response`. Under `@hono/node-server`, an
+ * answer that closes the connection over an unread upload closes it in stages (see
+ * {@link lingerIfClosing}).
+ */
+export function answerFetch(
+  answer: Promise<ScimResponse>,
+  { incoming }: FetchRequestParts,
+): Promise<Response> {
+  if (incoming === undefined) return answer.then(toFetchResponse);
+  return answer.then((response) => {
+    lingerIfClosing(incoming, response);
+    return toFetchResponse(response);
+  });
 }
 
 /** Turns a {@link ScimResponse} into a Web `Response`. */

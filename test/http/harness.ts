@@ -12,6 +12,7 @@ import { scimFastify } from '../../src/adapters/fastify/index.js';
 import { scimFetch } from '../../src/adapters/fetch/index.js';
 import { scimHono } from '../../src/adapters/hono/index.js';
 import { scimNode } from '../../src/adapters/node/index.js';
+import { closeInStages } from '../../src/internal/close-in-stages.js';
 
 /** Where every target mounts the service. */
 export const MOUNT = '/api/v1/scim/v2';
@@ -67,6 +68,9 @@ function fetchBridge(handler: (request: Request) => Promise<Response>) {
       duplex: 'half',
     } as RequestInit);
     void handler(request).then(async (response) => {
+      // Like a careful runtime, read the rest of an upload after an answer that closes, so the
+      // client reads the answer before the connection goes (src/internal/close-in-stages.ts).
+      if (response.headers.get('connection') === 'close') closeInStages(req);
       // Like those runtimes, send a body known in full with its Content-Length.
       res.statusCode = response.status;
       for (const [name, value] of response.headers) res.setHeader(name, value);

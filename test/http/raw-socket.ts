@@ -112,3 +112,109 @@ export function rawExchange(origin: string, feed: RawFeed): Promise<RawExchange>
 export function chunkOf(size: number): Buffer {
   return Buffer.from(`${size.toString(16)}\r\n${'x'.repeat(size)}\r\n`);
 }
+
+/** What {@link uploadPastAnswer} saw. */
+export interface UploadPastAnswer extends Pick<RawExchange, 'status' | 'headers' | 'body'> {
+  /** Whether the server half-closed (FIN) after its answer while the client was still sending. */
+  readonly answeredWithEnd: boolean;
+  /** Bytes the client wrote after the server's FIN. */
+  readonly bytesAfterEnd: number;
+  /** The code of the socket error the client saw (`ECONNRESET`, `EPIPE`), if any. */
+  readonly errorCode: string | undefined;
+  /** Whether the connection closed before the client gave up. */
+  readonly closed: boolean;
+  /** Milliseconds from the server's FIN to the close, or to giving up. */
+  readonly msAfterEnd: number;
+}
+
+/** How {@link uploadPastAnswer} behaves after the server's answer. */
+export interface PastAnswerFeed {
+  /** Sent once, right after connecting. */
+  readonly request: string;
+  /** Written again and again, honouring backpressure. */
+  readonly repeat: Buffer;
+  /**
+   * After the server's FIN: write this many more bytes of `repeat`, then close, as a client does
+   * whose upload was under way when the answer came; or keep writing until the server closes.
+   */
+  readonly afterEnd: number | 'until-closed';
+  /** Wait this long between writes after the server's FIN: a client trickling on. Default 0. */
+  readonly afterEndEveryMs?: number;
+  /** Give up after this long. */
+  readonly waitMs: number;
+}
+
+/**
+ * Uploads an endless body on one half-open connection, reads the server's early answer, and goes
+ * on writing after the server's FIN as `feed.afterEnd` says. A server that closes at once, with
+ * the upload unread, resets the connection, and a client still writing then sees `EPIPE` or
+ * `ECONNRESET` (and may lose the answer it had not read yet: RFC 9112 §9.6).
+ */
+export function uploadPastAnswer(origin: string, feed: PastAnswerFeed): Promise<UploadPastAnswer> {
+  const { hostname, port } = new URL(origin);
+  const socket = connect({ port: Number(port), host: hostname, allowHalfOpen: true });
+  const received: Buffer[] = [];
+  const deadline = Date.now() + feed.waitMs;
+  let endedAt: number | undefined;
+  let closedAt: number | undefined;
+  let errorCode: string | undefined;
+  let bytesAfterEnd = 0;
+  const closed = new Promise<void>((resolve) => {
+    socket.on('close', () => {
+      closedAt = Date.now();
+      resolve();
+    });
+  });
+  socket.on('error', (error: NodeJS.ErrnoException) => {
+    errorCode ??= error.code ?? error.message;
+  });
+  socket.on('end', () => {
+    endedAt = Date.now();
+  });
+  socket.on('data', (chunk: Buffer) => received.push(chunk));
+  const writeOne = (): Promise<void> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+      const done = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      if (!socket.write(feed.repeat)) socket.once('drain', done);
+      else setImmediate(done);
+      void closed.then(done);
+    });
+  const open = (): boolean => closedAt === undefined && errorCode === undefined;
+  const pump = async (): Promise<void> => {
+    socket.write(feed.request);
+    while (open() && endedAt === undefined && Date.now() < deadline) await writeOne();
+    const limit = feed.afterEnd === 'until-closed' ? Infinity : feed.afterEnd;
+    const pause = feed.afterEndEveryMs ?? 0;
+    while (open() && bytesAfterEnd < limit && Date.now() < deadline) {
+      if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
+      await writeOne();
+      bytesAfterEnd += feed.repeat.length;
+    }
+    if (open()) socket.end();
+    const gaveUp = new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, deadline - Date.now())),
+    );
+    await Promise.race([closed, gaveUp]);
+  };
+  return new Promise((resolve) => {
+    socket.once('connect', () => {
+      void pump().then(() => {
+        const text = Buffer.concat(received).toString('latin1');
+        const end = closedAt ?? Date.now();
+        resolve({
+          ...parse(text),
+          answeredWithEnd: endedAt !== undefined,
+          bytesAfterEnd,
+          errorCode,
+          closed: closedAt !== undefined,
+          msAfterEnd: endedAt === undefined ? 0 : end - endedAt,
+        });
+        socket.destroy();
+      });
+    });
+  });
+}

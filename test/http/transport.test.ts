@@ -3,7 +3,8 @@ import { createScim, staticApiKeys, type ScimRequest } from '../../src/index.js'
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { ERROR_SCHEMA, USER_SCHEMA } from './contract-client.js';
 import { MOUNT, type RunningServer, targets } from './harness.js';
-import { chunkOf, type RawExchange, rawExchange } from './raw-socket.js';
+import { LINGER_MS } from '../../src/internal/close-in-stages.js';
+import { chunkOf, type RawExchange, rawExchange, uploadPastAnswer } from './raw-socket.js';
 
 const KEY = 'key-transport';
 const MiB = 1024 * 1024;
@@ -40,7 +41,10 @@ function head(
   return `${method} ${path} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`;
 }
 
-function expectRawScimError(exchange: RawExchange, status: number): void {
+function expectRawScimError(
+  exchange: Pick<RawExchange, 'status' | 'headers' | 'body'>,
+  status: number,
+): void {
   expect(exchange.status).toBe(status);
   expect(exchange.headers['content-type']).toMatch(/^application\/scim\+json/);
   expect(JSON.parse(exchange.body)).toMatchObject({ schemas: [ERROR_SCHEMA], status: `${status}` });
@@ -93,6 +97,48 @@ describe.each(targets)('$name: no client holds the server', (target) => {
       expect(exchange.repeatedBytes).toBeLessThan(READ_BOUND);
     },
   );
+
+  // RFC 9112 §9.6: closed at once over an unread upload, the socket sends a reset, and a client
+  // still writing fails its next write (EPIPE) and loses the answer it had not read.
+  it.each([
+    [401, {}],
+    [413, { authorization: `Bearer ${KEY}` }],
+  ])(
+    'reads the rest of the upload after a %i, so a client still writing reads it and closes cleanly',
+    async (status, auth) => {
+      const upload = await uploadPastAnswer(server.origin, {
+        request: head('POST', `${MOUNT}/Users`, server.origin, {
+          ...auth,
+          'content-type': 'application/scim+json',
+          'transfer-encoding': 'chunked',
+        }),
+        repeat: chunkOf(64 * 1024),
+        afterEnd: MiB,
+        waitMs: 10_000,
+      });
+      expectRawScimError(upload, status);
+      expect(upload.headers.connection).toBe('close');
+      expect(upload.answeredWithEnd).toBe(true);
+      expect(upload.bytesAfterEnd).toBeGreaterThanOrEqual(MiB);
+      expect(upload.errorCode).toBeUndefined();
+      expect(upload.closed).toBe(true);
+    },
+  );
+
+  it('cuts off a client that goes on uploading after the answer, having taken a bounded amount', async () => {
+    const upload = await uploadPastAnswer(server.origin, {
+      request: head('POST', `${MOUNT}/Users`, server.origin, {
+        'content-type': 'application/scim+json',
+        'transfer-encoding': 'chunked',
+      }),
+      repeat: chunkOf(64 * 1024),
+      afterEnd: 'until-closed',
+      waitMs: 10_000,
+    });
+    expectRawScimError(upload, 401);
+    expect(upload.closed).toBe(true);
+    expect(upload.bytesAfterEnd).toBeLessThan(READ_BOUND);
+  });
 
   it('answers 413 from a Content-Length over the limit before any body arrives', async () => {
     const exchange = await rawExchange(server.origin, {
@@ -240,5 +286,31 @@ describe.each(targets)('$name: no client holds the server', (target) => {
     });
     expect(exchange.status).toBe(200);
     expect(JSON.parse(exchange.body)).toMatchObject({ itemsPerPage: expect.any(Number) });
+  });
+});
+
+describe('closing in stages: the time bound', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    const node = targets.find((target) => target.name === 'node:http');
+    server = await node!.start(scim);
+  });
+  afterAll(() => server.close());
+
+  it('cuts off a client that trickles on after the answer once the linger time has passed', async () => {
+    const upload = await uploadPastAnswer(server.origin, {
+      request: head('POST', `${MOUNT}/Users`, server.origin, {
+        'content-type': 'application/scim+json',
+        'transfer-encoding': 'chunked',
+      }),
+      repeat: chunkOf(1024),
+      afterEnd: 'until-closed',
+      afterEndEveryMs: 50,
+      waitMs: 10_000,
+    });
+    expectRawScimError(upload, 401);
+    // Closed before the client's 10 s, and not before the linger time.
+    expect(upload.closed).toBe(true);
+    expect(upload.msAfterEnd).toBeGreaterThanOrEqual(LINGER_MS - 100);
   });
 });

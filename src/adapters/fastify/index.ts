@@ -12,6 +12,7 @@ import type {
 import type { AdapterOptions, Scim } from '../../index.js';
 import { bodyLimits } from '../../internal/body-limits.js';
 import { buildScimHead } from '../../internal/build-scim-head.js';
+import { lingerIfClosing } from '../../internal/close-in-stages.js';
 import { hasNoBody, readNodeBody } from '../../internal/read-node-body.js';
 import { runScim } from '../../internal/run-scim.js';
 
@@ -50,6 +51,7 @@ export function scimFastify(
     const read = hasNoBody(raw.headers) ? undefined : () => readNodeBody(raw, limits);
     void runScim(scim, head, options?.context, request, read).then((response) => {
       try {
+        lingerIfClosing(raw, response);
         // The text as it is: with a serializer set, Fastify neither serialises a string again
         // nor appends `; charset=utf-8` to its JSON media type. (A Buffer would do that too, but
         // node writes a large Buffer at about twice the cost of the same text: bench/RESULTS.md.)

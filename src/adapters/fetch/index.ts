@@ -6,7 +6,7 @@
  */
 import type { AdapterOptions, Scim } from '../../index.js';
 import { bodyLimits } from '../../internal/body-limits.js';
-import { FetchRequestReader, toFetchResponse } from '../../internal/fetch-translation.js';
+import { answerFetch, FetchRequestReader } from '../../internal/fetch-translation.js';
 import { runScim } from '../../internal/run-scim.js';
 
 /**
@@ -35,7 +35,7 @@ export function scimFetch(
 ): (request: Request, env?: unknown) => Promise<Response> {
   const reader = new FetchRequestReader(bodyLimits(scim, options));
   return (request, env) => {
-    const { head, read } = reader.parts(request, env);
-    return runScim(scim, head, options?.context, request, read).then(toFetchResponse);
+    const parts = reader.parts(request, env);
+    return answerFetch(runScim(scim, parts.head, options?.context, request, parts.read), parts);
   };
 }

@@ -6,7 +6,7 @@
 import type { Context } from 'hono';
 import type { AdapterOptions, Scim } from '../../index.js';
 import { bodyLimits } from '../../internal/body-limits.js';
-import { FetchRequestReader, toFetchResponse } from '../../internal/fetch-translation.js';
+import { answerFetch, FetchRequestReader } from '../../internal/fetch-translation.js';
 import { runScim } from '../../internal/run-scim.js';
 
 /**
@@ -41,7 +41,7 @@ export function scimHono(
     const cached = raw.bodyUsed
       ? () => c.req.text().then((body) => ({ body, end: 'complete' as const }))
       : undefined;
-    const { head, read } = reader.parts(raw, c.env, cached);
-    return runScim(scim, head, options?.context, c, read).then(toFetchResponse);
+    const parts = reader.parts(raw, c.env, cached);
+    return answerFetch(runScim(scim, parts.head, options?.context, c, parts.read), parts);
   };
 }
