@@ -41,6 +41,15 @@ function head(
   return `${method} ${path} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`;
 }
 
+// The head of a POST /Users whose chunked body never ends.
+function endlessUpload(origin: string, auth: Record<string, string> = {}): string {
+  return head('POST', `${MOUNT}/Users`, origin, {
+    ...auth,
+    'content-type': 'application/scim+json',
+    'transfer-encoding': 'chunked',
+  });
+}
+
 function expectRawScimError(
   exchange: Pick<RawExchange, 'status' | 'headers' | 'body'>,
   status: number,
@@ -83,11 +92,7 @@ describe.each(targets)('$name: no client holds the server', (target) => {
     'closes the connection after a %i to an endless chunked body, having taken a bounded amount',
     async (status, auth) => {
       const exchange = await rawExchange(server.origin, {
-        request: head('POST', `${MOUNT}/Users`, server.origin, {
-          ...auth,
-          'content-type': 'application/scim+json',
-          'transfer-encoding': 'chunked',
-        }),
+        request: endlessUpload(server.origin, auth),
         repeat: chunkOf(64 * 1024),
         waitMs: 10_000,
       });
@@ -107,11 +112,7 @@ describe.each(targets)('$name: no client holds the server', (target) => {
     'reads the rest of the upload after a %i, so a client still writing reads it and closes cleanly',
     async (status, auth) => {
       const upload = await uploadPastAnswer(server.origin, {
-        request: head('POST', `${MOUNT}/Users`, server.origin, {
-          ...auth,
-          'content-type': 'application/scim+json',
-          'transfer-encoding': 'chunked',
-        }),
+        request: endlessUpload(server.origin, auth),
         repeat: chunkOf(64 * 1024),
         afterEnd: MiB,
         waitMs: 10_000,
@@ -127,10 +128,7 @@ describe.each(targets)('$name: no client holds the server', (target) => {
 
   it('cuts off a client that goes on uploading after the answer, having taken a bounded amount', async () => {
     const upload = await uploadPastAnswer(server.origin, {
-      request: head('POST', `${MOUNT}/Users`, server.origin, {
-        'content-type': 'application/scim+json',
-        'transfer-encoding': 'chunked',
-      }),
+      request: endlessUpload(server.origin),
       repeat: chunkOf(64 * 1024),
       afterEnd: 'until-closed',
       waitMs: 10_000,
@@ -299,10 +297,7 @@ describe('closing in stages: the time bound', () => {
 
   it('cuts off a client that trickles on after the answer once the linger time has passed', async () => {
     const upload = await uploadPastAnswer(server.origin, {
-      request: head('POST', `${MOUNT}/Users`, server.origin, {
-        'content-type': 'application/scim+json',
-        'transfer-encoding': 'chunked',
-      }),
+      request: endlessUpload(server.origin),
       repeat: chunkOf(1024),
       afterEnd: 'until-closed',
       afterEndEveryMs: 50,
