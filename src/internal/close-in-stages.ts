@@ -39,7 +39,7 @@ export function closesConnection(response: ScimResponse): boolean {
  * The seam is node's `socket.destroySoon()`, which node's HTTP server calls after an answer with
  * `Connection: close`; it is replaced on this one socket only. Where a server does not call it
  * (another runtime's `node:http`), nothing changes. Held by `test/http/transport.test.ts`
- * ("reads the rest of the upload after the answer"), which fails with node's own close.
+ * ("reads the rest of the upload after a 401 / 413"), which fails with node's own close.
  */
 export function closeInStages(incoming: IncomingMessage): void {
   const { socket } = incoming;
