@@ -17,14 +17,6 @@ export const LINGER_MS = 2000;
 export const LINGER_BYTES = 16 * 1024 * 1024;
 
 /**
- * Whether an answer closes its connection: the core adds `connection: close` to every answer
- * that leaves body bytes unread (the head phase's refusals, a 413 at the cap, a 408).
- */
-export function closesConnection(response: ScimResponse): boolean {
-  return response.headers.connection === 'close';
-}
-
-/**
  * Makes node close the connection of `incoming` in stages once its answer is sent, when the
  * request's body is still arriving (RFC 9112 §9.6). Node on its own closes such a socket as soon
  * as the answer is written; closing a socket with unread bytes makes the kernel send a reset,
@@ -60,7 +52,11 @@ export function closeInStages(incoming: IncomingMessage): void {
   };
 }
 
-/** {@link closeInStages} for `incoming` when `response` closes the connection. */
+/**
+ * {@link closeInStages} for `incoming` when `response` closes the connection: the core adds
+ * `connection: close` to every answer that leaves body bytes unread (the head phase's refusals,
+ * a 413 at the cap, a 408).
+ */
 export function lingerIfClosing(incoming: IncomingMessage, response: ScimResponse): void {
-  if (closesConnection(response)) closeInStages(incoming);
+  if (response.headers.connection === 'close') closeInStages(incoming);
 }
