@@ -102,8 +102,14 @@ export interface ScimOptions {
   /** The mount point, e.g. `/api/v1/scim/v2`; removed from request paths. Default `''`. */
   readonly basePath?: string;
   /**
-   * The public `scheme://host[:port]` to build `meta.location` and `Location` from, for servers
-   * behind a proxy. Default: the request's `baseUrl`.
+   * The public URL of the service, `scheme://host[:port]` with an optional path prefix a proxy
+   * adds (`https://scim.example.org/gateway`); `basePath` follows it. Every `Location`,
+   * `meta.location`, `$ref` and Bulk `location` is built from it, whatever `Host`,
+   * `X-Forwarded-Host` or absolute-form target a client sends. Set it on every public server:
+   * without it the URLs come from the request (`baseUrl`, which adapters take from the `Host`
+   * header), so a client that spoofs `Host` gets its own host written into the answers. An
+   * absolute `http:` or `https:` URL with no credentials, query or fragment, else a
+   * ScimConfigError.
    */
   readonly publicBaseUrl?: string;
   /** Largest accepted request body in bytes. Default 1 MiB. */
