@@ -125,6 +125,11 @@ export interface ScimOptions {
    * the body: return `true` to let it through, `false` or `{ retryAfterSeconds }` to answer 429.
    * A throw (or a rejection) is a SCIM 500 reported to `onError`. Default: no limit.
    *
+   * A `/Bulk` request is consulted about once as a request, then once per operation, just before
+   * it runs, with the operation's method and path: 1,000 operations cost 1,001 calls. A refused
+   * operation is not run and answers 429 inside the BulkResponse (counted by `failOnErrors`);
+   * the refused request runs nothing (docs/bulk.md).
+   *
    * @example
    * ```ts
    * rateLimit: (tenant) => buckets.take(tenant.id) || { retryAfterSeconds: 1 },
