@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { scimNode } from '../../src/adapters/node/index.js';
+import { deferContinue, scimNode } from '../../src/adapters/node/index.js';
 import {
   ACCOUNT_SCHEMA,
   createScim,
@@ -136,6 +136,8 @@ export async function startServer(
     // which would let a limit run up to twice as long as configured).
     connectionsCheckingInterval: Math.min(1000, timeouts.headersTimeoutMs),
   });
+  // `Expect: 100-continue` gets its 100 once the request is admitted, not before the key is checked.
+  deferContinue(server);
   const connections = trackConnections(server);
   try {
     await new Promise<void>((resolve, reject) => {
