@@ -73,7 +73,7 @@ export const scimErrors = {
       429,
       wait === undefined
         ? 'Too many requests; slow down and try again later.'
-        : `Too many requests; slow down and try again in ${wait} seconds.`,
+        : `Too many requests; slow down and try again in ${wait} second${wait === 1 ? '' : 's'}.`,
       { headers: wait === undefined ? undefined : { 'retry-after': String(wait) } },
     );
   },
