@@ -86,6 +86,13 @@ export interface ServerConfig {
    * trusted proxy in front of the server. Undefined: `/Me` answers 501.
    */
   readonly meHeader?: string | undefined;
+  /**
+   * The URL clients reach the service at (behind a proxy, the proxy's), e.g.
+   * `https://scim.example.org`: every URL in SCIM answers, the activation links and the
+   * OpenAPI `servers` start with it. Undefined: the SCIM URLs come from each request's `Host`
+   * header, which a client may spoof, and the links from the listening address.
+   */
+  readonly publicUrl?: string | undefined;
 }
 
 /** The data folder used when SCIMKIT_DATA_DIR is unset: `.data/` next to this file. */
@@ -211,6 +218,21 @@ function readCursorSecret(env: NodeJS.ProcessEnv): string | undefined {
   return secret;
 }
 
+/**
+ * Reads `SCIMKIT_PUBLIC_URL`: an `http:` or `https:` URL, maybe with a path prefix, without a
+ * query; the trailing slash dropped. `createScim` holds the full rule (`publicBaseUrl`); this
+ * refuses the likely mistakes at start, naming the variable.
+ */
+function readPublicUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const text = env.SCIMKIT_PUBLIC_URL?.trim() || undefined;
+  if (text === undefined) return undefined;
+  if (!/^https?:\/\/[^/?#@\s]+(\/[^?#\s]*)?$/i.test(text))
+    throw new Error(
+      `SCIMKIT_PUBLIC_URL: "${text}" is not an http: or https: URL without a query, such as https://scim.example.org.`,
+    );
+  return text.replace(/\/+$/, '');
+}
+
 /** Reads the server's configuration from environment variables. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 8080);
@@ -255,5 +277,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       env.SCIMKIT_DEFAULT_PROFILE?.trim() || 'lenient',
     ),
     meHeader,
+    publicUrl: readPublicUrl(env),
   };
 }

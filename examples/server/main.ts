@@ -7,6 +7,7 @@ async function main(): Promise<void> {
   const running = await startServer(config);
   console.log(`Store: ${running.storeDescription}`);
   console.log(`scimkit example server listening at ${running.url}`);
+  if (config.publicUrl) console.log(`Public URL (SCIMKIT_PUBLIC_URL): ${config.publicUrl}`);
   console.log(`Provisioning console: ${running.consoleUrl} (sign in with an API key)`);
   const [first] = config.keys;
   if (config.generatedKey && first) {

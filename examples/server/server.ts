@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { scimNode } from '../../src/adapters/node/index.js';
+import { deferContinue, scimNode } from '../../src/adapters/node/index.js';
 import {
   ACCOUNT_SCHEMA,
   createScim,
@@ -76,6 +76,17 @@ function warnCursorSecret(config: ServerConfig, print: (text: string) => void): 
   );
 }
 
+/** Warns when a server others can reach would write the client's `Host` into its answers. */
+function warnPublicUrl(config: ServerConfig, print: (text: string) => void): void {
+  if (config.publicUrl !== undefined || ['127.0.0.1', '::1', 'localhost'].includes(config.host))
+    return;
+  print(
+    '[warn] SCIMKIT_PUBLIC_URL is unset: the URLs in SCIM answers (Location, meta.location, ' +
+      "$ref) are built from each request's Host header, which a client may spoof. Set " +
+      'SCIMKIT_PUBLIC_URL to the URL clients reach this server at.',
+  );
+}
+
 /**
  * The `/Me` hook of the example server: the user id the trusted proxy put in `header`, or none
  * (404). Whoever holds a tenant's API key can already act on every user of it, so the header
@@ -125,6 +136,8 @@ export async function startServer(
     // which would let a limit run up to twice as long as configured).
     connectionsCheckingInterval: Math.min(1000, timeouts.headersTimeoutMs),
   });
+  // `Expect: 100-continue` gets its 100 once the request is admitted, not before the key is checked.
+  deferContinue(server);
   const connections = trackConnections(server);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -137,11 +150,14 @@ export async function startServer(
   }
   const { port } = server.address() as AddressInfo;
   const origin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  // Where clients reach the server: the links it hands out point there.
+  const publicUrl = config.publicUrl ?? origin;
   warnCursorSecret(config, print);
+  warnPublicUrl(config, print);
   const mailbox = new DevMailbox();
   const links = new MailboxLinks(mailbox, {
     secret: activationSecret(config, opened, print),
-    origin,
+    origin: publicUrl,
     ledger: opened.invitations,
     ...(config.activationLinkTtlMs === undefined ? {} : { ttlMs: config.activationLinkTtlMs }),
   });
@@ -155,6 +171,7 @@ export async function startServer(
     verifier: staticApiKeys(config.keys),
     mailer,
     basePath: BASE_PATH,
+    ...(config.publicUrl === undefined ? {} : { publicBaseUrl: config.publicUrl }),
     outbox: config.outbox ?? { pollIntervalMs: 5000 },
     // The contract's service names its users by email address.
     userNameRule: config.userNameRule ?? 'email',
@@ -180,7 +197,7 @@ export async function startServer(
   });
   const scimListener = scimNode(scim);
   const activation = activationPage(links, scim, print);
-  const openApi = openApiRoute({ basePath: BASE_PATH, serverUrl: origin });
+  const openApi = openApiRoute({ basePath: BASE_PATH, serverUrl: publicUrl });
   const devConsole = await startConsole({
     scim,
     store: opened.store,

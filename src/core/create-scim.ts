@@ -8,7 +8,8 @@ import { RequestHub } from './events/request-hub.js';
 import type { HandlerConfig, RunOperation } from './handlers/context.js';
 import { filterReading } from './handlers/filter-reader.js';
 import type { ResourceEndpoint } from './handlers/resource-endpoint.js';
-import { targetOrigin, targetPath } from './http/request-target.js';
+import { requestOrigin } from './http/request-origin.js';
+import { targetPath } from './http/request-target.js';
 import type { ScimOptions } from './options.js';
 import { OutboxDispatcher } from './outbox/outbox-dispatcher.js';
 import { requestPhases } from './request-phases.js';
@@ -84,8 +85,8 @@ function checkOptions(options: ScimOptions): void {
  * Creates a SCIM service: one `handle(request)` for every endpoint below the base path, and
  * the host's programmatic API. Everything that can be decided once is decided here.
  *
- * @throws ScimConfigError when a store, verifier or mailer method is missing, or a resource
- *   type of the host's (`resourceTypes`) is invalid.
+ * @throws ScimConfigError when a store, verifier or mailer method is missing, `publicBaseUrl`
+ *   is no absolute http(s) URL, or a resource type of the host's (`resourceTypes`) is invalid.
  * @example
  * ```ts
  * const scim = createScim({
@@ -100,6 +101,7 @@ function checkOptions(options: ScimOptions): void {
 export function createScim(options: ScimOptions): Scim {
   checkOptions(options);
   const basePath = options.basePath ?? '';
+  const originOf = requestOrigin(options.publicBaseUrl);
   const now = options.now ?? (() => new Date());
   const reportError = (error: unknown, request?: ScimRequest) => {
     try {
@@ -283,8 +285,7 @@ export function createScim(options: ScimOptions): Scim {
       return matchRoute(method === 'HEAD' ? 'GET' : method, path, basePath.length);
     },
     run(match, request, tenant, trace) {
-      const origin = options.publicBaseUrl ?? targetOrigin(request.path) ?? request.baseUrl;
-      const baseUrl = baseUrlOf(origin ?? '');
+      const baseUrl = baseUrlOf(originOf(request) ?? '');
       const { id } = match;
       // The set of the tenant's profile (the default set, as a rule), traced while listened to.
       const set = profiles.configFor(tenant.profile, trace && requests.collect(trace));
@@ -306,7 +307,7 @@ export function createScim(options: ScimOptions): Scim {
   // A bulk operation is a request of the caller's tenant below the base path, answered like one
   // sent alone: same route table, handlers and request trace, no second authentication.
   runOperation = (tenant, request, path) => {
-    const origin = options.publicBaseUrl ?? targetOrigin(request.path) ?? request.baseUrl;
+    const origin = originOf(request);
     // The operation's own request (see RunOperation): retargeted in place, no copy per operation.
     request.path = `${basePath}${path}`;
     if (origin !== undefined) request.baseUrl = origin;

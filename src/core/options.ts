@@ -102,8 +102,14 @@ export interface ScimOptions {
   /** The mount point, e.g. `/api/v1/scim/v2`; removed from request paths. Default `''`. */
   readonly basePath?: string;
   /**
-   * The public `scheme://host[:port]` to build `meta.location` and `Location` from, for servers
-   * behind a proxy. Default: the request's `baseUrl`.
+   * The public URL of the service, `scheme://host[:port]` with an optional path prefix a proxy
+   * adds (`https://scim.example.org/gateway`); `basePath` follows it. Every `Location`,
+   * `meta.location`, `$ref` and Bulk `location` is built from it, whatever `Host`,
+   * `X-Forwarded-Host` or absolute-form target a client sends. Set it on every public server:
+   * without it the URLs come from the request (`baseUrl`, which adapters take from the `Host`
+   * header), so a client that spoofs `Host` gets its own host written into the answers. An
+   * absolute `http:` or `https:` URL with no credentials, query or fragment, else a
+   * ScimConfigError.
    */
   readonly publicBaseUrl?: string;
   /** Largest accepted request body in bytes. Default 1 MiB. */
@@ -118,6 +124,11 @@ export interface ScimOptions {
    * Consulted for every authenticated request, after the `context` hook and before routing and
    * the body: return `true` to let it through, `false` or `{ retryAfterSeconds }` to answer 429.
    * A throw (or a rejection) is a SCIM 500 reported to `onError`. Default: no limit.
+   *
+   * A `/Bulk` request is consulted about once as a request, then once per operation, just before
+   * it runs, with the operation's method and path: 1,000 operations cost 1,001 calls. A refused
+   * operation is not run and answers 429 inside the BulkResponse (counted by `failOnErrors`);
+   * the refused request runs nothing (docs/bulk.md).
    *
    * @example
    * ```ts

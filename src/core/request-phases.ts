@@ -44,8 +44,9 @@ export interface RequestPhases {
   handle(request: ScimRequest): Promise<ScimResponse>;
   /**
    * Answers a request of a tenant already authenticated (an operation of a `/Bulk` request):
-   * the route, the handler and the request trace of `handle`, without authentication or the
-   * host's `rateLimit` hook. Never rejects.
+   * the host's `rateLimit` hook (asked about this request, so each operation costs what it
+   * would sent alone), the route, the handler and the request trace of `handle`, without
+   * authentication or the `context` hook. Never rejects.
    */
   handleAs(request: ScimRequest, tenant: Tenant): Promise<ScimResponse>;
 }
@@ -231,13 +232,17 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
       admit(head, head.method.toUpperCase(), context, true, requests?.start(head)),
     handleAs(request, tenant) {
       const method = request.method.toUpperCase();
-      const trace = requests?.start(request);
-      if (trace) trace.tenant = tenant.id;
-      try {
-        return routed(request, method, tenant, false, trace)(request.body);
-      } catch (error) {
-        return Promise.resolve(refuse(error, request, method, false, trace));
-      }
+      const admitted = authorised(
+        request,
+        method,
+        tenant,
+        undefined,
+        false,
+        requests?.start(request),
+      );
+      return isThenable(admitted)
+        ? admitted.then((admission) => proceed(admission, request.body))
+        : proceed(admitted, request.body);
     },
     handle(request) {
       const admitted = admit(

@@ -64,12 +64,19 @@ export const scimErrors = {
    *
    * @see RFC 6585 §4
    */
-  tooManyRequests: (retryAfterSeconds?: number) =>
-    new ScimError(429, 'Too many requests; slow down and try again later.', {
-      headers: Number.isFinite(retryAfterSeconds)
-        ? { 'retry-after': String(Math.max(0, Math.ceil(retryAfterSeconds as number))) }
-        : undefined,
-    }),
+  tooManyRequests: (retryAfterSeconds?: number) => {
+    const wait = Number.isFinite(retryAfterSeconds)
+      ? Math.max(0, Math.ceil(retryAfterSeconds as number))
+      : undefined;
+    // The wait is in the detail too: a `/Bulk` operation's answer carries no headers.
+    return new ScimError(
+      429,
+      wait === undefined
+        ? 'Too many requests; slow down and try again later.'
+        : `Too many requests; slow down and try again in ${wait} second${wait === 1 ? '' : 's'}.`,
+      { headers: wait === undefined ? undefined : { 'retry-after': String(wait) } },
+    );
+  },
   /** 501: an RFC 7644 endpoint this server does not implement. */
   notImplemented: (detail: string) => new ScimError(501, detail),
   /** 500: an unexpected fault; the detail never carries internals. */

@@ -23,6 +23,8 @@ export interface RunningServer {
   readonly origin: string;
   /** `origin` + {@link MOUNT}. */
   readonly url: string;
+  /** The `node:http` server underneath, when the target runs in this process. */
+  readonly server?: Server;
   close(): Promise<void>;
 }
 
@@ -49,7 +51,7 @@ function running(server: Server, close?: () => Promise<void>): RunningServer {
       server.close(() => resolve());
       server.closeAllConnections();
     });
-  return { origin, url: origin + MOUNT, close: close ?? stop };
+  return { origin, url: origin + MOUNT, server, close: close ?? stop };
 }
 
 /** Bridges node:http to a Fetch handler the way Bun, Deno or Workers would call it. */

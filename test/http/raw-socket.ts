@@ -218,3 +218,52 @@ export function uploadPastAnswer(origin: string, feed: PastAnswerFeed): Promise<
     });
   });
 }
+
+/** What {@link continueExchange} saw. */
+export interface ContinueExchange extends Pick<RawExchange, 'status' | 'headers' | 'body'> {
+  /** Whether the server sent `100 Continue`, before any final response. */
+  readonly continued: boolean;
+  /** The status of the final response (after any `100`), when one arrived. */
+  readonly finalStatus: number | undefined;
+  /** Everything the server sent, as text. */
+  readonly text: string;
+}
+
+/**
+ * Sends `head` (which should carry `Expect: 100-continue`) and waits, as a careful client does,
+ * for the server's first answer: the body is sent only after a `100 Continue`. Then waits for the
+ * server to close, or until `waitMs`.
+ */
+export function continueExchange(
+  origin: string,
+  head: string,
+  body: string,
+  waitMs: number,
+): Promise<ContinueExchange> {
+  const { hostname, port } = new URL(origin);
+  const socket = connect(Number(port), hostname);
+  const received: Buffer[] = [];
+  let sent = false;
+  socket.on('data', (chunk: Buffer) => {
+    received.push(chunk);
+    const text = Buffer.concat(received).toString('latin1');
+    if (!sent && /^HTTP\/1\.1 100 [^\r]*\r\n\r\n/.test(text)) {
+      sent = true;
+      socket.write(body);
+    }
+  });
+  socket.once('connect', () => socket.write(head));
+  return new Promise((resolve) => {
+    const finish = (): void => {
+      clearTimeout(timer);
+      const text = Buffer.concat(received).toString('latin1');
+      const continued = /^HTTP\/1\.1 100 /.test(text);
+      const final = continued ? text.slice(text.indexOf('\r\n\r\n') + 4) : text;
+      const parsed = parse(final);
+      resolve({ ...parsed, continued, finalStatus: parsed.status, text });
+      socket.destroy();
+    };
+    const timer = setTimeout(finish, waitMs);
+    socket.on('close', finish).on('error', finish);
+  });
+}

@@ -158,7 +158,7 @@ const PUBLIC_NAMES: Record<string, readonly string[]> = {
   './fastify': ['scimFastify'],
   './hono': ['scimHono'],
   './fetch': ['scimFetch'],
-  './node': ['scimNode'],
+  './node': ['deferContinue', 'scimNode'],
   './memory': [
     'MemoryOutboxEntry',
     'MemoryOutboxState',

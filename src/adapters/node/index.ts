@@ -12,11 +12,14 @@ import { hasNoBody, readNodeBody } from '../../internal/read-node-body.js';
 import { runScim } from '../../internal/run-scim.js';
 import { writeNodeResponse } from '../../internal/write-node-response.js';
 
+export { deferContinue } from '../../internal/defer-continue.js';
+
 /**
  * Creates a `node:http` request listener that answers every request with `scim`. The core
  * strips its `basePath`, so route the whole mount point (or the whole server) to it. The core
  * decides on the headers first; the body is read only for a request it admits, and an early
- * answer closes the connection instead of reading an upload nobody wants.
+ * answer closes the connection instead of reading an upload nobody wants. Install
+ * {@link deferContinue} on the server so that `Expect: 100-continue` gets its `100` only then.
  *
  * @param scim - the service from `createScim`.
  * @param options - a `context` function, the body read limit and the body timeout.
