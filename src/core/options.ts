@@ -211,7 +211,7 @@ export interface ScimOptions {
   readonly maxPatchOperations?: number;
   /**
    * Work budget of one PATCH, in work units (`WORK_COSTS` in `scimkit/filter`): 16 per value of
-   * a multi-valued attribute copied, looked up or tested and per value-filter term tested, 64
+   * a multi-valued attribute copied, looked up or tested and per value-filter term tested, 256
    * per value written, and 1 per character compared (20 per non-ASCII character folded for a
    * caseIgnore comparison). A PATCH that needs more answers 400 `invalidValue` naming the limit
    * and changes nothing, and is stopped where the budget runs out, so no request holds the

@@ -12,8 +12,11 @@ export const WORK_COSTS = {
    * indexing it, comparing two of them.
    */
   visit: 16,
-  /** Writing one value of a list: a new object, and the index entries kept up to date. */
-  write: 64,
+  /**
+   * Writing one value of a list: a new object (and the garbage of the one it replaces), the
+   * index entries kept up to date.
+   */
+  write: 256,
   /** One character of text compared, searched or parsed. */
   char: 1,
   /**
