@@ -69,6 +69,8 @@ describe('maxFilterWork on the memory store', () => {
     for (let i = 0; i < 20; i++)
       await createUser(`u${i}@example.org`, { displayName: long(i, 1_000) });
     expectRefused(await list(request, '/Users', 'sortBy=displayName'));
+    // A cursor page reads every match in order too.
+    expectRefused(await list(request, '/Users', 'sortBy=displayName&cursor=&count=5'));
     // Index-paged lists cost nothing, whatever the users hold.
     const plain = await list(request, '/Users', '');
     expect(plain.status).toBe(200);
