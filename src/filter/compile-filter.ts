@@ -110,7 +110,7 @@ function compileNode(
       const get = getterOf(target.extension?.id, target.attribute.name);
       const sub = target.subAttribute?.name;
       const definition = target.subAttribute ?? target.attribute;
-      if (filter.kind === 'present') return some(get, sub, visited(isPresentValue));
+      if (filter.kind === 'present') return some(get, sub, isPresentValue);
       return compileCompare(filter, definition, get, sub);
     }
   }
@@ -125,7 +125,7 @@ function compileCompare(
   if (filter.value === null) {
     // `eq null` asks for absence, `ne null` for presence (RFC 7644 §3.4.2.2 lists null as a
     // comparable value but gives it no other meaning).
-    const present = some(get, sub, visited(isPresentValue));
+    const present = some(get, sub, isPresentValue);
     return filter.op === 'eq' ? (r, meter) => !present(r, meter) : present;
   }
   if (filter.op === 'ne') {
@@ -135,12 +135,6 @@ function compileCompare(
     return (r, meter) => !anyValue(r, meter) || anyOther(r, meter);
   }
   return some(get, sub, compileComparison(definition, filter.op, filter.value));
-}
-
-// A leaf whose work is in the visit `some` charges (`pr` reads a value's members, which the
-// schema bounds).
-function visited(test: (value: unknown) => boolean): Leaf {
-  return (value) => test(value);
 }
 
 function getterOf(extension: string | undefined, name: string): Getter {
@@ -154,7 +148,9 @@ function getterOf(extension: string | undefined, name: string): Getter {
 /**
  * Builds a predicate that is true when some value at the path passes `leaf`: the value
  * itself, each item of a multi-valued attribute, or the sub-attribute of each item.
- * Null and undefined values are never passed to `leaf`.
+ * Null and undefined values are never passed to `leaf`. Each call is charged a visit, and each
+ * value of a multi-valued attribute another; `leaf` charges the text it reads (`pr` reads a
+ * value's members, which the schema bounds, so its visit covers it).
  */
 function some(get: Getter, sub: string | undefined, leaf: Leaf): MeteredPredicate {
   if (sub === undefined)
