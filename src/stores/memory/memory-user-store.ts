@@ -102,7 +102,8 @@ export class MemoryUserStore implements UserStore {
    * Indexed equalities (`id`, `userName`, `externalId` eq, alone or combined) are lookups;
    * `groups.value eq` (or `groups[value eq ...]`) narrows to the group's members through the
    * membership index; any other filter is evaluated by the filter engine over the tenant's
-   * users (with their groups, when it reads them); a sort orders the matches.
+   * users (with their groups, when it reads them); a sort orders the matches. Scans and sorts
+   * stay within `maxFilterWork` (400 `tooMany` past it).
    */
   readonly capabilities: StoreCapabilities = {
     // A group's `$ref` depends on the request's base URL, which a store never sees.
