@@ -2,11 +2,16 @@ import { foldCase } from '../schema/fold-case.js';
 import type { AttributeDefinition } from '../schema/types.js';
 import type { CompareOperator } from './ast.js';
 import { parseDateTime } from '../schema/date-time.js';
+import { textCost, type WorkMeter } from './work-meter.js';
+
+/** Tests one value; with a `meter`, charges what the test costs before running it. */
+export type ValueComparison = (value: unknown, meter?: WorkMeter) => boolean;
 
 /**
  * Builds the test of one value (never null, never an array) against a checked, non-null
  * literal, following the attribute's type and `caseExact`. `ne` is built by the caller from
- * `eq`, since it also concerns absent values.
+ * `eq`, since it also concerns absent values. A test of text costs its characters, folded ones
+ * dearer when they are not ASCII (see `WORK_COSTS`).
  *
  * @see RFC 7644 §3.4.2.2
  */
@@ -14,20 +19,28 @@ export function compileComparison(
   definition: AttributeDefinition,
   op: CompareOperator,
   literal: string | number | boolean,
-): (value: unknown) => boolean {
+): ValueComparison {
   switch (definition.type) {
     case 'boolean':
-      return (v) => v === literal;
+      return charged(false, (v) => v === literal);
     case 'integer':
     case 'decimal':
-      return numeric(op, literal as number);
+      return charged(false, numeric(op, literal as number));
     case 'dateTime':
-      return dateTime(op, parseDateTime(literal as string));
+      return charged(false, dateTime(op, parseDateTime(literal as string)));
     default:
       return definition.caseExact
-        ? exactString(op, literal as string)
-        : foldedString(op, literal as string);
+        ? charged(false, exactString(op, literal as string))
+        : charged(true, foldedString(op, literal as string));
   }
+}
+
+// The test with the characters of a text value charged first (the visit is the caller's).
+function charged(folded: boolean, test: (value: unknown) => boolean): ValueComparison {
+  return (v, meter) => {
+    if (meter && typeof v === 'string') meter.spend(textCost(v, folded));
+    return test(v);
+  };
 }
 
 function numeric(op: CompareOperator, n: number): (value: unknown) => boolean {

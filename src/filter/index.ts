@@ -34,6 +34,8 @@ export type { ParseFilterOptions } from './parse-filter.js';
 export { stringifyFilter, stringifyAttributePath } from './stringify-filter.js';
 export { checkFilter } from './check-filter.js';
 export { compileFilter } from './compile-filter.js';
+export { WorkMeter, WORK_COSTS } from './work-meter.js';
+export { filterWorkMeter, DEFAULT_MAX_FILTER_WORK } from './filter-work-meter.js';
 export type { FilterPredicate } from './compile-filter.js';
 export { compileSort } from './compile-sort.js';
 export type { ResourceComparator } from './compile-sort.js';

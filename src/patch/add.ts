@@ -2,7 +2,7 @@ import { isJsonObject } from '../json/json-value.js';
 import { coerceMany } from './coerce-value.js';
 import { exclusivePrimary, sameValue, sameValueLookups } from './multi-valued.js';
 import { setMatching, settingOperation } from './set-value.js';
-import type { Touched } from './types.js';
+import type { Touched, ValueTest } from './types.js';
 
 /**
  * `add` (RFC 7644 §3.5.2.1): a singular attribute is set; a multi-valued one gains each value
@@ -15,7 +15,7 @@ export const add = settingOperation('add', (ctx, t, list, value) => {
   const { attr } = t;
   const touched: Touched[] = [];
   for (const v of coerceMany(attr, value, ctx, t.label) ?? []) {
-    const same = (el: unknown) => sameValue(ctx, attr, el, v);
+    const same: ValueTest = (el, meter) => sameValue(ctx, attr, el, v, meter);
     const slot = list.find(same, sameValueLookups(ctx, attr, v))[0];
     if (slot === undefined) {
       touched.push({ slot: list.push(v), value: v });

@@ -11,7 +11,7 @@ import { replace } from './replace.js';
 import { resolvePath } from './resolve-target.js';
 import type { PatchContext, PatchOpName, PatchOptions, PatchResult } from './types.js';
 import type { RuleTrace } from '../schema/dialect-rules.js';
-import { WorkMeter } from './work-meter.js';
+import { patchWorkMeter } from './work-meter.js';
 
 type Json = Record<string, unknown>;
 
@@ -66,7 +66,7 @@ export function applyPatchIn(
 ): PatchResult {
   const { index } = ctx;
   const operations = readMessage(body, ctx.maxOperations, ctx.rules.emptyOperations);
-  const draft = new Draft(resource, index, new WorkMeter(ctx.maxWork));
+  const draft = new Draft(resource, index, patchWorkMeter(ctx.maxWork));
   const { trace } = ctx;
   if (trace && operations.length === 0)
     trace({ rule: 'emptyOperations', where: 'Operations', received: [], became: 'no change' });

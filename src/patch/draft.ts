@@ -2,7 +2,7 @@ import { isJsonObject, jsonEqual, shallowCopy } from '../json/json-value.js';
 import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
 import type { CompiledResourceType } from '../schema/resource-type.js';
 import { ValueList } from './value-list.js';
-import type { WorkMeter } from './work-meter.js';
+import type { WorkMeter } from '../filter/work-meter.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { isScimError, scimErrors } from '../errors/index.js';
-import { compileValueFilter } from '../filter/compile-filter.js';
+import { compileValueFilter, type MeteredPredicate } from '../filter/compile-filter.js';
 import type { Filter, FilterValue } from '../filter/ast.js';
 import type { CompiledResourceType } from '../schema/resource-type.js';
 import type { AttributeDefinition } from '../schema/types.js';
@@ -28,7 +28,7 @@ export function compileElementFilter(
   heard?: LiteralHeard,
 ): ElementPredicate {
   const normalised = stringBooleans ? booleanLiterals(filter, parent, index, heard) : filter;
-  let predicate: (value: Record<string, unknown>) => boolean;
+  let predicate: MeteredPredicate;
   try {
     predicate = compileValueFilter(normalised, index, parent);
   } catch (error) {
@@ -37,11 +37,11 @@ export function compileElementFilter(
       `The value filter of "${parent.name}" is not valid: ${error.detail}`,
     );
   }
-  return (element) =>
+  return (element, meter) =>
     typeof element === 'object' &&
     element !== null &&
     !Array.isArray(element) &&
-    predicate(element as Record<string, unknown>);
+    predicate(element as Record<string, unknown>, meter);
 }
 
 /** Rewrites `primary eq "True"` (Entra ID) into `primary eq true` for boolean sub-attributes. */

@@ -1,6 +1,7 @@
 import { isJsonObject, jsonEqual } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
 import { foldCase } from '../schema/fold-case.js';
+import { jsonCost, textCost, type WorkMeter } from '../filter/work-meter.js';
 import type { AttributeDefinition } from '../schema/types.js';
 import type { PatchContext, Touched, ValueLookup } from './types.js';
 import type { ValueList } from './value-list.js';
@@ -27,11 +28,19 @@ export function exclusivePrimary(
 }
 
 // Regardless of case means foldCase, as in filters and userName keys: `ς` and `σ` are one letter.
-function sameText(a: unknown, b: unknown, caseExact: boolean): boolean {
+function sameText(a: unknown, b: unknown, caseExact: boolean, meter: WorkMeter | undefined) {
+  if (typeof a === 'string' && typeof b === 'string')
+    meter?.spend(textCost(a, !caseExact) + textCost(b, !caseExact));
   if (a === b) return true;
   return (
     !caseExact && typeof a === 'string' && typeof b === 'string' && foldCase(a) === foldCase(b)
   );
+}
+
+// Deep equality, charged at what comparing `b` member by member may cost.
+function sameJson(a: unknown, b: unknown, meter: WorkMeter | undefined): boolean {
+  meter?.spend(jsonCost(b));
+  return jsonEqual(a, b);
 }
 
 /**
@@ -54,17 +63,19 @@ export function sameValueLookups(
 /**
  * Tells whether two values of a multi-valued attribute are the same member: equal `value` (and
  * equal `type` where both have one) for complex values that have a `value`, else deep equality.
+ * The text compared is charged to `meter` first.
  */
 export function sameValue(
   ctx: PatchContext,
   attr: AttributeDefinition,
   a: unknown,
   b: unknown,
+  meter?: WorkMeter,
 ): boolean {
-  if (attr.type !== 'complex') return sameText(a, b, attr.caseExact);
-  if (!isJsonObject(a) || !isJsonObject(b)) return jsonEqual(a, b);
+  if (attr.type !== 'complex') return sameText(a, b, attr.caseExact, meter);
+  if (!isJsonObject(a) || !isJsonObject(b)) return sameJson(a, b, meter);
   const valueDef = ctx.index.subAttribute(attr, 'value');
-  if (!valueDef || a.value === undefined || b.value === undefined) return jsonEqual(a, b);
-  if (!sameText(a.value, b.value, valueDef.caseExact)) return false;
-  return a.type === undefined || b.type === undefined || sameText(a.type, b.type, false);
+  if (!valueDef || a.value === undefined || b.value === undefined) return sameJson(a, b, meter);
+  if (!sameText(a.value, b.value, valueDef.caseExact, meter)) return false;
+  return a.type === undefined || b.type === undefined || sameText(a.type, b.type, false, meter);
 }

@@ -6,7 +6,7 @@ import type { Draft } from './draft.js';
 import { mergeComplex } from './merge-complex.js';
 import { sameValue, sameValueLookups } from './multi-valued.js';
 import type { PatchOperation } from './patch-operation.js';
-import type { PatchContext } from './types.js';
+import type { PatchContext, ValueTest } from './types.js';
 
 /**
  * `remove` (RFC 7644 §3.5.2.2): a singular attribute or sub-attribute becomes unassigned; a
@@ -51,7 +51,7 @@ export const remove: PatchOperation = {
     }
     ctx.trace?.({ rule: 'removeWithValue', where: '.value', received: value, became: undefined });
     for (const gone of coerceMany(attr, value, ctx, t.label) ?? []) {
-      const same = (el: unknown) => sameValue(ctx, attr, el, gone);
+      const same: ValueTest = (el, meter) => sameValue(ctx, attr, el, gone, meter);
       for (const slot of list.find(same, sameValueLookups(ctx, attr, gone))) list.remove(slot);
     }
   },

@@ -1,4 +1,5 @@
 import type { Filter } from '../filter/ast.js';
+import type { WorkMeter } from '../filter/work-meter.js';
 import type { ValueShapes } from '../schema/value-shape.js';
 import type { DialectRules, FiredRule, RuleTrace } from '../schema/dialect-rules.js';
 import type { CompiledResourceType } from '../schema/resource-type.js';
@@ -20,9 +21,10 @@ export interface PatchOptions {
   /** The most operations one request may carry; more answer 400 `tooMany`. Default 1,000. */
   readonly maxOperations?: number;
   /**
-   * The most value visits one request may make (a value of a multi-valued attribute copied,
-   * tested against a value filter, looked up or written); beyond it the PATCH answers 400
-   * `invalidValue` and changes nothing. Default 1,000,000.
+   * The most work units one request may spend (`WORK_COSTS`: a value of a multi-valued
+   * attribute copied, tested against a value filter, looked up or written costs a visit; the
+   * text a test or lookup compares or folds costs its characters); beyond it the PATCH answers
+   * 400 `invalidValue` and changes nothing. Default 20,000,000 (`DEFAULT_MAX_PATCH_WORK`).
    */
   readonly maxWork?: number;
 }
@@ -106,11 +108,17 @@ export type Resolved =
   | { readonly kind: 'attribute'; readonly target: Target }
   | { readonly kind: 'extension'; readonly schema: SchemaDefinition };
 
-/** Tells whether one value of a multi-valued attribute matches a value filter. */
-export type ElementPredicate = (element: unknown) => boolean;
+/**
+ * Tells whether one value of a multi-valued attribute matches a value filter, charging what the
+ * test costs to the request's `meter` (when given) first.
+ */
+export type ElementPredicate = (element: unknown, meter?: WorkMeter) => boolean;
 
-/** Tells whether one value of the list is the one looked for. */
-export type ValueTest = (value: unknown) => boolean;
+/**
+ * Tells whether one value of the list is the one looked for, charging what the test costs
+ * beyond the visit itself to the request's `meter`.
+ */
+export type ValueTest = (value: unknown, meter: WorkMeter) => boolean;
 
 /**
  * An equality a lookup may answer from an index: values whose `sub` (the value itself when

@@ -2,7 +2,7 @@ import { isJsonObject } from '../json/json-value.js';
 import type { AttributeDefinition } from '../schema/types.js';
 import type { ValueLookup, ValueTest } from './types.js';
 import { valueKey } from './value-key.js';
-import type { WorkMeter } from './work-meter.js';
+import { textCost, WORK_COSTS, type WorkMeter } from '../filter/work-meter.js';
 
 /** Below this many values a lookup scans: building a map costs more than it saves. */
 const INDEX_FROM = 16;
@@ -12,8 +12,9 @@ const INDEX_FROM = 16;
  * request (not once per operation), changed in place slot by slot, with removed values left as
  * holes until {@link toArray}. Lookups by an equality use an index per sub-attribute, built on
  * first use and kept up to date by every change, so an operation on one value of a long list
- * costs about one visit, not one per value. Every visit is charged to the request's
- * {@link WorkMeter}. The values themselves are never edited, only replaced.
+ * costs about one visit, not one per value. Every visit, and the text each test or index key
+ * reads, is charged to the request's {@link WorkMeter} before it is done. The values themselves
+ * are never edited, only replaced.
  */
 export class ValueList {
   readonly #slots: unknown[];
@@ -32,7 +33,7 @@ export class ValueList {
   ) {
     this.#original = current;
     const list = Array.isArray(current) ? current : current == null ? [] : [current];
-    meter.spend(list.length);
+    meter.spend(list.length * WORK_COSTS.visit);
     this.#slots = list.slice();
     this.#live = list.length;
     // A stored `[]` or single value is written back in the normal form once touched.
@@ -62,22 +63,23 @@ export class ValueList {
   find(test: ValueTest, lookups: readonly ValueLookup[] = []): number[] {
     const found: number[] = [];
     const candidates = this.#candidates(lookups);
+    const { meter } = this;
     if (candidates) {
-      this.meter.spend(candidates.length);
-      for (const slot of candidates) if (test(this.#slots[slot])) found.push(slot);
+      meter.spend(candidates.length * WORK_COSTS.visit);
+      for (const slot of candidates) if (test(this.#slots[slot], meter)) found.push(slot);
       return found;
     }
-    this.meter.spend(this.#slots.length);
+    meter.spend(this.#slots.length * WORK_COSTS.visit);
     for (let slot = 0; slot < this.#slots.length; slot++) {
       const value = this.#slots[slot];
-      if (value !== undefined && test(value)) found.push(slot);
+      if (value !== undefined && test(value, meter)) found.push(slot);
     }
     return found;
   }
 
   /** Replaces the value in a slot. */
   set(slot: number, value: unknown): void {
-    this.meter.spend(1);
+    this.meter.spend(WORK_COSTS.write);
     this.#unindex(slot);
     this.#slots[slot] = value;
     this.#reindex(slot);
@@ -87,7 +89,7 @@ export class ValueList {
   /** Removes the value in a slot. */
   remove(slot: number): void {
     if (this.#slots[slot] === undefined) return;
-    this.meter.spend(1);
+    this.meter.spend(WORK_COSTS.visit);
     this.#unindex(slot);
     this.#slots[slot] = undefined;
     this.#live--;
@@ -96,7 +98,7 @@ export class ValueList {
 
   /** Appends a value and returns its slot. */
   push(value: unknown): number {
-    this.meter.spend(1);
+    this.meter.spend(WORK_COSTS.write);
     const slot = this.#slots.push(value) - 1;
     this.#live++;
     this.#reindex(slot);
@@ -106,7 +108,7 @@ export class ValueList {
 
   /** Replaces all values. */
   reset(values: readonly unknown[]): void {
-    this.meter.spend(values.length);
+    this.meter.spend(values.length * WORK_COSTS.visit);
     this.#slots.length = 0;
     for (const value of values) this.#slots.push(value);
     this.#live = values.length;
@@ -118,7 +120,7 @@ export class ValueList {
   /** Lists the slots whose value is `primary: true`. */
   primaries(): readonly number[] {
     if (!this.#primaries) {
-      this.meter.spend(this.#slots.length);
+      this.meter.spend(this.#slots.length * WORK_COSTS.visit);
       this.#primaries = new Set();
       for (let slot = 0; slot < this.#slots.length; slot++) {
         if (isPrimary(this.#slots[slot])) this.#primaries.add(slot);
@@ -131,7 +133,7 @@ export class ValueList {
   toArray(): unknown {
     if (!this.#changed) return this.#original;
     if (this.#live === 0) return undefined;
-    this.meter.spend(this.#slots.length);
+    this.meter.spend(this.#slots.length * WORK_COSTS.visit);
     if (this.#live === this.#slots.length) return this.#slots.slice();
     const out: unknown[] = [];
     for (const value of this.#slots) if (value !== undefined) out.push(value);
@@ -145,7 +147,7 @@ export class ValueList {
     let fewest: Slots | undefined;
     for (const lookup of lookups) {
       const def = lookup.sub ?? this.attr;
-      const slots = this.#index(def).get(valueKey(def, lookup.value));
+      const slots = this.#index(def).get(this.#key(def, lookup.value));
       if (slots === undefined) return [];
       if (fewest === undefined || size(slots) < size(fewest)) fewest = slots;
     }
@@ -157,7 +159,7 @@ export class ValueList {
   #index(def: AttributeDefinition): Map<unknown, Slots> {
     let index = this.#indexes?.get(def);
     if (!index) {
-      this.meter.spend(this.#slots.length);
+      this.meter.spend(this.#slots.length * WORK_COSTS.visit);
       index = new Map();
       (this.#indexes ??= new Map()).set(def, index);
       for (let slot = 0; slot < this.#slots.length; slot++)
@@ -171,9 +173,15 @@ export class ValueList {
   #keyOf(def: AttributeDefinition, slot: number): unknown {
     const value = this.#slots[slot];
     if (value === undefined) return undefined;
-    if (def === this.attr) return valueKey(def, value);
+    if (def === this.attr) return this.#key(def, value);
     const sub = isJsonObject(value) ? value[def.name] : undefined;
-    return sub === undefined ? undefined : valueKey(def, sub);
+    return sub === undefined ? undefined : this.#key(def, sub);
+  }
+
+  // A value's key, its text (folded for a caseIgnore attribute) charged first.
+  #key(def: AttributeDefinition, value: unknown): unknown {
+    if (typeof value === 'string') this.meter.spend(textCost(value, !def.caseExact));
+    return valueKey(def, value);
   }
 
   #unindex(slot: number): void {

@@ -89,9 +89,9 @@ describe.each(backends)('budgets on the $name store', ({ open }) => {
   });
 
   it('maxPatchWork: a PATCH over its budget answers 400 invalidValue and changes nothing', async () => {
-    const { request, createUser } = service({ maxPatchWork: 1_000 });
+    const { request, createUser } = service({ maxPatchWork: 40_000 });
     const user = await createUser('edsger@example.org', { roles: roles(200) });
-    // `sw` cannot use an index: 10 operations × 200 values is more than 1,000 visits.
+    // `sw` cannot use an index: 10 operations × 200 values cost more than 40,000 units.
     const ops = Array.from({ length: 10 }, (_, i) => ({
       op: 'remove',
       path: `roles[value sw "r${i}"]`,
@@ -99,13 +99,44 @@ describe.each(backends)('budgets on the $name store', ({ open }) => {
     const reply = await request('PATCH', `/Users/${user.id}`, { body: patchBody(...ops) });
     expect(reply.status).toBe(400);
     expect(reply.body.scimType).toBe('invalidValue');
-    expect(reply.body.detail).toMatch(/more than 1,000 attribute values \(maxPatchWork\)/);
+    expect(reply.body.detail).toMatch(/more than 40,000 units of work \(maxPatchWork\)/);
     expect((await request('GET', `/Users/${user.id}`)).body).toEqual(user);
     // The same changes as `eq` filters come from the index and fit.
     const indexed = ops.map((_, i) => ({ op: 'remove', path: `roles[value eq "r${i}"]` }));
     const ok = await request('PATCH', `/Users/${user.id}`, { body: patchBody(...indexed) });
     expect(ok.status).toBe(200);
     expect(ok.body.roles).toHaveLength(190);
+  });
+
+  it('maxPatchWork counts what each test costs: many `co` terms over long non-ASCII roles are refused, and nothing is written', async () => {
+    const { request, createUser } = service();
+    // Each test folds a 48-character non-ASCII value: a visit of a value counts for little.
+    const long = (i: number) => `Élève-Ωμέγα-${i}-`.padEnd(48, 'é');
+    const user = await createUser('emmy@example.org', {
+      roles: Array.from({ length: 2_000 }, (_, i) => ({ value: long(i) })),
+    });
+    const terms = (op: number) =>
+      Array.from({ length: 150 }, (_, k) => `value co "ø${op}-${k}"`).join(' or ');
+    const ops = Array.from({ length: 20 }, (_, i) => ({
+      op: 'remove',
+      path: `roles[${terms(i)}]`,
+    }));
+    const reply = await request('PATCH', `/Users/${user.id}`, { body: patchBody(...ops) });
+    expect(reply.status).toBe(400);
+    expect(reply.body.scimType).toBe('invalidValue');
+    // Refused within the first of the 20 operations: the budget stops the work where it runs out.
+    expect(reply.body.detail).toMatch(
+      /^Operation 1: .*more than 20,000,000 units of work \(maxPatchWork\)/,
+    );
+    const after = await request('GET', `/Users/${user.id}`);
+    expect(after.body).toEqual(user);
+    expect(after.body.meta.version).toBe(user.meta.version);
+    // A fair PATCH over the same long list still applies: one `co` filter, one match.
+    const fair = await request('PATCH', `/Users/${user.id}`, {
+      body: patchBody({ op: 'remove', path: `roles[value co "Ωμέγα-7-é"]` }),
+    });
+    expect(fair.status).toBe(200);
+    expect(fair.body.roles).toHaveLength(1_999);
   });
 });
 

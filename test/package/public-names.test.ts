@@ -164,6 +164,7 @@ const PUBLIC_NAMES: Record<string, readonly string[]> = {
     'MemoryOutboxState',
     'MemoryUserStore',
     'MemoryResourceStore',
+    'MemoryResourceStoreOptions',
     'MemoryUserStoreOptions',
   ],
   './postgres': [
@@ -230,9 +231,11 @@ const PUBLIC_NAMES: Record<string, readonly string[]> = {
     'compileSort',
     'DEFAULT_MAX_FILTER_DEPTH',
     'DEFAULT_MAX_FILTER_LENGTH',
+    'DEFAULT_MAX_FILTER_WORK',
     'Filter',
     'FilterPredicate',
     'FilterValue',
+    'filterWorkMeter',
     'isPresentValue',
     'LogicalFilter',
     'matchesFilter',
@@ -245,6 +248,8 @@ const PUBLIC_NAMES: Record<string, readonly string[]> = {
     'stringifyAttributePath',
     'stringifyFilter',
     'ValuePathFilter',
+    'WORK_COSTS',
+    'WorkMeter',
   ],
   './openapi': [
     'JsonSchema',

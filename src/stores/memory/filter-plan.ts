@@ -5,6 +5,7 @@ import type { CompiledResourceType } from '../../schema/resource-type.js';
 import { groupIdEquality } from '../user-group-paths.js';
 import type { TenantUsers } from './tenant-users.js';
 import { USER_SCHEMA } from '../../schema/urns.js';
+import { textCost, WORK_COSTS, type WorkMeter } from '../../filter/work-meter.js';
 
 /** The attributes the memory store keeps an index on. */
 type IndexedAttribute = 'id' | 'userName' | 'externalId';
@@ -131,28 +132,37 @@ export function usersEqualTo(
 /**
  * Tells whether `user` matches a filter made only of indexed equalities (see
  * {@link isIndexOnly}), with the same rules as the filter engine: userName compares by its key, id
- * and externalId are caseExact.
+ * and externalId are caseExact. Each comparison, and the text it folds, is charged to `meter`.
  *
  * @internal
  */
-export function matchesIndexed(user: ScimUser, filter: Filter): boolean {
+export function matchesIndexed(user: ScimUser, filter: Filter, meter?: WorkMeter): boolean {
   switch (filter.kind) {
     case 'and':
-      return matchesIndexed(user, filter.left) && matchesIndexed(user, filter.right);
+      return matchesIndexed(user, filter.left, meter) && matchesIndexed(user, filter.right, meter);
     case 'or':
-      return matchesIndexed(user, filter.left) || matchesIndexed(user, filter.right);
+      return matchesIndexed(user, filter.left, meter) || matchesIndexed(user, filter.right, meter);
     case 'not':
-      return !matchesIndexed(user, filter.filter);
+      return !matchesIndexed(user, filter.filter, meter);
     default: {
       const equality = indexedEquality(filter);
       if (!equality) throw new Error(`Not an indexed equality: ${filter.kind}.`);
-      return equalsIndexed(user, equality);
+      return equalsIndexed(user, equality, meter);
     }
   }
 }
 
-function equalsIndexed(user: ScimUser, { attribute, value }: IndexedEquality): boolean {
+function equalsIndexed(
+  user: ScimUser,
+  { attribute, value }: IndexedEquality,
+  meter: WorkMeter | undefined,
+): boolean {
+  // Each test reads the term afresh and folds both sides: about four visits' work.
+  meter?.spend(4 * WORK_COSTS.visit);
   if (typeof value !== 'string') return false;
-  if (attribute === 'userName') return userNameKey(user.userName) === userNameKey(value);
+  if (attribute === 'userName') {
+    meter?.spend(textCost(user.userName, true) + textCost(value, true));
+    return userNameKey(user.userName) === userNameKey(value);
+  }
   return user[attribute] === value;
 }

@@ -17,6 +17,8 @@ import { nextVersion } from '../../schema/version.js';
 import { scimErrors } from '../../errors/index.js';
 import type { Filter } from '../../filter/ast.js';
 import { compileFilter, compileSort } from '../../filter/index.js';
+import { filterWorkMeter } from '../../filter/filter-work-meter.js';
+import { WORK_COSTS, type WorkMeter } from '../../filter/work-meter.js';
 import type { GroupMember, ScimGroup } from '../../schema/group-schema.js';
 import { groupResourceType } from '../../schema/group-resource-type.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
@@ -62,7 +64,15 @@ export class MemoryGroupStore implements GroupStore {
     keysetPaging: true,
   };
 
-  constructor(private readonly isUser: IsUser) {}
+  /**
+   * @param isUser - Tells whether an id is a user of the tenant (a member may be one).
+   * @param maxFilterWork - The work budget of one list request's filter and sort (see
+   *   `MemoryUserStoreOptions.maxFilterWork`).
+   */
+  constructor(
+    private readonly isUser: IsUser,
+    private readonly maxFilterWork: number,
+  ) {}
 
   async create(tenant: string, group: ScimGroup, members: readonly MemberInput[]): Promise<void> {
     const groups = this.#tenant(tenant);
@@ -147,8 +157,12 @@ export class MemoryGroupStore implements GroupStore {
             resources: groups.order.slice(offset, count).map(byId),
           };
     } else {
-      const found = filter ? matching(groups, filter, type) : [...groups.byId.values()];
-      found.sort(sortBy ? compileSort(sortBy, query.sortOrder ?? 'ascending', type) : compareIds);
+      const meter = filterWorkMeter(this.maxFilterWork);
+      const found = filter ? matching(groups, filter, type, meter) : [...groups.byId.values()];
+      if (!filter) meter.spend(found.length * WORK_COSTS.visit);
+      found.sort(
+        sortBy ? compileSort(sortBy, query.sortOrder ?? 'ascending', type, meter) : compareIds,
+      );
       page = query.seek
         ? seekPage(found, query, placesOf(query, type))
         : { totalResults: found.length, resources: found.slice(offset, offset + count) };
@@ -375,17 +389,28 @@ function withMembers(groups: TenantGroups, group: ScimGroup): ScimGroup {
 
 const compareIds = (a: ScimGroup, b: ScimGroup) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** The groups matching `filter`, from the member index when the filter is a member lookup. */
-function matching(groups: TenantGroups, filter: Filter, type: CompiledResourceType): ScimGroup[] {
+/**
+ * The groups matching `filter`, from the member index when the filter is a member lookup; each
+ * group tested, and each member a filter on `members` reads, is charged to `meter`.
+ */
+function matching(
+  groups: TenantGroups,
+  filter: Filter,
+  type: CompiledResourceType,
+  meter: WorkMeter,
+): ScimGroup[] {
   const member = memberEquality(filter);
   if (member !== undefined) {
     const ids = groups.groupsOf.get(member) ?? [];
     return [...ids].map((id) => groups.byId.get(id) as ScimGroup);
   }
-  const test = compileFilter(filter, type);
+  const test = compileFilter(filter, type, meter);
   const withList = mentionsMembers(filter);
   const found: ScimGroup[] = [];
   for (const group of groups.byId.values()) {
+    meter.spend(
+      WORK_COSTS.visit * (1 + (withList ? (groups.membersOf.get(group.id)?.size ?? 0) : 0)),
+    );
     if (test(withList ? withMembers(groups, group) : group)) found.push(group);
   }
   return found;

@@ -10,10 +10,23 @@ import type {
 import type { DeleteOptions, StoreCapabilities } from '../../contracts/store-query.js';
 import { scimErrors } from '../../errors/index.js';
 import { compileFilter, compileSort } from '../../filter/index.js';
+import { filterWorkMeter } from '../../filter/filter-work-meter.js';
+import { WORK_COSTS } from '../../filter/work-meter.js';
+import { checkMaxFilterWork } from './check-max-filter-work.js';
 import { previewJson } from '../../json/preview-json.js';
 import { frozenCopy } from './clone-json.js';
 import { idOrderPage, placesOf, seekPage } from './seek-page.js';
 import { SortedIds } from './sorted-ids.js';
+
+/** Options of {@link MemoryResourceStore}. */
+export interface MemoryResourceStoreOptions {
+  /**
+   * The most work units one list request may spend evaluating its filter and `sortBy` over
+   * the tenant's resources (see `MemoryUserStoreOptions.maxFilterWork`); past it the request
+   * answers 400 `tooMany`. Default 20,000,000 (`DEFAULT_MAX_FILTER_WORK`).
+   */
+  readonly maxFilterWork?: number;
+}
 
 /** One tenant's resources: by id, in id order, and the unique keys each holds. */
 class TenantResources {
@@ -73,6 +86,12 @@ class TenantResources {
  */
 export class MemoryResourceStore implements ResourceStore {
   readonly #tenants = new Map<string, TenantResources>();
+  readonly #maxFilterWork: number;
+
+  /** @throws ScimConfigError when `maxFilterWork` is not a number > 0. */
+  constructor(options: MemoryResourceStoreOptions = {}) {
+    this.#maxFilterWork = checkMaxFilterWork('MemoryResourceStore', options.maxFilterWork);
+  }
 
   /** Every filter (the filter engine over the resources), every sort, and keyset paging. */
   readonly capabilities: StoreCapabilities = { supportsSort: () => true, keysetPaging: true };
@@ -137,11 +156,13 @@ export class MemoryResourceStore implements ResourceStore {
       const page = resources.order.slice(offset, count).map(byId);
       return { totalResults: resources.order.size, resources: page };
     }
+    const meter = filterWorkMeter(this.#maxFilterWork);
+    meter.spend(resources.order.size * WORK_COSTS.visit);
     const ordered = [...resources.order.values()].map(byId);
-    const test = filter && compileFilter(filter, type);
+    const test = filter && compileFilter(filter, type, meter);
     const found = test ? ordered.filter((r) => test(r as Record<string, unknown>)) : ordered;
     // A stable sort of resources in id order: ties stay by id.
-    if (sortBy) found.sort(compileSort(sortBy, query.sortOrder ?? 'ascending', type));
+    if (sortBy) found.sort(compileSort(sortBy, query.sortOrder ?? 'ascending', type, meter));
     if (seek) return seekPage(found, query, placesOf(query, type));
     return { totalResults: found.length, resources: found.slice(offset, offset + count) };
   }

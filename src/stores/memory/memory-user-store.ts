@@ -12,6 +12,9 @@ import type { GroupStore } from '../../contracts/group-store.js';
 import { ScimConfigError, scimErrors } from '../../errors/index.js';
 import type { Filter } from '../../filter/ast.js';
 import { compileFilter, compileSort } from '../../filter/index.js';
+import { filterWorkMeter } from '../../filter/filter-work-meter.js';
+import { checkMaxFilterWork } from './check-max-filter-work.js';
+import { WORK_COSTS, type WorkMeter } from '../../filter/work-meter.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import { userResourceType } from '../../schema/user-resource-type.js';
@@ -47,6 +50,15 @@ export interface MemoryUserStoreOptions {
    * `Infinity` keeps every one (a test that reads them all), at about 0.2 KiB per message.
    */
   readonly sentMessagesKept?: number;
+  /**
+   * The most work units (`WORK_COSTS`: a visit per user and per filter term tested, the
+   * characters compared and folded, the keys and comparisons of a sort) one list request may
+   * spend evaluating its filter and `sortBy` over users and groups; past it the request answers
+   * 400 `tooMany` naming the limit. Index lookups (`id`, `userName`, `externalId` eq, a group's
+   * members) cost nearly nothing; a list without filter or sort is never charged. Default
+   * 20,000,000 (`DEFAULT_MAX_FILTER_WORK`), about 0.1 s of work; `Infinity` turns it off.
+   */
+  readonly maxFilterWork?: number;
 }
 
 /**
@@ -76,14 +88,13 @@ export class MemoryUserStore implements UserStore {
   /** The `schemas` lists stored users share. */
   readonly #schemas = new SharedLists();
 
-  readonly #groups = new MemoryGroupStore(
-    (tenant, id) => this.#tenants.get(tenant)?.byId.has(id) ?? false,
-  );
+  readonly #maxFilterWork: number;
+  readonly #groups: MemoryGroupStore;
 
   /** The welcome-email outbox, written in the same step as the users. */
   readonly outbox: OutboxStore;
   /** The groups and memberships; a user's delete removes its memberships in the same step. */
-  readonly groups: GroupStore = this.#groups;
+  readonly groups: GroupStore;
 
   /**
    * What the store answers itself: every filter but one on `groups.$ref`, and every sort but
@@ -91,7 +102,8 @@ export class MemoryUserStore implements UserStore {
    * Indexed equalities (`id`, `userName`, `externalId` eq, alone or combined) are lookups;
    * `groups.value eq` (or `groups[value eq ...]`) narrows to the group's members through the
    * membership index; any other filter is evaluated by the filter engine over the tenant's
-   * users (with their groups, when it reads them); a sort orders the matches.
+   * users (with their groups, when it reads them); a sort orders the matches. Scans and sorts
+   * stay within `maxFilterWork` (400 `tooMany` past it).
    */
   readonly capabilities: StoreCapabilities = {
     // A group's `$ref` depends on the request's base URL, which a store never sees.
@@ -101,9 +113,18 @@ export class MemoryUserStore implements UserStore {
     keysetPaging: true,
   };
 
-  /** @throws ScimConfigError when `sentMessagesKept` is not a whole number ≥ 0 or `Infinity`. */
+  /**
+   * @throws ScimConfigError when `sentMessagesKept` is not a whole number ≥ 0 or `Infinity`, or
+   *   `maxFilterWork` is not a number > 0.
+   */
   constructor(options: MemoryUserStoreOptions = {}) {
     this.#resourceType = options.resourceType ?? userResourceType();
+    this.#maxFilterWork = checkMaxFilterWork('MemoryUserStore', options.maxFilterWork);
+    this.#groups = new MemoryGroupStore(
+      (tenant, id) => this.#tenants.get(tenant)?.byId.has(id) ?? false,
+      this.#maxFilterWork,
+    );
+    this.groups = this.#groups;
     const kept = options.sentMessagesKept ?? DEFAULT_SENT_KEPT;
     if (!(kept >= 0 && (Number.isInteger(kept) || kept === Infinity)))
       throw new ScimConfigError(
@@ -175,11 +196,12 @@ export class MemoryUserStore implements UserStore {
       const page = users.order.slice(offset, count).map((id) => users.byId.get(id) as ScimUser);
       return { totalResults: users.order.size, resources: page };
     }
+    const meter = filterWorkMeter(this.#maxFilterWork);
     const found = filter
-      ? this.#matching(tenant, users, filter, type)
-      : scanUsers(users, () => true);
+      ? this.#matching(tenant, users, filter, type, meter)
+      : scanUsers(users, () => true, meter);
     // Sorting by an arbitrary attribute has no index: it orders every match (O(m log m)).
-    if (sortBy) found.sort(compileSort(sortBy, query.sortOrder ?? 'ascending', type));
+    if (sortBy) found.sort(compileSort(sortBy, query.sortOrder ?? 'ascending', type, meter));
     return {
       totalResults: found.length,
       resources: found.slice(offset, offset + count),
@@ -215,19 +237,24 @@ export class MemoryUserStore implements UserStore {
         .map((id) => users.byId.get(id) as ScimUser);
       return pageResult(page, total, query, places, start, end);
     }
+    const meter = filterWorkMeter(this.#maxFilterWork);
     const found = filter
-      ? this.#matching(tenant, users, filter, type)
-      : scanUsers(users, () => true);
-    if (sortBy) found.sort(compileSort(sortBy, query.sortOrder ?? 'ascending', type));
+      ? this.#matching(tenant, users, filter, type, meter)
+      : scanUsers(users, () => true, meter);
+    if (sortBy) found.sort(compileSort(sortBy, query.sortOrder ?? 'ascending', type, meter));
     return seekPage(found, query, places);
   }
 
-  /** Returns the users matching `filter` in id order, from an index when one applies. */
+  /**
+   * Returns the users matching `filter` in id order, from an index when one applies; each user
+   * tested is charged to `meter`.
+   */
   #matching(
     tenant: string,
     users: TenantUsers,
     filter: Filter,
     type: CompiledResourceType,
+    meter: WorkMeter,
   ): ScimUser[] {
     // The usual filter, `userName eq "..."`: one index lookup, nothing to test or sort.
     const equality = indexedEquality(filter);
@@ -241,9 +268,9 @@ export class MemoryUserStore implements UserStore {
       return [...(candidateIds(users, filter, memberships) ?? [])]
         .sort()
         .map((id) => users.byId.get(id) as ScimUser);
-    const test = this.#predicate(tenant, filter, type);
+    const test = this.#predicate(tenant, filter, type, meter);
     const candidates = candidateIds(users, filter, memberships);
-    if (!candidates) return scanUsers(users, test);
+    if (!candidates) return scanUsers(users, test, meter);
     // An `id` or `userName` equality within an `and` has at most one candidate: nothing to sort.
     if (candidates.size <= 1) {
       for (const id of candidates) {
@@ -280,14 +307,16 @@ export class MemoryUserStore implements UserStore {
     tenant: string,
     filter: Filter,
     type: CompiledResourceType,
+    meter: WorkMeter,
   ): (user: ScimUser) => boolean {
-    if (isIndexOnly(filter)) return (user) => matchesIndexed(user, filter);
-    const test = compileFilter(filter, type);
+    if (isIndexOnly(filter)) return (user) => matchesIndexed(user, filter, meter);
+    const test = compileFilter(filter, type, meter);
     if (groupsPartsRead(filter, type).size === 0) return test;
     // The filter engine reads `groups` as the user's representation shows them, computed
     // from the membership index for each user it tests.
     return (user) => {
       const groups = this.#groups.groupsOfNow(tenant, user.id, true);
+      meter.spend(groups.length * WORK_COSTS.visit);
       return test(groups.length === 0 ? user : { ...user, groups });
     };
   }
