@@ -26,6 +26,7 @@ import {
 import { restoreOrder } from './restore-order.js';
 import { settleWrite, type WriteOutcome } from './settle-write.js';
 import { sortKey } from './sort-key.js';
+import { storeStatementTimeout } from './statement-timeout.js';
 import { StoreContext } from './store-context.js';
 import { UnsupportedFilterError } from './unsupported-filter.js';
 
@@ -94,7 +95,10 @@ export class PostgresResourceStore implements ResourceStore {
   private readonly context: StoreContext;
   private readonly sql: ResourceStatements;
 
-  /** @throws ScimConfigError for a type name that is not an attribute name, or a bad location. */
+  /**
+   * @throws ScimConfigError for a type name that is not an attribute name, a bad location, or a
+   * bad `statementTimeoutMs`.
+   */
   constructor(options: PostgresResourceStoreOptions) {
     if (typeof options.resourceType !== 'string' || !isTypeName(options.resourceType))
       throw new ScimConfigError(
@@ -102,7 +106,12 @@ export class PostgresResourceStore implements ResourceStore {
           'resource type name (an attribute name of at most 100 characters).',
       );
     this.resourceType = options.resourceType;
-    this.context = new StoreContext(options.executor, options, options.migrate ?? false);
+    this.context = new StoreContext(
+      options.executor,
+      options,
+      options.migrate ?? false,
+      storeStatementTimeout(options.statementTimeoutMs, 'PostgresResourceStore'),
+    );
     this.sql = resourceStatements(this.context.tables);
   }
 
