@@ -12,6 +12,7 @@ import { ScimConfigError, scimErrors } from '../../errors/index.js';
 import { previewJson } from '../../json/preview-json.js';
 import { isAttributeName } from '../../schema/attribute-path.js';
 import { compileSqlFilter } from './compile-sql-filter.js';
+import { foldedJson } from './folded-json.js';
 import { keysetPage, type KeysetRow } from './keyset-page.js';
 import type { MigrateResult } from './migrate.js';
 import { pageStatement } from './page-statement.js';
@@ -48,12 +49,16 @@ const UNIQUE_VIOLATION = '23505';
 
 const readDoc = (doc: Doc) => restoreOrder(doc) as unknown as ScimResource;
 
-/** The columns a write sends after tenant, type and id: version, created, lastModified, doc. */
+/**
+ * The columns a write sends after tenant, type and id: version, created, lastModified, doc and
+ * its folded copy.
+ */
 const columns = (resource: ScimResource) => [
   resource.meta.version,
   resource.meta.created,
   resource.meta.lastModified,
   JSON.stringify(resource),
+  foldedJson(resource),
 ];
 
 /**

@@ -24,6 +24,7 @@ import type { QueryExecutor } from './query-executor.js';
 import { restoreOrder } from './restore-order.js';
 import { storeStatementTimeout } from './statement-timeout.js';
 import { StoreContext } from './store-context.js';
+import { foldedJson } from './folded-json.js';
 import type { TableLocation } from './table-names.js';
 import { toStoreError } from './to-store-error.js';
 import { sortKey } from './sort-key.js';
@@ -56,7 +57,7 @@ export interface PostgresUserStoreOptions extends TableLocation {
 
 type Doc = Record<string, unknown>;
 
-/** The columns every write sends, in statement order ($3 to $9). */
+/** The columns every write sends, in statement order ($3 to $10). */
 function userColumns(user: ScimUser): unknown[] {
   return [
     user.userName,
@@ -66,6 +67,7 @@ function userColumns(user: ScimUser): unknown[] {
     user.meta.created,
     user.meta.lastModified,
     JSON.stringify(user),
+    foldedJson(user),
   ];
 }
 
