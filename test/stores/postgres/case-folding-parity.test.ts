@@ -19,6 +19,8 @@ import {
   PostgresResourceStore,
   type PostgresUserStore,
 } from '../../../src/stores/postgres/index.js';
+import { everyStore, type OpenedStore } from '../../core/every-store.js';
+import { setup } from '../../core/harness.js';
 import { backends, makeUser, type Backend } from './harness.js';
 
 const USER = userResourceType();
@@ -267,3 +269,45 @@ describe.each(backends)('caseIgnore folding on $name', ({ open }) => {
     }
   });
 });
+
+describe.each(everyStore)(
+  'GET /Users filters regardless of case and composition on $name',
+  ({ open }) => {
+    let opened: OpenedStore;
+    let harness: ReturnType<typeof setup>;
+    const created: Record<string, string> = {};
+
+    beforeAll(async () => {
+      opened = await open();
+      harness = setup({ store: opened.store });
+      const people = {
+        precomposed: {
+          givenName: '\u00c9mile',
+          familyName: '\u039f\u0394\u03a5\u03a3\u03a3\u0395\u03a5\u03a3',
+        },
+        decomposed: { givenName: 'E\u0301MILE', familyName: 'Stra\u00dfe' },
+        other: { givenName: 'Emile', familyName: 'STRASSE' },
+      };
+      for (const [key, name] of Object.entries(people)) {
+        const user = await harness.createUser(`${key}@example.org`, { name });
+        created[key] = user.id;
+      }
+    });
+    afterAll(() => opened?.close());
+
+    it.each([
+      ['name.givenName eq "\u00e9mile"', ['precomposed', 'decomposed']],
+      ['name.givenName sw "e\u0301m"', ['precomposed', 'decomposed']],
+      ['name.familyName eq "\u03bf\u03b4\u03c5\u03c3\u03c3\u03b5\u03c5\u03c2"', ['precomposed']],
+      ['name.familyName eq "STRA\u1e9eE"', ['decomposed']],
+      ['name.familyName eq "strasse"', ['other']],
+    ])('%s', async (filter, keys) => {
+      const reply = await harness.request('GET', '/Users', {
+        query: `filter=${encodeURIComponent(filter)}&sortBy=userName`,
+      });
+      expect(reply.status).toBe(200);
+      const expectedIds = keys.map((key) => created[key]).sort();
+      expect(reply.body.Resources.map((u: { id: string }) => u.id).sort()).toEqual(expectedIds);
+    });
+  },
+);
