@@ -188,6 +188,7 @@ const PUBLIC_NAMES: Record<string, readonly string[]> = {
     'Row',
     'TableLocation',
     'TableNames',
+    'TransactionOptions',
     'UnsupportedFilterError',
     'UnsupportedReason',
   ],

@@ -15,11 +15,14 @@ const MAX_PREPARED = 512;
 const statementNameCache = new Map<string, string>();
 
 /**
- * The `statement_timeout` an executor left on a pooled connection's session, by connection
- * (absent: the server's default). Shared by every executor in the process for the same reason
- * as the statement names: two executors may share a pool, and a connection has one session.
+ * Where a pooled connection keeps the `statement_timeout` an executor left on its session
+ * (absent: the server's default). It lives on the connection, as the session does, so every
+ * executor sharing the pool sees it.
  */
-const sessionTimeoutCache = new WeakMap<object, number>();
+const SESSION_TIMEOUT = Symbol('scimkit.sessionStatementTimeout');
+
+/** A pooled connection, with what its session's `statement_timeout` was left at. */
+type Session = PoolClient & { [SESSION_TIMEOUT]?: number };
 
 /** Options of {@link pgExecutor}. */
 export interface PgExecutorOptions {
@@ -60,12 +63,11 @@ function executorOn(
  * Makes the connection's session `statement_timeout` the one wanted (`undefined`: the server's
  * default), with a round trip only when it differs from what was left there.
  */
-async function settleSession(client: PoolClient, wanted: number | undefined): Promise<void> {
-  const current = sessionTimeoutCache.get(client);
-  if (current === wanted) return;
+async function settleSession(client: Session, wanted: number | undefined): Promise<void> {
+  if (client[SESSION_TIMEOUT] === wanted) return;
   await client.query(`SET statement_timeout = ${timeoutSetting(wanted)}`);
-  if (wanted === undefined) sessionTimeoutCache.delete(client);
-  else sessionTimeoutCache.set(client, wanted);
+  if (wanted === undefined) delete client[SESSION_TIMEOUT];
+  else client[SESSION_TIMEOUT] = wanted;
 }
 
 /**
@@ -108,7 +110,7 @@ export function pgExecutor(
       const wanted = txOptions?.statementTimeoutMs;
       // One round trip: a simple query may hold several statements, and these carry no value.
       const local =
-        sessionTimeoutCache.get(client) === wanted
+        (client as Session)[SESSION_TIMEOUT] === wanted
           ? ''
           : `; SET LOCAL statement_timeout = ${timeoutSetting(wanted)}`;
       await client.query(`BEGIN${local}`);
