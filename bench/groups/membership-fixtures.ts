@@ -67,10 +67,13 @@ async function loadSql(executor: QueryExecutor, schema: string, size: number): P
   const tenant = `bench-${size}`;
   const s = `"${schema}"`;
   await executor.query(
-    `INSERT INTO ${s}.users (tenant, id, user_name, user_name_key, version, created, last_modified, doc)
+    `INSERT INTO ${s}.users
+       (tenant, id, user_name, user_name_key, version, created, last_modified, doc, folded)
      SELECT $1, id, id || '@example.org', id || '@example.org', 'W/"1"', now(), now(),
        jsonb_build_object('id', id, 'userName', id || '@example.org',
-         'meta', jsonb_build_object('resourceType', 'User', 'version', 'W/"1"'))
+         'meta', jsonb_build_object('resourceType', 'User', 'version', 'W/"1"')),
+       jsonb_build_object('id', id, 'userName', id || '@example.org',
+         'meta', jsonb_build_object('resourceType', 'user', 'version', 'w/"1"'))
      FROM (SELECT 'u' || lpad(i::text, 9, '0') AS id FROM generate_series(0, $2::int) AS i) AS g`,
     [tenant, size],
   );

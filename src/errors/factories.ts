@@ -3,7 +3,8 @@ import { ScimError, isScimError } from './scim-error.js';
 /**
  * Builds the SCIM errors scimkit answers with, one factory per case.
  *
- * Stores use {@link scimErrors.uniqueness} and {@link scimErrors.versionConflict}; everything
+ * Stores use {@link scimErrors.uniqueness}, {@link scimErrors.versionConflict} and
+ * {@link scimErrors.serviceUnavailable}; everything
  * else is raised by the core and the engines.
  *
  * @see RFC 7644 §3.12
@@ -79,6 +80,16 @@ export const scimErrors = {
   },
   /** 501: an RFC 7644 endpoint this server does not implement. */
   notImplemented: (detail: string) => new ScimError(501, detail),
+  /**
+   * 503: the service cannot answer now (a store statement ran past its timeout and was
+   * cancelled, changing nothing); `Retry-After` in whole seconds, rounded up.
+   *
+   * @see RFC 9110 §15.6.4
+   */
+  serviceUnavailable: (detail: string, retryAfterSeconds: number) =>
+    new ScimError(503, detail, {
+      headers: { 'retry-after': String(Math.max(0, Math.ceil(retryAfterSeconds))) },
+    }),
   /** 500: an unexpected fault; the detail never carries internals. */
   internal: (cause?: unknown) => new ScimError(500, 'An internal error occurred.', { cause }),
 } as const;

@@ -189,6 +189,7 @@ const PUBLIC_NAMES: Record<string, readonly string[]> = {
     'Row',
     'TableLocation',
     'TableNames',
+    'TransactionOptions',
     'UnsupportedFilterError',
     'UnsupportedReason',
   ],

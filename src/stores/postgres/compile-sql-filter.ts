@@ -1,9 +1,9 @@
 import type { CompareOperator, Filter, FilterValue } from '../../filter/ast.js';
-import { foldCase } from '../../schema/fold-case.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { AttributeDefinition } from '../../schema/types.js';
 import { userResourceType } from '../../schema/user-resource-type.js';
 import {
+  documentMember,
   member,
   resourceScope,
   USERS_TABLE,
@@ -16,6 +16,7 @@ import { groupsAttribute, groupsPart } from '../user-group-paths.js';
 import { GroupsFilterSql, type GroupsFilterContext } from './groups-filter-sql.js';
 import { SqlParams } from './sql-params.js';
 import {
+  compareString,
   compareText,
   jsonAssigned,
   jsonPresent,
@@ -34,6 +35,13 @@ export interface CompiledSqlFilter {
 }
 
 type PositiveOp = Exclude<CompareOperator, 'ne'>;
+
+/** A text column as a value reference, beside the column of its folding when it has one. */
+function columnRef(target: Extract<FilterTarget, { kind: 'column' }>): JsonRef {
+  const ref = { json: `to_jsonb(${target.column})`, text: target.column };
+  if (target.key === undefined) return ref;
+  return { ...ref, folded: { json: `to_jsonb(${target.key})`, text: target.key } };
+}
 type MultiTarget = Extract<FilterTarget, { kind: 'multi' }>;
 
 class FilterCompiler {
@@ -78,7 +86,11 @@ class FilterCompiler {
           });
         }
         if (target.kind === 'json' && target.def.type === 'complex') {
-          const valueOf = (name: string) => member(target.ref.json, name);
+          const { ref } = target;
+          const valueOf = (name: string) =>
+            ref.folded
+              ? documentMember({ ...ref, folded: ref.folded }, name)
+              : member(ref.json, name);
           return this.compile(filter.filter, valueScope(valueOf, target.def, this.type));
         }
         throw new UnsupportedFilterError(`${filter.path.attribute}[...] needs a complex attribute`);
@@ -153,17 +165,14 @@ class FilterCompiler {
     switch (target.kind) {
       case 'column': {
         if (typeof value !== 'string') return 'FALSE';
-        const sql =
-          target.key === undefined
-            ? compareText(target.column, target.caseExact, op, value, this.params)
-            : compareText(target.key, true, op, foldCase(value), this.params);
+        const sql = compareString(columnRef(target), target.caseExact, op, value, this.params);
         // Two-valued without hiding the indexable comparison from the planner.
         return target.nullable ? `(${sql} AND ${target.column} IS NOT NULL)` : sql;
       }
       case 'instant': {
         if (typeof value !== 'string') return 'FALSE';
         if (op === 'co' || op === 'sw' || op === 'ew') {
-          return `COALESCE(${compareText(target.doc.text, true, op, value, this.params)}, false)`;
+          return `COALESCE(${compareText(target.doc.text, op, value, this.params)}, false)`;
         }
         const instant = toInstant(value);
         if (instant === undefined) return 'FALSE';
@@ -211,7 +220,7 @@ class FilterCompiler {
         break;
     }
     if (typeof value !== 'string') return 'FALSE';
-    const sql = compareText(ref.text, def.caseExact, op, value, this.params);
+    const sql = compareString(ref, def.caseExact, op, value, this.params);
     return ref.column ? sql : `COALESCE(${sql}, false)`;
   }
 }

@@ -16,8 +16,11 @@ export interface Elements {
   self(alias: string): JsonRef;
   /** One sub-attribute of a value (a multi-valued complex attribute). */
   member(alias: string, name: string): JsonRef;
-  /** The whole attribute as one jsonb value, when the document holds it (`pr` reads it). */
-  readonly whole?: JsonRef;
+  /**
+   * The whole attribute as one jsonb value beside its folded copy, when the document holds it
+   * (`pr` and `sortBy` read it).
+   */
+  readonly whole?: FoldedRef;
 }
 
 /** Where a filter path's values live in the resource's table. */
@@ -75,13 +78,44 @@ export function member(base: string, name: string): JsonRef {
   return { json: `${base}->${key}`, text: `${base}->>${key}` };
 }
 
-/** The elements of a jsonb array of the document. */
-export function jsonElements(array: string): Elements {
+/** A value of the document together with the same value in its folded copy. */
+export type FoldedRef = JsonRef & { readonly folded: JsonRef };
+
+/** A jsonb value that is not a member of another: a whole array element, a whole document. */
+const whole = (json: string): JsonRef => ({ json, text: `${json} #>> '{}'` });
+
+/** The stored document and its folded copy (`foldedJson`), in the resource's row. */
+export const DOCUMENT: FoldedRef = { ...whole('doc'), folded: whole('folded') };
+
+/** Builds the reference to a member of a document value and of its folded copy. */
+export function documentMember(base: FoldedRef, name: string): FoldedRef {
+  return { ...member(base.json, name), folded: member(base.folded.json, name) };
+}
+
+/**
+ * Lists the elements of a jsonb array of the document as rows `alias(v, f)`: each element
+ * `v` beside the same element `f` of the folded copy (the two have one shape); with `ordinal`,
+ * `alias(v, f, n)` and `n` the element's position from 1.
+ */
+export function zippedElements(array: FoldedRef, alias: string, ordinal = false): string {
+  const elements = (json: string) => `jsonb_array_elements(${asArray(json)})`;
+  const rows = `ROWS FROM (${elements(array.json)}, ${elements(array.folded.json)})`;
+  return ordinal ? `${rows} WITH ORDINALITY AS ${alias}(v, f, n)` : `${rows} AS ${alias}(v, f)`;
+}
+
+/** One element of {@link zippedElements} with its folded copy. */
+export const zippedElement = (alias: string): FoldedRef => ({
+  ...whole(`${alias}.v`),
+  folded: whole(`${alias}.f`),
+});
+
+/** The elements of a jsonb array of the document, each beside its folded copy. */
+export function jsonElements(array: FoldedRef): Elements {
   return {
-    source: (alias) => ({ from: `jsonb_array_elements(${asArray(array)}) AS ${alias}(v)` }),
-    self: (alias) => ({ json: `${alias}.v`, text: `${alias}.v #>> '{}'` }),
-    member: (alias, name) => member(`${alias}.v`, name),
-    whole: { json: array, text: '' },
+    source: (alias) => ({ from: zippedElements(array, alias) }),
+    self: zippedElement,
+    member: (alias, name) => documentMember(zippedElement(alias), name),
+    whole: array,
   };
 }
 
@@ -99,7 +133,7 @@ const INSTANTS: Record<string, string> = { created: 'created', lastModified: 'la
 /**
  * Resolves paths at the top of a resource, through the resource type's resolver. Attributes
  * `table` holds in columns or rows map to them (the definitions say whether they compare
- * case-exactly); everything else to the `doc` jsonb. Columns are named without a table alias:
+ * case-exactly); everything else to the `doc` jsonb, beside its folded copy `folded`. Columns are named without a table alias:
  * the statement reads the resource's table alone at the level of the condition.
  */
 export const resourceScope =
@@ -110,10 +144,11 @@ export const resourceScope =
       throw new UnsupportedFilterError(`Unknown attribute ${path.attribute}`, 'unknown-attribute');
     }
     const { attribute, subAttribute, extension } = resolved;
+    const base = extension === undefined ? DOCUMENT : documentMember(DOCUMENT, extension.id);
+    const top = (name: string) => documentMember(base, name);
     if (attribute === SCHEMAS_ATTRIBUTE)
-      return { kind: 'multi', elements: jsonElements("doc->'schemas'"), attribute };
+      return { kind: 'multi', elements: jsonElements(top('schemas')), attribute };
     const isCore = extension === undefined;
-    const base = isCore ? 'doc' : `(doc->${keyLiteral(extension.id)})`;
     if (isCore && !subAttribute) {
       const column = table.columns[attribute.name];
       if (column) {
@@ -131,23 +166,20 @@ export const resourceScope =
     if (isCore && attribute.name === 'meta' && subAttribute) {
       const column = INSTANTS[subAttribute.name];
       if (column) {
-        return {
-          kind: 'instant',
-          column,
-          doc: member(member(base, 'meta').json, subAttribute.name),
-        };
+        return { kind: 'instant', column, doc: member(top('meta').json, subAttribute.name) };
       }
     }
     if (attribute.multiValued) {
       const rows = isCore ? table.rows?.[attribute.name] : undefined;
-      const elements = rows ?? jsonElements(member(base, attribute.name).json);
+      const elements = rows ?? jsonElements(top(attribute.name));
       return subAttribute
         ? { kind: 'multi', elements, attribute, sub: subAttribute }
         : { kind: 'multi', elements, attribute };
     }
-    const top = member(base, attribute.name);
-    if (!subAttribute) return { kind: 'json', ref: top, def: attribute };
-    return { kind: 'json', ref: member(top.json, subAttribute.name), def: subAttribute };
+    const ref = top(attribute.name);
+    if (!subAttribute) return { kind: 'json', ref, def: attribute };
+    const sub = documentMember(ref, subAttribute.name);
+    return { kind: 'json', ref: sub, def: subAttribute };
   };
 
 /**

@@ -1,4 +1,5 @@
 import type { Elements, ResourceTable } from './filter-targets.js';
+import type { JsonRef } from './sql-predicates.js';
 import type { TableNames } from './table-names.js';
 import { UnsupportedFilterError } from './unsupported-filter.js';
 
@@ -6,10 +7,17 @@ import { UnsupportedFilterError } from './unsupported-filter.js';
 export const GROUP_ALIAS = 'grp';
 
 /** The sub-attributes of a member the membership table keeps, and whether each is NOT NULL. */
-const MEMBER_COLUMNS: Readonly<Record<string, { column: string; notNull: boolean }>> = {
+const MEMBER_COLUMNS: Readonly<
+  Record<string, { column: string; notNull: boolean; folded?: (alias: string) => string }>
+> = {
   value: { column: 'member_id', notNull: true },
-  type: { column: 'member_type', notNull: true },
-  display: { column: 'display', notNull: false },
+  // `User` or `Group` (a CHECK says so): ASCII, which lower() under "C" folds as foldCase does.
+  type: {
+    column: 'member_type',
+    notNull: true,
+    folded: (a) => `lower(${a}.member_type COLLATE "C")`,
+  },
+  display: { column: 'display', notNull: false, folded: (a) => `${a}.display_key` },
 };
 
 /**
@@ -34,8 +42,14 @@ export function groupsTable(t: TableNames): ResourceTable {
     member: (alias, name) => {
       const kept = MEMBER_COLUMNS[name];
       if (!kept) throw new UnsupportedFilterError(`Groups cannot be filtered by members.${name}.`);
-      const text = `${alias}.${kept.column}`;
-      return { json: `to_jsonb(${text})`, text, ...(kept.notNull && { column: true as const }) };
+      const ref = (text: string): JsonRef => ({
+        json: `to_jsonb(${text})`,
+        text,
+        ...(kept.notNull && { column: true as const }),
+      });
+      // The folding (scimkit's foldCase) serves caseIgnore comparisons.
+      const value = ref(`${alias}.${kept.column}`);
+      return kept.folded ? { ...value, folded: ref(kept.folded(alias)) } : value;
     },
   };
   return {

@@ -9,12 +9,12 @@ import type { TableNames } from './table-names.js';
  * own rows).
  */
 export interface GroupStatements {
-  /** $1 tenant, $2 id, $3 displayName, $4 its key, $5 externalId, $6 version, $7 created, $8 lastModified, $9 doc. */
+  /** $1 tenant, $2 id, $3 displayName, $4 its key, $5 externalId, $6 version, $7 created, $8 lastModified, $9 doc, $10 its folded copy. */
   readonly insert: string;
   readonly get: string;
   /** The group and its members (`members`, a JSON array in id order) in one snapshot. */
   readonly getWithMembers: string;
-  /** As `insert` plus $10 the expected version; reports changed/current as a user replace does. */
+  /** As `insert` plus $11 the expected version; reports changed/current as a user replace does. */
   readonly replace: string;
   /** Locks the group row for a membership change and reads its version. */
   readonly lock: string;
@@ -26,7 +26,10 @@ export interface GroupStatements {
   readonly groupsAmong: string;
   /** $2 group id, $3 candidate ids: a candidate that is the group or one of its ancestors. */
   readonly cycleAmong: string;
-  /** $2 group id, $3 ids, $4 types, $5 displays: inserts the new memberships, returns their ids. */
+  /**
+   * $2 group id, $3 ids, $4 types, $5 displays, $6 their foldings: inserts the new memberships,
+   * returns their ids.
+   */
   readonly addMembers: string;
   /** $2 group id, $3 ids: deletes those memberships, returns them. */
   readonly removeMembers: string;
@@ -67,22 +70,28 @@ const nextVersionSql = (column: string) =>
 /** Builds the group statements for a table location. */
 export function groupStatements(t: TableNames): GroupStatements {
   const next = nextVersionSql('version');
-  // The stored document carries meta too: both change with the columns.
+  // The stored document carries meta too: both change with the columns, and so does its
+  // folded copy (both values are ASCII, which foldCase folds as lower() under "C" does).
+  const meta = (doc: string, fold: (sql: string) => string) =>
+    `jsonb_set(jsonb_set(${doc}, '{meta,version}', to_jsonb(${fold(next)})),
+      '{meta,lastModified}', to_jsonb(${fold('$3::text')}))`;
   const bumpSet = `version = ${next}, last_modified = $3::text::timestamptz,
-    doc = jsonb_set(jsonb_set(doc, '{meta,version}', to_jsonb(${next})),
-      '{meta,lastModified}', to_jsonb($3::text))`;
+    doc = ${meta('doc', (sql) => sql)},
+    folded = ${meta('folded', (sql) => `lower(${sql} COLLATE "C")`)}`;
   return {
     insert: `INSERT INTO ${t.groups}
-      (tenant, id, display_name, display_name_key, external_id, version, created, last_modified, doc)
-      VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8::timestamptz, $9::jsonb)`,
+      (tenant, id, display_name, display_name_key, external_id, version, created, last_modified,
+        doc, folded)
+      VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8::timestamptz, $9::jsonb, $10::jsonb)`,
     get: `SELECT doc FROM ${t.groups} WHERE tenant = $1 AND id = $2`,
     getWithMembers: `SELECT grp.doc, ${membersColumn(t, 'grp.id')} AS members
       FROM ${t.groups} AS grp WHERE grp.tenant = $1 AND grp.id = $2`,
     replace: `WITH cur AS (SELECT version FROM ${t.groups} WHERE tenant = $1 AND id = $2),
       upd AS (
         UPDATE ${t.groups} SET display_name = $3, display_name_key = $4, external_id = $5,
-          version = $6, created = $7::timestamptz, last_modified = $8::timestamptz, doc = $9::jsonb
-        WHERE tenant = $1 AND id = $2 AND version = $10
+          version = $6, created = $7::timestamptz, last_modified = $8::timestamptz, doc = $9::jsonb,
+          folded = $10::jsonb
+        WHERE tenant = $1 AND id = $2 AND version = $11
         RETURNING 1
       )
       SELECT (SELECT count(*) FROM upd)::int AS changed, (SELECT version FROM cur) AS current`,
@@ -97,9 +106,10 @@ export function groupStatements(t: TableNames): GroupStatements {
         SELECT m.group_id FROM ${t.groupMembers} AS m JOIN up ON m.tenant = $1 AND m.member_id = up.id
       )
       SELECT id FROM up WHERE id = ANY($3::text[]) LIMIT 1`,
-    addMembers: `INSERT INTO ${t.groupMembers} (tenant, group_id, member_id, member_type, display)
-      SELECT $1, $2, m.id, m.type, m.display
-      FROM unnest($3::text[], $4::text[], $5::text[]) AS m(id, type, display)
+    addMembers: `INSERT INTO ${t.groupMembers}
+        (tenant, group_id, member_id, member_type, display, display_key)
+      SELECT $1, $2, m.id, m.type, m.display, m.display_key
+      FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) AS m(id, type, display, display_key)
       ON CONFLICT DO NOTHING
       RETURNING member_id`,
     removeMembers: `DELETE FROM ${t.groupMembers}

@@ -1,10 +1,9 @@
 import type { CompareOperator, Filter, FilterValue } from '../../filter/ast.js';
-import { foldCase } from '../../schema/fold-case.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { AttributeDefinition } from '../../schema/types.js';
 import type { GroupsPart } from '../user-group-paths.js';
 import type { SqlParams } from './sql-params.js';
-import { compareText } from './sql-predicates.js';
+import { compareString, type JsonRef } from './sql-predicates.js';
 import type { TableNames } from './table-names.js';
 import { UnsupportedFilterError } from './unsupported-filter.js';
 
@@ -15,6 +14,14 @@ export interface GroupsFilterContext {
   /** The tenant whose memberships count. */
   readonly tenant: string;
 }
+
+/** A group's displayName, beside its folding (`display_name_key`), and its id. */
+const DISPLAY: JsonRef = {
+  json: 'to_jsonb(g.display_name)',
+  text: 'g.display_name',
+  folded: { json: 'to_jsonb(g.display_name_key)', text: 'g.display_name_key' },
+};
+const ID: JsonRef = { json: 'to_jsonb(g.id)', text: 'g.id' };
 
 const unsupported = (what: string): never => {
   throw new UnsupportedFilterError(`The PostgreSQL user store cannot filter by ${what}.`);
@@ -96,10 +103,8 @@ export class GroupsFilterSql {
     // A non-string literal never equals a string attribute.
     if (typeof value !== 'string') return 'FALSE';
     const definition = this.#subAttribute(part === 'groups' ? 'value' : part);
-    if (part === 'display' && !definition.caseExact)
-      return compareText('g.display_name_key', true, op, foldCase(value), this.params);
-    const column = part === 'display' ? 'g.display_name' : 'g.id';
-    return compareText(column, definition.caseExact, op, value, this.params);
+    const ref = part === 'display' ? DISPLAY : ID;
+    return compareString(ref, definition.caseExact, op, value, this.params);
   }
 
   #subAttribute(name: string): AttributeDefinition {

@@ -18,7 +18,7 @@ export type { PostgresUserStoreOptions } from './postgres-user-store.js';
 export { PostgresOutboxStore } from './postgres-outbox-store.js';
 export { PostgresResourceStore } from './postgres-resource-store.js';
 export type { PostgresResourceStoreOptions } from './postgres-resource-store.js';
-export type { QueryExecutor, QueryOptions, Row } from './query-executor.js';
+export type { QueryExecutor, QueryOptions, Row, TransactionOptions } from './query-executor.js';
 export { pgExecutor } from './pg-executor.js';
 export type { PgExecutorOptions } from './pg-executor.js';
 export { pgliteExecutor } from './pglite-executor.js';

@@ -1,3 +1,6 @@
+import { foldCase } from '../../schema/fold-case.js';
+import { backfillColumn } from './backfill-column.js';
+import { foldedJson } from './folded-json.js';
 import type { QueryExecutor } from './query-executor.js';
 import type { TableNames } from './table-names.js';
 import { fillUserNameKeys } from './user-name-keys.js';
@@ -20,6 +23,14 @@ export interface Migration {
    */
   readonly statements: (t: TableNames) => readonly (string | MigrationScript)[];
 }
+
+/** How migration 6 fills a table's `folded` column from its document. */
+const FOLDED = {
+  from: 'doc',
+  to: 'folded',
+  type: 'jsonb',
+  compute: (doc: unknown) => foldedJson(doc),
+} as const;
 
 /**
  * Lists the store's schema changes in order. A released migration is never edited: a change
@@ -178,6 +189,37 @@ export const migrations: readonly Migration[] = [
         FOREIGN KEY (tenant, resource_type, id) REFERENCES ${t.resources} ON DELETE CASCADE
       )`,
       `CREATE INDEX "${t.prefix}resource_keys_id_idx" ON ${t.resourceKeys} (tenant, resource_type, id)`,
+    ],
+  },
+  {
+    version: 6,
+    name: 'case-folded copies for caseIgnore filters and sorts',
+    statements: (t) => [
+      // Each document beside a copy with every string folded by scimkit (foldedJson), and a
+      // member's display beside its folding: caseIgnore comparisons read these, never the
+      // database's lower(), which folds by the locale and neither normalises nor folds ς.
+      `ALTER TABLE ${t.users} ADD COLUMN folded jsonb`,
+      `ALTER TABLE ${t.groups} ADD COLUMN folded jsonb`,
+      `ALTER TABLE ${t.resources} ADD COLUMN folded jsonb`,
+      `ALTER TABLE ${t.groupMembers} ADD COLUMN display_key text COLLATE "C"`,
+      backfillColumn({ ...FOLDED, table: (n) => n.users, keys: ['tenant', 'id'] }),
+      backfillColumn({ ...FOLDED, table: (n) => n.groups, keys: ['tenant', 'id'] }),
+      backfillColumn({
+        ...FOLDED,
+        table: (n) => n.resources,
+        keys: ['tenant', 'resource_type', 'id'],
+      }),
+      backfillColumn({
+        table: (n) => n.groupMembers,
+        keys: ['tenant', 'group_id', 'member_id'],
+        from: 'display',
+        to: 'display_key',
+        type: 'text',
+        compute: (display) => (typeof display === 'string' ? foldCase(display) : null),
+      }),
+      `ALTER TABLE ${t.users} ALTER COLUMN folded SET NOT NULL`,
+      `ALTER TABLE ${t.groups} ALTER COLUMN folded SET NOT NULL`,
+      `ALTER TABLE ${t.resources} ALTER COLUMN folded SET NOT NULL`,
     ],
   },
 ];

@@ -16,6 +16,8 @@ function executorOn(db: Queryable, transaction: QueryExecutor['transaction']): Q
 /**
  * Wraps a PGlite database (PostgreSQL compiled to WebAssembly, in process) as a
  * {@link QueryExecutor}. PGlite runs one statement at a time, so concurrent callers queue.
+ * Statement timeouts are ignored: PGlite accepts `statement_timeout` but its WebAssembly build
+ * has no timer to cancel a running statement, so setting it would only cost a round trip.
  *
  * `@electric-sql/pglite` is not a dependency of scimkit: the host creates the database and
  * owns its lifetime.

@@ -23,6 +23,7 @@ import { compileSqlFilter } from './compile-sql-filter.js';
 import type { ResourceTable } from './filter-targets.js';
 import { groupsTable } from './group-filter.js';
 import { groupsPage, groupStatements, type GroupStatements } from './group-statements.js';
+import { foldedJson } from './folded-json.js';
 import { keysetPage } from './keyset-page.js';
 import { pageStatement } from './page-statement.js';
 import type { QueryExecutor } from './query-executor.js';
@@ -52,7 +53,7 @@ interface AncestorRow {
   display: string;
 }
 
-/** The columns a group write sends, in statement order ($3 to $9). */
+/** The columns a group write sends, in statement order ($3 to $10). */
 function groupColumns(group: ScimGroup): unknown[] {
   const { members: _members, ...doc } = group;
   return [
@@ -63,6 +64,7 @@ function groupColumns(group: ScimGroup): unknown[] {
     group.meta.created,
     group.meta.lastModified,
     JSON.stringify(doc),
+    foldedJson(doc),
   ];
 }
 
@@ -410,6 +412,7 @@ export class PostgresGroupStore implements GroupStore {
         members.map((m) => m.value),
         members.map((m) => m.type),
         members.map((m) => m.display ?? null),
+        members.map((m) => (m.display === undefined ? null : foldCase(m.display))),
       ],
       { prepare: true },
     );

@@ -12,6 +12,7 @@ import { ScimConfigError, scimErrors } from '../../errors/index.js';
 import { previewJson } from '../../json/preview-json.js';
 import { isAttributeName } from '../../schema/attribute-path.js';
 import { compileSqlFilter } from './compile-sql-filter.js';
+import { foldedJson } from './folded-json.js';
 import { keysetPage, type KeysetRow } from './keyset-page.js';
 import type { MigrateResult } from './migrate.js';
 import { pageStatement } from './page-statement.js';
@@ -26,6 +27,7 @@ import {
 import { restoreOrder } from './restore-order.js';
 import { settleWrite, type WriteOutcome } from './settle-write.js';
 import { sortKey } from './sort-key.js';
+import { storeStatementTimeout } from './statement-timeout.js';
 import { StoreContext } from './store-context.js';
 import { UnsupportedFilterError } from './unsupported-filter.js';
 
@@ -47,12 +49,16 @@ const UNIQUE_VIOLATION = '23505';
 
 const readDoc = (doc: Doc) => restoreOrder(doc) as unknown as ScimResource;
 
-/** The columns a write sends after tenant, type and id: version, created, lastModified, doc. */
+/**
+ * The columns a write sends after tenant, type and id: version, created, lastModified, doc and
+ * its folded copy.
+ */
 const columns = (resource: ScimResource) => [
   resource.meta.version,
   resource.meta.created,
   resource.meta.lastModified,
   JSON.stringify(resource),
+  foldedJson(resource),
 ];
 
 /**
@@ -94,7 +100,10 @@ export class PostgresResourceStore implements ResourceStore {
   private readonly context: StoreContext;
   private readonly sql: ResourceStatements;
 
-  /** @throws ScimConfigError for a type name that is not an attribute name, or a bad location. */
+  /**
+   * @throws ScimConfigError for a type name that is not an attribute name, a bad location, or a
+   * bad `statementTimeoutMs`.
+   */
   constructor(options: PostgresResourceStoreOptions) {
     if (typeof options.resourceType !== 'string' || !isTypeName(options.resourceType))
       throw new ScimConfigError(
@@ -102,7 +111,12 @@ export class PostgresResourceStore implements ResourceStore {
           'resource type name (an attribute name of at most 100 characters).',
       );
     this.resourceType = options.resourceType;
-    this.context = new StoreContext(options.executor, options, options.migrate ?? false);
+    this.context = new StoreContext(
+      options.executor,
+      options,
+      options.migrate ?? false,
+      storeStatementTimeout(options.statementTimeoutMs, 'PostgresResourceStore'),
+    );
     this.sql = resourceStatements(this.context.tables);
   }
 

@@ -22,7 +22,9 @@ import { PostgresGroupStore } from './postgres-group-store.js';
 import { PostgresOutboxStore } from './postgres-outbox-store.js';
 import type { QueryExecutor } from './query-executor.js';
 import { restoreOrder } from './restore-order.js';
+import { storeStatementTimeout } from './statement-timeout.js';
 import { StoreContext } from './store-context.js';
+import { foldedJson } from './folded-json.js';
 import type { TableLocation } from './table-names.js';
 import { toStoreError } from './to-store-error.js';
 import { sortKey } from './sort-key.js';
@@ -43,11 +45,19 @@ export interface PostgresUserStoreOptions extends TableLocation {
    * deploy time (or calls {@link PostgresUserStore.migrate} at start).
    */
   readonly migrate?: boolean;
+  /**
+   * The longest one statement of a request may run, in milliseconds, on a PostgreSQL server
+   * (`statement_timeout`; each statement of a transaction has its own). Default 5000. A
+   * statement past it is cancelled, its transaction rolled back, and the request answered 503
+   * with `Retry-After`. `0` leaves the server's own setting. PGlite cannot cancel a running
+   * statement and ignores it.
+   */
+  readonly statementTimeoutMs?: number;
 }
 
 type Doc = Record<string, unknown>;
 
-/** The columns every write sends, in statement order ($3 to $9). */
+/** The columns every write sends, in statement order ($3 to $10). */
 function userColumns(user: ScimUser): unknown[] {
   return [
     user.userName,
@@ -57,6 +67,7 @@ function userColumns(user: ScimUser): unknown[] {
     user.meta.created,
     user.meta.lastModified,
     JSON.stringify(user),
+    foldedJson(user),
   ];
 }
 
@@ -109,7 +120,12 @@ export class PostgresUserStore implements UserStore {
   private readonly sql: UserStatements;
 
   constructor(options: PostgresUserStoreOptions) {
-    this.context = new StoreContext(options.executor, options, options.migrate ?? false);
+    this.context = new StoreContext(
+      options.executor,
+      options,
+      options.migrate ?? false,
+      storeStatementTimeout(options.statementTimeoutMs, 'PostgresUserStore'),
+    );
     this.sql = userStatements(this.context.tables);
     this.outbox = new PostgresOutboxStore(this.context);
     this.groups = this.groupStore = new PostgresGroupStore(this.context);

@@ -8,6 +8,21 @@ export interface QueryOptions {
    * driver may prepare it once per connection instead of parsing and planning it each time.
    */
   readonly prepare?: boolean;
+  /**
+   * The longest the statement may run, in milliseconds, as PostgreSQL's `statement_timeout`
+   * (a non-negative integer): past it the server cancels the statement with SQLSTATE 57014.
+   * A driver that cannot enforce it ignores it (PGlite has no timers).
+   */
+  readonly statementTimeoutMs?: number;
+}
+
+/** Hints for one transaction; a driver may ignore them. */
+export interface TransactionOptions {
+  /**
+   * The longest each statement of the transaction may run, in milliseconds, as PostgreSQL's
+   * `statement_timeout` set for the transaction alone (`SET LOCAL`).
+   */
+  readonly statementTimeoutMs?: number;
 }
 
 /**
@@ -28,7 +43,7 @@ export interface QueryExecutor {
   query<R = Row>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<R[]>;
   /**
    * Runs `fn` in one transaction on one connection: committed when it resolves, rolled back
-   * when it throws. A transaction started inside `fn` joins the outer one.
+   * when it throws. A transaction started inside `fn` joins the outer one (and its options).
    */
-  transaction<T>(fn: (tx: QueryExecutor) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: QueryExecutor) => Promise<T>, options?: TransactionOptions): Promise<T>;
 }

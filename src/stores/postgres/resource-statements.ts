@@ -7,11 +7,11 @@ import type { TableNames } from './table-names.js';
  * always the tenant, `$2` the resource type's name, `$3` the resource's id.
  */
 export interface ResourceStatements {
-  /** $4 version, $5 created, $6 lastModified, $7 doc. */
+  /** $4 version, $5 created, $6 lastModified, $7 doc, $8 its folded copy. */
   readonly insert: string;
   readonly get: string;
   /**
-   * As `insert` plus $8 the expected version; reports `changed` and the `current` version in
+   * As `insert` plus $9 the expected version; reports `changed` and the `current` version in
    * the statement's snapshot, as a user replace does.
    */
   readonly replace: string;
@@ -38,13 +38,13 @@ export function resourceStatements(t: TableNames): ResourceStatements {
     `SELECT (SELECT count(*) FROM ${cte})::int AS changed, (SELECT version FROM cur) AS current`;
   return {
     insert: `INSERT INTO ${t.resources}
-      (tenant, resource_type, id, version, created, last_modified, doc)
-      VALUES ($1, $2, $3, $4, $5::timestamptz, $6::timestamptz, $7::jsonb)`,
+      (tenant, resource_type, id, version, created, last_modified, doc, folded)
+      VALUES ($1, $2, $3, $4, $5::timestamptz, $6::timestamptz, $7::jsonb, $8::jsonb)`,
     get: `SELECT doc FROM ${t.resources} WHERE ${row}`,
     replace: `WITH ${cur}, upd AS (
         UPDATE ${t.resources} SET version = $4, created = $5::timestamptz,
-          last_modified = $6::timestamptz, doc = $7::jsonb
-        WHERE ${row} AND version = $8
+          last_modified = $6::timestamptz, doc = $7::jsonb, folded = $8::jsonb
+        WHERE ${row} AND version = $9
         RETURNING 1
       ) ${outcome('upd')}`,
     delete: `WITH ${cur}, del AS (
@@ -67,7 +67,7 @@ export function resourceStatements(t: TableNames): ResourceStatements {
  * resource type name the store checked (an attribute name: letters, digits, `-`, `_`).
  */
 export function resourcesPage(t: TableNames, name: string): PageSource {
-  const from = `(SELECT tenant, id, created, last_modified, doc FROM ${t.resources}
+  const from = `(SELECT tenant, id, created, last_modified, doc, folded FROM ${t.resources}
     WHERE resource_type = '${name}') AS r`;
   return { from, countAll: `(SELECT count(*) FROM ${from} WHERE tenant = $1)::int` };
 }

@@ -1,8 +1,15 @@
 import type { AttributePath } from '../../filter/ast.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { AttributeDefinition } from '../../schema/types.js';
-import { member, resourceScope, USERS_TABLE, type ResourceTable } from './filter-targets.js';
-import { asArray, type JsonRef } from './sql-predicates.js';
+import {
+  documentMember,
+  resourceScope,
+  USERS_TABLE,
+  zippedElement,
+  zippedElements,
+  type ResourceTable,
+} from './filter-targets.js';
+import { comparedText, type JsonRef } from './sql-predicates.js';
 import { UnsupportedFilterError } from './unsupported-filter.js';
 
 /** A typed SQL value of one jsonb value, NULL when absent or of another type. */
@@ -20,7 +27,8 @@ function typedValue(ref: JsonRef, def: AttributeDefinition): string {
     case 'dateTime':
       return when('string', `(${ref.text})::timestamptz`);
     default:
-      return def.caseExact ? `(${ref.text}) COLLATE "C"` : `lower(${ref.text}) COLLATE "C"`;
+      // Folded as the core's compileSort folds, in byte order as the core compares strings.
+      return `(${comparedText(ref, def.caseExact)}) COLLATE "C"`;
   }
 }
 
@@ -44,7 +52,8 @@ export function sortKey(
   switch (target.kind) {
     case 'column':
       if (target.key !== undefined) return target.key;
-      return target.caseExact ? target.column : `lower(${target.column})`;
+      if (target.caseExact) return target.column;
+      throw new UnsupportedFilterError(`${path.attribute} is kept without its case folding`);
     case 'instant':
       return target.column;
     case 'json':
@@ -59,10 +68,10 @@ export function sortKey(
           ? attribute.subAttributes?.find((s) => s.name === 'value')
           : attribute);
       if (!def) throw new UnsupportedFilterError(`${attribute.name} has no value to sort by`);
-      const ref: JsonRef =
-        def === attribute ? { json: 's.v', text: `s.v #>> '{}'` } : member('s.v', def.name);
+      const element = zippedElement('s');
+      const ref = def === attribute ? element : documentMember(element, def.name);
       return `(SELECT ${typedValue(ref, def)}
-        FROM jsonb_array_elements(${asArray(elements.whole.json)}) WITH ORDINALITY AS s(v, n)
+        FROM ${zippedElements(elements.whole, 's', true)}
         ORDER BY COALESCE(s.v->'primary' = 'true'::jsonb, false) DESC, s.n LIMIT 1)`;
     }
   }

@@ -1,6 +1,8 @@
 import type { CompareOperator } from '../../filter/ast.js';
 import { parseDateTime } from '../../schema/date-time.js';
+import { foldCase } from '../../schema/fold-case.js';
 import { escapeLike, type SqlParams } from './sql-params.js';
+import { UnsupportedFilterError } from './unsupported-filter.js';
 
 /** The operators that order values. */
 const ORDERING: Partial<Record<CompareOperator, string>> = { gt: '>', ge: '>=', lt: '<', le: '<=' };
@@ -14,6 +16,11 @@ export interface JsonRef {
    * never NULL and stays bare, so an index on the column can answer it.
    */
   readonly column?: true;
+  /**
+   * The same value in the folded copy of the document (`foldedJson`), or the column of its
+   * folding: what a caseIgnore comparison reads.
+   */
+  readonly folded?: JsonRef;
 }
 
 /** Returns the SQL operator of an ordering comparison, or `undefined` for the others. */
@@ -22,35 +29,55 @@ export function orderingOperator(op: CompareOperator): string | undefined {
 }
 
 /**
- * Compares a text expression with a string value; `null` when `lhs` is SQL NULL (the caller
- * decides how to make it two-valued). Case-insensitive comparisons lower both sides with the
- * database's `lower()`; `userName` never comes here case-insensitively (its key column holds
- * scimkit's own folding).
+ * Compares a text expression with a string value exactly; `null` when `lhs` is SQL NULL (the
+ * caller decides how to make it two-valued). A caseIgnore comparison passes the folded text
+ * and the literal folded by `foldCase` (see {@link compareString}): the database never folds.
  *
  * @see RFC 7644 §3.4.2.2
  */
 export function compareText(
   lhs: string,
+  op: Exclude<CompareOperator, 'ne'>,
+  value: string,
+  params: SqlParams,
+): string {
+  switch (op) {
+    case 'eq':
+      return `${lhs} = ${params.add(value)}`;
+    case 'co':
+      return `${lhs} LIKE ${params.add(`%${escapeLike(value)}%`)}`;
+    case 'sw':
+      return `${lhs} LIKE ${params.add(`${escapeLike(value)}%`)}`;
+    case 'ew':
+      return `${lhs} LIKE ${params.add(`%${escapeLike(value)}`)}`;
+    default:
+      // Byte order, as the ids and every other key compare in the core.
+      return `${lhs} COLLATE "C" ${ORDERING[op] ?? '='} ${params.add(value)}`;
+  }
+}
+
+/**
+ * Returns the text a string comparison or sort reads: the value as stored for a caseExact
+ * attribute, else its folding by `foldCase` (the folded copy of the document, or a key
+ * column), which is how the core and the memory store compare regardless of case.
+ *
+ * @throws UnsupportedFilterError for a caseIgnore value kept without its folding.
+ */
+export function comparedText(ref: JsonRef, caseExact: boolean): string {
+  if (caseExact) return ref.text;
+  if (!ref.folded) throw new UnsupportedFilterError('A value kept without its case folding');
+  return ref.folded.text;
+}
+
+/** Compares a string value as {@link compareText} does, regardless of case unless `caseExact`. */
+export function compareString(
+  ref: JsonRef,
   caseExact: boolean,
   op: Exclude<CompareOperator, 'ne'>,
   value: string,
   params: SqlParams,
 ): string {
-  const fold = (sql: string) => (caseExact ? sql : `lower(${sql})`);
-  const left = fold(lhs);
-  switch (op) {
-    case 'eq':
-      return `${left} = ${fold(params.add(value))}`;
-    case 'co':
-      return `${left} LIKE ${fold(params.add(`%${escapeLike(value)}%`))}`;
-    case 'sw':
-      return `${left} LIKE ${fold(params.add(`${escapeLike(value)}%`))}`;
-    case 'ew':
-      return `${left} LIKE ${fold(params.add(`%${escapeLike(value)}`))}`;
-    default:
-      // Byte order, as the ids and every other key compare in the core.
-      return `${left} COLLATE "C" ${ORDERING[op] ?? '='} ${fold(params.add(value))}`;
-  }
+  return compareText(comparedText(ref, caseExact), op, caseExact ? value : foldCase(value), params);
 }
 
 // A value is present when some scalar in it is a number, a boolean or a non-empty string: the

@@ -7,11 +7,11 @@ import type { TableNames } from './table-names.js';
  */
 export interface UserStatements {
   readonly insert: string;
-  /** Insert plus the outbox rows ($10, a jsonb array of messages), or neither. */
+  /** Insert plus the outbox rows ($11, a jsonb array of messages), or neither. */
   readonly insertWithOutbox: string;
   readonly get: string;
   readonly replace: string;
-  /** Replace ($10: expected version) plus the outbox rows ($11), written only when the user is. */
+  /** Replace ($11: expected version) plus the outbox rows ($12), written only when the user is. */
   readonly replaceWithOutbox: string;
   readonly delete: string;
   readonly deleteVersioned: string;
@@ -24,8 +24,9 @@ export interface UserStatements {
 /** Builds the user statements for a table location. */
 export function userStatements(t: TableNames): UserStatements {
   const insertUser = `INSERT INTO ${t.users}
-      (tenant, id, user_name, user_name_key, external_id, version, created, last_modified, doc)
-      VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8::timestamptz, $9::jsonb)`;
+      (tenant, id, user_name, user_name_key, external_id, version, created, last_modified, doc,
+        folded)
+      VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8::timestamptz, $9::jsonb, $10::jsonb)`;
   // The outbox rows read from the user's CTE: no user row, no message.
   const outboxFrom = (cte: string, messages: string) => `INSERT INTO ${t.outbox}
       (id, tenant, user_id, kind, payload, created_at, due_at)
@@ -37,17 +38,18 @@ export function userStatements(t: TableNames): UserStatements {
   const replaceCtes = `WITH cur AS (SELECT version FROM ${t.users} WHERE tenant = $1 AND id = $2),
     upd AS (
       UPDATE ${t.users} SET user_name = $3, user_name_key = $4, external_id = $5, version = $6,
-        created = $7::timestamptz, last_modified = $8::timestamptz, doc = $9::jsonb
-      WHERE tenant = $1 AND id = $2 AND version = $10
+        created = $7::timestamptz, last_modified = $8::timestamptz, doc = $9::jsonb,
+        folded = $10::jsonb
+      WHERE tenant = $1 AND id = $2 AND version = $11
       RETURNING 1
     )`;
   const replaceResult = `SELECT (SELECT count(*) FROM upd)::int AS changed, (SELECT version FROM cur) AS current`;
   return {
     insert: insertUser,
-    insertWithOutbox: `WITH u AS (${insertUser} RETURNING 1) ${outboxFrom('u', '$10')}`,
+    insertWithOutbox: `WITH u AS (${insertUser} RETURNING 1) ${outboxFrom('u', '$11')}`,
     get: `SELECT doc FROM ${t.users} WHERE tenant = $1 AND id = $2`,
     replace: `${replaceCtes} ${replaceResult}`,
-    replaceWithOutbox: `${replaceCtes}, ob AS (${outboxFrom('upd', '$11')}) ${replaceResult}`,
+    replaceWithOutbox: `${replaceCtes}, ob AS (${outboxFrom('upd', '$12')}) ${replaceResult}`,
     delete: `DELETE FROM ${t.users} WHERE tenant = $1 AND id = $2 RETURNING 1`,
     deleteVersioned: `WITH cur AS (SELECT version FROM ${t.users} WHERE tenant = $1 AND id = $2),
       del AS (DELETE FROM ${t.users} WHERE tenant = $1 AND id = $2 AND version = $3 RETURNING 1)

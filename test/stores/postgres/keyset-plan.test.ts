@@ -30,9 +30,10 @@ describe.each(backends)('the plan of a deep keyset page on $name', ({ open }) =>
     const users = `"${backend.schema}".users`;
     await backend.executor.query(
       `INSERT INTO ${users}
-         (tenant, id, user_name, user_name_key, version, created, last_modified, doc)
+         (tenant, id, user_name, user_name_key, version, created, last_modified, doc, folded)
        SELECT $1, 'u' || lpad(n::text, 8, '0'), 'user' || n || '@x.org', 'user' || n || '@x.org',
-         'W/"1"', now(), now(), jsonb_build_object('id', 'u' || lpad(n::text, 8, '0'))
+         'W/"1"', now(), now(), jsonb_build_object('id', 'u' || lpad(n::text, 8, '0')),
+         jsonb_build_object('id', 'u' || lpad(n::text, 8, '0'))
        FROM generate_series(1, ${USERS}) AS n`,
       [TENANT],
     );
@@ -40,9 +41,10 @@ describe.each(backends)('the plan of a deep keyset page on $name', ({ open }) =>
     const groups = `"${backend.schema}".groups`;
     await backend.executor.query(
       `INSERT INTO ${groups}
-         (tenant, id, display_name, display_name_key, version, created, last_modified, doc)
+         (tenant, id, display_name, display_name_key, version, created, last_modified, doc, folded)
        SELECT $1, 'g' || lpad(n::text, 8, '0'), 'Group ' || n, 'group ' || lpad(n::text, 8, '0'),
-         'W/"1"', now(), now(), jsonb_build_object('id', 'g' || lpad(n::text, 8, '0'))
+         'W/"1"', now(), now(), jsonb_build_object('id', 'g' || lpad(n::text, 8, '0')),
+         jsonb_build_object('id', 'g' || lpad(n::text, 8, '0'))
        FROM generate_series(1, ${USERS}) AS n`,
       [TENANT],
     );
