@@ -76,7 +76,7 @@ export type {
   PendingOutboxMessage,
 } from './contracts/outbox.js';
 export type { Mailer, SendOptions, WelcomeEmail } from './contracts/mailer.js';
-export type { ApiKeyVerifier, Tenant } from './contracts/api-key-verifier.js';
+export type { ApiKeyVerifier, Scope, Tenant } from './contracts/api-key-verifier.js';
 export type {
   GroupListQuery,
   GroupListResult,
