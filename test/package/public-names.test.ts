@@ -125,6 +125,7 @@ const PUBLIC_NAMES: Record<string, readonly string[]> = {
     'ScimType',
     'ScimUser',
     'ScimUserAttributes',
+    'Scope',
     'SendOptions',
     'sha256Hex',
     'SortOrder',
