@@ -180,4 +180,25 @@ export const migrations: readonly Migration[] = [
       `CREATE INDEX "${t.prefix}resource_keys_id_idx" ON ${t.resourceKeys} (tenant, resource_type, id)`,
     ],
   },
+  {
+    version: 6,
+    name: 'api keys',
+    statements: (t) => [
+      // One row per API key; the key itself is never stored, only the SHA-256 of it. Looked up
+      // by id (the visible part of the key), listed per tenant.
+      `CREATE TABLE ${t.apiKeys} (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant text COLLATE "C" NOT NULL,
+        profile text,
+        scopes text[] NOT NULL,
+        label text,
+        hash text NOT NULL,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz,
+        revoked_at timestamptz,
+        last_used_at timestamptz
+      )`,
+      `CREATE INDEX "${t.prefix}api_keys_tenant_idx" ON ${t.apiKeys} (tenant, created_at, id)`,
+    ],
+  },
 ];
