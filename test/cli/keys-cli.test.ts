@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -116,6 +116,18 @@ describe('scimkit keys, on a PGlite data folder', () => {
 
   it('issued nothing for a refused command', async () => {
     expect(await withKeys((keys) => keys.list('d-9'))).toEqual([]);
+  });
+
+  it('refuses a data folder a running server holds', async () => {
+    // The example server's lock names its process; this test process stands in for it.
+    writeFileSync(join(dir, 'server.lock'), `${process.pid} 0123456789abcdef01234567\n`);
+    try {
+      const run = await scimkit(['keys', 'list', '--tenant', 'x', ...data]);
+      expect(run.code).toBe(1);
+      expect(run.err).toMatch(new RegExp(`in use by process ${process.pid}; .*stop the server`));
+    } finally {
+      rmSync(join(dir, 'server.lock'));
+    }
   });
 
   it('refuses a folder without a database, and no database at all', async () => {
