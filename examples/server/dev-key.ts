@@ -30,7 +30,16 @@ export async function devKey(keys: KeyStore, file: string | undefined): Promise<
   const kept = file === undefined ? undefined : readKept(file);
   if (kept !== undefined && (await keys.verify(kept)) !== null)
     return { key: kept, note: `the development key kept in ${file}` };
-  if (kept !== undefined || (await keys.list(DEV_TENANT)).length > 0)
+  const issuedBefore = (await keys.list(DEV_TENANT)).length > 0;
+  // Without a data folder the key was shown once, at the first start: only its hash is kept.
+  if (kept === undefined && issuedBefore)
+    return {
+      key: undefined,
+      note:
+        'the development key shown at the first start (only its hash is kept); list the keys ' +
+        `with npm run keys -- keys list --tenant ${DEV_TENANT}`,
+    };
+  if (kept !== undefined)
     return {
       key: undefined,
       note:

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresKeyStore, pgliteExecutor } from '../../src/stores/postgres/index.js';
+import { devKey } from '../../examples/server/dev-key.js';
 import { startServer } from '../../examples/server/server.js';
+import { MemoryKeyStore } from '../../src/index.js';
 import { testConfig } from './test-config.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -66,5 +68,18 @@ describe('example server without SCIM_API_KEYS, on its PGlite data folder', () =
     expect(third.key).toBeUndefined();
     expect(note).toMatch(/no longer works/);
     expect(third.status).toBe(401);
+  });
+});
+
+describe('the development key without a data folder (a PostgreSQL server)', () => {
+  it('is shown at the first start only, and never issued twice', async () => {
+    const keys = new MemoryKeyStore();
+    const first = await devKey(keys, undefined);
+    expect(first.key).toMatch(/^scimkit_/);
+    expect(await keys.verify(first.key ?? '')).toMatchObject({ id: 'dev' });
+    const second = await devKey(keys, undefined);
+    expect(second.key).toBeUndefined();
+    expect(second.note).toMatch(/shown at the first start/);
+    expect(await keys.list('dev')).toHaveLength(1);
   });
 });
