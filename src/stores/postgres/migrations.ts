@@ -181,7 +181,7 @@ export const migrations: readonly Migration[] = [
     ],
   },
   {
-    version: 6,
+    version: 7,
     name: 'api keys',
     statements: (t) => [
       // One row per API key; the key itself is never stored, only the SHA-256 of it. Looked up

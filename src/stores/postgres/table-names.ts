@@ -28,7 +28,7 @@ export interface TableNames {
   readonly resources: string;
   /** The unique keys those resources hold, one row each (migration 5). */
   readonly resourceKeys: string;
-  /** The API keys of `PostgresKeyStore` (migration 6). */
+  /** The API keys of `PostgresKeyStore` (migration 7). */
   readonly apiKeys: string;
   /** Unquoted prefix for index, function and trigger names. */
   readonly prefix: string;
