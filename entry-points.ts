@@ -17,3 +17,9 @@ export const entryPoints = [
   { subpath: './filter', src: 'src/filter/index.ts', out: 'filter/index' },
   { subpath: './openapi', src: 'src/openapi/index.ts', out: 'openapi/index' },
 ] as const;
+
+/**
+ * The commands the package installs (`bin` in package.json), built by tsup beside the entry
+ * points; checked by test/package/exports.test.ts.
+ */
+export const binEntries = [{ name: 'scimkit', src: 'src/cli/main.ts', out: 'cli/main' }] as const;

@@ -1,8 +1,8 @@
 import { defineConfig } from 'tsup';
-import { entryPoints } from './entry-points.js';
+import { binEntries, entryPoints } from './entry-points.js';
 
 export default defineConfig({
-  entry: Object.fromEntries(entryPoints.map((e) => [e.out, e.src])),
+  entry: Object.fromEntries([...entryPoints, ...binEntries].map((e) => [e.out, e.src])),
   format: ['esm'],
   target: 'node20',
   dts: true,

@@ -28,6 +28,18 @@ export type {
 } from './core/types.js';
 export type { AdapterOptions } from './adapters/adapter-options.js';
 export { staticApiKeys, sha256Hex } from './auth/static-api-keys.js';
+export { KeyStore, DEFAULT_ROTATION_OVERLAP_MS } from './auth/key-store.js';
+export type {
+  IssueKeyOptions,
+  IssuedApiKey,
+  KeyStoreOptions,
+  ListedApiKey,
+  RotateKeyOptions,
+} from './auth/key-store.js';
+export { MemoryKeyStore } from './auth/memory-key-store.js';
+export { KeyStoreError } from './auth/key-store-error.js';
+export type { KeyStoreErrorCode } from './auth/key-store-error.js';
+export type { ApiKeyInfo, ApiKeyRecords, StoredApiKey } from './contracts/api-key-records.js';
 export type { StaticApiKey } from './auth/static-api-keys.js';
 export type { Scim, UserLifecycle, GroupAccess } from './core/scim.js';
 export type { ScimOptions, OutboxOptions, RateLimit, RateLimitVerdict } from './core/options.js';
@@ -76,7 +88,7 @@ export type {
   PendingOutboxMessage,
 } from './contracts/outbox.js';
 export type { Mailer, SendOptions, WelcomeEmail } from './contracts/mailer.js';
-export type { ApiKeyVerifier, Tenant } from './contracts/api-key-verifier.js';
+export type { ApiKeyVerifier, Scope, Tenant } from './contracts/api-key-verifier.js';
 export type {
   GroupListQuery,
   GroupListResult,

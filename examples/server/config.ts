@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import {
   BUILT_IN_PROFILES,
@@ -54,7 +53,10 @@ export interface ServerConfig {
   readonly host: string;
   readonly port: number;
   readonly keys: readonly KeyEntry[];
-  /** True when no SCIM_API_KEYS was set and a development key was generated. */
+  /**
+   * True when no SCIM_API_KEYS was set: the keys live in the key store (`npm run keys`), which
+   * issues a development key at the first start.
+   */
   readonly generatedKey: boolean;
   readonly mailLog: string | undefined;
   /** Signs activation links; when undefined, {@link startServer} finds or makes one. */
@@ -240,12 +242,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     throw new Error(`PORT: "${env.PORT}" is not a port number.`);
   const configured = env.SCIM_API_KEYS?.trim() ? parseApiKeys(env.SCIM_API_KEYS) : [];
   const generatedKey = configured.length === 0;
-  const keys = withTenantProfiles(
-    generatedKey
-      ? [{ key: `dev-${randomBytes(18).toString('base64url')}`, tenant: 'dev' }]
-      : configured,
-    env.SCIMKIT_TENANT_PROFILES ?? '',
-  );
+  const keys = withTenantProfiles(configured, env.SCIMKIT_TENANT_PROFILES ?? '');
   const meHeader = env.SCIMKIT_ME_HEADER?.trim().toLowerCase() || undefined;
   if (meHeader !== undefined && !/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(meHeader))
     throw new Error(`SCIMKIT_ME_HEADER: "${meHeader}" is not a header name.`);

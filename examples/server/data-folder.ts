@@ -21,6 +21,11 @@ export class DataFolder {
     this.#lock = join(dir, LOCK);
   }
 
+  /** Where the development key is kept (mode 0600), for a `curl` that works after a restart. */
+  get devKeyFile(): string {
+    return join(this.dir, 'dev-api-key');
+  }
+
   /** Where PGlite keeps the database. */
   get databaseDir(): string {
     return join(this.dir, 'pglite');

@@ -9,18 +9,22 @@ async function main(): Promise<void> {
   console.log(`scimkit example server listening at ${running.url}`);
   if (config.publicUrl) console.log(`Public URL (SCIMKIT_PUBLIC_URL): ${config.publicUrl}`);
   console.log(`Provisioning console: ${running.consoleUrl} (sign in with an API key)`);
-  const [first] = config.keys;
-  if (config.generatedKey && first) {
+  const dev = running.devKey;
+  if (dev) {
     console.log(
-      `\nNo SCIM_API_KEYS set: generated a development key for tenant "${first.tenant}":\n  ${first.key}\n`,
+      `\nNo SCIM_API_KEYS set: API keys come from the key store (npm run keys -- keys list --tenant dev).`,
     );
+    console.log(`Using ${dev.note}.`);
+  }
+  if (dev?.key) {
+    console.log(`  ${dev.key}\n`);
     console.log('Try it:');
     console.log(
-      `  curl -s -H 'Authorization: Bearer ${first.key}' -H 'Content-Type: application/scim+json' \\\n` +
+      `  curl -s -H 'Authorization: Bearer ${dev.key}' -H 'Content-Type: application/scim+json' \\\n` +
         `    -d '{"schemas":["urn:ietf:params:scim:schemas:core:2.0:User"],"userName":"ada@example.org","active":true,"name":{"givenName":"Ada","familyName":"Lovelace"}}' \\\n` +
         `    ${running.url}/Users\n`,
     );
-  } else {
+  } else if (!dev) {
     console.log(
       `API keys configured for tenants: ${[...new Set(config.keys.map((k) => k.tenant))].join(', ')}`,
     );

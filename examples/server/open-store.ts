@@ -1,4 +1,4 @@
-import type { UserStore } from '../../src/index.js';
+import { MemoryKeyStore, type KeyStore, type UserStore } from '../../src/index.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import type { StoreConfig } from './config.js';
 import { DataFolder } from './data-folder.js';
@@ -11,6 +11,10 @@ export interface OpenStore {
   readonly invitations: InvitationLedger;
   /** One line for the start-up log, e.g. `PGlite in /srv/.data/pglite`. */
   readonly description: string;
+  /** The API keys, next to the users. */
+  readonly keys: KeyStore;
+  /** Where the development key is kept, when the store has a data folder. */
+  readonly devKeyFile?: string;
   /** Reads (or makes) the secret kept next to the data, when the store has a data folder. */
   readonly activationSecret?: () => string;
   close(): Promise<void>;
@@ -37,11 +41,12 @@ export async function openStore(config: StoreConfig): Promise<OpenStore> {
     return {
       store: new MemoryUserStore(),
       invitations: memoryInvitations(),
+      keys: new MemoryKeyStore(),
       description: 'memory (users are lost when the process stops)',
       close: async () => undefined,
     };
   }
-  const { PostgresUserStore, pgExecutor, pgliteExecutor } =
+  const { PostgresKeyStore, PostgresUserStore, pgExecutor, pgliteExecutor } =
     await import('../../src/stores/postgres/index.js');
   if (config.kind === 'pglite') {
     const folder = new DataFolder(config.dataDir);
@@ -62,6 +67,8 @@ export async function openStore(config: StoreConfig): Promise<OpenStore> {
       return {
         store,
         invitations,
+        keys: new PostgresKeyStore({ executor }),
+        devKeyFile: folder.devKeyFile,
         description: `PGlite in ${folder.databaseDir}`,
         activationSecret: () => folder.activationSecret(),
         async close() {
@@ -96,6 +103,7 @@ export async function openStore(config: StoreConfig): Promise<OpenStore> {
   return {
     store,
     invitations,
+    keys: new PostgresKeyStore({ executor, ...location }),
     description: `PostgreSQL at ${redactUrl(config.url)}, schema "${config.schema ?? 'scimkit'}"`,
     close: () => pool.end(),
   };

@@ -5,6 +5,7 @@ import { deferContinue, scimNode } from '../../src/adapters/node/index.js';
 import {
   ACCOUNT_SCHEMA,
   createScim,
+  MemoryKeyStore,
   staticApiKeys,
   type MeHook,
   type Scim,
@@ -14,6 +15,7 @@ import { activationPage } from './activation-page.js';
 import { CONSOLE_PATH, isConsolePath, startConsole } from './console/console.js';
 import { DevMailbox, MailboxLinks } from './console/mailbox.js';
 import { DEFAULT_HTTP_TIMEOUTS, type ServerConfig } from './config.js';
+import { devKey, type DevKey } from './dev-key.js';
 import { trackConnections } from './graceful-close.js';
 import { memoryInvitations } from './invitations.js';
 import { logMailer } from './log-mailer.js';
@@ -33,6 +35,8 @@ export interface RunningServer {
   readonly server: Server;
   /** Which store serves the users, for the start-up log. */
   readonly storeDescription: string;
+  /** The development key, when no `SCIM_API_KEYS` were set and the key store serves keys. */
+  readonly devKey?: DevKey;
   /**
    * Shuts down gracefully: stops accepting connections, lets the requests in flight finish
    * (for up to `httpTimeouts.shutdownGraceMs`, then closes what is still open), then closes
@@ -124,6 +128,7 @@ export async function startServer(
     ? {
         store: options.store,
         invitations: memoryInvitations(),
+        keys: new MemoryKeyStore(),
         description: 'the store given to startServer',
         close: async () => {},
       }
@@ -148,6 +153,17 @@ export async function startServer(
     await opened.close();
     throw error;
   }
+  // Without SCIM_API_KEYS the keys live in the database, issued with `npm run keys`.
+  const fromStore = config.keys.length === 0;
+  let dev: DevKey | undefined;
+  try {
+    dev = fromStore ? await devKey(opened.keys, opened.devKeyFile) : undefined;
+  } catch (error) {
+    server.close();
+    await opened.close();
+    throw error;
+  }
+  const verifier = fromStore ? opened.keys : staticApiKeys(config.keys);
   const { port } = server.address() as AddressInfo;
   const origin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   // Where clients reach the server: the links it hands out point there.
@@ -168,7 +184,7 @@ export async function startServer(
   );
   const scim = createScim({
     store: opened.store,
-    verifier: staticApiKeys(config.keys),
+    verifier,
     mailer,
     basePath: BASE_PATH,
     ...(config.publicUrl === undefined ? {} : { publicBaseUrl: config.publicUrl }),
@@ -201,7 +217,8 @@ export async function startServer(
   const devConsole = await startConsole({
     scim,
     store: opened.store,
-    keys: config.keys,
+    verifier,
+    discoveryKey: config.keys[0]?.key ?? dev?.key,
     mailbox,
     basePath: BASE_PATH,
   });
@@ -239,6 +256,7 @@ export async function startServer(
     scim,
     server,
     storeDescription: opened.description,
+    ...(dev === undefined ? {} : { devKey: dev }),
     async close() {
       await connections.drain(timeouts.shutdownGraceMs);
       mailer.abort();

@@ -1,5 +1,6 @@
 import type { ApiKeyVerifier, Tenant } from '../contracts/api-key-verifier.js';
 import { ScimConfigError } from '../errors/index.js';
+import { constantTimeEqual } from './constant-time-equal.js';
 
 /**
  * One API key of {@link staticApiKeys}: the key itself, or its SHA-256 digest in hex, the tenant
@@ -80,14 +81,6 @@ interface Entry {
   /** Lower-case hex, or latin1 text on the synchronous path (see `syncVerifier`). */
   readonly digest: string;
   readonly tenant: Tenant;
-}
-
-// Compares every character whatever the first difference, so timing tells nothing about the
-// key. Both sides are digests in the same encoding: the length gives nothing away either.
-function constantTimeEqual(a: string, b: string): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ApiKeyVerifier, Tenant } from '../contracts/api-key-verifier.js';
 import { scimErrors, toScimError } from '../errors/index.js';
 import { authenticate, isThenable } from './auth/authenticate.js';
+import { requireScope } from './auth/require-scope.js';
 import { checkDeclaredBody, declaresBody } from './http/declared-body.js';
 import { getHeader } from './http/headers.js';
 import type { RequestHub, RequestTrace } from './events/request-hub.js';
@@ -178,6 +179,7 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
     trace: Trace,
   ): ScimBodyPhase {
     const match = route(request, method);
+    requireScope(tenant, method, match);
     const declared = onWire && declaresBody(request.headers);
     if (declared) checkDeclaredBody(request.headers, maxBodyBytes);
     return (body, end = 'complete') => {

@@ -37,6 +37,8 @@ export const scimErrors = {
   /** 401: missing, malformed or unknown credentials. */
   unauthorized: (detail = 'A valid bearer token is required.') =>
     new ScimError(401, detail, { headers: { 'www-authenticate': 'Bearer realm="scim"' } }),
+  /** 403: the credentials are valid but do not allow this request (an API key's scopes). */
+  forbidden: (detail: string) => new ScimError(403, detail),
   /** 404: no such resource (or route). */
   notFound: (detail: string) => new ScimError(404, detail),
   /** 405: the route exists but not with this method. */

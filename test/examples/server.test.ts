@@ -36,10 +36,10 @@ describe('example server configuration', () => {
     expect(() => parseApiKeys('ok:t0, clé:t2')).toThrow(/tenant "t2"/);
   });
 
-  it('generates a development key when SCIM_API_KEYS is unset', () => {
+  it('takes the keys from the key store when SCIM_API_KEYS is unset', () => {
     const config = readConfig({});
     expect(config.generatedKey).toBe(true);
-    expect(config.keys[0]?.key).toMatch(/^dev-/);
+    expect(config.keys).toEqual([]);
     expect(config.port).toBe(8080);
   });
 });
@@ -118,8 +118,8 @@ describe('npm start', () => {
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     await expect.poll(() => output, { timeout: 15_000 }).toContain('curl');
-    expect(output).toMatch(/Bearer dev-/);
-    const key = /Bearer (dev-\S+)'/.exec(output)?.[1] ?? '';
+    const key = /Bearer (scimkit_\S+)'/.exec(output)?.[1] ?? '';
+    expect(key).not.toBe('');
     const url = new URL(/listening at (\S+)/.exec(output)?.[1] ?? '');
     const exited = new Promise<number | null>((resolve) =>
       child.on('exit', (code) => resolve(code)),

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { entryPoints } from '../../entry-points.js';
+import { binEntries, entryPoints } from '../../entry-points.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   exports: Record<string, { types: string; import: string } | string>;
+  bin: Record<string, string>;
   sideEffects: boolean;
   type: string;
 };
@@ -26,6 +27,12 @@ describe('the package manifest', () => {
         import: `./dist/${entry.out}.js`,
       });
     }
+  });
+
+  it('installs exactly the commands tsup builds', () => {
+    expect(pkg.bin).toEqual(
+      Object.fromEntries(binEntries.map((e) => [e.name, `./dist/${e.out}.js`])),
+    );
   });
 
   it('documents every entry point with typedoc', () => {

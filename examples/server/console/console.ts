@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { staticApiKeys, type Scim, type ScimUser, type UserStore } from '../../../src/index.js';
-import type { KeyEntry } from '../config.js';
+import type { ApiKeyVerifier, Scim, ScimUser, UserStore } from '../../../src/index.js';
 import type { DevMailbox } from './mailbox.js';
 import { REQUEST_HISTORY, RequestLog } from './request-log.js';
 import {
@@ -44,8 +43,10 @@ const HEADERS = {
 export interface ConsoleOptions {
   readonly scim: Scim;
   readonly store: UserStore;
-  /** The API keys that sign in, each to its tenant (the SCIM service's keys). */
-  readonly keys: readonly KeyEntry[];
+  /** Signs a person in to a tenant with one of its API keys (the SCIM service's verifier). */
+  readonly verifier: ApiKeyVerifier;
+  /** A key to ask the SCIM service which resource types it serves, if one is known. */
+  readonly discoveryKey: string | undefined;
   readonly mailbox: DevMailbox;
   /** Where the SCIM service is mounted, to ask it which resource types it serves. */
   readonly basePath: string;
@@ -97,9 +98,9 @@ async function discoverResourceTypes(scim: Scim, basePath: string, key: string |
  */
 export async function startConsole(options: ConsoleOptions) {
   const { scim, store, mailbox } = options;
-  const verifier = staticApiKeys(options.keys);
+  const { verifier } = options;
   // Asked before the console listens, so this request is in nobody's log.
-  const resourceTypes = await discoverResourceTypes(scim, options.basePath, options.keys[0]?.key);
+  const resourceTypes = await discoverResourceTypes(scim, options.basePath, options.discoveryKey);
   const log = new RequestLog();
   const sessions = new Sessions();
   let userChanges = 0;

@@ -16,6 +16,8 @@
 export { PostgresUserStore } from './postgres-user-store.js';
 export type { PostgresUserStoreOptions } from './postgres-user-store.js';
 export { PostgresOutboxStore } from './postgres-outbox-store.js';
+export { PostgresKeyStore } from './postgres-key-store.js';
+export type { PostgresKeyStoreOptions } from './postgres-key-store.js';
 export { PostgresResourceStore } from './postgres-resource-store.js';
 export type { PostgresResourceStoreOptions } from './postgres-resource-store.js';
 export type { QueryExecutor, QueryOptions, Row, TransactionOptions } from './query-executor.js';

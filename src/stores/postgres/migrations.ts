@@ -222,4 +222,25 @@ export const migrations: readonly Migration[] = [
       `ALTER TABLE ${t.resources} ALTER COLUMN folded SET NOT NULL`,
     ],
   },
+  {
+    version: 7,
+    name: 'api keys',
+    statements: (t) => [
+      // One row per API key; the key itself is never stored, only the SHA-256 of it. Looked up
+      // by id (the visible part of the key), listed per tenant.
+      `CREATE TABLE ${t.apiKeys} (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant text COLLATE "C" NOT NULL,
+        profile text,
+        scopes text[] NOT NULL,
+        label text,
+        hash text NOT NULL,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz,
+        revoked_at timestamptz,
+        last_used_at timestamptz
+      )`,
+      `CREATE INDEX "${t.prefix}api_keys_tenant_idx" ON ${t.apiKeys} (tenant, created_at, id)`,
+    ],
+  },
 ];

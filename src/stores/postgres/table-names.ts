@@ -28,6 +28,8 @@ export interface TableNames {
   readonly resources: string;
   /** The unique keys those resources hold, one row each (migration 5). */
   readonly resourceKeys: string;
+  /** The API keys of `PostgresKeyStore` (migration 7). */
+  readonly apiKeys: string;
   /** Unquoted prefix for index, function and trigger names. */
   readonly prefix: string;
   /** The schema name as given, unquoted (for the advisory lock key). */
@@ -69,5 +71,6 @@ export function tableNames(location: TableLocation = {}): TableNames {
     groupMembers: table('group_members'),
     resources: table('resources'),
     resourceKeys: table('resource_keys'),
+    apiKeys: table('api_keys'),
   };
 }

@@ -47,6 +47,7 @@ describe('PostgresUserStore table location', () => {
       `SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`,
     );
     expect(tables.map((t) => t.tablename)).toEqual([
+      'scim_api_keys',
       'scim_group_members',
       'scim_groups',
       'scim_migrations',
