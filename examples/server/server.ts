@@ -187,6 +187,7 @@ export async function startServer(
     keys: config.keys,
     mailbox,
     basePath: BASE_PATH,
+    ...(config.consoleLimits === undefined ? {} : { limits: config.consoleLimits }),
   });
 
   server.on('request', (req, res) => {

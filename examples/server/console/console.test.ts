@@ -14,6 +14,13 @@ const event = (tenant: string | undefined, status = 200) =>
     status,
     method: 'GET',
     path: '/x',
+    at: '',
+    latencyMs: 1,
+    body: undefined,
+    before: undefined,
+    after: undefined,
+    normalisations: [],
+    rulesFired: [],
   }) as RequestCompletedEvent;
 
 describe('console pieces', () => {
@@ -31,7 +38,7 @@ describe('console pieces', () => {
     log.record(event('b', 404));
     expect(log.list('a')).toHaveLength(REQUEST_HISTORY);
     expect(log.list('a')[0]!.seq).toBeGreaterThan(log.list('a')[1]!.seq);
-    expect(log.list('b').map((e) => e.event.status)).toEqual([404]);
+    expect(log.list('b').map((e) => e.status)).toEqual([404]);
     expect(log.list('nobody')).toEqual([]);
   });
 

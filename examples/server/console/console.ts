@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { staticApiKeys, type Scim, type ScimUser, type UserStore } from '../../../src/index.js';
 import type { KeyEntry } from '../config.js';
 import type { DevMailbox } from './mailbox.js';
+import { DEFAULT_CONSOLE_LIMITS, type ConsoleLimits } from './console-limits.js';
 import { REQUEST_HISTORY, RequestLog } from './request-log.js';
 import {
   consolePage,
@@ -49,6 +50,8 @@ export interface ConsoleOptions {
   readonly mailbox: DevMailbox;
   /** Where the SCIM service is mounted, to ask it which resource types it serves. */
   readonly basePath: string;
+  /** How much of the SCIM traffic the console keeps and shows; {@link DEFAULT_CONSOLE_LIMITS}. */
+  readonly limits?: ConsoleLimits;
 }
 
 /** Tells whether a path is the console's. */
@@ -100,7 +103,8 @@ export async function startConsole(options: ConsoleOptions) {
   const verifier = staticApiKeys(options.keys);
   // Asked before the console listens, so this request is in nobody's log.
   const resourceTypes = await discoverResourceTypes(scim, options.basePath, options.keys[0]?.key);
-  const log = new RequestLog();
+  const limits = options.limits ?? DEFAULT_CONSOLE_LIMITS;
+  const log = new RequestLog(limits);
   const sessions = new Sessions();
   let userChanges = 0;
   scim.onRequest((event) => log.record(event));
@@ -113,8 +117,7 @@ export async function startConsole(options: ConsoleOptions) {
     return sessions.tenant(cookie(req));
   }
 
-  const stamp = (tenant: string) =>
-    `${log.list(tenant)[0]?.seq ?? 0}.${mailbox.changes}.${userChanges}`;
+  const stamp = (tenant: string) => `${log.latest(tenant)}.${mailbox.changes}.${userChanges}`;
 
   async function users(tenant: string): Promise<{ list: ScimUser[]; total: number }> {
     const page = await store.list(tenant, { startIndex: 1, count: MAX_USERS });
@@ -129,7 +132,7 @@ export async function startConsole(options: ConsoleOptions) {
       filters: filterForm(list, filters),
       users: usersSection(list, total),
       mailbox: mailboxSection(mailbox.list(tenant)),
-      log: logSection(log.list(tenant), filters),
+      log: logSection(log.list(tenant), filters, limits.pageBytes),
     };
   }
 
