@@ -70,6 +70,18 @@ export const scimErrors = {
         ? { 'retry-after': String(Math.max(0, Math.ceil(retryAfterSeconds as number))) }
         : undefined,
     }),
+  /**
+   * 503: the server holds as many request bodies as it may and read no more of this one;
+   * `Retry-After` says when to send it again.
+   *
+   * @see RFC 9110 §15.6.4
+   */
+  busy: (retryAfterSeconds: number) =>
+    new ScimError(
+      503,
+      'The server is reading too many request bodies at once; send this request again shortly.',
+      { headers: { 'retry-after': String(Math.max(0, Math.ceil(retryAfterSeconds))) } },
+    ),
   /** 501: an RFC 7644 endpoint this server does not implement. */
   notImplemented: (detail: string) => new ScimError(501, detail),
   /** 500: an unexpected fault; the detail never carries internals. */
