@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { scimNode } from '../../src/adapters/node/index.js';
 import {
@@ -13,9 +13,10 @@ import {
 import { activationPage } from './activation-page.js';
 import { CONSOLE_PATH, isConsolePath, startConsole } from './console/console.js';
 import { DevMailbox, MailboxLinks } from './console/mailbox.js';
-import { DEFAULT_HTTP_TIMEOUTS, type ServerConfig } from './config.js';
+import { DEFAULT_CONNECTION_LIMITS, DEFAULT_HTTP_TIMEOUTS, type ServerConfig } from './config.js';
 import { trackConnections } from './graceful-close.js';
 import { memoryInvitations } from './invitations.js';
+import { keyGate } from './key-gate.js';
 import { logMailer } from './log-mailer.js';
 import { SimulatedMailFailure, withMailTestAids } from './mail-test-aids.js';
 import { openStore, type OpenStore } from './open-store.js';
@@ -125,7 +126,9 @@ export async function startServer(
     // which would let a limit run up to twice as long as configured).
     connectionsCheckingInterval: Math.min(1000, timeouts.headersTimeoutMs),
   });
-  const connections = trackConnections(server);
+  const limits = config.connectionLimits ?? DEFAULT_CONNECTION_LIMITS;
+  const connections = trackConnections(server, limits.maxConnections);
+  const perKey = keyGate(limits.maxRequestsPerKey);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -178,7 +181,10 @@ export async function startServer(
       .then(() => scim.users.resendInvitation(tenant, user.id))
       .catch((error: unknown) => print(describeError(error)));
   });
-  const scimListener = scimNode(scim);
+  const scimNodeListener = scimNode(scim, { maxBufferedBodyBytes: limits.maxBufferedBodyBytes });
+  const scimListener = (req: IncomingMessage, res: ServerResponse) => {
+    if (perKey.enter(req, res)) scimNodeListener(req, res);
+  };
   const activation = activationPage(links, scim, print);
   const openApi = openApiRoute({ basePath: BASE_PATH, serverUrl: origin });
   const devConsole = await startConsole({
@@ -191,7 +197,7 @@ export async function startServer(
   });
 
   server.on('request', (req, res) => {
-    connections.seen(req);
+    if (!connections.admit(req, res)) return;
     // SCIM traffic is the hot path: route it on the raw URL, without parsing it.
     const raw = req.url ?? '/';
     if (isScimTarget(raw)) return scimListener(req, res);
