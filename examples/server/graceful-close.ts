@@ -77,6 +77,7 @@ export function trackConnections(server: Server, maxConnections = Infinity): Con
     },
     async drain(graceMs) {
       shutdown = new Shutdown(latest);
+      for (const socket of open) shutdown.settle(socket);
       // Take the connections the kernel has completed meanwhile before the listener goes: its
       // backlog is reset when it closes. (node's own `server.close()` would also close every
       // connection without a request at once, losing a request not read yet.)
@@ -84,7 +85,6 @@ export function trackConnections(server: Server, maxConnections = Infinity): Con
       const listening = new Promise<void>((resolve) =>
         NetServer.prototype.close.call(server, () => resolve()),
       );
-      for (const socket of open) shutdown.settle(socket);
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
       const allClosed = Promise.all([...open].map((s) => new Promise((r) => s.once('close', r))));
@@ -97,11 +97,32 @@ export function trackConnections(server: Server, maxConnections = Infinity): Con
   };
 }
 
-/** What shutdown knows of each connection, and how it closes them. */
+/**
+ * The bytes `req` took on the wire as HTTP clients write it (`Name: value`, one space), or
+ * undefined for a chunked body. It only decides whether an answer says `Connection: close`: a
+ * client that wrote it otherwise gets the header one request early or late, and a request left
+ * unrun behind a `Connection: close` is one the client sends again (RFC 9112 §9.3.2).
+ */
+function wireBytes(req: IncomingMessage): number | undefined {
+  const length = req.headers['content-length'];
+  if (length === undefined && req.headers['transfer-encoding'] !== undefined) return undefined;
+  let bytes = `${req.method ?? ''} ${req.url ?? ''} HTTP/${req.httpVersion}\r\n\r\n`.length;
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2)
+    bytes += (raw[i]?.length ?? 0) + 2 + (raw[i + 1]?.length ?? 0) + 2;
+  return bytes + Number(length ?? 0);
+}
+
+/**
+ * What shutdown knows of each connection, and how it closes them. An answer carries
+ * `Connection: close` when nothing follows its request on the connection; a request already
+ * behind it (pipelined) is answered too, and the connection closes once the last answer is out
+ * and nothing more has arrived for {@link QUIET_MS}.
+ */
 class Shutdown {
-  /** The response shutdown made the connection's last (`Connection: close`). */
-  readonly #last = new WeakMap<Socket, ServerResponse>();
-  /** Connections whose last answer is out or that were closed idle: nothing more is served. */
+  /** Where the next request on a connection begins, when that is known. */
+  readonly #next = new WeakMap<Socket, number>();
+  /** Connections closed by shutdown: nothing more is served on them. */
   readonly #done = new WeakSet<Socket>();
   readonly #timers = new Set<NodeJS.Timeout>();
 
@@ -111,35 +132,47 @@ class Shutdown {
   settle(socket: Socket): void {
     socket.destroySoon = () => this.#linger(socket);
     const res = this.latest.get(socket);
-    if (res !== undefined && !res.writableEnded && !res.headersSent) this.#makeLast(socket, res);
-    else if (res !== undefined && !res.writableEnded) res.once('close', () => this.#quiet(socket));
-    else this.#quiet(socket);
+    // Where the connection's next request begins, taking it that a client with a request in
+    // flight waits for its answer before it sends another.
+    if (res === undefined || res.writableFinished) {
+      this.#next.set(socket, socket.bytesRead);
+      this.#quiet(socket);
+    } else {
+      res.once('finish', () => {
+        if (this.latest.get(socket) === res) this.#next.set(socket, socket.bytesRead);
+      });
+      res.once('close', () => this.#quiet(socket));
+    }
   }
 
   admit(req: IncomingMessage, res: ServerResponse): boolean {
     const { socket } = req;
-    const last = this.#last.get(socket);
-    if (this.#done.has(socket) || (last !== undefined && last.headersSent)) {
-      // The connection closes after an answer already on its way: this request was sent
-      // before the client saw `Connection: close`, and is left unrun for it to send again.
+    if (this.#done.has(socket)) {
+      // Arrived after the connection was half-closed: left unrun for the client to send again.
       req.resume();
       return false;
     }
-    // A request behind the one made last (pipelined): it becomes the last instead.
-    if (last !== undefined) last.shouldKeepAlive = true;
+    // The first request on a connection begins at its first byte.
+    const start = this.#next.get(socket) ?? (this.latest.has(socket) ? undefined : 0);
     this.latest.set(socket, res);
-    this.#makeLast(socket, res);
+    const size = start === undefined ? undefined : wireBytes(req);
+    const end = size === undefined || start === undefined ? undefined : start + size;
+    // The next request on the connection, pipelined or not, begins where this one ends.
+    if (end === undefined) this.#next.delete(socket);
+    else this.#next.set(socket, end);
+    const writeHead = res.writeHead;
+    res.writeHead = ((...args: Parameters<typeof writeHead>) => {
+      // Every byte read so far belongs to this request: nothing is behind it, and node closes
+      // the connection once this answer is out.
+      if (end !== undefined && socket.bytesRead <= end) res.shouldKeepAlive = false;
+      return writeHead.apply(res, args);
+    }) as typeof writeHead;
+    res.once('finish', () => this.#quiet(socket));
     return true;
   }
 
   stop(): void {
     for (const timer of this.#timers) clearTimeout(timer);
-  }
-
-  #makeLast(socket: Socket, res: ServerResponse): void {
-    // node writes `Connection: close` and closes the connection once this answer is sent.
-    if (res.shouldKeepAlive) this.#last.set(socket, res);
-    res.shouldKeepAlive = false;
   }
 
   // Closes a connection with nothing in flight once nothing has arrived on it for QUIET_MS,
@@ -150,8 +183,8 @@ class Shutdown {
     const timer = setTimeout(() => {
       this.#timers.delete(timer);
       setImmediate(() => {
-        if (socket.destroyed || this.#done.has(socket) || this.#last.has(socket)) return;
-        // A request that arrived meanwhile is answered first; node closes after it.
+        if (socket.destroyed || this.#done.has(socket)) return;
+        // A request that arrived meanwhile is answered first; its answer looks again.
         if (this.latest.get(socket)?.writableEnded === false) return;
         if (socket.bytesRead !== read) return this.#quiet(socket);
         this.#linger(socket);

@@ -35,8 +35,10 @@ export interface RunningServer {
   /** Which store serves the users, for the start-up log. */
   readonly storeDescription: string;
   /**
-   * Shuts down gracefully: stops accepting connections, lets the requests in flight finish
-   * (for up to `httpTimeouts.shutdownGraceMs`, then closes what is still open), then closes
+   * Shuts down gracefully: stops accepting connections, answers every request that has
+   * arrived (those still in the socket buffers and pipelined ones too), the last on each
+   * connection with `Connection: close`, and closes each connection once its answers are out,
+   * for up to `httpTimeouts.shutdownGraceMs` (then it closes what is still open); then closes
    * the SCIM service (the email in flight finishes; unsent ones stay for the next start) and
    * the store.
    */
