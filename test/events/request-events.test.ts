@@ -122,6 +122,27 @@ describe('request.completed', () => {
     ]);
   });
 
+  it('gives the size of the body as received, in bytes, without parsing it', async () => {
+    const { scim, events } = listening();
+    const body = JSON.stringify({ schemas: [USER_SCHEMA], userName: 'é@example.org' });
+    await scim.handle({
+      method: 'POST',
+      path: `${BASE}/Users`,
+      headers: { authorization: `Bearer ${KEY_B}`, 'content-type': 'application/scim+json' },
+      body,
+    });
+    await scim.handle({
+      method: 'POST',
+      path: `${BASE}/Users`,
+      headers: { authorization: `Bearer ${KEY_B}`, 'content-type': 'application/scim+json' },
+      body: new TextEncoder().encode(body),
+    });
+    expect(events.map((e) => e.bodyBytes)).toEqual([
+      Buffer.byteLength(body),
+      Buffer.byteLength(body),
+    ]);
+  });
+
   it('builds nothing while nobody listens, and stops with the last listener', async () => {
     const { scim, createUser } = setup();
     const seen: RequestCompletedEvent[] = [];

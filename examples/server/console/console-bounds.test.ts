@@ -43,10 +43,39 @@ describe('console request log budgets', () => {
     }
     // The oldest go first: the newest request (the 300th, tenant t4) is still there.
     expect(kept[4]?.[0]?.seq).toBe(300);
-    const body = kept[4]?.[0]?.body;
+    const body = kept[4]?.[0]?.view().body;
     expect(body?.clipped).toBe(true);
     expect(body?.bytes).toBeGreaterThan(200 * KIB);
     expect(Buffer.byteLength(body?.text ?? '')).toBeLessThanOrEqual(limits.bodyBytes);
+  });
+});
+
+describe('console request log, small requests kept as their events', () => {
+  it('counts what a kept event holds, so the budgets hold for them too', () => {
+    const limits: ConsoleLimits = {
+      bodyBytes: 16 * KIB,
+      tenantBytes: 64 * KIB,
+      totalBytes: 96 * KIB,
+      pageBytes: 64 * KIB,
+    };
+    const log = new RequestLog(limits);
+    const user = (n: number) => ({ id: 'u', title: 'x'.repeat(n) });
+    for (let i = 0; i < 200; i++) {
+      const event = {
+        ...hugeEvent(`t${i % 2}`, 0),
+        status: 200,
+        method: 'PATCH',
+        body: { Operations: [] },
+        bodyBytes: 2 * KIB,
+        before: user(4 * KIB),
+        after: user(4 * KIB),
+      } as unknown as RequestCompletedEvent;
+      log.record(event);
+    }
+    expect(log.bytes).toBeLessThanOrEqual(limits.totalBytes);
+    // Each holds its body four times over and both users: about 17 KiB, so few fit.
+    expect(log.list('t0').length + log.list('t1').length).toBeLessThan(10);
+    expect(log.list('t1')[0]?.seq).toBe(200);
   });
 });
 

@@ -17,6 +17,7 @@ const event = (tenant: string | undefined, status = 200) =>
     at: '',
     latencyMs: 1,
     body: undefined,
+    bodyBytes: 0,
     before: undefined,
     after: undefined,
     normalisations: [],

@@ -3,6 +3,7 @@ import { markup, type SafeHtml } from './html.js';
 import type { MailboxEntry } from './mailbox.js';
 import { utf8Bytes, type ClippedText } from './clip-text.js';
 import type { EntryList, RequestEntry } from './request-entry.js';
+import type { LoggedRequest } from './request-log.js';
 
 /** The log filters a person chose: a status class and a user id (empty: all). */
 export interface LogFilters {
@@ -22,14 +23,14 @@ export function readFilters(url: URL): LogFilters {
   };
 }
 
-function concerns(entry: RequestEntry, userId: string): boolean {
+function concerns(entry: LoggedRequest, userId: string): boolean {
   if (entry.userId === userId) return true;
   const path = entry.path.split('?')[0] ?? '';
   return path.endsWith(`/Users/${userId}`);
 }
 
 /** The tenant's requests that pass the filters. */
-export function filterLog(entries: readonly RequestEntry[], filters: LogFilters) {
+export function filterLog(entries: readonly LoggedRequest[], filters: LogFilters) {
   return entries.filter(
     (entry) =>
       (filters.status === '' || `${String(entry.status).charAt(0)}xx` === filters.status) &&
@@ -196,7 +197,7 @@ function entryView(entry: RequestEntry): SafeHtml {
  * fit are left out and counted, so that a page's size never depends on what clients sent.
  */
 export function logSection(
-  entries: readonly RequestEntry[],
+  entries: readonly LoggedRequest[],
   filters: LogFilters,
   pageBytes: number,
 ): SafeHtml {
@@ -205,7 +206,7 @@ export function logSection(
   const rows: SafeHtml[] = [];
   let bytes = 0;
   for (const entry of shown) {
-    const row = entryView(entry);
+    const row = entryView(entry.view());
     bytes += utf8Bytes(row.text);
     if (bytes > pageBytes) break;
     rows.push(row);

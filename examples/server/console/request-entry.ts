@@ -8,7 +8,7 @@ export const MAX_LIST_ITEMS = 50;
 /** Bytes kept of one value in those lists (a changed attribute's before or after, say). */
 export const MAX_VALUE_BYTES = 512;
 /** What an entry costs beyond its text: the objects that hold it. */
-const ENTRY_OVERHEAD_BYTES = 512;
+export const ENTRY_OVERHEAD_BYTES = 512;
 
 /** One line of a list an entry keeps: a name, a place, and two values as clipped JSON. */
 export interface EntryLine {
@@ -42,8 +42,6 @@ export interface RequestEntry {
   readonly changes: EntryList;
   /** Whether the request wrote a user (so an empty `changes` means "no attribute changed"). */
   readonly wroteUser: boolean;
-  /** The id of the user the request wrote, for the log's user filter. */
-  readonly userId: string | undefined;
   /** What the entry holds, in bytes: what the log's budgets count. */
   readonly bytes: number;
 }
@@ -114,7 +112,6 @@ export function requestEntry(
     rulesFired,
     changes,
     wroteUser: event.after !== undefined,
-    userId: event.after?.id ?? event.before?.id,
     bytes,
   };
 }

@@ -1,19 +1,76 @@
 import type { RequestCompletedEvent } from '../../../src/index.js';
 import { DEFAULT_CONSOLE_LIMITS, type ConsoleLimits } from './console-limits.js';
-import { requestEntry, type RequestEntry } from './request-entry.js';
+import { ENTRY_OVERHEAD_BYTES, requestEntry, type RequestEntry } from './request-entry.js';
+import { sizeWithin } from './size-within.js';
 
 /** How many requests the console keeps per tenant at most; older ones are dropped. */
 export const REQUEST_HISTORY = 500;
 
 /**
- * Keeps the last SCIM requests of each tenant, newest first, as bounded copies
- * ({@link requestEntry}): at most {@link REQUEST_HISTORY} and `limits.tenantBytes` per tenant,
- * and `limits.totalBytes` for all tenants, dropping the oldest first. Requests without a tenant
- * (not authenticated) are not kept: no tenant may see them.
+ * How many times its size a small request body costs while its event is kept: the bytes, and
+ * the parsed and redacted copies the event caches once the console has shown it.
+ */
+const KEPT_BODY_FACTOR = 4;
+
+/** Methods whose event holds no written resource: nothing is written, or only removed. */
+const READS_NOTHING_BACK: ReadonlySet<string> = new Set(['GET', 'HEAD', 'DELETE']);
+
+/** One logged request: what the log filters on, what it holds, and its view. */
+export interface LoggedRequest {
+  readonly seq: number;
+  readonly status: number;
+  readonly path: string;
+  /** The id of the user the request wrote, for the log's user filter. */
+  readonly userId: string | undefined;
+  /** What the entry holds, in bytes (estimated): what the log's budgets count. */
+  readonly bytes: number;
+  /** What the console shows of the request, within the limits. */
+  view(): RequestEntry;
+}
+
+// What keeping the event itself costs, when it is small enough to keep: a body of at most
+// `bodyBytes`, and a written user (if any) of at most that much before and after. Such an event
+// is kept as it is and viewed when shown, which costs nothing per request; a larger one, a
+// write of another resource type (whose resource the event holds but does not show), or a body
+// already parsed by a host is copied at once, within the limits (undefined here).
+function keptWeight(event: RequestCompletedEvent, limits: ConsoleLimits): number | undefined {
+  const body = event.bodyBytes;
+  if (body === undefined || body > limits.bodyBytes) return undefined;
+  const wroteOther =
+    event.after === undefined && event.status < 300 && !READS_NOTHING_BACK.has(event.method);
+  if (wroteOther) return undefined;
+  let bytes = ENTRY_OVERHEAD_BYTES + event.path.length + body * KEPT_BODY_FACTOR;
+  for (const user of [event.before, event.after]) {
+    if (user === undefined) continue;
+    const size = sizeWithin(user, limits.bodyBytes);
+    if (size === undefined) return undefined;
+    bytes += size;
+  }
+  return bytes;
+}
+
+function logged(seq: number, event: RequestCompletedEvent, limits: ConsoleLimits): LoggedRequest {
+  const userId = event.after?.id ?? event.before?.id;
+  const kept = keptWeight(event, limits);
+  if (kept !== undefined) {
+    const { status, path } = event;
+    return { seq, status, path, userId, bytes: kept, view: () => requestEntry(seq, event, limits) };
+  }
+  const entry = requestEntry(seq, event, limits);
+  const { status, path, bytes } = entry;
+  return { seq, status, path, userId, bytes, view: () => entry };
+}
+
+/**
+ * Keeps the last SCIM requests of each tenant, newest first: a small one as its event, viewed
+ * when shown, a large one as a bounded copy ({@link requestEntry}); at most
+ * {@link REQUEST_HISTORY} and `limits.tenantBytes` per tenant, and `limits.totalBytes` for all
+ * tenants, dropping the oldest first. Requests without a tenant (not authenticated) are not
+ * kept: no tenant may see them.
  */
 export class RequestLog {
   // Oldest first, so that dropping the oldest is a shift; `list` turns it around.
-  readonly #byTenant = new Map<string, { entries: RequestEntry[]; bytes: number }>();
+  readonly #byTenant = new Map<string, { entries: LoggedRequest[]; bytes: number }>();
   #seq = 0;
   #bytes = 0;
 
@@ -32,7 +89,7 @@ export class RequestLog {
     if (event.tenant === undefined) return false;
     let log = this.#byTenant.get(event.tenant);
     if (!log) this.#byTenant.set(event.tenant, (log = { entries: [], bytes: 0 }));
-    const entry = requestEntry(++this.#seq, event, this.limits);
+    const entry = logged(++this.#seq, event, this.limits);
     log.entries.push(entry);
     log.bytes += entry.bytes;
     this.#bytes += entry.bytes;
@@ -47,7 +104,7 @@ export class RequestLog {
   }
 
   /** The tenant's requests, newest first. */
-  list(tenant: string): readonly RequestEntry[] {
+  list(tenant: string): readonly LoggedRequest[] {
     return [...(this.#byTenant.get(tenant)?.entries ?? [])].reverse();
   }
 

@@ -24,6 +24,22 @@ export interface RequestTrace {
 
 const decoder = new TextDecoder();
 
+// The size of a body as the adapter handed it: its bytes, or its text's UTF-8 length (counted,
+// not encoded, so a large text is not copied to be measured).
+function bytesOf(body: unknown): number | undefined {
+  if (body === undefined) return 0;
+  if (body instanceof Uint8Array) return body.byteLength;
+  if (typeof body !== 'string') return undefined;
+  let bytes = body.length;
+  for (let i = 0; i < body.length; i++) {
+    const unit = body.charCodeAt(i);
+    // Two bytes for U+0080..U+07FF, three for the rest of the BMP, four for a surrogate pair
+    // (two units of three counted as one character of four: the pair adds one unit each).
+    if (unit >= 0x80) bytes += unit >= 0x800 && (unit < 0xd800 || unit > 0xdfff) ? 2 : 1;
+  }
+  return bytes;
+}
+
 // The body as the client sent it: parsed JSON, or the raw text when it is not JSON.
 function parsedBody(body: unknown): unknown {
   const text =
@@ -121,6 +137,7 @@ class CompletedRequest implements RequestCompletedEvent {
   readonly path: string;
   readonly status: number;
   readonly latencyMs: number;
+  readonly bodyBytes: number | undefined;
   readonly before: ScimUser | undefined;
   readonly after: ScimUser | undefined;
   /** The resource the request wrote, of any type: what `normalisations` compares with. */
@@ -149,6 +166,7 @@ class CompletedRequest implements RequestCompletedEvent {
     this.path = trace.head.path;
     this.status = response.status;
     this.latencyMs = performance.now() - trace.started;
+    this.bodyBytes = bytesOf(raw);
     this.#date = date;
     this.#written = write.after;
     // `before` and `after` are the user's (the event's public shape); any type is explained.
@@ -183,7 +201,8 @@ class CompletedRequest implements RequestCompletedEvent {
 
   /** The event as plain data, for `JSON.stringify` (the raw body stays out). */
   toJSON(): RequestCompletedEvent {
-    const { type, tenant, at, method, path, status, latencyMs, body, before, after } = this;
+    const { type, tenant, at, method, path, status, latencyMs, body, bodyBytes, before, after } =
+      this;
     return {
       type,
       tenant,
@@ -193,6 +212,7 @@ class CompletedRequest implements RequestCompletedEvent {
       status,
       latencyMs,
       body,
+      bodyBytes,
       before,
       after,
       normalisations: this.normalisations,
@@ -260,6 +280,8 @@ export class RequestHub {
   finish(trace: RequestTrace, response: ScimResponse, body?: unknown, id = ''): void {
     trace.stop?.();
     const write = written(trace.seen ?? [], response, id);
+    // The event keeps the trace (for the rules fired), not the lifecycle events it collected.
+    delete trace.seen;
     const event = new CompletedRequest(trace, response, this.now(), body, write, this);
     for (const listener of this.#listeners) {
       try {
