@@ -52,11 +52,21 @@ function keptWeight(event: RequestCompletedEvent, limits: ConsoleLimits): number
 function logged(seq: number, event: RequestCompletedEvent, limits: ConsoleLimits): LoggedRequest {
   const userId = event.after?.id ?? event.before?.id;
   const kept = keptWeight(event, limits);
-  if (kept !== undefined) {
-    const { status, path } = event;
-    return { seq, status, path, userId, bytes: kept, view: () => requestEntry(seq, event, limits) };
-  }
-  const entry = requestEntry(seq, event, limits);
+  return kept === undefined
+    ? copied(seq, userId, requestEntry(seq, event, limits))
+    : {
+        seq,
+        status: event.status,
+        path: event.path,
+        userId,
+        bytes: kept,
+        view: () => requestEntry(seq, event, limits),
+      };
+}
+
+// Its own function, so that the view's closure cannot hold the event: closures made in one
+// function share its variables in V8, the event among them.
+function copied(seq: number, userId: string | undefined, entry: RequestEntry): LoggedRequest {
   const { status, path, bytes } = entry;
   return { seq, status, path, userId, bytes, view: () => entry };
 }
