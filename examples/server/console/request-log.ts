@@ -49,26 +49,58 @@ function keptWeight(event: RequestCompletedEvent, limits: ConsoleLimits): number
   return bytes;
 }
 
-function logged(seq: number, event: RequestCompletedEvent, limits: ConsoleLimits): LoggedRequest {
-  const userId = event.after?.id ?? event.before?.id;
-  const kept = keptWeight(event, limits);
-  return kept === undefined
-    ? copied(seq, userId, requestEntry(seq, event, limits))
-    : {
-        seq,
-        status: event.status,
-        path: event.path,
-        userId,
-        bytes: kept,
-        view: () => requestEntry(seq, event, limits),
-      };
+// A small request: its event, viewed when shown. A class, not an object with a closure: one is
+// made for every request.
+class KeptRequest implements LoggedRequest {
+  readonly status: number;
+  readonly path: string;
+  readonly userId: string | undefined;
+
+  constructor(
+    readonly seq: number,
+    readonly bytes: number,
+    private readonly event: RequestCompletedEvent,
+    private readonly limits: ConsoleLimits,
+  ) {
+    this.status = event.status;
+    this.path = event.path;
+    this.userId = event.after?.id ?? event.before?.id;
+  }
+
+  view(): RequestEntry {
+    return requestEntry(this.seq, this.event, this.limits);
+  }
 }
 
-// Its own function, so that the view's closure cannot hold the event: closures made in one
-// function share its variables in V8, the event among them.
-function copied(seq: number, userId: string | undefined, entry: RequestEntry): LoggedRequest {
-  const { status, path, bytes } = entry;
-  return { seq, status, path, userId, bytes, view: () => entry };
+// A large request: the bounded copy made when it was recorded; the event is let go.
+class CopiedRequest implements LoggedRequest {
+  readonly status: number;
+  readonly path: string;
+  readonly bytes: number;
+
+  constructor(
+    readonly seq: number,
+    readonly userId: string | undefined,
+    private readonly entry: RequestEntry,
+  ) {
+    this.status = entry.status;
+    this.path = entry.path;
+    this.bytes = entry.bytes;
+  }
+
+  view(): RequestEntry {
+    return this.entry;
+  }
+}
+
+function logged(seq: number, event: RequestCompletedEvent, limits: ConsoleLimits): LoggedRequest {
+  const kept = keptWeight(event, limits);
+  if (kept !== undefined) return new KeptRequest(seq, kept, event, limits);
+  return new CopiedRequest(
+    seq,
+    event.after?.id ?? event.before?.id,
+    requestEntry(seq, event, limits),
+  );
 }
 
 /**
