@@ -132,6 +132,7 @@ function entryView(entry: RequestEntry): SafeHtml {
       <time>${entry.at}</time> <b class="method">${entry.method}</b>
       <span class="path">${entry.path}</span> <b class="code">${entry.status}</b>
       <span class="latency">${entry.latencyMs.toFixed(1)} ms</span>
+      ${entry.error === undefined ? '' : markup`<span class="error">${entry.error.scimType === '' ? '' : markup`<code>${entry.error.scimType}</code> `}${entry.error.detail}</span>`}
       ${normalisations.total > 0 ? markup`<span class="badge">${normalisations.total} normalised</span>` : ''}
     </summary>
     <h4>Body as received</h4>

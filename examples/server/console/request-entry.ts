@@ -35,6 +35,8 @@ export interface RequestEntry {
   readonly path: string;
   readonly status: number;
   readonly latencyMs: number;
+  /** The SCIM error answered (400 and above): its `scimType` (or empty) and clipped `detail`. */
+  readonly error: { readonly scimType: string; readonly detail: string } | undefined;
   /** The body as received, formatted JSON (writeOnly values redacted), clipped. */
   readonly body: ClippedText | undefined;
   readonly normalisations: EntryList;
@@ -93,9 +95,18 @@ export function requestEntry(
     to: value(c.after),
   }));
   const path = clipText(event.path, MAX_VALUE_BYTES * 4).text;
+  const answered = event.error;
+  const error =
+    answered === undefined
+      ? undefined
+      : {
+          scimType: answered.scimType ?? '',
+          detail: clipText(answered.detail, MAX_VALUE_BYTES).text,
+        };
   const bytes =
     ENTRY_OVERHEAD_BYTES +
     utf8Bytes(path) +
+    (error === undefined ? 0 : utf8Bytes(error.detail) + utf8Bytes(error.scimType)) +
     (body === undefined ? 0 : utf8Bytes(body.text)) +
     listBytes(normalisations) +
     listBytes(rulesFired) +
@@ -107,6 +118,7 @@ export function requestEntry(
     path,
     status: event.status,
     latencyMs: event.latencyMs,
+    error,
     body,
     normalisations,
     rulesFired,

@@ -53,6 +53,25 @@ function parsedBody(body: unknown): unknown {
   }
 }
 
+// The request target as received: the path, and the query (parsed parameters, when the adapter
+// gave them so, written back as a query string).
+function target(head: ScimRequestHead): string {
+  const { path, query } = head;
+  if (query === undefined) return path;
+  let text: string;
+  if (typeof query === 'string') text = query.replace(/^\?/, '');
+  else if (query instanceof URLSearchParams) text = query.toString();
+  else {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) {
+      if (typeof value === 'string') params.append(name, value);
+      else for (const v of value ?? []) params.append(name, v);
+    }
+    text = params.toString();
+  }
+  return text === '' ? path : `${path}?${text}`;
+}
+
 /** A resource as a lifecycle event carries it: a user, a group, a host type's resource. */
 type Written = { readonly id: string; readonly meta: { readonly version: string } };
 
@@ -148,6 +167,8 @@ class CompletedRequest implements RequestCompletedEvent {
   #redacted: { value: unknown } | undefined;
   #normalisations: Normalisation[] | undefined;
   #rulesFired: FiredRule[] | undefined;
+  /** The error body answered, kept as text and read only when asked for. */
+  readonly #errorBody: string | undefined;
 
   constructor(
     trace: RequestTrace,
@@ -163,10 +184,11 @@ class CompletedRequest implements RequestCompletedEvent {
     this.#trace = trace;
     this.tenant = trace.tenant;
     this.method = trace.head.method.toUpperCase();
-    this.path = trace.head.path;
+    this.path = target(trace.head);
     this.status = response.status;
     this.latencyMs = performance.now() - trace.started;
     this.bodyBytes = bytesOf(raw);
+    this.#errorBody = response.status >= 400 ? response.body : undefined;
     this.#date = date;
     this.#written = write.after;
     // `before` and `after` are the user's (the event's public shape); any type is explained.
@@ -195,6 +217,18 @@ class CompletedRequest implements RequestCompletedEvent {
     ));
   }
 
+  get error(): RequestCompletedEvent['error'] {
+    if (this.#errorBody === undefined) return undefined;
+    try {
+      const { scimType, detail } = JSON.parse(this.#errorBody) as Record<string, unknown>;
+      return typeof scimType === 'string'
+        ? { scimType, detail: String(detail ?? '') }
+        : { detail: String(detail ?? '') };
+    } catch {
+      return { detail: '' };
+    }
+  }
+
   get rulesFired(): readonly FiredRule[] {
     return (this.#rulesFired ??= rulesFired(this.#trace.fired, this.normalisations));
   }
@@ -213,6 +247,7 @@ class CompletedRequest implements RequestCompletedEvent {
       latencyMs,
       body,
       bodyBytes,
+      error: this.error,
       before,
       after,
       normalisations: this.normalisations,

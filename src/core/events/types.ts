@@ -191,6 +191,11 @@ export interface RequestCompletedEvent {
    * parsed (a host's own body parser).
    */
   readonly bodyBytes: number | undefined;
+  /**
+   * The SCIM error the request was answered with (status 400 and above): its `scimType`, when
+   * it has one, and its `detail`; `undefined` for a success.
+   */
+  readonly error: { readonly scimType?: string; readonly detail: string } | undefined;
   /** The user before the request changed it (PUT, PATCH); `undefined` otherwise. */
   readonly before: ScimUser | undefined;
   /** The user as the request stored it (POST, PUT, PATCH); `undefined` when none was written. */
