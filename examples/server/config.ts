@@ -5,6 +5,7 @@ import {
   staticApiKeys,
   type OutboxOptions,
 } from '../../src/index.js';
+import { DEFAULT_CONSOLE_LIMITS, type ConsoleLimits } from './console/console-limits.js';
 
 /** One API key, the tenant it acts for, and that tenant's compatibility profile. */
 export interface KeyEntry {
@@ -48,6 +49,23 @@ export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
   shutdownGraceMs: 10_000,
 };
 
+/** What the example server lets clients hold at once (see docs/limits.md). */
+export interface ConnectionLimits {
+  /** Open connections at most; a connection past it gets a 503 and is closed. */
+  readonly maxConnections: number;
+  /** SCIM requests in flight per API key (hashed) at most; one past it gets a 429. */
+  readonly maxRequestsPerKey: number;
+  /** Bytes of request bodies being read at once, for all requests; past it, a 503. */
+  readonly maxBufferedBodyBytes: number;
+}
+
+/** The defaults of {@link ConnectionLimits}. */
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  maxConnections: 512,
+  maxRequestsPerKey: 32,
+  maxBufferedBodyBytes: 64 * 1024 * 1024,
+};
+
 /** Everything the example server reads from its environment. */
 export interface ServerConfig {
   readonly host: string;
@@ -65,6 +83,10 @@ export interface ServerConfig {
   readonly activationLinkTtlMs?: number;
   /** Default {@link DEFAULT_HTTP_TIMEOUTS}. */
   readonly httpTimeouts?: HttpTimeouts;
+  /** Default {@link DEFAULT_CONNECTION_LIMITS}. */
+  readonly connectionLimits?: ConnectionLimits;
+  /** What the console keeps and shows. Default {@link DEFAULT_CONSOLE_LIMITS}. */
+  readonly consoleLimits?: ConsoleLimits;
   /** Default: the memory store (so tests may pass a bare config). */
   readonly store?: StoreConfig;
   readonly outbox?: OutboxOptions;
@@ -172,6 +194,30 @@ function readHttpTimeouts(env: NodeJS.ProcessEnv): HttpTimeouts {
   return timeouts;
 }
 
+function readConnectionLimits(env: NodeJS.ProcessEnv): ConnectionLimits {
+  const d = DEFAULT_CONNECTION_LIMITS;
+  return {
+    maxConnections: integer(env, 'SCIMKIT_MAX_CONNECTIONS', d.maxConnections, 1),
+    maxRequestsPerKey: integer(env, 'SCIMKIT_MAX_REQUESTS_PER_KEY', d.maxRequestsPerKey, 1),
+    maxBufferedBodyBytes: integer(
+      env,
+      'SCIMKIT_MAX_BUFFERED_BODY_BYTES',
+      d.maxBufferedBodyBytes,
+      1,
+    ),
+  };
+}
+
+function readConsoleLimits(env: NodeJS.ProcessEnv): ConsoleLimits {
+  const d = DEFAULT_CONSOLE_LIMITS;
+  return {
+    bodyBytes: integer(env, 'SCIMKIT_CONSOLE_BODY_BYTES', d.bodyBytes, 1),
+    tenantBytes: integer(env, 'SCIMKIT_CONSOLE_TENANT_BYTES', d.tenantBytes, 1),
+    totalBytes: integer(env, 'SCIMKIT_CONSOLE_TOTAL_BYTES', d.totalBytes, 1),
+    pageBytes: integer(env, 'SCIMKIT_CONSOLE_PAGE_BYTES', d.pageBytes, 1),
+  };
+}
+
 /** Reads `SCIMKIT_USERNAME_RULE`: `email` (the default) or `rfc`. */
 function readUserNameRule(env: NodeJS.ProcessEnv): 'rfc' | 'email' {
   const rule = env.SCIMKIT_USERNAME_RULE?.trim() || 'email';
@@ -255,6 +301,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     activationSecret: env.SCIMKIT_ACTIVATION_SECRET || undefined,
     activationLinkTtlMs: integer(env, 'SCIMKIT_ACTIVATION_LINK_TTL_HOURS', 7 * 24, 1) * 3_600_000,
     httpTimeouts: readHttpTimeouts(env),
+    connectionLimits: readConnectionLimits(env),
+    consoleLimits: readConsoleLimits(env),
     store: readStoreConfig(env),
     outbox: {
       pollIntervalMs: integer(env, 'SCIMKIT_OUTBOX_POLL_MS', DEFAULT_POLL_MS),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deferContinue, scimNode } from '../../src/adapters/node/index.js';
 import {
@@ -14,10 +14,11 @@ import {
 import { activationPage } from './activation-page.js';
 import { CONSOLE_PATH, isConsolePath, startConsole } from './console/console.js';
 import { DevMailbox, MailboxLinks } from './console/mailbox.js';
-import { DEFAULT_HTTP_TIMEOUTS, type ServerConfig } from './config.js';
+import { DEFAULT_CONNECTION_LIMITS, DEFAULT_HTTP_TIMEOUTS, type ServerConfig } from './config.js';
 import { devKey, type DevKey } from './dev-key.js';
 import { trackConnections } from './graceful-close.js';
 import { memoryInvitations } from './invitations.js';
+import { keyGate } from './key-gate.js';
 import { logMailer } from './log-mailer.js';
 import { SimulatedMailFailure, withMailTestAids } from './mail-test-aids.js';
 import { openStore, type OpenStore } from './open-store.js';
@@ -38,8 +39,10 @@ export interface RunningServer {
   /** The development key, when no `SCIM_API_KEYS` were set and the key store serves keys. */
   readonly devKey?: DevKey;
   /**
-   * Shuts down gracefully: stops accepting connections, lets the requests in flight finish
-   * (for up to `httpTimeouts.shutdownGraceMs`, then closes what is still open), then closes
+   * Shuts down gracefully: stops accepting connections, answers every request that has
+   * arrived (those still in the socket buffers and pipelined ones too), the last on each
+   * connection with `Connection: close`, and closes each connection once its answers are out,
+   * for up to `httpTimeouts.shutdownGraceMs` (then it closes what is still open); then closes
    * the SCIM service (the email in flight finishes; unsent ones stay for the next start) and
    * the store.
    */
@@ -143,7 +146,9 @@ export async function startServer(
   });
   // `Expect: 100-continue` gets its 100 once the request is admitted, not before the key is checked.
   deferContinue(server);
-  const connections = trackConnections(server);
+  const limits = config.connectionLimits ?? DEFAULT_CONNECTION_LIMITS;
+  const connections = trackConnections(server, limits.maxConnections);
+  const perKey = keyGate(limits.maxRequestsPerKey);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -211,7 +216,10 @@ export async function startServer(
       .then(() => scim.users.resendInvitation(tenant, user.id))
       .catch((error: unknown) => print(describeError(error)));
   });
-  const scimListener = scimNode(scim);
+  const scimNodeListener = scimNode(scim, { maxBufferedBodyBytes: limits.maxBufferedBodyBytes });
+  const scimListener = (req: IncomingMessage, res: ServerResponse) => {
+    if (perKey.enter(req, res)) scimNodeListener(req, res);
+  };
   const activation = activationPage(links, scim, print);
   const openApi = openApiRoute({ basePath: BASE_PATH, serverUrl: publicUrl });
   const devConsole = await startConsole({
@@ -221,10 +229,11 @@ export async function startServer(
     discoveryKey: config.keys[0]?.key ?? dev?.key,
     mailbox,
     basePath: BASE_PATH,
+    ...(config.consoleLimits === undefined ? {} : { limits: config.consoleLimits }),
   });
 
   server.on('request', (req, res) => {
-    connections.seen(req);
+    if (!connections.admit(req, res)) return;
     // SCIM traffic is the hot path: route it on the raw URL, without parsing it.
     const raw = req.url ?? '/';
     if (isScimTarget(raw)) return scimListener(req, res);

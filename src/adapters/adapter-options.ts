@@ -22,4 +22,11 @@ export interface AdapterOptions<Req> {
    * (`createScim`'s `bodyTimeoutMs`, 10,000 unless set).
    */
   readonly bodyTimeoutMs?: number;
+  /**
+   * Most bytes of request bodies the adapter holds at once while reading them, for all its
+   * requests together (each call of `scimNode`, `scimExpress`, ... has its own). A body that
+   * finds no room is answered 503 with `Retry-After` and its connection closed, instead of
+   * memory growing with every stalled upload. Default 64 MiB.
+   */
+  readonly maxBufferedBodyBytes?: number;
 }

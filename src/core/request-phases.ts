@@ -56,6 +56,20 @@ type Admitted = ScimAdmission | Promise<ScimAdmission>;
 
 // One `connection: close` for every answer that leaves body bytes unread: reading them would
 // cost the server as much as serving them, and draining lets a client hold it (docs/limits.md).
+/** How long a client refused for lack of room to buffer its body is asked to wait. */
+const BUSY_RETRY_AFTER_SECONDS = 1;
+
+// The error for a body the adapter did not read whole and that no handler may see.
+function unreadBody(end: 'timeout' | 'aborted' | 'busy') {
+  if (end === 'timeout') return scimErrors.requestTimeout();
+  if (end === 'busy')
+    return scimErrors.serviceUnavailable(
+      'The server is reading too many request bodies at once; send this request again shortly.',
+      BUSY_RETRY_AFTER_SECONDS,
+    );
+  return scimErrors.invalidSyntax('The request body ended before it was complete.');
+}
+
 function finish(response: ScimResponse, method: string, close: boolean): ScimResponse {
   if (!close && method !== 'HEAD') return response;
   return {
@@ -202,13 +216,8 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
     declared: boolean,
     trace?: RequestTrace,
   ): Promise<ScimResponse> {
-    if (end === 'timeout' || end === 'aborted') {
-      const error =
-        end === 'timeout'
-          ? scimErrors.requestTimeout()
-          : scimErrors.invalidSyntax('The request body ended before it was complete.');
-      return Promise.resolve(finish(errorResponse(error), method, true));
-    }
+    if (end !== 'complete' && end !== 'cut')
+      return Promise.resolve(finish(errorResponse(unreadBody(end)), method, true));
     const request = withBody(head, body);
     let answered: Promise<ScimResponse>;
     try {

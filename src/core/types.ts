@@ -55,9 +55,10 @@ export type ScimRequestHead = Omit<ScimRequest, 'body'>;
 /**
  * Says how an adapter's read of a request body ended: `complete`; `cut` at the size limit
  * with the rest left unread; `timeout` when the whole body did not arrive within the body
- * timeout; `aborted` when the client went away or the stream failed.
+ * timeout; `aborted` when the client went away or the stream failed; `busy` when the adapter
+ * already holds as many body bytes as it may (`maxBufferedBodyBytes`), with the rest unread.
  */
-export type BodyEnd = 'complete' | 'cut' | 'timeout' | 'aborted';
+export type BodyEnd = 'complete' | 'cut' | 'timeout' | 'aborted' | 'busy';
 
 /**
  * Answers a request that {@link Scim.begin} admitted, once the adapter has read its body:

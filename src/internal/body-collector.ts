@@ -17,8 +17,9 @@ export const NO_BODY: BodyRead = { body: undefined, end: 'complete' };
 
 /**
  * Collects the chunks of one body up to a cap and within a time limit, and settles once: at the
- * end of the stream, at the cap (`cut`), at the deadline (`timeout`) or when the stream fails
- * (`aborted`).
+ * end of the stream, at the cap (`cut`), at the deadline (`timeout`), when the stream fails
+ * (`aborted`) or when a chunk finds no room in the adapter's shared budget (`busy`). The bytes
+ * it holds are reserved in that budget until it settles.
  */
 export class BodyCollector {
   private chunks: Uint8Array[] = [];
@@ -42,6 +43,10 @@ export class BodyCollector {
   /** Takes one chunk; returns false once the read has settled and wants no more. */
   push(chunk: Uint8Array): boolean {
     if (this.settled) return false;
+    if (!this.limits.budget.take(chunk.length)) {
+      this.finish('busy');
+      return false;
+    }
     this.chunks.push(chunk);
     this.size += chunk.length;
     if (this.size < this.limits.cap) return true;
@@ -54,11 +59,12 @@ export class BodyCollector {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
+    this.limits.budget.give(this.size);
     // A timed-out or aborted body is not handed on: the core answers without it.
     const kept = end === 'complete' || end === 'cut';
     this.settle({ body: kept ? concatBytes(this.chunks, this.size) : undefined, end });
     // Whatever still references the collector (a pending read) holds no body bytes.
     this.chunks = [];
-    if (end === 'cut' || end === 'timeout') this.stop?.();
+    if (end === 'cut' || end === 'timeout' || end === 'busy') this.stop?.();
   }
 }

@@ -1,4 +1,8 @@
 import type { AdapterOptions } from '../adapters/adapter-options.js';
+import { BodyBudget } from './body-budget.js';
+
+/** Bytes of request bodies an adapter holds at once by default, for all its requests. */
+export const DEFAULT_MAX_BUFFERED_BODY_BYTES = 64 * 1024 * 1024;
 
 /** How much of a body an adapter reads, and for how long. */
 export interface BodyLimits {
@@ -9,9 +13,14 @@ export interface BodyLimits {
   readonly cap: number;
   /** Milliseconds allowed for the whole body. */
   readonly timeoutMs: number;
+  /** The bytes every body being read holds together, shared by the adapter's requests. */
+  readonly budget: BodyBudget;
 }
 
-/** Returns the body limits of an adapter: its own options, else the service's. */
+/**
+ * Returns the body limits of an adapter: its own options, else the service's; the buffered
+ * bytes budget is the adapter's own, made here once for all its requests.
+ */
 export function bodyLimits(
   scim: { readonly maxBodyBytes: number; readonly bodyTimeoutMs: number },
   options: AdapterOptions<never> | undefined,
@@ -19,5 +28,6 @@ export function bodyLimits(
   return {
     cap: (options?.maxBodyBytes ?? scim.maxBodyBytes) + 1,
     timeoutMs: options?.bodyTimeoutMs ?? scim.bodyTimeoutMs,
+    budget: new BodyBudget(options?.maxBufferedBodyBytes ?? DEFAULT_MAX_BUFFERED_BODY_BYTES),
   };
 }

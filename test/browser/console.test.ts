@@ -130,6 +130,10 @@ describe.skipIf(!executablePath)(
         ),
       );
       expect(await page.locator('#log details.request').count()).toBe(1);
+      // The refused row says why, as the SCIM error answered it.
+      const refusedRow = await page.locator('#log summary', { hasText: '400' }).textContent();
+      expect(refusedRow).toContain('invalidValue');
+      expect(refusedRow).toMatch(/userName/);
 
       await page.selectOption('select[name=status]', '');
       await page.selectOption('select[name=user]', String(other.body.id));

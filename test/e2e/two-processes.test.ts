@@ -39,6 +39,9 @@ describe.skipIf(!databaseUrl)('two example-server processes on one PostgreSQL da
       SCIMKIT_OUTBOX_RETRY_MS: '50',
       SCIMKIT_OUTBOX_POLL_MS: '200',
       SCIMKIT_OUTBOX_MAX_ATTEMPTS: '10',
+      // 100 concurrent creates per process with one key: above the default per-key cap (32),
+      // which would answer some of them 429; this test is about the writes, not the cap.
+      SCIMKIT_MAX_REQUESTS_PER_KEY: '200',
     };
     // Both start at once, so both run the migrations at once on the empty schema.
     [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);

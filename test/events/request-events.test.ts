@@ -96,7 +96,10 @@ describe('request.completed', () => {
     expect(reply.status).toBe(401);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ tenant: undefined, status: 401, method: 'GET' });
-    expect(JSON.stringify(events[0])).not.toMatch(/authorization|Bearer/i);
+    // The 401's own detail tells the client to send a key; nothing else names the header.
+    const { error, ...rest } = JSON.parse(JSON.stringify(events[0])) as Record<string, unknown>;
+    expect(error).toEqual({ detail: (reply.body as { detail: string }).detail });
+    expect(JSON.stringify(rest)).not.toMatch(/authorization|Bearer/i);
   });
 
   it('reports refusals of the head phase with the tenant (404 outside the routes)', async () => {
@@ -119,6 +122,27 @@ describe('request.completed', () => {
     expect((await admitted(undefined, 'timeout')).status).toBe(408);
     expect(events).toEqual([
       expect.objectContaining({ tenant: 'tenant-a', method: 'POST', status: 408, body: undefined }),
+    ]);
+  });
+
+  it('gives the size of the body as received, in bytes, without parsing it', async () => {
+    const { scim, events } = listening();
+    const body = JSON.stringify({ schemas: [USER_SCHEMA], userName: 'é@example.org' });
+    await scim.handle({
+      method: 'POST',
+      path: `${BASE}/Users`,
+      headers: { authorization: `Bearer ${KEY_B}`, 'content-type': 'application/scim+json' },
+      body,
+    });
+    await scim.handle({
+      method: 'POST',
+      path: `${BASE}/Users`,
+      headers: { authorization: `Bearer ${KEY_B}`, 'content-type': 'application/scim+json' },
+      body: new TextEncoder().encode(body),
+    });
+    expect(events.map((e) => e.bodyBytes)).toEqual([
+      Buffer.byteLength(body),
+      Buffer.byteLength(body),
     ]);
   });
 

@@ -3,11 +3,16 @@ import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { BodyBudget } from '../../src/internal/body-budget.js';
 import type { BodyRead } from '../../src/internal/body-collector.js';
 import { readNodeBody } from '../../src/internal/read-node-body.js';
 import { readWebBody } from '../../src/internal/read-web-body.js';
 
-const limits = (cap: number, timeoutMs = 5_000) => ({ cap, timeoutMs });
+const limits = (cap: number, timeoutMs = 5_000) => ({
+  cap,
+  timeoutMs,
+  budget: new BodyBudget(Number.MAX_SAFE_INTEGER),
+});
 const text = (read: BodyRead): string => new TextDecoder().decode(read.body as Uint8Array);
 // A read as the core sees it: the bytes (a Buffer or a plain Uint8Array alike) and the end.
 const bytesOf = (read: BodyRead) => ({

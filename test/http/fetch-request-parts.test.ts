@@ -5,11 +5,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { describe, expect, it } from 'vitest';
+import { BodyBudget } from '../../src/internal/body-budget.js';
 import type { BodyRead } from '../../src/internal/body-collector.js';
 import { FetchRequestReader, splitRequestUrl } from '../../src/internal/fetch-translation.js';
 import { NodeServerIncoming } from '../../src/internal/node-server-incoming.js';
 
-const limits = { cap: 1_000, timeoutMs: 5_000 };
+const limits = { cap: 1_000, timeoutMs: 5_000, budget: new BodyBudget(1_000_000) };
 
 interface Seen {
   readonly fast: boolean;

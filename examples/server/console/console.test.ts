@@ -14,6 +14,15 @@ const event = (tenant: string | undefined, status = 200) =>
     status,
     method: 'GET',
     path: '/x',
+    at: '',
+    latencyMs: 1,
+    body: undefined,
+    bodyBytes: 0,
+    error: undefined,
+    before: undefined,
+    after: undefined,
+    normalisations: [],
+    rulesFired: [],
   }) as RequestCompletedEvent;
 
 describe('console pieces', () => {
@@ -31,7 +40,7 @@ describe('console pieces', () => {
     log.record(event('b', 404));
     expect(log.list('a')).toHaveLength(REQUEST_HISTORY);
     expect(log.list('a')[0]!.seq).toBeGreaterThan(log.list('a')[1]!.seq);
-    expect(log.list('b').map((e) => e.event.status)).toEqual([404]);
+    expect(log.list('b').map((e) => e.status)).toEqual([404]);
     expect(log.list('nobody')).toEqual([]);
   });
 
@@ -103,6 +112,27 @@ describe('console over HTTP', () => {
     expect(page).toContain('&#60;img src=x onerror=alert(1)&#62;');
     expect(page).not.toContain('sekret-9');
     expect(page).toContain('[redacted]');
+  });
+
+  it('shows a GET with its query, and a refused request with the SCIM error it was answered', async () => {
+    const auth = { authorization: 'Bearer k1' };
+    const listed = await fetch(`${running.url}/Users?count=7&startIndex=2`, { headers: auth });
+    expect(listed.status).toBe(200);
+    const refused = await fetch(
+      `${running.url}/Users?filter=${encodeURIComponent('userName zz')}`,
+      {
+        headers: auth,
+      },
+    );
+    expect(refused.status).toBe(400);
+    const { detail } = (await refused.json()) as { detail: string };
+    const page = await (await fetch(running.consoleUrl, { headers: auth })).text();
+    expect(page).toContain('/Users?count=7&#38;startIndex=2</span>');
+    const row = /<summary>(?:(?!<\/summary>)[\s\S])*?\/Users\?filter=[\s\S]*?<\/summary>/.exec(
+      page,
+    )?.[0];
+    expect(row).toContain('<code>invalidFilter</code>');
+    expect(row).toContain(markup`${detail}`.text);
   });
 
   it('lists the dialect rules a request fired', async () => {

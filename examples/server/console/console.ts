@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiKeyVerifier, Scim, ScimUser, UserStore } from '../../../src/index.js';
 import type { DevMailbox } from './mailbox.js';
+import { DEFAULT_CONSOLE_LIMITS, type ConsoleLimits } from './console-limits.js';
 import { REQUEST_HISTORY, RequestLog } from './request-log.js';
 import {
   consolePage,
@@ -50,6 +51,8 @@ export interface ConsoleOptions {
   readonly mailbox: DevMailbox;
   /** Where the SCIM service is mounted, to ask it which resource types it serves. */
   readonly basePath: string;
+  /** How much of the SCIM traffic the console keeps and shows; {@link DEFAULT_CONSOLE_LIMITS}. */
+  readonly limits?: ConsoleLimits;
 }
 
 /** Tells whether a path is the console's. */
@@ -101,7 +104,8 @@ export async function startConsole(options: ConsoleOptions) {
   const { verifier } = options;
   // Asked before the console listens, so this request is in nobody's log.
   const resourceTypes = await discoverResourceTypes(scim, options.basePath, options.discoveryKey);
-  const log = new RequestLog();
+  const limits = options.limits ?? DEFAULT_CONSOLE_LIMITS;
+  const log = new RequestLog(limits);
   const sessions = new Sessions();
   let userChanges = 0;
   scim.onRequest((event) => log.record(event));
@@ -114,8 +118,7 @@ export async function startConsole(options: ConsoleOptions) {
     return sessions.tenant(cookie(req));
   }
 
-  const stamp = (tenant: string) =>
-    `${log.list(tenant)[0]?.seq ?? 0}.${mailbox.changes}.${userChanges}`;
+  const stamp = (tenant: string) => `${log.latest(tenant)}.${mailbox.changes}.${userChanges}`;
 
   async function users(tenant: string): Promise<{ list: ScimUser[]; total: number }> {
     const page = await store.list(tenant, { startIndex: 1, count: MAX_USERS });
@@ -130,7 +133,7 @@ export async function startConsole(options: ConsoleOptions) {
       filters: filterForm(list, filters),
       users: usersSection(list, total),
       mailbox: mailboxSection(mailbox.list(tenant)),
-      log: logSection(log.list(tenant), filters),
+      log: logSection(log.list(tenant), filters, limits.pageBytes),
     };
   }
 

@@ -1,7 +1,8 @@
 import { ACCOUNT_SCHEMA, type ScimUser } from '../../../src/index.js';
-import { diffResources } from './diff.js';
 import { markup, type SafeHtml } from './html.js';
 import type { MailboxEntry } from './mailbox.js';
+import { utf8Bytes, type ClippedText } from './clip-text.js';
+import type { EntryList, RequestEntry } from './request-entry.js';
 import type { LoggedRequest } from './request-log.js';
 
 /** The log filters a person chose: a status class and a user id (empty: all). */
@@ -13,9 +14,6 @@ export interface LogFilters {
 /** Status classes the log can be filtered by. */
 export const STATUS_FILTERS = ['2xx', '3xx', '4xx', '5xx'] as const;
 
-// An absent value shows as a dash: `undefined` is not JSON.
-const json = (value: unknown, indent = 0): string => JSON.stringify(value, null, indent) ?? '—';
-
 /** Reads the filters from a console address, keeping only values the view knows. */
 export function readFilters(url: URL): LogFilters {
   const status = url.searchParams.get('status') ?? '';
@@ -26,9 +24,8 @@ export function readFilters(url: URL): LogFilters {
 }
 
 function concerns(entry: LoggedRequest, userId: string): boolean {
-  const { event } = entry;
-  if (event.after?.id === userId || event.before?.id === userId) return true;
-  const path = event.path.split('?')[0] ?? '';
+  if (entry.userId === userId) return true;
+  const path = entry.path.split('?')[0] ?? '';
   return path.endsWith(`/Users/${userId}`);
 }
 
@@ -36,7 +33,7 @@ function concerns(entry: LoggedRequest, userId: string): boolean {
 export function filterLog(entries: readonly LoggedRequest[], filters: LogFilters) {
   return entries.filter(
     (entry) =>
-      (filters.status === '' || `${String(entry.event.status).charAt(0)}xx` === filters.status) &&
+      (filters.status === '' || `${String(entry.status).charAt(0)}xx` === filters.status) &&
       (filters.user === '' || concerns(entry, filters.user)),
   );
 }
@@ -100,56 +97,79 @@ export function mailboxSection(mails: readonly MailboxEntry[]): SafeHtml {
   </table>`;
 }
 
-function entryView(entry: LoggedRequest): SafeHtml {
-  const { event } = entry;
-  const changes = diffResources(event.before, event.after);
-  const normalisations = event.normalisations;
-  const body = event.body;
+/** A clipped text as shown: the text, and when clipped how much of how much. */
+function clippedView(value: ClippedText, className: string): SafeHtml {
+  return markup`<pre class="${className}">${value.text}</pre>${
+    value.clipped
+      ? markup`<p class="note clipped">… ${value.bytes.toLocaleString('en')} bytes, first ${kib(utf8Bytes(value.text))} shown</p>`
+      : ''
+  }`;
+}
+
+// Sizes as people read them: "16 KiB", "1,234 bytes".
+const kib = (bytes: number): string =>
+  bytes >= 1024 && bytes % 1024 === 0
+    ? `${bytes / 1024} KiB`
+    : `${bytes.toLocaleString('en')} bytes`;
+
+const code = (value: ClippedText | undefined, absent: string): SafeHtml =>
+  value === undefined
+    ? markup`<code>${absent}</code>`
+    : markup`<code>${value.text}${value.clipped ? ' …' : ''}</code>`;
+
+function more(list: EntryList): SafeHtml | string {
+  const left = list.total - list.lines.length;
+  return left > 0 ? markup`<p class="note">and ${left} more not kept.</p>` : '';
+}
+
+function entryView(entry: RequestEntry): SafeHtml {
+  const { normalisations, rulesFired, changes } = entry;
   return markup`<details
-    class="request status-${String(event.status).charAt(0)}xx"
+    class="request status-${String(entry.status).charAt(0)}xx"
     data-seq="${entry.seq}"
   >
     <summary>
-      <time>${event.at}</time> <b class="method">${event.method}</b>
-      <span class="path">${event.path}</span> <b class="code">${event.status}</b>
-      <span class="latency">${event.latencyMs.toFixed(1)} ms</span>
-      ${normalisations.length > 0 ? markup`<span class="badge">${normalisations.length} normalised</span>` : ''}
+      <time>${entry.at}</time> <b class="method">${entry.method}</b>
+      <span class="path">${entry.path}</span> <b class="code">${entry.status}</b>
+      <span class="latency">${entry.latencyMs.toFixed(1)} ms</span>
+      ${entry.error === undefined ? '' : markup`<span class="error">${entry.error.scimType === '' ? '' : markup`<code>${entry.error.scimType}</code> `}${entry.error.detail}</span>`}
+      ${normalisations.total > 0 ? markup`<span class="badge">${normalisations.total} normalised</span>` : ''}
     </summary>
     <h4>Body as received</h4>
-    ${body === undefined ? markup`<p class="empty">No body.</p>` : markup`<pre class="body">${json(body, 2)}</pre>`}
+    ${entry.body === undefined ? markup`<p class="empty">No body.</p>` : clippedView(entry.body, 'body')}
     <h4>Normalisations</h4>
     ${
-      normalisations.length === 0
+      normalisations.total === 0
         ? markup`<p class="empty">None.</p>`
         : markup`<ul class="normalisations">
-            ${normalisations.map(
+            ${normalisations.lines.map(
               (n) =>
                 markup`<li>
-                  <code>${n.rule}</code> at <code>${n.path}</code>:
-                  <code>${json(n.received)}</code> → <code>${json(n.stored)}</code>
+                  <code>${n.name}</code> at <code>${n.path}</code>:
+                  ${code(n.from, '—')} → ${code(n.to, '—')}
                 </li>`,
             )}
-          </ul>`
+          </ul>${more(normalisations)}`
     }
     <h4>Rules fired</h4>
     ${
-      event.rulesFired.length === 0
+      rulesFired.total === 0
         ? markup`<p class="empty">None: read as plain RFC 7644.</p>`
         : markup`<ul class="rules-fired">
-            ${event.rulesFired.map(
+            ${rulesFired.lines.map(
               (r) =>
                 markup`<li>
-                  <code>${r.rule}</code> at <code>${r.where}</code>:
-                  <code>${json(r.received)}</code> →
-                  <code>${r.became === undefined ? '(removed)' : json(r.became)}</code>
+                  <code>${r.name}</code> at <code>${r.path}</code>:
+                  ${code(r.from, '—')} →
+                  ${code(r.to, '(removed)')}
                 </li>`,
             )}
-          </ul>`
+          </ul>${more(rulesFired)}`
     }
     <h4>Changes</h4>
     ${
-      changes.length === 0
-        ? markup`<p class="empty">${event.after ? 'No attribute changed.' : 'No user written.'}</p>`
+      changes.total === 0
+        ? markup`<p class="empty">${entry.wroteUser ? 'No attribute changed.' : 'No user written.'}</p>`
         : markup`<table class="diff">
             <thead>
               <tr>
@@ -159,25 +179,45 @@ function entryView(entry: LoggedRequest): SafeHtml {
               </tr>
             </thead>
             <tbody>
-              ${changes.map(
+              ${changes.lines.map(
                 (c) =>
                   markup`<tr>
                     <td><code>${c.path}</code></td>
-                    <td><code>${json(c.before)}</code></td>
-                    <td><code>${json(c.after)}</code></td>
+                    <td>${code(c.from, '—')}</td>
+                    <td>${code(c.to, '—')}</td>
                   </tr>`,
               )}
             </tbody>
-          </table>`
+          </table>${more(changes)}`
     }
   </details>`;
 }
 
-/** The request log, newest first, as filtered. */
-export function logSection(entries: readonly LoggedRequest[], filters: LogFilters): SafeHtml {
+/**
+ * The request log, newest first, as filtered, within `pageBytes` of HTML: the rows that do not
+ * fit are left out and counted, so that a page's size never depends on what clients sent.
+ */
+export function logSection(
+  entries: readonly LoggedRequest[],
+  filters: LogFilters,
+  pageBytes: number,
+): SafeHtml {
   const shown = filterLog(entries, filters);
   if (shown.length === 0) return markup`<p class="empty">No SCIM request matches.</p>`;
-  return markup`${shown.map(entryView)}`;
+  const rows: SafeHtml[] = [];
+  let bytes = 0;
+  for (const entry of shown) {
+    const row = entryView(entry.view());
+    bytes += utf8Bytes(row.text);
+    if (bytes > pageBytes) break;
+    rows.push(row);
+  }
+  const left = shown.length - rows.length;
+  return markup`${rows}${
+    left > 0
+      ? markup`<p class="note page-limit">${left} older requests not shown: this page shows at most ${kib(pageBytes)} of log.</p>`
+      : ''
+  }`;
 }
 
 /** The filter form of the request log. */

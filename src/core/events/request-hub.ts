@@ -24,6 +24,22 @@ export interface RequestTrace {
 
 const decoder = new TextDecoder();
 
+// The size of a body as the adapter handed it: its bytes, or its text's UTF-8 length (counted,
+// not encoded, so a large text is not copied to be measured).
+function bytesOf(body: unknown): number | undefined {
+  if (body === undefined) return 0;
+  if (body instanceof Uint8Array) return body.byteLength;
+  if (typeof body !== 'string') return undefined;
+  let bytes = body.length;
+  for (let i = 0; i < body.length; i++) {
+    const unit = body.charCodeAt(i);
+    // Two bytes for U+0080..U+07FF, three for the rest of the BMP, four for a surrogate pair
+    // (two units of three counted as one character of four: the pair adds one unit each).
+    if (unit >= 0x80) bytes += unit >= 0x800 && (unit < 0xd800 || unit > 0xdfff) ? 2 : 1;
+  }
+  return bytes;
+}
+
 // The body as the client sent it: parsed JSON, or the raw text when it is not JSON.
 function parsedBody(body: unknown): unknown {
   const text =
@@ -35,6 +51,25 @@ function parsedBody(body: unknown): unknown {
   } catch {
     return text;
   }
+}
+
+// The request target as received: the path, and the query (parsed parameters, when the adapter
+// gave them so, written back as a query string).
+function target(head: ScimRequestHead): string {
+  const { path, query } = head;
+  if (query === undefined) return path;
+  let text: string;
+  if (typeof query === 'string') text = query.replace(/^\?/, '');
+  else if (query instanceof URLSearchParams) text = query.toString();
+  else {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) {
+      if (typeof value === 'string') params.append(name, value);
+      else for (const v of value ?? []) params.append(name, v);
+    }
+    text = params.toString();
+  }
+  return text === '' ? path : `${path}?${text}`;
 }
 
 /** A resource as a lifecycle event carries it: a user, a group, a host type's resource. */
@@ -121,6 +156,7 @@ class CompletedRequest implements RequestCompletedEvent {
   readonly path: string;
   readonly status: number;
   readonly latencyMs: number;
+  readonly bodyBytes: number | undefined;
   readonly before: ScimUser | undefined;
   readonly after: ScimUser | undefined;
   /** The resource the request wrote, of any type: what `normalisations` compares with. */
@@ -131,6 +167,8 @@ class CompletedRequest implements RequestCompletedEvent {
   #redacted: { value: unknown } | undefined;
   #normalisations: Normalisation[] | undefined;
   #rulesFired: FiredRule[] | undefined;
+  /** The error body answered, kept as text and read only when asked for. */
+  readonly #errorBody: string | undefined;
 
   constructor(
     trace: RequestTrace,
@@ -146,9 +184,11 @@ class CompletedRequest implements RequestCompletedEvent {
     this.#trace = trace;
     this.tenant = trace.tenant;
     this.method = trace.head.method.toUpperCase();
-    this.path = trace.head.path;
+    this.path = target(trace.head);
     this.status = response.status;
     this.latencyMs = performance.now() - trace.started;
+    this.bodyBytes = bytesOf(raw);
+    this.#errorBody = response.status >= 400 ? response.body : undefined;
     this.#date = date;
     this.#written = write.after;
     // `before` and `after` are the user's (the event's public shape); any type is explained.
@@ -177,13 +217,26 @@ class CompletedRequest implements RequestCompletedEvent {
     ));
   }
 
+  get error(): RequestCompletedEvent['error'] {
+    if (this.#errorBody === undefined) return undefined;
+    try {
+      const { scimType, detail } = JSON.parse(this.#errorBody) as Record<string, unknown>;
+      return typeof scimType === 'string'
+        ? { scimType, detail: String(detail ?? '') }
+        : { detail: String(detail ?? '') };
+    } catch {
+      return { detail: '' };
+    }
+  }
+
   get rulesFired(): readonly FiredRule[] {
     return (this.#rulesFired ??= rulesFired(this.#trace.fired, this.normalisations));
   }
 
   /** The event as plain data, for `JSON.stringify` (the raw body stays out). */
   toJSON(): RequestCompletedEvent {
-    const { type, tenant, at, method, path, status, latencyMs, body, before, after } = this;
+    const { type, tenant, at, method, path, status, latencyMs, body, bodyBytes, before, after } =
+      this;
     return {
       type,
       tenant,
@@ -193,6 +246,8 @@ class CompletedRequest implements RequestCompletedEvent {
       status,
       latencyMs,
       body,
+      bodyBytes,
+      error: this.error,
       before,
       after,
       normalisations: this.normalisations,
@@ -260,6 +315,8 @@ export class RequestHub {
   finish(trace: RequestTrace, response: ScimResponse, body?: unknown, id = ''): void {
     trace.stop?.();
     const write = written(trace.seen ?? [], response, id);
+    // The event keeps the trace (for the rules fired), not the lifecycle events it collected.
+    delete trace.seen;
     const event = new CompletedRequest(trace, response, this.now(), body, write, this);
     for (const listener of this.#listeners) {
       try {

@@ -185,6 +185,17 @@ export interface RequestCompletedEvent {
    * none. Never any header.
    */
   readonly body: unknown;
+  /**
+   * The size of the body as received, in bytes (0 for none): known without parsing it, so a
+   * log can decide what to keep by it. `undefined` when the body reached scimkit already
+   * parsed (a host's own body parser).
+   */
+  readonly bodyBytes: number | undefined;
+  /**
+   * The SCIM error the request was answered with (status 400 and above): its `scimType`, when
+   * it has one, and its `detail`; `undefined` for a success.
+   */
+  readonly error: { readonly scimType?: string; readonly detail: string } | undefined;
   /** The user before the request changed it (PUT, PATCH); `undefined` otherwise. */
   readonly before: ScimUser | undefined;
   /** The user as the request stored it (POST, PUT, PATCH); `undefined` when none was written. */
