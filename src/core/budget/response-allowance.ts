@@ -1,6 +1,5 @@
 import { ScimError } from '../../errors/index.js';
 import { boundedUtf8Length } from '../../json/utf8-length.js';
-import type { ResponseBudget } from './response-budget.js';
 
 /** What the refusal of an answer too large tells the client to do instead. */
 const WAY_THROUGH =
@@ -8,8 +7,18 @@ const WAY_THROUGH =
   '"excludedAttributes=members"), and find memberships with a filter such as ' +
   '`members.value eq "<id>"` on /Groups, which answers the groups without their whole lists.';
 
+/** The shared bound an allowance takes from (a `ResponseBudget`). */
+export interface BudgetPool {
+  /** The largest answer, in bytes. */
+  readonly maxBytes: number;
+  /** Bytes no answer holds now. */
+  readonly free: number;
+  /** Records `bytes` more held (positive) or given back (negative). */
+  hold(bytes: number): void;
+}
+
 /**
- * The bytes one answer may take of a {@link ResponseBudget}: at most `maxBytes` in all, and no
+ * The bytes one answer may take of a `ResponseBudget`: at most `maxBytes` in all, and no
  * more than the budget has free. What it takes is held until {@link ResponseAllowance.close},
  * which the builder of the answer calls once the text is built (the adapter then holds the
  * text, as long as its connection lets it).
@@ -22,7 +31,7 @@ export class ResponseAllowance {
   #kept = 0;
   #reserved = 0;
 
-  constructor(private readonly budget: ResponseBudget) {}
+  constructor(private readonly budget: BudgetPool) {}
 
   /** The most this answer may hold in all now: its limit, or less when others hold the rest. */
   get capacity(): number {
@@ -109,19 +118,16 @@ export function keepWhole(allowance: ResponseAllowance, text: string): void {
   if (allowance.keep([bytes], 0) === 0) throw allowance.refusal(bytes);
 }
 
-// The refusals an allowance makes, told apart from other errors of the same status.
-const REFUSALS = new WeakSet<ScimError>();
+// An allowance's refusal of an answer too large, told apart from other errors of its status.
+class BudgetRefusal extends ScimError {}
 
 function budgetRefusal(detail: string, status: 400 | 503): ScimError {
-  const error =
-    status === 400
-      ? new ScimError(400, detail, { scimType: 'tooMany' })
-      : new ScimError(503, detail, { headers: { 'retry-after': '1' } });
-  REFUSALS.add(error);
-  return error;
+  return status === 400
+    ? new BudgetRefusal(400, detail, { scimType: 'tooMany' })
+    : new BudgetRefusal(503, detail, { headers: { 'retry-after': '1' } });
 }
 
 /** Tells whether `error` is an allowance's refusal of an answer too large (see `refusal`). */
 export function isBudgetRefusal(error: unknown): boolean {
-  return error instanceof ScimError && REFUSALS.has(error);
+  return error instanceof BudgetRefusal;
 }

@@ -1,5 +1,5 @@
 import { ScimConfigError } from '../../errors/index.js';
-import { ResponseAllowance } from './response-allowance.js';
+import { ResponseAllowance, type BudgetPool } from './response-allowance.js';
 
 /** Default of `maxResponseBytes`: 16 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
@@ -13,7 +13,7 @@ export const DEFAULT_RESPONSES_IN_FLIGHT = 4;
  * cannot exhaust the heap. One per `createScim`: the bound holds per service, which is per
  * process as a rule.
  */
-export class ResponseBudget {
+export class ResponseBudget implements BudgetPool {
   #used = 0;
 
   /**

@@ -102,7 +102,11 @@ export class GroupService implements ProfileNeutralService<ScimGroup> {
   }
 
   /** Lists groups without their members, as `get` reads each. */
-  list(tenant: string, query: ListQuery, _shown: Projection = {}): Promise<ResourcePage<ScimGroup>> {
+  list(
+    tenant: string,
+    query: ListQuery,
+    _shown: Projection = {},
+  ): Promise<ResourcePage<ScimGroup>> {
     return this.store.list(tenant, { ...query, members: false });
   }
 

@@ -101,7 +101,7 @@ async function answerCursorList(
   const query = storeQuery(context, params);
   const cursor = await readCursor(context, params, text);
   // Each pass reads fewer resources than the one before, so the loop ends.
-  for (let count = cursor.count; ; ) {
+  for (let count = cursor.count; ;) {
     const allowance = context.config.responses.open();
     try {
       const page = await endpoint.service.list(

@@ -170,7 +170,12 @@ async function answerRootSearch(
       if (kept < page.resources.length) full = true;
     }
     const body = listOfTexts(
-      { schemas: [LIST_RESPONSE_SCHEMA], totalResults: before, itemsPerPage: texts.length, startIndex },
+      {
+        schemas: [LIST_RESPONSE_SCHEMA],
+        totalResults: before,
+        itemsPerPage: texts.length,
+        startIndex,
+      },
       texts,
     );
     return { status: 200, headers: { 'content-type': RESPONSE_CONTENT_TYPE }, body };
