@@ -107,7 +107,10 @@ export class SettledTexts {
     return resources.map((r) => this.json(r, url));
   }
 
+  // Only a frozen resource can be settled: one made for a single response (a group with its
+  // members, a user with its `groups`) is not remembered, so the cache never keeps it alive.
   #remember(resource: object): void {
+    if (!Object.isFrozen(resource)) return;
     this.#once.add(resource);
     this.#readOnce.add(resource);
   }
