@@ -275,4 +275,24 @@ describe.each(everyStore)('the response byte budget on the $name store', ({ open
     // Once the list is answered its room is free again.
     expect((await request('GET', `/Groups/${groupIds[0]}`)).status).toBe(200);
   });
+
+  it('answers a write whose answer would not fit without a body, the write kept', async () => {
+    const { request } = service();
+    const put = await request('PUT', `/Groups/${big.id}`, {
+      key: KEY_B,
+      body: {
+        schemas: [GROUP_SCHEMA],
+        displayName: 'Big renamed',
+        members: (big.members ?? []).map(({ value }) => ({ value })),
+      },
+    });
+    expect(put.status).toBe(204);
+    expect(put.body).toBeUndefined();
+    expect(put.headers.etag).toBe('W/"2"');
+    const read = await request('GET', `/Groups/${big.id}`, {
+      key: KEY_B,
+      query: 'excludedAttributes=members',
+    });
+    expect(read.body.displayName).toBe('Big renamed');
+  });
 });
