@@ -108,12 +108,23 @@ async function main() {
   const statuses = new Map<number, number>();
   let pages = 0;
   let largest = 0;
+  let networkError: string | undefined;
   const started = Date.now();
   // Bounded: each walk ends after every group is seen, or after GROUPS × 20 answers.
   const walk = async () => {
     let startIndex = 1;
     for (let tries = 0; startIndex <= GROUPS && tries < GROUPS * 20; tries++) {
-      const { status, items, bytes } = await get(`${base}?startIndex=${startIndex}&count=100`);
+      let answer: Awaited<ReturnType<typeof get>>;
+      try {
+        answer = await get(`${base}?startIndex=${startIndex}&count=100`);
+      } catch (error) {
+        // A client-side failure (a reused keep-alive connection the server had closed, say):
+        // counted as status 0 and reported, not a server answer.
+        statuses.set(0, (statuses.get(0) ?? 0) + 1);
+        networkError ??= String((error as { cause?: unknown }).cause ?? error);
+        continue;
+      }
+      const { status, items, bytes } = answer;
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
       largest = Math.max(largest, bytes);
       if (status === 200) {
@@ -136,6 +147,7 @@ async function main() {
       `maxResponseBytes ${MAX_RESPONSE / MIB} MiB, in flight ${IN_FLIGHT / MIB} MiB`,
   );
   console.log(`answers by status: ${JSON.stringify(Object.fromEntries(statuses))}`);
+  if (networkError !== undefined) console.log(`client-side failures (status 0): ${networkError}`);
   console.log(`200 pages: ${pages}; largest answer: ${(largest / MIB).toFixed(1)} MiB`);
   console.log(
     `heap: baseline ${(baseline / MIB).toFixed(0)} MiB, peak ${(peak / MIB).toFixed(0)} MiB, ` +
