@@ -7,6 +7,13 @@ import { presentMembers } from './stored-group.js';
 /** Members read per store call: a group of 100,000 is read in pieces, never in one. */
 export const MEMBER_PAGE = 2_000;
 
+/**
+ * Members read for every group of a page at once (`GroupStore.firstMembers`), before any is
+ * counted: a page of small groups costs one read, and that read holds at most this many
+ * members per group.
+ */
+export const FIRST_MEMBERS = 200;
+
 // Every sub-attribute set: a projection that keeps any of them keeps `members`.
 const PROBE = {
   members: [{ value: 'm', $ref: 'r', display: 'd', type: 'User' }],
@@ -58,9 +65,19 @@ async function readEach(
 ): Promise<readonly ScimGroup[]> {
   const out: ScimGroup[] = [];
   try {
+    const heads =
+      store.firstMembers && groups.length > 1
+        ? await store.firstMembers(
+            tenant,
+            groups.map((g) => g.id),
+            FIRST_MEMBERS,
+          )
+        : undefined;
     for (const group of groups) {
-      const first = allowance.held === 0;
-      const read = await readGroupMembers(store, tenant, group.id, baseUrl, allowance);
+      // The answer's first part: no group before it, nothing kept before it (the root search).
+      const first = out.length === 0 && allowance.held === 0;
+      const head = heads && (heads.get(group.id) ?? []);
+      const read = await readGroupMembers(store, tenant, group.id, baseUrl, allowance, head);
       if (typeof read === 'number') {
         if (first) throw allowance.refusal(read);
         break;
@@ -76,30 +93,39 @@ async function readEach(
 }
 
 // A group's members, presented; or, when they do not fit, the bytes counted up to the page
-// that did not (what the group needs at least).
+// that did not (what the group needs at least). `head`: its first members, read already with
+// the page's other groups (see FIRST_MEMBERS).
 async function readGroupMembers(
   store: GroupStore,
   tenant: string,
   id: string,
   baseUrl: string,
   allowance: ResponseAllowance,
+  head: readonly GroupMember[] | undefined,
 ): Promise<GroupMember[] | number> {
   const members: GroupMember[] = [];
   let counted = 0;
   let after: string | undefined;
+  let page: readonly GroupMember[] | null | undefined = head;
+  // A page shorter than asked for is the group's last.
+  let asked = FIRST_MEMBERS;
   for (;;) {
-    const page = await store.members(
-      tenant,
-      id,
-      after === undefined ? { count: MEMBER_PAGE } : { after, count: MEMBER_PAGE },
-    );
+    if (page === undefined) {
+      asked = MEMBER_PAGE;
+      page = await store.members(
+        tenant,
+        id,
+        after === undefined ? { count: asked } : { after, count: asked },
+      );
+    }
     if (page === null || page.length === 0) return members;
     let bytes = 0;
     for (const m of page) bytes += memberBytes(m, baseUrl.length);
     counted += bytes;
     if (!allowance.reserve(bytes)) return counted;
     for (const m of presentMembers(page, baseUrl)) members.push(m);
-    if (page.length < MEMBER_PAGE) return members;
+    if (page.length < asked) return members;
     after = page[page.length - 1]?.value;
+    page = undefined;
   }
 }
