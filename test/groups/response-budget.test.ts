@@ -300,4 +300,31 @@ describe.each(everyStore)('the response byte budget on the $name store', ({ open
     });
     expect(read.body.displayName).toBe('Big renamed');
   });
+
+  it('shows every member of groups larger than the first read of a page', async () => {
+    const { request, createUser } = setup({ store: opened.store });
+    const ids = (big.members ?? []).map((m) => m.value);
+    for (let i = 0; i < 100; i++)
+      ids.push((await createUser(`more${i}@example.org`, {}, KEY_B)).id as string);
+    for (const name of ['Wide one', 'Wide two']) {
+      const reply = await request('POST', '/Groups', {
+        key: KEY_B,
+        body: {
+          schemas: [GROUP_SCHEMA],
+          displayName: name,
+          members: ids.map((value) => ({ value })),
+        },
+      });
+      expect(reply.status).toBe(201);
+    }
+    const list = await request('GET', '/Groups', {
+      key: KEY_B,
+      query: `filter=${encodeURIComponent('displayName sw "Wide"')}`,
+    });
+    expect(list.body.itemsPerPage).toBe(2);
+    for (const group of list.body.Resources as Group[]) {
+      const values = (group.members ?? []).map((m) => m.value);
+      expect(values).toEqual([...ids].sort());
+    }
+  });
 });
