@@ -295,10 +295,11 @@ export class PostgresGroupStore implements GroupStore {
   ): Promise<ReadonlyMap<string, readonly GroupMember[]>> {
     const found = new Map<string, GroupMember[]>();
     if (groupIds.length === 0) return found;
-    const rows = await this.context.query<MemberRow & { group_id: string }>(
-      this.sql.firstMembers,
-      [tenant, [...new Set(groupIds)], Math.max(1, count)],
-    );
+    const rows = await this.context.query<MemberRow & { group_id: string }>(this.sql.firstMembers, [
+      tenant,
+      [...new Set(groupIds)],
+      Math.max(1, count),
+    ]);
     for (const row of rows) {
       const list = found.get(row.group_id);
       if (list) list.push(toMember(row));
