@@ -208,6 +208,18 @@ export interface GroupStore {
     options: MemberPageOptions,
   ): Promise<readonly GroupMember[] | null>;
   /**
+   * Reads the first `count` members (in ascending id order, as `members` reads them) of each
+   * of several groups, in one read: what a page of groups shown with their members needs, so
+   * that a page of small groups costs one read rather than one per group. The map has an entry
+   * for each given group that has members; a group without members, or unknown to the tenant,
+   * has none. Optional: without it the core calls `members` once per group.
+   */
+  firstMembers?(
+    tenant: string,
+    groupIds: readonly string[],
+    count: number,
+  ): Promise<ReadonlyMap<string, readonly GroupMember[]>>;
+  /**
    * Lists the groups a user or group is a member of, in ascending id order, by index (never a
    * scan of all groups): its direct groups, and unless `options.indirect` is `false` the
    * groups that contain those, transitively.

@@ -15,7 +15,8 @@ import { OutboxDispatcher } from './outbox/outbox-dispatcher.js';
 import { requestPhases } from './request-phases.js';
 import { groupAccess } from './groups/group-access.js';
 import { GroupService } from './groups/group-service.js';
-import { presentGroup } from './groups/stored-group.js';
+import { readMembers } from './groups/read-members.js';
+import { responseBudget } from './budget/response-budget.js';
 import { compileHostType } from './host-types/compile-host-type.js';
 import { HostResourceService } from './host-types/host-resource-service.js';
 import { hideNeverReturned } from './host-types/hide-never-returned.js';
@@ -207,14 +208,24 @@ export function createScim(options: ScimOptions): Scim {
             ),
         },
       ];
-      if (groupService && groupType) {
+      const groupStore = options.store.groups;
+      if (groupService && groupType && groupStore) {
         const groupPatch = patchContext({ resourceType: groupType, ...patchLimits });
         list.push({
           type: groupType,
           service: serviceInContext(groupService, trace ? { ...groupPatch, trace } : groupPatch),
           ...filterReading(groupType, trace),
           keysetPaging: options.store.groups?.capabilities?.keysetPaging === true,
-          present: (group, baseUrl) => presentGroup(group as ScimGroup, baseUrl),
+          // Members, read page by page within the answer's budget, each with its `$ref`.
+          expand: (tenant, resources, project, baseUrl, allowance) =>
+            readMembers(
+              groupStore,
+              tenant,
+              resources as readonly ScimGroup[],
+              project,
+              baseUrl,
+              allowance,
+            ),
           patchAnswersNoContent: true,
         });
       }
@@ -250,6 +261,7 @@ export function createScim(options: ScimOptions): Scim {
     cursors: cursorSettings(options, now),
     endpoints,
     reportError,
+    responses: responseBudget(options),
   };
   const matchRoute = routeTable(new Map(endpoints.map((e) => [e.type.endpoint.slice(1), e])), {
     me: options.me !== undefined,

@@ -152,6 +152,25 @@ export interface ScimOptions {
    * `/Me` act on. Without it `/Me` answers 501. See docs/users.md.
    */
   readonly me?: MeHook;
+  /**
+   * Largest answer, in bytes of its JSON text (UTF-8): no list, search, cursor page, `/Bulk`
+   * or single-resource answer is built beyond it. A page that would be larger holds fewer
+   * resources (`itemsPerPage` says how many; the client pages on, RFC 7644 §3.4.2.4); a single
+   * resource that does not fit on its own (a group of many members, say) answers 400 `tooMany`
+   * naming `excludedAttributes=members`; a write whose answer does not fit answers without a
+   * body. A group's members are read page by page and never beyond it. See docs/limits.md.
+   * Default 16 MiB.
+   */
+  readonly maxResponseBytes?: number;
+  /**
+   * The bytes every answer being built at the same moment may hold together (read group
+   * members and response text), so that concurrent large answers cannot exhaust the heap. An
+   * answer that finds too little room holds fewer resources, or, when not even one fits,
+   * answers 503 with `Retry-After`. Room is given back when the answer is handed to the
+   * adapter; the adapter then holds the text until the client has read it, as many at once as
+   * the server's connection limits allow. Default 4 × `maxResponseBytes`.
+   */
+  readonly maxResponseBytesInFlight?: number;
   /** Page size when `count` is not given. Default 50. */
   readonly defaultPageSize?: number;
   /**

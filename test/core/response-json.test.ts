@@ -2,8 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   indexPageJson,
+  listOfTexts,
   listResponseJson,
   locatedJson,
+  resourceTexts,
   withLocation,
 } from '../../src/core/http/response-json.js';
 import { createScim } from '../../src/index.js';
@@ -122,6 +124,24 @@ describe('listResponseJson', () => {
         expect(listResponseJson(members, resources, URL, project)).toBe(plain);
       }),
     );
+  });
+
+  it('writes the same text around the texts of its resources, projected or not', () => {
+    const project = (r: Record<string, unknown>) => ({ id: r.id, meta: r.meta });
+    fc.assert(
+      fc.property(
+        page,
+        fc.array(resource, { maxLength: 3 }),
+        fc.boolean(),
+        (members, resources, shaped) => {
+          const shape = shaped ? project : undefined;
+          expect(listOfTexts(members, resourceTexts(resources, URL, shape))).toBe(
+            listResponseJson(members, resources, URL, shape),
+          );
+        },
+      ),
+    );
+    expect(listOfTexts({}, [])).toBe('{"Resources":[]}');
   });
 
   it('writes an empty page and a page with no other members', () => {

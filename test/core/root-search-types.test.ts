@@ -2,6 +2,7 @@
 // resources in arrays and record what they are asked: how a filter applies to a type that lacks
 // an attribute, the order across types, and that a page asks each type only for its slice.
 import { describe, expect, it } from 'vitest';
+import { responseBudget } from '../../src/core/budget/response-budget.js';
 import type { ListQuery } from '../../src/contracts/store-query.js';
 import type { HandlerConfig, HandlerContext } from '../../src/core/handlers/context.js';
 import type {
@@ -98,6 +99,7 @@ function service() {
     runOperation: () => Promise.reject(new Error('no bulk in this test')),
     me: undefined,
     endpoints: [users.endpoint, groups.endpoint],
+    responses: responseBudget({}),
     reportError: () => undefined,
   };
   const context = (method: string, query: string, body?: unknown): HandlerContext => ({

@@ -101,6 +101,13 @@ export const bulk: Handler = async (context) => {
   const dispatch = async (index: number, path: string, data: unknown): Promise<OperationResult> => {
     const op = operations[index] as BulkOperation;
     const method = op.method as string;
+    // Room for the operation's answer, before it runs: what has run is always answered.
+    const bytes = entryBytes(op, path, context.baseUrl);
+    if (!allowance.reserve(bytes)) {
+      if (ran === 0) throw allowance.refusal(bytes);
+      return STOP;
+    }
+    ran++;
     const problem = checkPath(path, method, served, names);
     if (problem !== undefined) {
       results[index] = { ...entry(op, 400), response: errorOf(400, problem) };
@@ -136,17 +143,40 @@ export const bulk: Handler = async (context) => {
     return failed ? FAILED : DONE;
   };
 
-  await runBulk(operations, failOnErrors, dispatch, (index, error) => {
-    results[index] = {
-      ...entry(operations[index] as BulkOperation, error.status),
-      response: error.toJSON(),
-    };
-  });
-  return jsonResponse(200, {
-    schemas: [BULK_RESPONSE_SCHEMA],
-    Operations: results.filter((r) => r !== undefined),
-  });
+  const allowance = config.responses.open();
+  let ran = 0;
+  try {
+    await runBulk(operations, failOnErrors, dispatch, (index, error) => {
+      results[index] = {
+        ...entry(operations[index] as BulkOperation, error.status),
+        response: error.toJSON(),
+      };
+    });
+    return jsonResponse(200, {
+      schemas: [BULK_RESPONSE_SCHEMA],
+      Operations: results.filter((r) => r !== undefined),
+    });
+  } finally {
+    allowance.close();
+  }
 };
+
+const STOP: OperationResult = { failed: false, stop: true };
+
+/**
+ * The most bytes one operation's entry in the BulkResponse can take: its status, method,
+ * bulkId, version and location (the base URL and its path), and an error body, each character
+ * counted at the three bytes UTF-8 may need. Held before the operation runs, so an answer
+ * never outgrows `maxResponseBytes`.
+ */
+function entryBytes(op: BulkOperation, path: string, baseUrl: string): number {
+  const text = (op.bulkId?.length ?? 0) + (op.version?.length ?? 0) + path.length + baseUrl.length;
+  return BULK_ENTRY_BYTES + 3 * text;
+}
+
+// An entry's members and an error body (schemas, status, scimType, a detail of a few hundred
+// characters), with room to spare.
+const BULK_ENTRY_BYTES = 2048;
 
 function errorOf(status: number, detail: string): ScimErrorBody {
   return new ScimError(status, detail, { scimType: 'invalidValue' }).toJSON();

@@ -7,6 +7,8 @@ export interface OperationResult {
   readonly failed: boolean;
   /** The id a POST created, for the operations that refer to its bulkId. */
   readonly createdId?: string | undefined;
+  /** The operation was not run, and no operation after it is: the answer has no more room. */
+  readonly stop?: boolean;
 }
 
 /** Runs one operation with its bulkId references replaced; never rejects. */
@@ -20,8 +22,8 @@ export type Refuse = (index: number, error: ScimError) => void;
  * operation waits until every operation whose bulkId it refers to has created its resource. An
  * operation that refers to a bulkId no POST carries, or one whose POST failed, fails with 409
  * `invalidValue`; operations left waiting on each other (a circular reference, or one behind
- * it) fail with 409 as well. Stops once `failOnErrors` operations have failed: the rest are not
- * run. Each operation is atomic; the request as a whole is not.
+ * it) fail with 409 as well. Stops once `failOnErrors` operations have failed, or when an
+ * operation's dispatch says `stop` (the answer is full): the rest are not run. Each operation is atomic; the request as a whole is not.
  *
  * @see RFC 7644 §3.7, §3.7.1, §3.7.3
  */
@@ -88,6 +90,7 @@ export async function runBulk(
         data = withCreatedIds(data, created);
       }
       const result = await dispatch(index, path, data);
+      if (result.stop === true) return;
       if (result.failed) failed(index);
       else if (op.bulkId !== undefined && result.createdId !== undefined)
         created.set(op.bulkId, result.createdId);

@@ -22,7 +22,6 @@ import { groupEvents } from './group-events.js';
 import { patchWithMembers, planGroupPatch, type GroupPatchPlan } from './group-patch.js';
 import type { GroupWritten, PlannedGroupWrite } from './group-write.js';
 import { MemberPlan } from './member-plan.js';
-import { showsMembers } from './shows-members.js';
 import { assembleGroup, firstGroupMeta, nextGroupMeta } from './stored-group.js';
 
 /** The group attributes a store keys on (see `checkKeyText`). */
@@ -62,7 +61,10 @@ export class GroupService implements ProfileNeutralService<ScimGroup> {
     this.#loop = new WriteLoop(target, clock);
   }
 
-  /** Creates a group with its members; 400 `invalidValue` for a member not in the tenant. */
+  /**
+   * Creates a group with its members; 400 `invalidValue` for a member not in the tenant.
+   * Returns it as `get` does, without members.
+   */
   async create(tenant: string, input: ResourceInput): Promise<ScimGroup> {
     const date = this.clock();
     const now = isoTimestamp(date);
@@ -70,7 +72,9 @@ export class GroupService implements ProfileNeutralService<ScimGroup> {
     checkKeyText(attributes, GROUP_KEYS);
     const group = assembleGroup(newId(date.getTime()), attributes, firstGroupMeta(now), this.type);
     await this.store.create(tenant, group, memberInputs(members));
-    const stored = (await this.store.get(tenant, group.id)) ?? group;
+    // The members read back only for the events; the answer reads them within its budget.
+    const stored =
+      (await this.store.get(tenant, group.id, { members: this.events.active })) ?? group;
     if (this.events.active) {
       this.events.emit({ type: 'group.created', tenant, at: now, group });
       for (const member of stored.members ?? []) {
@@ -83,20 +87,27 @@ export class GroupService implements ProfileNeutralService<ScimGroup> {
         });
       }
     }
-    return stored;
+    const { members: _members, ...answer } = stored;
+    return answer as ScimGroup;
   }
 
-  /** Reads a group or throws 404; with its members only when the response shows them. */
-  async get(tenant: string, id: string, shown: Projection = {}): Promise<ScimGroup> {
-    const members = showsMembers(shown, this.type);
-    const group = await this.store.get(tenant, id, { members });
+  /**
+   * Reads a group or throws 404, without its members: a response that shows them reads them
+   * page by page, within its byte budget (see `readMembers`).
+   */
+  async get(tenant: string, id: string, _shown: Projection = {}): Promise<ScimGroup> {
+    const group = await this.store.get(tenant, id, { members: false });
     if (!group) throw groupNotFound(id);
     return group;
   }
 
-  /** Lists groups; members are read only when the response shows them. */
-  list(tenant: string, query: ListQuery, shown: Projection = {}): Promise<ResourcePage<ScimGroup>> {
-    return this.store.list(tenant, { ...query, members: showsMembers(shown, this.type) });
+  /** Lists groups without their members, as `get` reads each. */
+  list(
+    tenant: string,
+    query: ListQuery,
+    _shown: Projection = {},
+  ): Promise<ResourcePage<ScimGroup>> {
+    return this.store.list(tenant, { ...query, members: false });
   }
 
   assertFilterSupported(filter: Filter, text: string): void {

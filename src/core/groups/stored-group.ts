@@ -26,17 +26,14 @@ export function nextGroupMeta(meta: GroupMeta, now: string): GroupMeta {
 }
 
 /**
- * Adds what depends on the request's base URL to a group's members: each member's `$ref`, the
- * URL of the user or group it is. `meta` stays last.
+ * Adds what depends on the request's base URL to members: each member's `$ref`, the URL of the
+ * user or group it is.
  */
-export function presentGroup(group: ScimGroup, baseUrl: string): ScimGroup {
-  const { members, meta, ...rest } = group;
-  if (members === undefined) return group;
-  const located = members.map((m: GroupMember) => ({
+export function presentMembers(members: readonly GroupMember[], baseUrl: string): GroupMember[] {
+  return members.map((m) => ({
     value: m.value,
     $ref: `${baseUrl}/${m.type === 'Group' ? 'Groups' : 'Users'}/${encodeURIComponent(m.value)}`,
     ...(m.display === undefined ? {} : { display: m.display }),
     type: m.type,
-  }));
-  return { ...rest, members: located as unknown as GroupMember[], meta } as ScimGroup;
+  })) as unknown as GroupMember[];
 }

@@ -1,4 +1,5 @@
 import type { Tenant } from '../../contracts/api-key-verifier.js';
+import type { ResponseBudget } from '../budget/response-budget.js';
 import type { MeHook } from '../options.js';
 import type { ScimRequest, ScimResponse } from '../types.js';
 import type { CursorSettings } from './cursor-token.js';
@@ -30,6 +31,8 @@ export interface HandlerConfig {
   readonly runOperation: RunOperation;
   /** Maps the caller to the user `/Me` stands for; `undefined` when the host gives no hook. */
   readonly me: MeHook | undefined;
+  /** The byte budget every answer with resources is built within. */
+  readonly responses: ResponseBudget;
 }
 
 /**

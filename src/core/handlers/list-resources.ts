@@ -4,7 +4,10 @@ import { isThenable } from '../auth/authenticate.js';
 import { queryParams } from '../http/query-params.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { RESPONSE_CONTENT_TYPE } from '../http/media-type.js';
-import { indexPageJson, listResponseJson } from '../http/response-json.js';
+import { indexPageJson, listOfTexts, resourceTexts } from '../http/response-json.js';
+import { boundedUtf8Length } from '../../json/utf8-length.js';
+import { keepParts } from '../budget/keep-parts.js';
+import type { ResponseAllowance } from '../budget/response-allowance.js';
 import type { ScimResponse } from '../types.js';
 import type { ResourceContext, ResourceHandler } from './context.js';
 import { readListParams, readSearchRequest, type ListParams } from './list-params.js';
@@ -36,44 +39,58 @@ function storeQuery(context: ResourceContext, params: ListParams): ListQuery {
 
 // An index-paged list, nearly every list a client asks for, as `then`s on the reads rather
 // than an async function: no async frame or awaits per request, and no turn at all for a type
-// that adds nothing to its resources (filter: 620 bytes fewer per request,
-// bench/RESULTS.md "Session 11: reads"). A fault before the store's read throws; the request
+// that adds nothing to its resources. A fault before the store's read throws; the request
 // phases answer it as the rejection it was.
 function answerList(context: ResourceContext, params: ListParams): Promise<ScimResponse> {
   if (params.cursor !== undefined) return answerCursorList(context, params, params.cursor);
   const project = compileProjection(params, context.endpoint.type);
   const query = storeQuery(context, params);
   return context.endpoint.service.list(context.tenant.id, query, params).then((page) => {
-    const resources = expanded(page.resources, context, project);
+    const allowance = context.config.responses.open();
+    const resources = expanded(page.resources, context, project, allowance);
     return isThenable(resources)
-      ? resources.then((all) => indexPage(context, params, page, all, project))
-      : indexPage(context, params, page, resources, project);
+      ? resources.then((all) => indexPage(context, params, page, all, project, allowance))
+      : indexPage(context, params, page, resources, project, allowance);
   });
 }
 
-// The index-paged ListResponse of a page read, its resources expanded.
+// The index-paged ListResponse of a page read, its resources expanded, as many as fit the
+// answer's budget: `itemsPerPage` says how many, and the client's next page starts after them
+// (RFC 7644 §3.4.2.4 lets a page hold fewer than `count`). `totalResults` stays exact.
 function indexPage(
   context: ResourceContext,
   params: ListParams,
   page: ResourcePage,
   resources: readonly StoredResource[],
   project: Projector | undefined,
+  allowance: ResponseAllowance,
 ): ScimResponse {
-  const { totalResults } = page;
-  // A type that adds nothing for the request's base URL (the User) shows the page as read.
-  const shown = context.endpoint.present
-    ? resources.map((resource) => presented(resource, context))
-    : resources;
-  const body = indexPageJson(
-    { totalResults, startIndex: params.startIndex },
-    shown,
-    context.url,
-    project,
-  );
-  return { status: 200, headers: { 'content-type': RESPONSE_CONTENT_TYPE }, body };
+  try {
+    const { totalResults } = page;
+    const { startIndex } = params;
+    // A type that adds nothing for the request's base URL (the User) shows the page as read.
+    const shown = context.endpoint.present
+      ? resources.map((resource) => presented(resource, context))
+      : resources;
+    // The whole page first, as nearly every page fits; resource by resource when it does not.
+    let body = indexPageJson({ totalResults, startIndex }, shown, context.url, project);
+    if (allowance.keep([boundedUtf8Length(body, allowance.capacity)], 0) === 0) {
+      const texts = resourceTexts(shown, context.url, project);
+      const count = keepParts(allowance, texts);
+      body = listOfTexts(
+        { schemas: [LIST_RESPONSE_SCHEMA], totalResults, itemsPerPage: count, startIndex },
+        texts.slice(0, count),
+      );
+    }
+    return { status: 200, headers: { 'content-type': RESPONSE_CONTENT_TYPE }, body };
+  } finally {
+    allowance.close();
+  }
 }
 
-// An RFC 9865 cursor page: no startIndex, and nextCursor / previousCursor.
+// An RFC 9865 cursor page: no startIndex, and nextCursor / previousCursor. A page too large for
+// the answer's budget is read again with as many resources as fit, so that the store places
+// `nextCursor` right after the last one shown.
 async function answerCursorList(
   context: ResourceContext,
   params: ListParams,
@@ -83,25 +100,37 @@ async function answerCursorList(
   const project = compileProjection(params, endpoint.type);
   const query = storeQuery(context, params);
   const cursor = await readCursor(context, params, text);
-  const page = await endpoint.service.list(
-    tenant.id,
-    { ...query, seek: cursor.seek, count: cursor.count },
-    params,
-  );
-  const resources = await expanded(page.resources, context, project);
-  const shown = resources.map((resource) => presented(resource, context));
-  const body = listResponseJson(
-    {
-      schemas: [LIST_RESPONSE_SCHEMA],
-      totalResults: page.totalResults,
-      itemsPerPage: resources.length,
-      ...(await cursorMembers(cursor, page)),
-    },
-    shown,
-    context.url,
-    project,
-  );
-  return { status: 200, headers: { 'content-type': RESPONSE_CONTENT_TYPE }, body };
+  // Each pass reads fewer resources than the one before, so the loop ends.
+  for (let count = cursor.count; ;) {
+    const allowance = context.config.responses.open();
+    try {
+      const page = await endpoint.service.list(
+        tenant.id,
+        { ...query, seek: cursor.seek, count },
+        params,
+      );
+      const resources = await expanded(page.resources, context, project, allowance);
+      const shown = resources.map((resource) => presented(resource, context));
+      const texts = resourceTexts(shown, context.url, project);
+      const kept = keepParts(allowance, texts);
+      if (kept < page.resources.length) {
+        count = kept;
+        continue;
+      }
+      const body = listOfTexts(
+        {
+          schemas: [LIST_RESPONSE_SCHEMA],
+          totalResults: page.totalResults,
+          itemsPerPage: kept,
+          ...(await cursorMembers(cursor, page)),
+        },
+        texts,
+      );
+      return { status: 200, headers: { 'content-type': RESPONSE_CONTENT_TYPE }, body };
+    } finally {
+      allowance.close();
+    }
+  }
 }
 
 /**

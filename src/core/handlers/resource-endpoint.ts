@@ -3,6 +3,7 @@ import type { AttributePath, Filter } from '../../filter/ast.js';
 import type { Projection, Projector } from '../../schema/project-resource.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { ResourceInput } from '../../schema/validate-resource-input.js';
+import type { ResponseAllowance } from '../budget/response-allowance.js';
 
 /** A resource as a service returns it: SCIM JSON with an `id` and a versioned `meta`. */
 export interface StoredResource {
@@ -91,6 +92,8 @@ export interface ResourceEndpoint {
    * with one read. Called before `present`; `project` is the request's projection (undefined:
    * none), so nothing is read for what the response leaves out. Returns the resources as they
    * are when there is nothing to add, and without a promise when it read nothing that needs one.
+   * What it reads that may be large (a group's members) it reserves in the answer's
+   * `allowance`, returning only the leading resources that fit (see `readMembers`).
    * Omitted: nothing to add.
    */
   readonly expand?: (
@@ -98,6 +101,7 @@ export interface ResourceEndpoint {
     resources: readonly StoredResource[],
     project: Projector | undefined,
     baseUrl: string,
+    allowance: ResponseAllowance,
   ) => readonly StoredResource[] | Promise<readonly StoredResource[]>;
   /**
    * Whether a PATCH without `attributes` / `excludedAttributes` answers `204 No Content` with

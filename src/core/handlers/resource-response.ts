@@ -9,6 +9,11 @@ import {
 import { queryParams } from '../http/query-params.js';
 import { servedJson, withLocation } from '../http/response-json.js';
 import type { ScimResponse } from '../types.js';
+import {
+  isBudgetRefusal,
+  keepWhole,
+  type ResponseAllowance,
+} from '../budget/response-allowance.js';
 import { isBulkOperation, type ResourceContext } from './context.js';
 import type { StoredResource } from './resource-endpoint.js';
 
@@ -20,9 +25,12 @@ export function expanded(
   resources: readonly StoredResource[],
   context: Pick<ResourceContext, 'endpoint' | 'tenant' | 'baseUrl'>,
   project: Projector | undefined,
+  allowance: ResponseAllowance,
 ): readonly StoredResource[] | Promise<readonly StoredResource[]> {
   const { expand } = context.endpoint;
-  return expand ? expand(context.tenant.id, resources, project, context.baseUrl) : resources;
+  return expand
+    ? expand(context.tenant.id, resources, project, context.baseUrl, allowance)
+    : resources;
 }
 
 /** A resource as the request sees it: with what depends on the base URL (see `present`). */
@@ -75,18 +83,36 @@ export function resourceResponse(
   if (status === 201) headers.location = `${context.url}/${stored.id}`;
   // A /Bulk operation's answer is its status and headers: the BulkResponse shows no resource.
   if (isBulkOperation(context.request)) return { status, headers, body: undefined };
-  const resources = expanded([stored], context, project);
-  if (!isThenable(resources))
-    return {
-      status,
-      headers,
-      body: resourceJson(resources[0] as StoredResource, context, project, read),
-    };
-  return Promise.resolve(resources).then((shown) => ({
-    status,
-    headers,
-    body: resourceJson(shown[0] as StoredResource, context, project, read),
-  }));
+  const allowance = context.config.responses.open();
+  // A write has happened: an answer too large for the budget is sent without its body (RFC
+  // 7644 §3.5.2 lets a PATCH answer 204; the ETag and Location name what was written), never
+  // refused. A read is refused (see `keepWhole`).
+  const refused = (error: unknown): ScimResponse => {
+    if (read || !isBudgetRefusal(error)) throw error;
+    return { status: status === 201 ? 201 : 204, headers, body: undefined };
+  };
+  // The text is built, measured against the answer's budget, and the room given back at once:
+  // from here the adapter holds it.
+  const answer = (shown: readonly StoredResource[]): ScimResponse => {
+    try {
+      const body = resourceJson(shown[0] as StoredResource, context, project, read);
+      keepWhole(allowance, body);
+      return { status, headers, body };
+    } catch (error) {
+      return refused(error);
+    } finally {
+      allowance.close();
+    }
+  };
+  let resources: readonly StoredResource[] | Promise<readonly StoredResource[]>;
+  try {
+    resources = expanded([stored], context, project, allowance);
+  } catch (error) {
+    return refused(error);
+  }
+  return isThenable(resources)
+    ? Promise.resolve(resources).then(answer, refused)
+    : answer(resources);
 }
 
 /** A request's projection: the lists as sent, and the function that applies them. */

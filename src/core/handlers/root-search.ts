@@ -8,12 +8,13 @@ import { compileProjection } from '../../schema/project-resource.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import { queryParams } from '../http/query-params.js';
 import { readJsonBody } from '../http/read-json-body.js';
-import { jsonResponse } from '../http/respond.js';
+import { RESPONSE_CONTENT_TYPE } from '../http/media-type.js';
+import { keepParts, LIST_OVERHEAD } from '../budget/keep-parts.js';
 import type { ScimResponse } from '../types.js';
 import type { Handler, HandlerContext } from './context.js';
 import { readListParams, readSearchRequest, type ListParams } from './list-params.js';
 import type { ResourceEndpoint } from './resource-endpoint.js';
-import { withLocation } from '../http/response-json.js';
+import { listOfTexts, resourceTexts } from '../http/response-json.js';
 import { expanded, presented } from './resource-response.js';
 import { checkSortBy } from './sort-by.js';
 import { LIST_RESPONSE_SCHEMA } from '../../schema/urns.js';
@@ -134,38 +135,53 @@ async function answerRootSearch(
   const queries = typeQueries(endpoints, params);
   const projections = endpoints.map(({ type }) => compileProjection(params, type));
   const { startIndex, count } = params;
-  const resources: unknown[] = [];
-  let before = 0;
-  for (const [i, { endpoint, query }] of queries.entries()) {
-    if (query === undefined) continue;
-    // The resources of earlier types come first: this type's part of the page starts at
-    // `startIndex - before` within it, and holds what room is left on the page.
-    const page = await endpoint.service.list(
-      tenant.id,
-      {
-        ...query,
-        startIndex: Math.max(1, startIndex - before),
-        count: count - resources.length,
-      },
-      params,
-    );
-    before += page.totalResults;
-    const url = `${baseUrl}${endpoint.type.endpoint}`;
-    const project = projections[i];
-    // What the type's own endpoint adds to a response (the User's `groups`) is added here too.
-    const expandedPage = await expanded(page.resources, { endpoint, tenant, baseUrl }, project);
-    for (const stored of expandedPage) {
-      const located = withLocation(presented(stored, { endpoint, baseUrl }), url);
-      resources.push(project ? project(located as unknown as Record<string, unknown>) : located);
+  const allowance = config.responses.open();
+  try {
+    const texts: string[] = [];
+    let before = 0;
+    // Once the answer's budget stops a type's part short, the later types are only counted.
+    let full = false;
+    for (const [i, { endpoint, query }] of queries.entries()) {
+      if (query === undefined) continue;
+      // The resources of earlier types come first: this type's part of the page starts at
+      // `startIndex - before` within it, and holds what room is left on the page.
+      const page = await endpoint.service.list(
+        tenant.id,
+        {
+          ...query,
+          startIndex: Math.max(1, startIndex - before),
+          count: full ? 0 : count - texts.length,
+        },
+        params,
+      );
+      before += page.totalResults;
+      if (full || page.resources.length === 0) continue;
+      const url = `${baseUrl}${endpoint.type.endpoint}`;
+      const project = projections[i];
+      // What the type's own endpoint adds to a response (the User's `groups`, a group's
+      // members) is added here too, within the same budget.
+      const context = { endpoint, tenant, baseUrl };
+      const expandedPage = await expanded(page.resources, context, project, allowance);
+      const shown = expandedPage.map((stored) => presented(stored, context));
+      const typeTexts = resourceTexts(shown, url, project);
+      const overhead = allowance.held === 0 ? LIST_OVERHEAD : 0;
+      const kept = keepParts(allowance, typeTexts, overhead, texts.length === 0);
+      for (const text of typeTexts.slice(0, kept)) texts.push(text);
+      if (kept < page.resources.length) full = true;
     }
+    const body = listOfTexts(
+      {
+        schemas: [LIST_RESPONSE_SCHEMA],
+        totalResults: before,
+        itemsPerPage: texts.length,
+        startIndex,
+      },
+      texts,
+    );
+    return { status: 200, headers: { 'content-type': RESPONSE_CONTENT_TYPE }, body };
+  } finally {
+    allowance.close();
   }
-  return jsonResponse(200, {
-    schemas: [LIST_RESPONSE_SCHEMA],
-    totalResults: before,
-    itemsPerPage: resources.length,
-    startIndex,
-    Resources: resources,
-  });
 }
 
 /**

@@ -107,7 +107,10 @@ export class SettledTexts {
     return resources.map((r) => this.json(r, url));
   }
 
+  // Only a frozen resource can be settled: one made for a single response (a group with its
+  // members, a user with its `groups`) is not remembered, so the cache never keeps it alive.
   #remember(resource: object): void {
+    if (!Object.isFrozen(resource)) return;
     this.#once.add(resource);
     this.#readOnce.add(resource);
   }
@@ -170,6 +173,35 @@ export function listResponseJson(
     return JSON.stringify({ ...page, Resources: shaped });
   }
   return pageOfTexts(page, resources, url, undefined);
+}
+
+/**
+ * Serialises each resource of a list response as {@link listResponseJson} writes it within
+ * `Resources`: with its `meta.location`, shaped by `project`. What a page too large for its
+ * budget is cut from, one resource at a time.
+ */
+export function resourceTexts(
+  resources: readonly StoredResource[],
+  url: string,
+  project: Projector | undefined,
+): string[] {
+  return resources.map((r) =>
+    project
+      ? JSON.stringify(project(withLocation(r, url) as unknown as Record<string, unknown>))
+      : locatedJson(r, url),
+  );
+}
+
+/**
+ * Serialises a list response around the texts of its resources (see {@link resourceTexts}): the
+ * same text as `JSON.stringify({ ...page, Resources })` of the resources they are.
+ *
+ * @param page - every member but `Resources`; it must not have one.
+ */
+export function listOfTexts(page: object, texts: readonly string[]): string {
+  const members = JSON.stringify(page).slice(0, -1);
+  const separator = members === '{' ? '' : ',';
+  return `${members}${separator}"Resources":[${texts.join(',')}]}`;
 }
 
 /** The members of an index-paged ListResponse that are not the page's own length. */

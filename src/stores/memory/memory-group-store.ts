@@ -223,6 +223,21 @@ export class MemoryGroupStore implements GroupStore {
     return all.slice(low, low + Math.max(1, options.count));
   }
 
+  async firstMembers(
+    tenant: string,
+    groupIds: readonly string[],
+    count: number,
+  ): Promise<ReadonlyMap<string, readonly GroupMember[]>> {
+    const found = new Map<string, readonly GroupMember[]>();
+    const groups = this.#tenants.get(tenant);
+    if (!groups) return found;
+    for (const id of groupIds) {
+      if (!groups.membersOf.has(id)) continue;
+      found.set(id, groups.sortedMembers(id).slice(0, Math.max(1, count)));
+    }
+    return found;
+  }
+
   async groupsOf(
     tenant: string,
     memberId: string,

@@ -39,6 +39,8 @@ export interface GroupStatements {
   readonly memberIds: string;
   /** $2 group id, $3 the id to start after or NULL, $4 count: one page of members by id. */
   readonly memberPage: string;
+  /** $2 group ids, $3 count: the first members of each, as (group_id, member) rows by id. */
+  readonly firstMembers: string;
   /** $2 group id, $3 expected version or NULL: deletes the group row. */
   readonly deleteGroup: string;
   /** $2 group id: removes the group's own memberships. */
@@ -121,6 +123,13 @@ export function groupStatements(t: TableNames): GroupStatements {
     memberPage: `SELECT member_id, member_type, display FROM ${t.groupMembers}
       WHERE tenant = $1 AND group_id = $2 AND ($3::text IS NULL OR member_id > $3)
       ORDER BY member_id LIMIT $4`,
+    firstMembers: `SELECT g.id AS group_id, m.member_id, m.member_type, m.display
+      FROM unnest($2::text[]) AS g(id)
+      CROSS JOIN LATERAL (
+        SELECT member_id, member_type, display FROM ${t.groupMembers}
+        WHERE tenant = $1 AND group_id = g.id ORDER BY member_id LIMIT $3
+      ) AS m
+      ORDER BY g.id, m.member_id`,
     deleteGroup: `WITH cur AS (SELECT version FROM ${t.groups} WHERE tenant = $1 AND id = $2),
       del AS (
         DELETE FROM ${t.groups} WHERE tenant = $1 AND id = $2 AND ($3::text IS NULL OR version = $3)

@@ -290,6 +290,26 @@ export class PostgresGroupStore implements GroupStore {
     return group[0] ? [] : null;
   }
 
+  async firstMembers(
+    tenant: string,
+    groupIds: readonly string[],
+    count: number,
+  ): Promise<ReadonlyMap<string, readonly GroupMember[]>> {
+    const found = new Map<string, GroupMember[]>();
+    if (groupIds.length === 0) return found;
+    const rows = await this.context.query<MemberRow & { group_id: string }>(this.sql.firstMembers, [
+      tenant,
+      [...new Set(groupIds)],
+      Math.max(1, count),
+    ]);
+    for (const row of rows) {
+      const list = found.get(row.group_id);
+      if (list) list.push(toMember(row));
+      else found.set(row.group_id, [toMember(row)]);
+    }
+    return found;
+  }
+
   async groupsOf(
     tenant: string,
     memberId: string,

@@ -407,4 +407,36 @@ export const groupMembershipCases: readonly StoreConformanceCase[] = [
       check.equal(await groups.members(ctx.otherTenant, g.id, { count: 10 }), null, 'other tenant');
     },
   },
+  {
+    id: 'groups.first-members',
+    title:
+      'firstMembers, when the store has it, reads the first members of several groups as members() does',
+    async run(ctx) {
+      const { groups, group, createUsers } = groupCase(ctx);
+      const read = groups.firstMembers?.bind(groups);
+      if (read === undefined) return ctx.skip('the store has no firstMembers');
+      const users = await createUsers(4);
+      const [wide, narrow, empty] = [group(), group(), group()];
+      await groups.create(
+        ctx.tenant,
+        wide,
+        users.map((value) => ({ value })),
+      );
+      await groups.create(ctx.tenant, narrow, [{ value: users[0] as string }]);
+      await groups.create(ctx.tenant, empty, []);
+      const ids = [wide.id, narrow.id, empty.id, 'no-such-group'];
+      const found = await read(ctx.tenant, ids, 3);
+      for (const id of [wide.id, narrow.id]) {
+        check.deepEqual(
+          found.get(id),
+          await groups.members(ctx.tenant, id, { count: 3 }),
+          `the first members of ${id} as members() reads them`,
+        );
+      }
+      check.equal(found.has(empty.id), false, 'no entry for a group without members');
+      check.equal(found.has('no-such-group'), false, 'no entry for an unknown group');
+      check.equal((await read(ctx.otherTenant, ids, 3)).size, 0, 'nothing in another tenant');
+      check.equal((await read(ctx.tenant, [], 3)).size, 0, 'nothing asked, nothing read');
+    },
+  },
 ];
