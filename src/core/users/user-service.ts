@@ -14,7 +14,12 @@ import type { EventHub } from '../events/event-hub.js';
 import { assertStoreFilters, assertStoreSorts } from '../handlers/store-support.js';
 import type { OutboxDispatcher } from '../outbox/outbox-dispatcher.js';
 import { welcomeMessage } from '../outbox/welcome-message.js';
-import { accountAfterActiveChange, activatedAccount, initialAccount } from './account-status.js';
+import {
+  accountAfterActiveChange,
+  activatedAccount,
+  initialAccount,
+  isActiveUser,
+} from './account-status.js';
 import { newId } from './new-id.js';
 import { addGroups, keepsGroups } from './user-groups.js';
 import { isoTimestamp } from './timestamp.js';
@@ -168,8 +173,8 @@ export class UserService {
     if (attributes.userName !== current.userName) this.limits.checkUserName(attributes.userName);
     const { account, invite } = accountAfterActiveChange(
       current[ACCOUNT_SCHEMA],
-      current.active,
-      attributes.active === true,
+      isActiveUser(current),
+      activeValue(attributes.active),
       now,
     );
     const user = assembleUser({
@@ -256,4 +261,9 @@ async function orNull(write: Promise<ScimUser>): Promise<ScimUser | null> {
     if (isScimError(error) && error.status === 404) return null;
     throw error;
   }
+}
+
+// The `active` a write sets: a boolean, or undefined when the write leaves it unassigned.
+function activeValue(active: unknown): boolean | undefined {
+  return active === undefined ? undefined : active === true;
 }
