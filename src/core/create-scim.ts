@@ -62,16 +62,25 @@ function checkOptions(options: ScimOptions): void {
   const missing: string[] = [];
   for (const m of STORE_METHODS)
     if (typeof options.store?.[m] !== 'function') missing.push(`store.${m}()`);
-  for (const m of OUTBOX_METHODS)
-    if (typeof options.store?.outbox?.[m] !== 'function') missing.push(`store.outbox.${m}()`);
+  // The outbox carries the mailer's emails: a store needs one only for a service that sends.
+  if (options.mailer !== undefined) {
+    for (const m of OUTBOX_METHODS)
+      if (typeof options.store?.outbox?.[m] !== 'function') missing.push(`store.outbox.${m}()`);
+  }
   const groups = options.store?.groups;
   if (groups !== undefined) {
     for (const m of GROUP_METHODS)
       if (typeof groups?.[m] !== 'function') missing.push(`store.groups.${m}()`);
   }
   if (typeof options.verifier?.verify !== 'function') missing.push('verifier.verify()');
-  if (typeof options.mailer?.sendWelcome !== 'function') missing.push('mailer.sendWelcome()');
-  if (missing.length > 0) throw new ScimConfigError(`createScim: missing ${missing.join(', ')}.`);
+  if (options.mailer !== undefined && typeof options.mailer?.sendWelcome !== 'function')
+    missing.push('mailer.sendWelcome()');
+  if (missing.length > 0) {
+    const why = missing.some((m) => m.startsWith('store.outbox.'))
+      ? " (a mailer sends through the store's outbox: give the store one, or leave `mailer` out)"
+      : '';
+    throw new ScimConfigError(`createScim: missing ${missing.join(', ')}${why}.`);
+  }
   const basePath = options.basePath ?? '';
   if (basePath !== '' && (!basePath.startsWith('/') || basePath.endsWith('/'))) {
     throw new ScimConfigError(
@@ -84,8 +93,9 @@ function checkOptions(options: ScimOptions): void {
  * Creates a SCIM service: one `handle(request)` for every endpoint below the base path, and
  * the host's programmatic API. Everything that can be decided once is decided here.
  *
- * @throws ScimConfigError when a store, verifier or mailer method is missing, or a resource
- *   type of the host's (`resourceTypes`) is invalid.
+ * @throws ScimConfigError when a store, verifier or mailer method is missing (the store's
+ *   outbox when a mailer is given), or a resource type of the host's (`resourceTypes`) is
+ *   invalid.
  * @example
  * ```ts
  * const scim = createScim({
@@ -129,14 +139,18 @@ export function createScim(options: ScimOptions): Scim {
     builtInResourceTypes({ ...options, patchRules: profiles.defaultSwitches }),
   );
   if (options.onRequest) requests.on(options.onRequest);
-  const outbox = new OutboxDispatcher(
-    options.store.outbox,
-    async (tenant, id) => (await options.store.get(tenant, id)) !== null,
-    options.mailer,
-    options.outbox ?? {},
-    now,
-    reportError,
-  );
+  // Without a mailer nothing is queued, so there is nothing to deliver.
+  const outbox =
+    options.mailer && options.store.outbox
+      ? new OutboxDispatcher(
+          options.store.outbox,
+          async (tenant, id) => (await options.store.get(tenant, id)) !== null,
+          options.mailer,
+          options.outbox ?? {},
+          now,
+          reportError,
+        )
+      : undefined;
   const users = new UserService(options.store, events, outbox, now, resourceType, {
     maxAttributeValues: options.maxAttributeValues ?? DEFAULT_MAX_ATTRIBUTE_VALUES,
     checkUserName: userNameCheck(options.userNameRule ?? 'rfc'),
@@ -327,7 +341,7 @@ export function createScim(options: ScimOptions): Scim {
     groups: groupService && options.store.groups && groupAccess(groupService, options.store.groups),
     on: (listener: (event: ScimEvent) => void) => events.on(listener),
     onRequest: (listener) => requests.on(listener),
-    dispatchOutbox: () => outbox.drain(),
-    close: () => outbox.close(),
+    dispatchOutbox: () => outbox?.drain() ?? Promise.resolve(0),
+    close: () => outbox?.close() ?? Promise.resolve(),
   };
 }

@@ -97,8 +97,12 @@ export interface ScimOptions {
   readonly store: UserStore;
   /** Turns bearer tokens into tenants. */
   readonly verifier: ApiKeyVerifier;
-  /** Sends welcome emails. */
-  readonly mailer: Mailer;
+  /**
+   * Sends welcome emails, through the store's outbox (which the store must then have).
+   * Omitted: no welcome email is recorded or sent, account statuses move as they would with
+   * one, and `users.resendInvitation` answers `false`.
+   */
+  readonly mailer?: Mailer;
   /** The mount point, e.g. `/api/v1/scim/v2`; removed from request paths. Default `''`. */
   readonly basePath?: string;
   /**

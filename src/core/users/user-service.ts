@@ -49,11 +49,14 @@ export class UserService {
   readonly #writes: WritePipeline;
   readonly #now: () => Date;
   readonly #schemas: CompiledResourceType;
+  /** Whether welcome emails are sent at all (the service has a mailer). */
+  readonly #sends: boolean;
 
   constructor(
     store: UserStore,
     events: EventHub,
-    outbox: OutboxDispatcher,
+    /** Delivers the welcome email; without it (no mailer) none is queued. */
+    outbox: OutboxDispatcher | undefined,
     now: () => Date,
     schemas: CompiledResourceType,
     private readonly limits: {
@@ -67,6 +70,7 @@ export class UserService {
     this.#schemas = schemas;
     this.#store = store;
     this.#now = now;
+    this.#sends = outbox !== undefined;
     this.#writes = new WritePipeline(store, events, outbox, now);
   }
 
@@ -190,10 +194,12 @@ export class UserService {
   }
 
   /**
-   * The welcome email to queue with a write, or none when the user has no address: the account
-   * still moves on, and the host hears of it through `onError`.
+   * The welcome email to queue with a write, or none when the service sends none (no mailer)
+   * or the user has no address: the account still moves on, and for a missing address the
+   * host hears of it through `onError`.
    */
   #welcome(tenant: string, user: ScimUser, now: string): OutboxMessage[] {
+    if (!this.#sends) return [];
     const message = welcomeMessage(tenant, user, now);
     if (message) return [message];
     this.limits.reportError(
@@ -221,8 +227,8 @@ export class UserService {
   }
 
   /**
-   * Queues the welcome email again for an `Invited` user; false when the user is not invited
-   * or has no email address (see `welcomeAddress`).
+   * Queues the welcome email again for an `Invited` user; false when the user is not invited,
+   * has no email address (see `welcomeAddress`), or the service sends no email (no mailer).
    */
   async resendInvitation(tenant: string, id: string): Promise<boolean> {
     let queued = false;
