@@ -260,6 +260,7 @@ export function createScim(options: ScimOptions): Scim {
     sortSupported: typeof options.store.capabilities?.supportsSort === 'function',
     changePassword: options.onPassword !== undefined,
     cursors: cursorSettings(options, now),
+    advertisePagination: options.advertiseCursors ?? true,
     endpoints,
     reportError,
   };

@@ -164,6 +164,12 @@ export interface ScimOptions {
    */
   readonly cursorTimeoutSeconds?: number;
   /**
+   * Whether `/ServiceProviderConfig` carries the RFC 9865 `pagination` block. `false` leaves it
+   * out for strict clients that refuse attributes RFC 7643 §5 does not define (python-scim's
+   * `scim2-models`); cursor paging is still answered when a client asks for it. Default `true`.
+   */
+  readonly advertiseCursors?: boolean;
+  /**
    * Extra schema extensions of the User, such as a district's `studentNumber`: validated,
    * stored, filterable, patchable, projected and advertised at `/Schemas` like the built-in
    * ones. Each must have a unique `urn:` id.

@@ -92,6 +92,7 @@ function service() {
     maxPageSize: 100,
     sortSupported: true,
     changePassword: false,
+    advertisePagination: true,
     cursors: undefined,
     maxBulkOperations: 1000,
     maxBulkPayloadBytes: 1 << 20,

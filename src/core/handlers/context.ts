@@ -18,6 +18,8 @@ export interface HandlerConfig {
    * not declare `keysetPaging`. An endpoint pages by cursor when its `keysetPaging` is true.
    */
   readonly cursors: CursorSettings | undefined;
+  /** Whether `/ServiceProviderConfig` shows the RFC 9865 `pagination` block. */
+  readonly advertisePagination: boolean;
   /** Every resource type served, in the order discovery lists them (the User first). */
   readonly endpoints: readonly ResourceEndpoint[];
   /** Reports a fault that must not fail the request. */

@@ -24,7 +24,8 @@ function pagination(config: HandlerContext['config']) {
 
 /**
  * GET /ServiceProviderConfig: what this server really supports, from the same settings the
- * handlers use (a test compares each claim with behaviour).
+ * handlers use (a test compares each claim with behaviour). The RFC 9865 `pagination` block
+ * is left out under `advertiseCursors: false`, for clients that refuse it.
  *
  * @see RFC 7643 §5; RFC 7644 §4; RFC 9865 §4
  */
@@ -44,7 +45,7 @@ export const serviceProviderConfig: Handler = async (context) => {
     changePassword: { supported: config.changePassword },
     sort: { supported: config.sortSupported },
     etag: { supported: true },
-    pagination: pagination(config),
+    ...(config.advertisePagination ? { pagination: pagination(config) } : {}),
     authenticationSchemes: [
       {
         type: 'oauthbearertoken',
