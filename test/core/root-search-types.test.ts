@@ -93,6 +93,7 @@ function service() {
     sortSupported: true,
     changePassword: false,
     advertisePagination: true,
+    answers: { serviceConfigurationAlias: false },
     cursors: undefined,
     maxBulkOperations: 1000,
     maxBulkPayloadBytes: 1 << 20,

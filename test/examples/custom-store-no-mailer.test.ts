@@ -89,7 +89,7 @@ describe('a service without a mailer', () => {
       ScimConfigError,
     );
     expect(() => createScim({ store: new MapUserStore(), verifier, mailer })).toThrow(
-      /missing store\.outbox\.claim\(\), store\.outbox\.renew\(\), store\.outbox\.complete\(\), store\.outbox\.fail\(\), store\.outbox\.release\(\) \(a mailer sends through the store's outbox/,
+      "createScim: missing store.outbox.claim(), store.outbox.renew(), store.outbox.complete(), store.outbox.fail(), store.outbox.release() (a mailer sends through the store's outbox; leave `mailer` out to send no email).",
     );
   });
 });

@@ -62,6 +62,17 @@ export const serviceProviderConfig: Handler = async (context) => {
   });
 };
 
+/**
+ * GET /serviceConfiguration: `/ServiceProviderConfig` under another name, for a profile with the
+ * `serviceConfigurationAlias` answer convention (`entra`: Microsoft's SCIM test collection asks
+ * for it); no endpoint (404) under any other.
+ */
+export const serviceConfiguration: Handler = async (context) => {
+  if (!context.config.answers.serviceConfigurationAlias)
+    throw scimErrors.notFound('No SCIM endpoint at "/serviceConfiguration".');
+  return await serviceProviderConfig(context);
+};
+
 function resourceTypeResource(context: HandlerContext, type: CompiledResourceType) {
   const { name, endpoint, description, core, extensions } = type;
   return {
