@@ -6,7 +6,7 @@ const contractSuites = ['./test/http/contract.test.ts', './test/http/group-contr
 );
 const runtimeHarness = fileURLToPath(new URL('./test/runtimes/harness.ts', import.meta.url));
 
-// `npm run test:runtimes`, after `npm run build`: the HTTP contract suites (Users and Groups), with their targets
+// `npm run test:runtimes` (its global setup builds dist/ when it is missing or stale): the HTTP contract suites (Users and Groups), with their targets
 // swapped for Bun, Deno and workerd child processes, plus the runtime-only tests.
 export default defineConfig({
   plugins: [

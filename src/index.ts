@@ -168,7 +168,7 @@ export type {
   BuiltInProfileName,
   FiredRule,
 } from './schema/dialect-rules.js';
-export type { ProfileDefinition } from './core/profiles.js';
+export type { AnswerConvention, ProfileDefinition } from './core/profiles.js';
 export { checkImmutable } from './schema/check-immutable.js';
 export { userNameKey } from './schema/user-name-key.js';
 export type { UserNameRule } from './schema/user-name-rule.js';

@@ -2,8 +2,12 @@
 // In your project: import { describeStoreConformance } from 'scimkit/testing/vitest';
 import { describeStoreConformance } from '../../src/testing/vitest.js';
 import { ArrayUserStore } from './array-user-store.js';
+import { MapUserStore } from './map-user-store.js';
 
 // The factory gives every case a fresh, empty store. A store with a database can return
 // { store, readStored: (tenant, id) => ..., close: () => ... } to expose a back door to the
 // rows and release connections.
 describeStoreConformance('ArrayUserStore', () => new ArrayUserStore());
+
+// A store without an outbox: the outbox cases are reported as skipped.
+describeStoreConformance('MapUserStore', () => new MapUserStore());

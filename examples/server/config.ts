@@ -103,6 +103,8 @@ export interface ServerConfig {
   readonly cursorSecret?: string | undefined;
   /** How long a cursor stays valid, in seconds (0: forever). Default 3,600. */
   readonly cursorTimeoutSeconds?: number;
+  /** Whether `/ServiceProviderConfig` carries the RFC 9865 `pagination` block. Default true. */
+  readonly advertiseCursors?: boolean;
   /** The profile of a tenant that has none in its key entry. Default `lenient`. */
   readonly defaultProfile?: string;
   /**
@@ -258,6 +260,14 @@ export function withTenantProfiles(keys: readonly KeyEntry[], text: string): Key
   });
 }
 
+/** Reads `SCIMKIT_ADVERTISE_CURSORS`: `true` (the default) or `false`. */
+function readAdvertiseCursors(env: NodeJS.ProcessEnv): boolean {
+  const value = env.SCIMKIT_ADVERTISE_CURSORS?.trim() || 'true';
+  if (value !== 'true' && value !== 'false')
+    throw new Error(`SCIMKIT_ADVERTISE_CURSORS: "${value}" is not true or false.`);
+  return value === 'true';
+}
+
 /** Reads `SCIMKIT_CURSOR_SECRET`, refusing one shorter than `createScim` accepts (32). */
 function readCursorSecret(env: NodeJS.ProcessEnv): string | undefined {
   const secret = env.SCIMKIT_CURSOR_SECRET?.trim() || undefined;
@@ -317,6 +327,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     userNameRule: readUserNameRule(env),
     cursorSecret: readCursorSecret(env),
     cursorTimeoutSeconds: integer(env, 'SCIMKIT_CURSOR_TIMEOUT_SECONDS', 3600),
+    advertiseCursors: readAdvertiseCursors(env),
     defaultProfile: profileName(
       'SCIMKIT_DEFAULT_PROFILE',
       env.SCIMKIT_DEFAULT_PROFILE?.trim() || 'lenient',

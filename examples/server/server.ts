@@ -200,6 +200,7 @@ export async function startServer(
     ...(config.cursorTimeoutSeconds === undefined
       ? {}
       : { cursorTimeoutSeconds: config.cursorTimeoutSeconds }),
+    ...(config.advertiseCursors === undefined ? {} : { advertiseCursors: config.advertiseCursors }),
     ...(config.defaultProfile === undefined ? {} : { defaultProfile: config.defaultProfile }),
     ...(config.meHeader === undefined ? {} : { me: meFromHeader(config.meHeader) }),
     onError: (error) => print(describeError(error)),

@@ -63,8 +63,12 @@ export interface ListResult {
 export interface UserStore {
   /** What the store answers itself. */
   readonly capabilities?: StoreCapabilities;
-  /** The welcome-email outbox written together with users. */
-  readonly outbox: OutboxStore;
+  /**
+   * The welcome-email outbox written together with users. Needed only by a service with a
+   * `mailer`: a store without it never receives outbox messages (`createScim` refuses the
+   * pair with a `ScimConfigError`).
+   */
+  readonly outbox?: OutboxStore;
   /**
    * The groups and memberships, written in the same atomic steps as the users (a user's
    * delete removes its memberships). Omitted: the store keeps no groups and `/Groups` answers

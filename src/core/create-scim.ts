@@ -11,7 +11,7 @@ import type { ResourceEndpoint } from './handlers/resource-endpoint.js';
 import { requestOrigin } from './http/request-origin.js';
 import { targetPath } from './http/request-target.js';
 import type { ScimOptions } from './options.js';
-import { OutboxDispatcher } from './outbox/outbox-dispatcher.js';
+import { missingForMail, welcomeOutbox } from './outbox/welcome-outbox.js';
 import { requestPhases } from './request-phases.js';
 import { groupAccess } from './groups/group-access.js';
 import { GroupService } from './groups/group-service.js';
@@ -28,7 +28,7 @@ import {
   compileUserType,
   type BuiltInTypeOptions,
 } from './resource-types.js';
-import { profileSelector } from './profiles.js';
+import { profileSelector, type AnswerConventions } from './profiles.js';
 import type { RuleTrace } from '../schema/dialect-rules.js';
 import { routeTable } from './routes.js';
 import type { Scim } from './scim.js';
@@ -40,14 +40,14 @@ import { cursorSettings } from './handlers/cursor-settings.js';
 import type { ScimGroup } from '../schema/group-schema.js';
 import type { ScimUser } from '../schema/user-resource.js';
 
-/** The endpoints served under one set of dialect switches, and how to make a traced copy. */
+/** The endpoints served under one profile's settings, and how to make a traced copy. */
 interface ServedSet {
   readonly endpoints: readonly ResourceEndpoint[];
   readonly make: (trace?: RuleTrace) => readonly ResourceEndpoint[];
+  readonly answers: AnswerConventions;
 }
 
 const STORE_METHODS = ['create', 'get', 'replace', 'delete', 'list'] as const;
-const OUTBOX_METHODS = ['claim', 'renew', 'complete', 'fail', 'release'] as const;
 const GROUP_METHODS = [
   'create',
   'get',
@@ -64,15 +64,13 @@ function checkOptions(options: ScimOptions): void {
   const missing: string[] = [];
   for (const m of STORE_METHODS)
     if (typeof options.store?.[m] !== 'function') missing.push(`store.${m}()`);
-  for (const m of OUTBOX_METHODS)
-    if (typeof options.store?.outbox?.[m] !== 'function') missing.push(`store.outbox.${m}()`);
   const groups = options.store?.groups;
   if (groups !== undefined) {
     for (const m of GROUP_METHODS)
       if (typeof groups?.[m] !== 'function') missing.push(`store.groups.${m}()`);
   }
   if (typeof options.verifier?.verify !== 'function') missing.push('verifier.verify()');
-  if (typeof options.mailer?.sendWelcome !== 'function') missing.push('mailer.sendWelcome()');
+  missing.push(...missingForMail(options));
   if (missing.length > 0) throw new ScimConfigError(`createScim: missing ${missing.join(', ')}.`);
   const basePath = options.basePath ?? '';
   if (basePath !== '' && (!basePath.startsWith('/') || basePath.endsWith('/'))) {
@@ -86,8 +84,9 @@ function checkOptions(options: ScimOptions): void {
  * Creates a SCIM service: one `handle(request)` for every endpoint below the base path, and
  * the host's programmatic API. Everything that can be decided once is decided here.
  *
- * @throws ScimConfigError when a store, verifier or mailer method is missing, `publicBaseUrl`
- *   is no absolute http(s) URL, or a resource type of the host's (`resourceTypes`) is invalid.
+ * @throws ScimConfigError when a store, verifier or mailer method is missing (the store's
+ *   outbox when a mailer is given), `publicBaseUrl` is no absolute http(s) URL, or a resource
+ *   type of the host's (`resourceTypes`) is invalid.
  * @example
  * ```ts
  * const scim = createScim({
@@ -115,8 +114,8 @@ export function createScim(options: ScimOptions): Scim {
   // first use (the default set just below, at start-up). `servedWith` is defined further down.
   const profiles = profileSelector(
     options,
-    (switches) => servedWith(switches),
-    (set, trace) => ({ endpoints: set.make(trace), make: set.make }),
+    (switches, answers) => servedWith(switches, answers),
+    (set, trace) => ({ ...set, endpoints: set.make(trace) }),
   );
   // The User resource type with the default profile's dialect switches: the one the host API,
   // the request event and discovery read (a type's schemas do not depend on its switches).
@@ -132,14 +131,7 @@ export function createScim(options: ScimOptions): Scim {
     builtInResourceTypes({ ...options, patchRules: profiles.defaultSwitches }),
   );
   if (options.onRequest) requests.on(options.onRequest);
-  const outbox = new OutboxDispatcher(
-    options.store.outbox,
-    async (tenant, id) => (await options.store.get(tenant, id)) !== null,
-    options.mailer,
-    options.outbox ?? {},
-    now,
-    reportError,
-  );
+  const outbox = welcomeOutbox(options, now, reportError);
   const users = new UserService(options.store, events, outbox, now, resourceType, {
     maxAttributeValues: options.maxAttributeValues ?? DEFAULT_MAX_ATTRIBUTE_VALUES,
     checkUserName: userNameCheck(options.userNameRule ?? 'rfc'),
@@ -174,7 +166,10 @@ export function createScim(options: ScimOptions): Scim {
   // The resource types served, each a row of the route table and of discovery (Groups when the
   // store keeps them), once per set of dialect switches: a tenant's profile picks one, and a
   // request someone listens to gets a copy whose PATCH engine reports each rule it fires.
-  const servedWith = (patchRules: BuiltInTypeOptions['patchRules']): ServedSet => {
+  const servedWith = (
+    patchRules: BuiltInTypeOptions['patchRules'],
+    answers: AnswerConventions,
+  ): ServedSet => {
     const userType = compileUserType({ ...options, patchRules });
     // Compile the request validation now, so the first request does not pay for it.
     void userType.input;
@@ -241,9 +236,9 @@ export function createScim(options: ScimOptions): Scim {
       }
       return list;
     };
-    return { endpoints: make(), make };
+    return { endpoints: make(), make, answers };
   };
-  const endpoints = profiles.configFor(undefined).endpoints;
+  const { endpoints, answers } = profiles.configFor(undefined);
   // Where each served type sits in every set: the route table names the default set's rows.
   const rowOf = new Map(endpoints.map((e, i) => [e, i]));
   // Runs one operation of a `/Bulk` request; bound below, once the request phases exist.
@@ -259,6 +254,8 @@ export function createScim(options: ScimOptions): Scim {
     sortSupported: typeof options.store.capabilities?.supportsSort === 'function',
     changePassword: options.onPassword !== undefined,
     cursors: cursorSettings(options, now),
+    answers,
+    advertisePagination: options.advertiseCursors ?? true,
     endpoints,
     reportError,
     responses: responseBudget(options),
@@ -303,7 +300,10 @@ export function createScim(options: ScimOptions): Scim {
       const set = profiles.configFor(tenant.profile, trace && requests.collect(trace));
       // A handler of no one type (the root search, `/Me`, `/Bulk`) reads with that set too.
       if (match.endpoint === undefined) {
-        const own = set.endpoints === endpoints ? config : { ...config, endpoints: set.endpoints };
+        const own =
+          set.endpoints === endpoints
+            ? config
+            : { ...config, endpoints: set.endpoints, answers: set.answers };
         return match.handler({ request, tenant, id, baseUrl, config: own });
       }
       const url = lastUrls.get(match.endpoint) as string;
@@ -340,7 +340,7 @@ export function createScim(options: ScimOptions): Scim {
     groups: groupService && options.store.groups && groupAccess(groupService, options.store.groups),
     on: (listener: (event: ScimEvent) => void) => events.on(listener),
     onRequest: (listener) => requests.on(listener),
-    dispatchOutbox: () => outbox.drain(),
-    close: () => outbox.close(),
+    dispatchOutbox: () => outbox?.drain() ?? Promise.resolve(0),
+    close: () => outbox?.close() ?? Promise.resolve(),
   };
 }

@@ -97,8 +97,12 @@ export interface ScimOptions {
   readonly store: UserStore;
   /** Turns bearer tokens into tenants. */
   readonly verifier: ApiKeyVerifier;
-  /** Sends welcome emails. */
-  readonly mailer: Mailer;
+  /**
+   * Sends welcome emails, through the store's outbox (which the store must then have).
+   * Omitted: no welcome email is recorded or sent, account statuses move as they would with
+   * one, and `users.resendInvitation` answers `false`.
+   */
+  readonly mailer?: Mailer;
   /** The mount point, e.g. `/api/v1/scim/v2`; removed from request paths. Default `''`. */
   readonly basePath?: string;
   /**
@@ -189,6 +193,12 @@ export interface ScimOptions {
    * `expiredCursor`. 0: cursors never expire. Default 3,600. Advertised as `cursorTimeout`.
    */
   readonly cursorTimeoutSeconds?: number;
+  /**
+   * Whether `/ServiceProviderConfig` carries the RFC 9865 `pagination` block. `false` leaves it
+   * out for strict clients that refuse attributes RFC 7643 §5 does not define (python-scim's
+   * `scim2-models`); cursor paging is still answered when a client asks for it. Default `true`.
+   */
+  readonly advertiseCursors?: boolean;
   /**
    * Extra schema extensions of the User, such as a district's `studentNumber`: validated,
    * stored, filterable, patchable, projected and advertised at `/Schemas` like the built-in

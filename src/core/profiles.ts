@@ -24,7 +24,29 @@ export interface ProfileDefinition {
   readonly extends?: string;
   /** The rules switched on or off over the profile it extends. */
   readonly rules?: Partial<Record<DialectRuleName, boolean>>;
+  /** The answer conventions switched on or off over the profile it extends. */
+  readonly answers?: Partial<Record<AnswerConvention, boolean>>;
 }
+
+/**
+ * How a profile answers, where an IdP's own test suite expects something RFC 7644 does not
+ * say. Unlike the dialect rules, which only read requests more leniently, a convention changes
+ * answers, so only the profile of that IdP has it:
+ * - `serviceConfigurationAlias`: `/serviceConfiguration` answers as `/ServiceProviderConfig`
+ *   (Microsoft's SCIM test collection asks for it); `entra` has it.
+ */
+export type AnswerConvention = 'serviceConfigurationAlias';
+
+/** Every answer convention. */
+export const ANSWER_CONVENTIONS: readonly AnswerConvention[] = ['serviceConfigurationAlias'];
+
+/** Which answer conventions a profile has. */
+export type AnswerConventions = Readonly<Record<AnswerConvention, boolean>>;
+
+// The built-in profiles' conventions: only `entra`'s differ from RFC 7644.
+const BUILT_IN_ANSWERS: Readonly<Record<string, readonly AnswerConvention[]>> = {
+  entra: ANSWER_CONVENTIONS,
+};
 
 type Switches = Partial<Record<DialectRuleName, boolean>>;
 
@@ -40,28 +62,48 @@ const BUILT_IN: ReadonlyMap<string, ReadonlySet<DialectRuleName>> = new Map(
 );
 const KNOWN_RULES: ReadonlySet<string> = new Set<string>(DIALECT_RULES);
 
-// The rules a profile has on, after its `extends` chain; a chain that loops is refused.
-function rulesOf(
+const KNOWN_ANSWERS: ReadonlySet<string> = new Set<string>(ANSWER_CONVENTIONS);
+
+/** What a profile has on, after its `extends` chain: dialect rules and answer conventions. */
+interface ProfileSettings {
+  readonly rules: Set<DialectRuleName>;
+  readonly answers: Set<AnswerConvention>;
+}
+
+// What a profile has on, after its `extends` chain; a chain that loops is refused.
+function settingsOf(
   name: string,
   hosts: Readonly<Record<string, ProfileDefinition>>,
   seen: readonly string[] = [],
-): Set<DialectRuleName> {
+): ProfileSettings {
   const builtIn = BUILT_IN.get(name);
-  if (builtIn) return new Set(builtIn);
+  if (builtIn) return { rules: new Set(builtIn), answers: new Set(BUILT_IN_ANSWERS[name]) };
   const definition = Object.hasOwn(hosts, name) ? hosts[name] : undefined;
   if (!definition) throw new ScimConfigError(`createScim: no profile "${name}".`);
   if (seen.includes(name))
     throw new ScimConfigError(
       `createScim: profile "${name}" extends itself (${seen.join(' → ')}).`,
     );
-  const on = rulesOf(definition.extends ?? 'strict', hosts, [...seen, name]);
-  for (const [rule, value] of Object.entries(definition.rules ?? {})) {
-    if (!KNOWN_RULES.has(rule))
-      throw new ScimConfigError(`createScim: profile "${name}" names no dialect rule "${rule}".`);
-    if (value) on.add(rule as DialectRuleName);
-    else on.delete(rule as DialectRuleName);
-  }
+  const on = settingsOf(definition.extends ?? 'strict', hosts, [...seen, name]);
+  switchAll(on.rules, definition.rules, KNOWN_RULES, `names no dialect rule`, name);
+  switchAll(on.answers, definition.answers, KNOWN_ANSWERS, `names no answer convention`, name);
   return on;
+}
+
+// Switches the named members of `on` on or off; a name `known` lacks is refused.
+function switchAll<N extends string>(
+  on: Set<N>,
+  switches: Partial<Record<N, boolean>> | undefined,
+  known: ReadonlySet<string>,
+  refusal: string,
+  profile: string,
+): void {
+  for (const [name, value] of Object.entries(switches ?? {})) {
+    if (!known.has(name))
+      throw new ScimConfigError(`createScim: profile "${profile}" ${refusal} "${name}".`);
+    if (value) on.add(name as N);
+    else on.delete(name as N);
+  }
 }
 
 /**
@@ -74,6 +116,7 @@ function rulesOf(
  */
 export function resolveProfiles(options: ProfileOptions): {
   readonly byName: ReadonlyMap<string, Switches>;
+  readonly answersByName: ReadonlyMap<string, AnswerConventions>;
   readonly defaultProfile: string;
 } {
   const hosts = options.profiles ?? {};
@@ -84,17 +127,21 @@ export function resolveProfiles(options: ProfileOptions): {
       );
   }
   const byName = new Map<string, Switches>();
+  const answersByName = new Map<string, AnswerConventions>();
   for (const name of [...BUILT_IN.keys(), ...Object.keys(hosts)]) {
-    const on = rulesOf(name, hosts);
+    const on = settingsOf(name, hosts);
     const switches: Switches = {};
     for (const rule of DIALECT_RULES)
-      switches[rule] = on.has(rule) && options.patchRules?.[rule] !== false;
+      switches[rule] = on.rules.has(rule) && options.patchRules?.[rule] !== false;
     byName.set(name, switches);
+    const answers = {} as Record<AnswerConvention, boolean>;
+    for (const answer of ANSWER_CONVENTIONS) answers[answer] = on.answers.has(answer);
+    answersByName.set(name, answers);
   }
   const defaultProfile = options.defaultProfile ?? 'lenient';
   if (!byName.has(defaultProfile))
     throw new ScimConfigError(`createScim: defaultProfile "${defaultProfile}" is no profile.`);
-  return { byName, defaultProfile };
+  return { byName, answersByName, defaultProfile };
 }
 
 /** What a request is served with under its tenant's profile. */
@@ -117,16 +164,17 @@ export interface ProfileSelector<C> {
 
 /**
  * Builds the selector of per-profile configurations, resolving every profile once: `build`
- * compiles one for a set of dialect switches, on first use and at most once per distinct set
+ * compiles one for a set of dialect switches and answer conventions, on first use and at most
+ * once per distinct set
  * (the caller asks for the default one at start-up, so a request never compiles anything).
  * `withTrace` makes the per-request copy that carries a rule trace, only while someone listens.
  */
 export function profileSelector<C>(
   options: ProfileOptions,
-  build: (switches: Switches) => C,
+  build: (switches: Switches, answers: AnswerConventions) => C,
   withTrace: (config: C, trace: RuleTrace) => C,
 ): ProfileSelector<C> {
-  const { byName, defaultProfile } = resolveProfiles(options);
+  const { byName, answersByName, defaultProfile } = resolveProfiles(options);
   const bySwitches = new Map<string, C>();
   const byProfile = new Map<string, C>();
   const compiled = (name: string): C => {
@@ -134,9 +182,15 @@ export function profileSelector<C>(
     if (config !== undefined) return config;
     const switches = byName.get(name);
     if (!switches) throw new ScimConfigError(`The verifier returned an unknown profile "${name}".`);
-    const key = DIALECT_RULES.map((r) => (switches[r] ? '1' : '0')).join('');
+    const answers = answersByName.get(name) as AnswerConventions;
+    const key = [
+      ...DIALECT_RULES.map((r) => switches[r]),
+      ...ANSWER_CONVENTIONS.map((a) => answers[a]),
+    ]
+      .map((on) => (on ? '1' : '0'))
+      .join('');
     config = bySwitches.get(key);
-    if (config === undefined) bySwitches.set(key, (config = build(switches)));
+    if (config === undefined) bySwitches.set(key, (config = build(switches, answers)));
     byProfile.set(name, config);
     return config;
   };

@@ -5,7 +5,12 @@ import { previewJson } from '../json/preview-json.js';
 import type { Handler, ResourceHandler } from './handlers/context.js';
 import { createResource } from './handlers/create-resource.js';
 import { deleteResource } from './handlers/delete-resource.js';
-import { resourceTypes, schemas, serviceProviderConfig } from './handlers/discovery.js';
+import {
+  resourceTypes,
+  schemas,
+  serviceConfiguration,
+  serviceProviderConfig,
+} from './handlers/discovery.js';
 import { getResource } from './handlers/get-resource.js';
 import { listResources, searchResources } from './handlers/list-resources.js';
 import { meHandlers } from './me/me-handler.js';
@@ -75,10 +80,19 @@ const FIXED: readonly (readonly [string, MethodTable<Handler>])[] = [
   ['Bulk', { POST: bulk }],
   ['Me', later],
   ['ServiceProviderConfig', { GET: serviceProviderConfig }],
+  // Microsoft's SCIM test collection's name for it; 404 unless the profile answers it.
+  ['serviceConfiguration', { GET: serviceConfiguration }],
   ['ResourceTypes', { GET: resourceTypes }],
   ['Schemas', { GET: schemas }],
   ['Groups', later],
 ];
+
+// The fixed endpoints that have no items: `/Bulk/x` is no endpoint.
+const SINGULAR: ReadonlySet<string> = new Set([
+  'ServiceProviderConfig',
+  'serviceConfiguration',
+  'Bulk',
+]);
 
 function pick<H>(table: MethodTable<H>, method: string, what: string): H {
   const handler = Object.hasOwn(table, method) ? table[method] : undefined;
@@ -137,7 +151,7 @@ export function routeTable<E>(
       const { table } = row;
       if (second === undefined) return { handler: pick(table, method, `/${first}`), id: '' };
       // A singular endpoint has no items: `/Bulk/x`, `/Me/x` (once served) are no endpoint.
-      if (row.name === 'ServiceProviderConfig' || row.name === 'Bulk' || table === meHandlers)
+      if (SINGULAR.has(row.name) || table === meHandlers)
         throw scimErrors.notFound(`No SCIM endpoint at ${previewJson(path.slice(from))}.`);
       return { handler: pick(table, method, `/${first}/{id}`), id: decodeSegment(second) };
     }

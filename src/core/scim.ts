@@ -13,7 +13,8 @@ export interface UserLifecycle {
   activate(tenant: string, id: string): Promise<ScimUser | null>;
   /**
    * Queues the welcome email again for a user who is `Invited` and has an email address (the
-   * userName, else the primary or first of `emails`); returns false otherwise.
+   * userName, else the primary or first of `emails`); returns false otherwise, and always on
+   * a service without a mailer.
    */
   resendInvitation(tenant: string, id: string): Promise<boolean>;
   /** Reads a user, or `null`. */

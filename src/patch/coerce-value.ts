@@ -105,6 +105,7 @@ function readList(shape: ListShape, value: unknown, ctx: PatchContext, label: st
     // Whatever `nullClears` says of a whole value: a list holds no null (as a POST body).
     if (isUnassigned(item)) throw scimErrors.invalidValue(`${label}[] ${NULL_ITEM}.`);
     const one = readValue(shape.item, item, ctx, `${label}[]`);
+    if (shape.item.kind === 'object') checkRequired(shape.item, one, `${label}[]`);
     if (one === undefined) continue;
     const clean = isJsonObject(one) ? stripUndefined(one) : one;
     if (!isJsonObject(clean) || Object.keys(clean).length > 0) out.push(clean);
@@ -134,6 +135,16 @@ function readObject(shape: ObjectShape, value: unknown, ctx: PatchContext, label
     if (read !== undefined) any = true;
   }
   return any || Object.keys(out).length > 0 ? out : undefined;
+}
+
+// A new value of a multi-valued attribute is whole: it holds every required member (a
+// group member's `value`), as a POST body's would, or the PATCH is refused.
+function checkRequired(shape: ObjectShape, value: unknown, label: string): void {
+  for (const at of shape.required) {
+    const { name } = shape.members[at] as (typeof shape.members)[number];
+    if (!isJsonObject(value) || value[name] === undefined)
+      throw scimErrors.invalidValue(`"${label}.${name}" is required.`);
+  }
 }
 
 function nullValue(ctx: PatchContext, label: string): undefined {

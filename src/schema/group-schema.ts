@@ -27,9 +27,11 @@ export const groupSchema = defineSchema({
       description: 'A list of members of the Group.',
       subAttributes: [
         // caseExact as the `id` it refers to (RFC 7643 §8.7.1 leaves it false): "ABC" and
-        // "abc" are two different members.
+        // "abc" are two different members. Required (§8.7.1 leaves it optional): a member is
+        // named by its id, and one without it is refused, never dropped.
         attr('value', 'string', {
           description: 'Identifier of the member of this Group.',
+          required: true,
           caseExact: true,
           mutability: 'immutable',
         }),

@@ -10,8 +10,8 @@ import { isEmailAddress, MAX_EMAIL_LENGTH } from './email.js';
  *   accept it.
  *
  * Every rule also refuses the empty string, control characters (U+0000–U+001F,
- * U+007F–U+009F) and userNames longer than 512 characters; uniqueness is always per tenant
- * regardless of case (see `userNameKey`).
+ * U+007F–U+009F), white space at the start or the end, and userNames longer than 512
+ * characters; uniqueness is always per tenant regardless of case (see `userNameKey`).
  *
  * @example
  * ```ts
@@ -32,6 +32,10 @@ export type UserNameCheck = (userName: unknown) => asserts userName is string;
 
 // C0, DEL and C1: invisible in an admin's list and in a mail header, whatever the rule.
 const CONTROL = /\p{Cc}/u;
+
+// White space (and the byte-order mark) at either end: `"  ada  "` would look like `"ada"` in
+// an admin's list yet be a second account, whatever the rule.
+const PADDED = /^\s|\s$/u;
 
 /**
  * Returns the check of a userName under `rule`, for every write (POST, PUT, PATCH) to apply.
@@ -54,6 +58,11 @@ export function userNameCheck(rule: UserNameRule): UserNameCheck {
     if (CONTROL.test(userName)) {
       throw scimErrors.invalidValue(
         '"userName" must not contain a control character (U+0000–U+001F, U+007F–U+009F), under every userNameRule.',
+      );
+    }
+    if (PADDED.test(userName)) {
+      throw scimErrors.invalidValue(
+        `"userName" must not begin or end with white space, under every userNameRule; got "${userName}".`,
       );
     }
     const reason = refusal(userName);

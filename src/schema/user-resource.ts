@@ -38,10 +38,13 @@ export type UserMeta = WithPresent<
 
 /**
  * The User's attributes as the schemas define them, with what the service guarantees on
- * top: `active` is always a boolean (omitted on create means `false`), `meta` and the account
- * extension are always there. `password` is absent: it is never stored (`returned: never`).
+ * top: `meta` and the account extension are always there. `active` is a boolean from
+ * creation on (omitted on create means `false`) and absent only once a client removed it
+ * (RFC 7644 §3.5.2.2: unassigned); the account status then stays as it was, so the status,
+ * not `active`, says whether the account is usable. `password` is absent: it is never stored
+ * (`returned: never`).
  */
-export type ScimUserAttributes = WithPresent<Omit<CoreAttributes, 'meta'>, 'active'> & {
+export type ScimUserAttributes = Omit<CoreAttributes, 'meta'> & {
   /** The schema URNs of the user: the core User schema and those of its extensions. */
   schemas: string[];
   /** The user's metadata. */

@@ -60,7 +60,10 @@ export interface ObjectShape {
   readonly folded: ReadonlyMap<string, number>;
   /** Indexes of the required members, ascending. */
   readonly required: readonly number[];
-  /** Whether an object left with no values is no value (a complex value), or stays `{}`. */
+  /**
+   * Whether an object left with no values is no value (a complex value), or stays `{}`. Never
+   * for an object with a required member: `members: [{}]` must not pass as no member at all.
+   */
   readonly emptyIsNoValue: boolean;
   /**
    * The dialect forms of a complex value, read before the object is (`readComplexForm`);
@@ -167,7 +170,9 @@ export function memberAt(shape: ObjectShape, name: string): number {
 }
 
 /**
- * Builds the shape of an object from its members.
+ * Builds the shape of an object from its members. An empty object is no value only when
+ * `emptyIsNoValue` and no member is required: one that lacks a required member is refused
+ * for it, as `{"type": "User"}` is among a group's members, not silently dropped.
  *
  * @internal
  */
@@ -176,13 +181,14 @@ export function objectShape(
   emptyIsNoValue: boolean,
   readForm?: (value: unknown) => unknown,
 ): ObjectShape {
+  const required = members.flatMap((m, i) => (m.required ? [i] : []));
   return {
     kind: 'object',
     members,
     exact: new Map(members.map((m, i) => [m.name, i])),
     folded: new Map(members.map((m, i) => [m.name.toLowerCase(), i])),
-    required: members.flatMap((m, i) => (m.required ? [i] : [])),
-    emptyIsNoValue,
+    required,
+    emptyIsNoValue: emptyIsNoValue && required.length === 0,
     readForm,
   };
 }

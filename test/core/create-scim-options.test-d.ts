@@ -15,13 +15,15 @@ const verifier = staticApiKeys([{ key: 'k', tenant: 't' }]);
 const mailer: Mailer = { async sendWelcome() {} };
 
 describe('createScim options', () => {
-  it('needs a store, a verifier and a mailer, and returns a Scim', () => {
+  it('needs a store and a verifier, takes a mailer, and returns a Scim', () => {
     expectTypeOf(createScim).parameter(0).toEqualTypeOf<ScimOptions>();
     expectTypeOf(createScim({ store, verifier, mailer })).toEqualTypeOf<Scim>();
+    // A host that sends no welcome email leaves the mailer out.
+    expectTypeOf(createScim({ store, verifier })).toEqualTypeOf<Scim>();
     // @ts-expect-error: the store is required
     createScim({ verifier, mailer });
-    // @ts-expect-error: the mailer is required
-    createScim({ store, verifier });
+    // @ts-expect-error: the verifier is required
+    createScim({ store, mailer });
   });
 
   it('takes a UserStore, which the memory store is', () => {

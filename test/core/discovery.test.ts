@@ -46,6 +46,25 @@ describe('discovery tells the truth', () => {
     expect((await request('GET', '/ServiceProviderConfig', { key: null })).status).toBe(401);
   });
 
+  it('advertiseCursors: false leaves the pagination block out, and cursor paging still answers', async () => {
+    const advertised = setup();
+    const quiet = setup({ advertiseCursors: false });
+    const shown = (await advertised.request('GET', '/ServiceProviderConfig')).body;
+    expect(shown.pagination).toMatchObject({ cursor: true, index: true });
+    const spc = (await quiet.request('GET', '/ServiceProviderConfig')).body;
+    expect(spc).not.toHaveProperty('pagination');
+    expect(spc).toHaveProperty('filter');
+    for (let i = 0; i < 3; i++) await quiet.createUser(`cursor-${i}@example.org`);
+    const first = await quiet.request('GET', '/Users', { query: 'cursor&count=2' });
+    expect(first.status).toBe(200);
+    expect(first.body.Resources).toHaveLength(2);
+    const next = await quiet.request('GET', '/Users', {
+      query: `count=2&cursor=${encodeURIComponent(first.body.nextCursor)}`,
+    });
+    expect(next.body.Resources).toHaveLength(1);
+    expect(next.body).not.toHaveProperty('nextCursor');
+  });
+
   it('/ResourceTypes lists User with its extensions, and Group; /ResourceTypes/User answers alone', async () => {
     const { request } = setup();
     const list = (await request('GET', '/ResourceTypes')).body;

@@ -177,7 +177,7 @@ describe('compatibility profiles: one server, a tenant per profile', () => {
     });
   });
 
-  it('compiles each distinct rule set once, on first use, never per request', () => {
+  it('compiles each distinct set of rules and answer conventions once, on first use, never per request', () => {
     const built: unknown[] = [];
     const selector = profileSelector(
       { profiles: { mine: { extends: 'okta' } } },
@@ -192,11 +192,64 @@ describe('compatibility profiles: one server, a tenant per profile', () => {
     const strict = selector.configFor('strict');
     for (const profile of ['strict', 'entra', 'lenient', 'okta', 'mine', 'okta', undefined])
       selector.configFor(profile);
-    // lenient = entra (every rule), strict, okta = mine: three distinct rule sets.
-    expect(built).toHaveLength(3);
+    // lenient, entra (every rule, and its answer convention), strict, okta = mine: four
+    // distinct sets.
+    expect(built).toHaveLength(4);
     expect(selector.configFor('strict')).toBe(strict);
-    expect(selector.configFor('entra')).toBe(selector.configFor(undefined));
+    expect(selector.configFor('lenient')).toBe(selector.configFor(undefined));
+    expect(selector.configFor('entra')).not.toBe(selector.configFor('lenient'));
     expect(selector.configFor('mine')).toBe(selector.configFor('okta'));
+  });
+});
+
+describe("Microsoft's SCIM test collection under the entra profile", () => {
+  const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+
+  it('answers /serviceConfiguration as /ServiceProviderConfig for entra only', async () => {
+    const h = server();
+    const spc = await h.request('GET', '/ServiceProviderConfig', { key: KEYS.entra });
+    const alias = await h.request('GET', '/serviceConfiguration', { key: KEYS.entra });
+    expect(alias.status).toBe(200);
+    expect(alias.body).toEqual(spc.body);
+    for (const key of [KEYS.none, KEYS.strict, KEYS.okta]) {
+      const other = await h.request('GET', '/serviceConfiguration', { key });
+      expect([other.status, other.body.schemas], key).toEqual([
+        404,
+        ['urn:ietf:params:scim:api:messages:2.0:Error'],
+      ]);
+    }
+    expect((await h.request('GET', '/serviceConfiguration/x', { key: KEYS.entra })).status).toBe(
+      404,
+    );
+  });
+
+  it('a host profile extending entra may switch the alias off', async () => {
+    const h = setup({
+      verifier: staticApiKeys([{ key: 'k', tenant: 't', profile: 'entra-rfc' }]),
+      profiles: {
+        'entra-rfc': { extends: 'entra', answers: { serviceConfigurationAlias: false } },
+      },
+    });
+    expect((await h.request('GET', '/serviceConfiguration', { key: 'k' })).status).toBe(404);
+  });
+
+  it("answers PATCH as Microsoft's reference does: a user with 200 and the user, a group with 204", async () => {
+    const h = server();
+    const id = await userOf(h, KEYS.entra, 'patched@example.org');
+    const patched = await h.request('PATCH', `/Users/${id}`, {
+      key: KEYS.entra,
+      body: patchBody({ op: 'Replace', path: 'displayName', value: 'Patched' }),
+    });
+    expect([patched.status, patched.body.displayName]).toEqual([200, 'Patched']);
+    const group = await h.request('POST', '/Groups', {
+      key: KEYS.entra,
+      body: { schemas: [GROUP], displayName: 'Staff' },
+    });
+    const renamed = await h.request('PATCH', `/Groups/${group.body.id}`, {
+      key: KEYS.entra,
+      body: patchBody({ op: 'Replace', path: 'displayName', value: 'All staff' }),
+    });
+    expect([renamed.status, renamed.body, renamed.headers.etag]).toEqual([204, undefined, 'W/"2"']);
   });
 });
 
@@ -220,6 +273,11 @@ describe('profile configuration is checked at start-up', () => {
       'extends itself',
     ],
     ['an unknown defaultProfile', { defaultProfile: 'nope' }, 'defaultProfile'],
+    [
+      'an unknown answer convention',
+      { profiles: { p: { answers: { noSuchAnswer: true } as never } } },
+      'names no answer convention "noSuchAnswer"',
+    ],
   ];
   it.each(cases)('refuses %s', (_name, overrides, message) => {
     expect(() => createScim({ ...base, ...overrides })).toThrow(ScimConfigError);

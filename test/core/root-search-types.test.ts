@@ -93,6 +93,8 @@ function service() {
     maxPageSize: 100,
     sortSupported: true,
     changePassword: false,
+    advertisePagination: true,
+    answers: { serviceConfigurationAlias: false },
     cursors: undefined,
     maxBulkOperations: 1000,
     maxBulkPayloadBytes: 1 << 20,

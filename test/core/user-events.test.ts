@@ -4,6 +4,7 @@ import {
   accountAfterActiveChange,
   activatedAccount,
   initialAccount,
+  isActiveUser,
 } from '../../src/core/users/account-status.js';
 import { assembleUser, firstMeta, nextMeta } from '../../src/core/users/stored-user.js';
 import { userEvents } from '../../src/core/users/user-events.js';
@@ -26,7 +27,7 @@ function changed(user: ScimUser, change: Record<string, unknown>): ScimUser {
   const attributes = { ...user, ...change };
   const { account } = accountAfterActiveChange(
     user[ACCOUNT_SCHEMA],
-    user.active,
+    isActiveUser(user),
     attributes.active === true,
     NOW,
   );

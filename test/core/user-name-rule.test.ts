@@ -170,6 +170,32 @@ describe.each(everyStore)('userName rules on the $name store', ({ open }) => {
     }
   });
 
+  it('every rule refuses leading or trailing white space: "  ada  " is no second account beside "ada"', async () => {
+    const rules: UserNameRule[] = ['rfc', 'email', () => undefined];
+    for (const [n, rule] of rules.entries()) {
+      const h = service(rule);
+      const userName = `padded-${n}@example.org`;
+      const user = await h.createUser(userName);
+      for (const padded of [
+        `  ${userName}  `,
+        ` ${userName}`,
+        `${userName} `,
+        `\u00a0${userName}`,
+        `${userName}\u3000`,
+        `\ufeff${userName}`,
+      ]) {
+        await expectRefusedEverywhere(
+          h,
+          user,
+          padded,
+          `"userName" must not begin or end with white space, under every userNameRule; got "${padded}".`,
+        );
+      }
+      const found = await h.request('GET', '/Users', { query: q(`userName eq "${userName}"`) });
+      expect(found.body.totalResults).toBe(1);
+    }
+  });
+
   it('a userName stored under a looser rule stays usable: other changes pass, a new userName must follow the rule', async () => {
     const jdoe = await service('rfc').createUser('kept-jdoe');
     const { request } = service('email');

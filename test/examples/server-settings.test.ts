@@ -23,6 +23,7 @@ describe('readConfig: profiles, cursors and /Me', () => {
       SCIMKIT_CURSOR_SECRET: SECRET,
       SCIMKIT_CURSOR_TIMEOUT_SECONDS: '60',
       SCIMKIT_ME_HEADER: 'X-SCIM-User',
+      SCIMKIT_ADVERTISE_CURSORS: 'false',
       SCIMKIT_STORE: 'memory',
     });
     expect(config.keys).toEqual([
@@ -35,9 +36,14 @@ describe('readConfig: profiles, cursors and /Me', () => {
       cursorSecret: SECRET,
       cursorTimeoutSeconds: 60,
       meHeader: 'x-scim-user',
+      advertiseCursors: false,
     });
     const defaults = readConfig({ ...env, SCIMKIT_STORE: 'memory' });
-    expect(defaults).toMatchObject({ defaultProfile: 'lenient', cursorTimeoutSeconds: 3600 });
+    expect(defaults).toMatchObject({
+      defaultProfile: 'lenient',
+      cursorTimeoutSeconds: 3600,
+      advertiseCursors: true,
+    });
     expect(defaults.cursorSecret).toBeUndefined();
     expect(defaults.meHeader).toBeUndefined();
   });
@@ -51,6 +57,7 @@ describe('readConfig: profiles, cursors and /Me', () => {
       [{ SCIMKIT_CURSOR_SECRET: 'short' }, 'SCIMKIT_CURSOR_SECRET'],
       [{ SCIMKIT_CURSOR_TIMEOUT_SECONDS: '-1' }, 'SCIMKIT_CURSOR_TIMEOUT_SECONDS'],
       [{ SCIMKIT_ME_HEADER: 'x user' }, 'SCIMKIT_ME_HEADER'],
+      [{ SCIMKIT_ADVERTISE_CURSORS: 'no' }, 'SCIMKIT_ADVERTISE_CURSORS: "no"'],
     ];
     for (const [extra, message] of bad)
       expect(() => readConfig({ ...env, SCIMKIT_STORE: 'memory', ...extra }), message).toThrow(
@@ -119,5 +126,32 @@ describe('the example server with profiles, a cursor secret and a /Me header', (
     expect((await send(`${a.url}/Me`, 'GET', 'k-entra')).status).toBe(404);
     // Another tenant's key finds no such user: the header gives nothing the key does not.
     expect((await send(`${a.url}/Me`, 'GET', 'k-strict', undefined, as)).status).toBe(404);
+  });
+});
+
+describe('the example server with SCIMKIT_ADVERTISE_CURSORS=false', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    // What readConfig makes of SCIMKIT_ADVERTISE_CURSORS=false (the first test above).
+    server = await startServer(testConfig({ advertiseCursors: false }), {
+      print: () => undefined,
+    });
+  }, 60_000);
+  afterAll(async () => server?.close());
+
+  it('leaves the pagination block out of /ServiceProviderConfig and still pages by cursor', async () => {
+    const spc = await send(`${server.url}/ServiceProviderConfig`, 'GET', 'k1');
+    expect(spc.status).toBe(200);
+    expect(spc.body).not.toHaveProperty('pagination');
+    for (const userName of ['p1@example.org', 'p2@example.org'])
+      await send(`${server.url}/Users`, 'POST', 'k1', { schemas: [USER_SCHEMA], userName });
+    const first = await send(`${server.url}/Users?cursor=&count=1`, 'GET', 'k1');
+    expect(first.body.Resources).toHaveLength(1);
+    const next = await send(
+      `${server.url}/Users?cursor=${encodeURIComponent(first.body.nextCursor)}&count=1`,
+      'GET',
+      'k1',
+    );
+    expect([next.status, next.body.Resources.length]).toEqual([200, 1]);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everyStore, type OpenedStore } from '../core/every-store.js';
-import { patchBody, setup, USER_SCHEMA } from '../core/harness.js';
+import { patchBody, setup, USER_SCHEMA, type Reply } from '../core/harness.js';
 
 const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 
@@ -121,6 +121,69 @@ describe.each(everyStore)('bad group input, $name store', ({ open }) => {
       const patched = await request('PATCH', `/Groups/${group.id}`, { body: patchBody(operation) });
       expect(patched.status).toBe(400);
       expect(patched.body).toMatchObject({ scimType: 'invalidValue' });
+    }
+    await unchanged();
+  });
+
+  it('refuses a member without a value, {} included, on POST, PUT, PATCH and Bulk (400 invalidValue)', async () => {
+    const { request, group, unchanged } = await withGroup('no-value');
+    const expectRefused = (reply: { status: number; body: Reply['body'] }, what: string) => {
+      expect([reply.status, reply.body.scimType], what).toEqual([400, 'invalidValue']);
+      expect(reply.body.detail, what).toMatch(/"members\[\d*\]\.value" is required/);
+    };
+    for (const member of [{}, { type: 'User' }, { display: 'Ada' }, { value: null }]) {
+      const members = [member];
+      const what = JSON.stringify(member);
+      expectRefused(
+        await request('POST', '/Groups', {
+          body: { schemas: [GROUP_SCHEMA], displayName: 'No value', members },
+        }),
+        `POST ${what}`,
+      );
+      expectRefused(
+        await request('PUT', `/Groups/${group.id}`, {
+          body: { schemas: [GROUP_SCHEMA], displayName: 'Lincoln High', members },
+        }),
+        `PUT ${what}`,
+      );
+      for (const operation of [
+        { op: 'add', path: 'members', value: members },
+        { op: 'replace', path: 'members', value: members },
+        { op: 'add', value: { members } },
+        { op: 'replace', value: { members } },
+      ]) {
+        expectRefused(
+          await request('PATCH', `/Groups/${group.id}`, { body: patchBody(operation) }),
+          `PATCH ${JSON.stringify(operation)}`,
+        );
+      }
+      const bulk = await request('POST', '/Bulk', {
+        body: {
+          schemas: ['urn:ietf:params:scim:api:messages:2.0:BulkRequest'],
+          Operations: [
+            {
+              method: 'POST',
+              path: '/Groups',
+              bulkId: 'g',
+              data: { schemas: [GROUP_SCHEMA], displayName: 'Bulk no value', members },
+            },
+            {
+              method: 'PATCH',
+              path: `/Groups/${group.id}`,
+              data: patchBody({ op: 'add', path: 'members', value: members }),
+            },
+          ],
+        },
+      });
+      expect(bulk.status).toBe(200);
+      for (const answer of bulk.body.Operations)
+        expectRefused({ status: Number(answer.status), body: answer.response }, `Bulk ${what}`);
+    }
+    for (const name of ['No value', 'Bulk no value']) {
+      const found = await request('GET', '/Groups', {
+        query: `filter=${encodeURIComponent(`displayName eq "${name}"`)}`,
+      });
+      expect(found.body.totalResults, name).toBe(0);
     }
     await unchanged();
   });

@@ -15,6 +15,7 @@ const PUBLIC_NAMES: Record<string, readonly string[]> = {
     'accountSchema',
     'AccountStatus',
     'AdapterOptions',
+    'AnswerConvention',
     'ApiKeyVerifier',
     'AttributeDefinition',
     'AttributeOptions',

@@ -1,6 +1,8 @@
-import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { build, type Options } from 'tsup';
 import type { TestProject } from 'vitest/node';
+import config from '../../tsup.config.js';
+import { ensureBuilt } from './ensure-built.js';
 import { type FoundRuntime, findRuntime, RUNTIME_NAMES } from './find-runtime.js';
 
 declare module 'vitest' {
@@ -12,26 +14,14 @@ declare module 'vitest' {
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-function newest(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
-    const path = join(dir, entry.name);
-    return Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }, 0);
-}
-
 /**
- * Refuses to test a missing or stale build (Bun, Deno and workerd run the built `dist`), then
- * finds the runtime binaries once and hands them to every test file.
+ * Builds the package when dist/ is missing or older than its sources (Bun, Deno and workerd run
+ * the built `dist`), then finds the runtime binaries once and hands them to every test file.
  */
-export default function setup(project: TestProject): void {
-  let built: number;
-  try {
-    built = statSync(join(ROOT, 'dist', 'index.js')).mtimeMs;
-  } catch {
-    throw new Error('test:runtimes runs the built package: run `npm run build` first');
-  }
-  if (newest(join(ROOT, 'src')) > built) {
-    throw new Error('dist/ is older than src/: run `npm run build` again');
-  }
+export default async function setup(project: TestProject): Promise<void> {
+  await ensureBuilt(ROOT, async () => {
+    console.log('test:runtimes: dist/ is missing or stale; building it (npm run build)');
+    await build({ ...(config as Options), config: false, silent: true });
+  });
   project.provide('runtimes', RUNTIME_NAMES.map(findRuntime));
 }

@@ -92,7 +92,8 @@ describe('types inferred from the schema definitions', () => {
     expectTypeOf<ScimUser['schemas']>().toEqualTypeOf<string[]>();
     expectTypeOf<ScimUser['id']>().toEqualTypeOf<string>();
     expectTypeOf<ScimUser['userName']>().toEqualTypeOf<string>();
-    expectTypeOf<ScimUser['active']>().toEqualTypeOf<boolean>();
+    // Unassigned once a client removed it (RFC 7644 §3.5.2.2).
+    expectTypeOf<ScimUser['active']>().toEqualTypeOf<boolean | undefined>();
     expectTypeOf<ScimUser['externalId']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<ScimUser['displayName']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<ScimUser['name']>().toEqualTypeOf<UserName | undefined>();

@@ -1,6 +1,7 @@
 import type { Tenant } from '../../contracts/api-key-verifier.js';
 import type { ResponseBudget } from '../budget/response-budget.js';
 import type { MeHook } from '../options.js';
+import type { AnswerConventions } from '../profiles.js';
 import type { ScimRequest, ScimResponse } from '../types.js';
 import type { CursorSettings } from './cursor-token.js';
 import type { ResourceEndpoint } from './resource-endpoint.js';
@@ -19,6 +20,10 @@ export interface HandlerConfig {
    * not declare `keysetPaging`. An endpoint pages by cursor when its `keysetPaging` is true.
    */
   readonly cursors: CursorSettings | undefined;
+  /** The answer conventions of the request's profile (`/serviceConfiguration`, say). */
+  readonly answers: AnswerConventions;
+  /** Whether `/ServiceProviderConfig` shows the RFC 9865 `pagination` block. */
+  readonly advertisePagination: boolean;
   /** Every resource type served, in the order discovery lists them (the User first). */
   readonly endpoints: readonly ResourceEndpoint[];
   /** Reports a fault that must not fail the request. */

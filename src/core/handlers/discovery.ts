@@ -24,7 +24,8 @@ function pagination(config: HandlerContext['config']) {
 
 /**
  * GET /ServiceProviderConfig: what this server really supports, from the same settings the
- * handlers use (a test compares each claim with behaviour).
+ * handlers use (a test compares each claim with behaviour). The RFC 9865 `pagination` block
+ * is left out under `advertiseCursors: false`, for clients that refuse it.
  *
  * @see RFC 7643 §5; RFC 7644 §4; RFC 9865 §4
  */
@@ -44,7 +45,7 @@ export const serviceProviderConfig: Handler = async (context) => {
     changePassword: { supported: config.changePassword },
     sort: { supported: config.sortSupported },
     etag: { supported: true },
-    pagination: pagination(config),
+    ...(config.advertisePagination ? { pagination: pagination(config) } : {}),
     authenticationSchemes: [
       {
         type: 'oauthbearertoken',
@@ -59,6 +60,17 @@ export const serviceProviderConfig: Handler = async (context) => {
       location: `${context.baseUrl}/ServiceProviderConfig`,
     },
   });
+};
+
+/**
+ * GET /serviceConfiguration: `/ServiceProviderConfig` under another name, for a profile with the
+ * `serviceConfigurationAlias` answer convention (`entra`: Microsoft's SCIM test collection asks
+ * for it); no endpoint (404) under any other.
+ */
+export const serviceConfiguration: Handler = async (context) => {
+  if (!context.config.answers.serviceConfigurationAlias)
+    throw scimErrors.notFound('No SCIM endpoint at "/serviceConfiguration".');
+  return await serviceProviderConfig(context);
 };
 
 function resourceTypeResource(context: HandlerContext, type: CompiledResourceType) {

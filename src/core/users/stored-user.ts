@@ -29,7 +29,8 @@ export interface StoredUserParts {
 /**
  * Assembles a stored user from its parts, as a new settled object (src/json/settled-json.ts)
  * laid out as every stored user is: `schemas`, `id`, the attributes in their order, the account
- * extension, `meta`. `active` is always a boolean. Nothing it is given is changed: the
+ * extension, `meta`. `active` omitted on a new user is `false`; omitted on a stored user's
+ * next version it stays unassigned (a PATCH removed it). Nothing it is given is changed: the
  * attributes (a transform's result, say) are read; a value the stored version it replaces
  * holds (the same object), or a settled one, is shared, anything else copied. Built settled in
  * this one pass, it is what a memory store keeps, without a walk or a copy of its own.
@@ -41,14 +42,20 @@ export function assembleUser(parts: StoredUserParts): ScimUser {
   let size = 4; // schemas, id, the account, meta
   for (const key in attributes) if (!isSetByCore(key)) size++;
   if (!('userName' in attributes)) size++;
+  // Unassigned only when a stored user's next version leaves it out (a PATCH removed it).
+  const active = attributes.active ?? (parts.current ? undefined : false);
   if (!('active' in attributes)) size++;
   const user = new SettledBuilder(size, parts.current, exactObject);
   // `schemas` first in the layout; its value comes last, from the finished user.
   user.set('schemas', undefined);
   user.set('id', parts.id);
-  for (const key in attributes) if (!isSetByCore(key)) user.set(key, attributes[key]);
+  for (const key in attributes) {
+    if (!isSetByCore(key) && (key !== 'active' || active !== undefined)) {
+      user.set(key, attributes[key]);
+    }
+  }
   user.set('userName', attributes.userName);
-  user.set('active', attributes.active === true);
+  if (active !== undefined) user.set('active', active === true);
   user.set(ACCOUNT_SCHEMA, parts.account);
   user.set('meta', parts.meta);
   const listed = parts.type.schemasOf(user.members);

@@ -1,6 +1,7 @@
 import type { ScimUser } from '../../schema/user-resource.js';
 import type { ScimEvent } from '../events/types.js';
 import { changedAttributes } from './changed-attributes.js';
+import { isActiveUser } from './account-status.js';
 import { ACCOUNT_SCHEMA } from '../../schema/urns.js';
 
 // Members the core keeps by itself: a change to them alone is not a `user.updated`.
@@ -11,7 +12,8 @@ const BOOKKEEPING: ReadonlySet<string> = new Set(['meta', 'schemas', ACCOUNT_SCH
  * for a creation, `after` null for a deletion (of the user `id`).
  *
  * - `user.updated` when an attribute a client controls changed (its names in `changed`);
- * - `user.deactivated` / `user.reactivated` when `active` went false / back to true: a user
+ * - `user.deactivated` / `user.reactivated` when `active` went false / back to true (an
+ *   unassigned `active` counts as what the status says, see `isActiveUser`): a user
  *   made active for the first time (`Pending` → `Invited`) is not reactivated;
  * - `user.activated` on the person's first login (`Invited` → `Activated` without a change of
  *   `active`).
@@ -30,9 +32,11 @@ export function userEvents(
   const events: ScimEvent[] = [];
   const changed = changedAttributes(before, after, BOOKKEEPING);
   if (changed.length > 0) events.push({ type: 'user.updated', tenant, at, before, after, changed });
-  if (before.active && !after.active) {
+  const wasActive = isActiveUser(before);
+  const isActive = isActiveUser(after);
+  if (wasActive && !isActive) {
     events.push({ type: 'user.deactivated', tenant, at, user: after });
-  } else if (!before.active && after.active) {
+  } else if (!wasActive && isActive) {
     if (before[ACCOUNT_SCHEMA].status !== 'Pending') {
       events.push({ type: 'user.reactivated', tenant, at, user: after });
     }

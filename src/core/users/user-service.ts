@@ -14,7 +14,12 @@ import type { EventHub } from '../events/event-hub.js';
 import { assertStoreFilters, assertStoreSorts } from '../handlers/store-support.js';
 import type { OutboxDispatcher } from '../outbox/outbox-dispatcher.js';
 import { welcomeMessage } from '../outbox/welcome-message.js';
-import { accountAfterActiveChange, activatedAccount, initialAccount } from './account-status.js';
+import {
+  accountAfterActiveChange,
+  activatedAccount,
+  initialAccount,
+  isActiveUser,
+} from './account-status.js';
 import { newId } from './new-id.js';
 import { addGroups, keepsGroups } from './user-groups.js';
 import { isoTimestamp } from './timestamp.js';
@@ -44,11 +49,14 @@ export class UserService {
   readonly #writes: WritePipeline;
   readonly #now: () => Date;
   readonly #schemas: CompiledResourceType;
+  /** Whether welcome emails are sent at all (the service has a mailer). */
+  readonly #sends: boolean;
 
   constructor(
     store: UserStore,
     events: EventHub,
-    outbox: OutboxDispatcher,
+    /** Delivers the welcome email; without it (no mailer) none is queued. */
+    outbox: OutboxDispatcher | undefined,
     now: () => Date,
     schemas: CompiledResourceType,
     private readonly limits: {
@@ -62,6 +70,7 @@ export class UserService {
     this.#schemas = schemas;
     this.#store = store;
     this.#now = now;
+    this.#sends = outbox !== undefined;
     this.#writes = new WritePipeline(store, events, outbox, now);
   }
 
@@ -168,8 +177,8 @@ export class UserService {
     if (attributes.userName !== current.userName) this.limits.checkUserName(attributes.userName);
     const { account, invite } = accountAfterActiveChange(
       current[ACCOUNT_SCHEMA],
-      current.active,
-      attributes.active === true,
+      isActiveUser(current),
+      activeValue(attributes.active),
       now,
     );
     const user = assembleUser({
@@ -185,10 +194,12 @@ export class UserService {
   }
 
   /**
-   * The welcome email to queue with a write, or none when the user has no address: the account
-   * still moves on, and the host hears of it through `onError`.
+   * The welcome email to queue with a write, or none when the service sends none (no mailer)
+   * or the user has no address: the account still moves on, and for a missing address the
+   * host hears of it through `onError`.
    */
   #welcome(tenant: string, user: ScimUser, now: string): OutboxMessage[] {
+    if (!this.#sends) return [];
     const message = welcomeMessage(tenant, user, now);
     if (message) return [message];
     this.limits.reportError(
@@ -216,8 +227,8 @@ export class UserService {
   }
 
   /**
-   * Queues the welcome email again for an `Invited` user; false when the user is not invited
-   * or has no email address (see `welcomeAddress`).
+   * Queues the welcome email again for an `Invited` user; false when the user is not invited,
+   * has no email address (see `welcomeAddress`), or the service sends no email (no mailer).
    */
   async resendInvitation(tenant: string, id: string): Promise<boolean> {
     let queued = false;
@@ -256,4 +267,9 @@ async function orNull(write: Promise<ScimUser>): Promise<ScimUser | null> {
     if (isScimError(error) && error.status === 404) return null;
     throw error;
   }
+}
+
+// The `active` a write sets: a boolean, or undefined when the write leaves it unassigned.
+function activeValue(active: unknown): boolean | undefined {
+  return active === undefined ? undefined : active === true;
 }

@@ -160,10 +160,15 @@ export class WriteLoop<R extends StoredResource, W, D> {
 export class WritePipeline {
   readonly #store: UserStore;
   readonly #events: EventHub;
-  readonly #outbox: OutboxDispatcher;
+  readonly #outbox: OutboxDispatcher | undefined;
   readonly #loop: WriteLoop<ScimUser, PlannedWrite, PlannedWrite>;
 
-  constructor(store: UserStore, events: EventHub, outbox: OutboxDispatcher, now: () => Date) {
+  constructor(
+    store: UserStore,
+    events: EventHub,
+    outbox: OutboxDispatcher | undefined,
+    now: () => Date,
+  ) {
     this.#store = store;
     this.#events = events;
     this.#outbox = outbox;
@@ -237,7 +242,7 @@ export class WritePipeline {
     if (this.#events.active) {
       for (const event of userEvents(tenant, at, id, before, after)) this.#events.emit(event);
     }
-    if (outbox.length > 0) this.#outbox.kick();
+    if (outbox.length > 0) this.#outbox?.kick();
   }
 }
 

@@ -1,0 +1,95 @@
+// A host that sends no welcome email: no mailer, and a custom store with no outbox
+// (examples/custom-store/map-user-store.ts). Statuses move as with a mailer; nothing is sent.
+import { describe, expect, it } from 'vitest';
+import { createScim, ScimConfigError, staticApiKeys, type ScimEvent } from '../../src/index.js';
+import { MemoryUserStore } from '../../src/stores/memory/index.js';
+import { MapUserStore } from '../../examples/custom-store/map-user-store.js';
+import {
+  ACCOUNT,
+  BASE,
+  KEY_A,
+  ORIGIN,
+  PATCH_SCHEMA,
+  SCIM_JSON,
+  USER_SCHEMA,
+} from '../core/harness.js';
+
+const verifier = staticApiKeys([{ key: KEY_A, tenant: 'tenant-a' }]);
+
+function serve(store: MapUserStore | MemoryUserStore) {
+  const scim = createScim({ store, verifier, basePath: BASE });
+  const request = async (method: string, target: string, body?: unknown) => {
+    const [path, query = ''] = target.split('?');
+    const reply = await scim.handle({
+      method,
+      path: `${BASE}${path}`,
+      query,
+      headers: {
+        accept: SCIM_JSON,
+        authorization: `Bearer ${KEY_A}`,
+        ...(body === undefined ? {} : { 'content-type': SCIM_JSON }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      baseUrl: ORIGIN,
+    });
+    return { status: reply.status, body: reply.body ? JSON.parse(reply.body) : undefined };
+  };
+  return { scim, request };
+}
+
+describe('a service without a mailer', () => {
+  it('runs on a store with no outbox: statuses move as they would, no email is queued', async () => {
+    const { scim, request } = serve(new MapUserStore());
+    const events: ScimEvent[] = [];
+    scim.on((event) => void events.push(event));
+    const created = await request('POST', '/Users', {
+      schemas: [USER_SCHEMA],
+      userName: 'ada@example.org',
+      active: true,
+    });
+    expect([created.status, created.body[ACCOUNT].status]).toEqual([201, 'Invited']);
+    const id = created.body.id as string;
+    expect(await scim.dispatchOutbox()).toBe(0);
+    expect(await scim.users.resendInvitation('tenant-a', id)).toBe(false);
+    expect((await scim.users.activate('tenant-a', id))?.[ACCOUNT].status).toBe('Activated');
+    const off = await request('PATCH', `/Users/${id}`, {
+      schemas: [PATCH_SCHEMA],
+      Operations: [{ op: 'replace', path: 'active', value: false }],
+    });
+    expect([off.status, off.body[ACCOUNT].status]).toEqual([200, 'Deactivated']);
+    const found = await request(
+      'GET',
+      `/Users?filter=${encodeURIComponent('userName eq "ADA@example.org"')}`,
+    );
+    expect(found.body.Resources.map((u: { id: string }) => u.id)).toEqual([id]);
+    expect(events.map((e) => e.type)).toEqual([
+      'user.created',
+      'user.activated',
+      'user.updated',
+      'user.deactivated',
+    ]);
+    await scim.close();
+  });
+
+  it('records no outbox message on a store that has an outbox', async () => {
+    const store = new MemoryUserStore();
+    const { request } = serve(store);
+    const created = await request('POST', '/Users', {
+      schemas: [USER_SCHEMA],
+      userName: 'grace@example.org',
+      active: true,
+    });
+    expect(created.body[ACCOUNT].status).toBe('Invited');
+    expect(store.outboxSnapshot()).toEqual([]);
+  });
+
+  it('a mailer with a store that has no outbox is refused at start, naming what is missing', () => {
+    const mailer = { async sendWelcome() {} };
+    expect(() => createScim({ store: new MapUserStore(), verifier, mailer })).toThrow(
+      ScimConfigError,
+    );
+    expect(() => createScim({ store: new MapUserStore(), verifier, mailer })).toThrow(
+      "createScim: missing store.outbox.claim(), store.outbox.renew(), store.outbox.complete(), store.outbox.fail(), store.outbox.release() (a mailer sends through the store's outbox; leave `mailer` out to send no email).",
+    );
+  });
+});
