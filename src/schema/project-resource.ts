@@ -16,6 +16,13 @@ type Pick = true | Set<string>;
 /** Per resource key (core attribute name or extension URN): the attributes picked inside. */
 type Selection = Map<string, Pick | Map<string, Pick>>;
 
+/**
+ * The most names one `attributes` or `excludedAttributes` may list. A resource type has a few
+ * hundred attribute paths at most; parsing each name costs time, so a list of tens of thousands
+ * (a `.search` body may carry them) would stall the request for nothing.
+ */
+const MAX_PROJECTED_NAMES = 1000;
+
 /** Turns one projected resource into the response form. */
 export type Projector = (resource: Readonly<Json>) => Json;
 
@@ -108,7 +115,8 @@ function projectAttributes(
  * response: `returned: always` attributes always come back, `never` ones never, `request` ones
  * only when asked for. Returns `undefined` when the request asks for no projection.
  *
- * @throws ScimError 400 `invalidValue` when both lists are given.
+ * @throws ScimError 400 `invalidValue` when both lists are given, or one lists more than 1,000
+ *   names.
  * @see RFC 7644 §3.4.2.5, §3.9; RFC 7643 §7 (`returned`)
  */
 export function compileProjection(
@@ -122,6 +130,11 @@ export function compileProjection(
   }
   if (attributes.length === 0 && excluded.length === 0) return undefined;
   const include = attributes.length > 0;
+  if ((include ? attributes : excluded).length > MAX_PROJECTED_NAMES) {
+    throw scimErrors.invalidValue(
+      `"${include ? 'attributes' : 'excludedAttributes'}" lists more than ${MAX_PROJECTED_NAMES} names.`,
+    );
+  }
   const selection: Selection = new Map();
   for (const text of include ? attributes : excluded) select(selection, text, type);
   const { core, extensions } = type;
