@@ -23,7 +23,14 @@ export const LIST_QUERY = [
 export const LIST_400 =
   '`invalidFilter` for a bad or unsupported filter; `invalidValue` for a non-integer ' +
   'startIndex or count, a bad sortOrder or sortBy, or both attributes and excludedAttributes; ' +
-  '`invalidCursor`, `expiredCursor` or `invalidCount` for a cursor page (RFC 9865).';
+  '`invalidCursor`, `expiredCursor` or `invalidCount` for a cursor page (RFC 9865); ' +
+  '`tooMany` for a filter that needs more work than the server allows, or a first resource ' +
+  'larger than the largest answer (maxResponseBytes): ask for less with excludedAttributes.';
+/** What a 400 answer to a read of one resource means. */
+const READ_400 =
+  '`invalidValue` for both attributes and excludedAttributes; `tooMany` for a resource larger ' +
+  'than the largest answer (maxResponseBytes), such as a group of many members: ask with ' +
+  'excludedAttributes=members.';
 const WRITE_400 =
   '`invalidSyntax` for malformed JSON or a body of the wrong shape; `invalidValue` for an ' +
   'unknown schema, a wrong type or a missing required attribute; `mutability` for a change ' +
@@ -94,7 +101,7 @@ export function resourcePaths(
         responses: {
           200: returned(`The ${type.name}.`, ['ETag']),
           304: { description: 'Not modified: If-None-Match names its version.' },
-          ...errorResponses([400, 404]),
+          ...errorResponses([400, 404], { 400: READ_400 }),
         },
       },
       put: {
