@@ -1,6 +1,6 @@
 import type { ResourceTypeDescription } from '../core/resource-types.js';
 import { resourceAsReturned, type ResourceNames } from './resource-schemas.js';
-import { bodyResponse, errorResponses, requestBody } from './responses.js';
+import { bodyResponse, errorResponses, headerRefs, requestBody } from './responses.js';
 
 /** An OpenAPI path item: method → operation. */
 export type PathItem = Record<string, unknown>;
@@ -39,6 +39,17 @@ const PATCH_400 =
   '`invalidSyntax`, `invalidPath` (a path that does not parse or names no attribute), ' +
   '`noTarget`, `invalidValue`, `mutability`, or `tooMany` (too many operations).';
 
+// A write answers without a body when its answer would exceed maxResponseBytes (the write
+// happened; RFC 7644 §3.5.2 lets a PATCH answer 204), and a group PATCH always does unless a
+// projection is asked for, so that a one-member change never reads the whole member list.
+const written = (what: string) => ({
+  description:
+    `${what}, without a body: the answer would exceed the largest answer (maxResponseBytes), ` +
+    'or it is a PATCH of a Group without attributes or excludedAttributes. The ETag names the ' +
+    'version written.',
+  headers: headerRefs(['ETag']),
+});
+
 /**
  * The paths of one resource type, below the base path: its collection (list, create), its
  * `.search` and its item (read, replace, patch, delete).
@@ -74,7 +85,11 @@ export function resourcePaths(
         parameters: PROJECTION,
         requestBody: resourceBody(`The new ${type.name}; readOnly attributes are ignored.`),
         responses: {
-          201: returned(`The created ${type.name}.`, ['ETag', 'Location']),
+          201: returned(
+            `The created ${type.name}; without a body when it would exceed the largest ` +
+              'answer (maxResponseBytes).',
+            ['ETag', 'Location'],
+          ),
           ...errorResponses([400, 408, 409, 413, 415], { 400: WRITE_400 }),
         },
       },
@@ -115,6 +130,7 @@ export function resourcePaths(
         requestBody: resourceBody(`The ${type.name}'s new attributes.`),
         responses: {
           200: returned(`The replaced ${type.name}.`, ['ETag']),
+          204: written(`Replaced`),
           ...errorResponses([400, 404, 408, 409, 412, 413, 415], { 400: WRITE_400 }),
         },
       },
@@ -127,6 +143,7 @@ export function resourcePaths(
         requestBody: requestBody(schemaRef('PatchOp'), 'The operations.'),
         responses: {
           200: returned(`The modified ${type.name}.`, ['ETag']),
+          204: written(`Modified`),
           ...errorResponses([400, 404, 408, 409, 412, 413, 415], { 400: PATCH_400 }),
         },
       },

@@ -18,7 +18,8 @@ import { districtSchema } from './fixtures.js';
 // Every answer the core gives is one the document describes: the status is listed for the
 // operation, and the body validates against its schema (JSON Schema 2020-12).
 
-const options = { basePath: BASE, extensions: [districtSchema] };
+// The very options the service runs with: its store keeps groups, so /Groups is described.
+const options = { basePath: BASE, extensions: [districtSchema], store: new MemoryUserStore() };
 const doc = scimOpenApi(options);
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
@@ -53,7 +54,7 @@ function check(path: string, method: string, reply: Reply): void {
 }
 
 describe('what the core answers matches the document', () => {
-  const { request } = setup({ extensions: [districtSchema] });
+  const { request } = setup(options);
   const call = async (method: string, template: string, path: string, send: Send = {}) => {
     const reply = await request(method, path, send);
     check(template, method, reply);
@@ -107,6 +108,30 @@ describe('what the core answers matches the document', () => {
     });
     expect(patched.status).toBe(200);
     expect((await call('DELETE', '/Users/{id}', `/Users/${id}`)).status).toBe(204);
+  });
+
+  it('for groups: create, read, list, patch (204), replace, delete', async () => {
+    const user = await call('POST', '/Users', '/Users', { body: newUser('member@example.org') });
+    const group = await call('POST', '/Groups', '/Groups', {
+      body: {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+        displayName: 'Teachers',
+        members: [{ value: user.body.id }],
+      },
+    });
+    expect(group.status).toBe(201);
+    const id = group.body.id as string;
+    expect((await call('GET', '/Groups/{id}', `/Groups/${id}`)).status).toBe(200);
+    expect((await call('GET', '/Groups', '/Groups')).body.totalResults).toBe(1);
+    const patched = await call('PATCH', '/Groups/{id}', `/Groups/${id}`, {
+      body: patchBody({ op: 'replace', path: 'displayName', value: 'Staff' }),
+    });
+    expect(patched.status).toBe(204);
+    const replaced = await call('PUT', '/Groups/{id}', `/Groups/${id}`, {
+      body: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'All' },
+    });
+    expect(replaced.status).toBe(200);
+    expect((await call('DELETE', '/Groups/{id}', `/Groups/${id}`)).status).toBe(204);
   });
 
   it('for errors: each a SCIM error with a status the operation lists', async () => {
