@@ -9,6 +9,7 @@ import {
   staticApiKeys,
   type MeHook,
   type Scim,
+  type ScimOptions,
   type UserStore,
 } from '../../src/index.js';
 import { activationPage } from './activation-page.js';
@@ -187,7 +188,7 @@ export async function startServer(
     config.mailTestAids ?? { failFirst: 0, delayMs: 0 },
     print,
   );
-  const scim = createScim({
+  const scimOptions: ScimOptions = {
     store: opened.store,
     verifier,
     mailer,
@@ -204,7 +205,8 @@ export async function startServer(
     ...(config.defaultProfile === undefined ? {} : { defaultProfile: config.defaultProfile }),
     ...(config.meHeader === undefined ? {} : { me: meFromHeader(config.meHeader) }),
     onError: (error) => print(describeError(error)),
-  });
+  };
+  const scim = createScim(scimOptions);
   scim.on((event) => {
     // An account reactivated before it was ever activated is Invited again: the links already
     // sent die with the deactivation, and the person gets a new invitation. (A first move into
@@ -222,7 +224,8 @@ export async function startServer(
     if (perKey.enter(req, res)) scimNodeListener(req, res);
   };
   const activation = activationPage(links, scim, print);
-  const openApi = openApiRoute({ basePath: BASE_PATH, serverUrl: publicUrl });
+  // Described from the options the service runs with, so it lists what the service serves.
+  const openApi = openApiRoute({ ...scimOptions, serverUrl: publicUrl });
   const devConsole = await startConsole({
     scim,
     store: opened.store,

@@ -1,6 +1,6 @@
 import type { ResourceTypeDescription } from '../core/resource-types.js';
 import { resourceAsReturned, type ResourceNames } from './resource-schemas.js';
-import { bodyResponse, errorResponses, requestBody } from './responses.js';
+import { bodyResponse, errorResponses, headerRefs, requestBody } from './responses.js';
 
 /** An OpenAPI path item: method → operation. */
 export type PathItem = Record<string, unknown>;
@@ -23,7 +23,14 @@ export const LIST_QUERY = [
 export const LIST_400 =
   '`invalidFilter` for a bad or unsupported filter; `invalidValue` for a non-integer ' +
   'startIndex or count, a bad sortOrder or sortBy, or both attributes and excludedAttributes; ' +
-  '`invalidCursor`, `expiredCursor` or `invalidCount` for a cursor page (RFC 9865).';
+  '`invalidCursor`, `expiredCursor` or `invalidCount` for a cursor page (RFC 9865); ' +
+  '`tooMany` for a filter that needs more work than the server allows, or a first resource ' +
+  'larger than the largest answer (maxResponseBytes): ask for less with excludedAttributes.';
+/** What a 400 answer to a read of one resource means. */
+const READ_400 =
+  '`invalidValue` for both attributes and excludedAttributes; `tooMany` for a resource larger ' +
+  'than the largest answer (maxResponseBytes), such as a group of many members: ask with ' +
+  'excludedAttributes=members.';
 const WRITE_400 =
   '`invalidSyntax` for malformed JSON or a body of the wrong shape; `invalidValue` for an ' +
   'unknown schema, a wrong type or a missing required attribute; `mutability` for a change ' +
@@ -31,6 +38,17 @@ const WRITE_400 =
 const PATCH_400 =
   '`invalidSyntax`, `invalidPath` (a path that does not parse or names no attribute), ' +
   '`noTarget`, `invalidValue`, `mutability`, or `tooMany` (too many operations).';
+
+// A write answers without a body when its answer would exceed maxResponseBytes (the write
+// happened; RFC 7644 §3.5.2 lets a PATCH answer 204), and a group PATCH always does unless a
+// projection is asked for, so that a one-member change never reads the whole member list.
+const written = (what: string) => ({
+  description:
+    `${what}, without a body: the answer would exceed the largest answer (maxResponseBytes), ` +
+    'or it is a PATCH of a Group without attributes or excludedAttributes. The ETag names the ' +
+    'version written.',
+  headers: headerRefs(['ETag']),
+});
 
 /**
  * The paths of one resource type, below the base path: its collection (list, create), its
@@ -67,7 +85,11 @@ export function resourcePaths(
         parameters: PROJECTION,
         requestBody: resourceBody(`The new ${type.name}; readOnly attributes are ignored.`),
         responses: {
-          201: returned(`The created ${type.name}.`, ['ETag', 'Location']),
+          201: returned(
+            `The created ${type.name}; without a body when it would exceed the largest ` +
+              'answer (maxResponseBytes).',
+            ['ETag', 'Location'],
+          ),
           ...errorResponses([400, 408, 409, 413, 415], { 400: WRITE_400 }),
         },
       },
@@ -94,7 +116,7 @@ export function resourcePaths(
         responses: {
           200: returned(`The ${type.name}.`, ['ETag']),
           304: { description: 'Not modified: If-None-Match names its version.' },
-          ...errorResponses([400, 404]),
+          ...errorResponses([400, 404], { 400: READ_400 }),
         },
       },
       put: {
@@ -108,6 +130,7 @@ export function resourcePaths(
         requestBody: resourceBody(`The ${type.name}'s new attributes.`),
         responses: {
           200: returned(`The replaced ${type.name}.`, ['ETag']),
+          204: written(`Replaced`),
           ...errorResponses([400, 404, 408, 409, 412, 413, 415], { 400: WRITE_400 }),
         },
       },
@@ -120,6 +143,7 @@ export function resourcePaths(
         requestBody: requestBody(schemaRef('PatchOp'), 'The operations.'),
         responses: {
           200: returned(`The modified ${type.name}.`, ['ETag']),
+          204: written(`Modified`),
           ...errorResponses([400, 404, 408, 409, 412, 413, 415], { 400: PATCH_400 }),
         },
       },

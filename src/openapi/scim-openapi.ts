@@ -5,7 +5,8 @@ import type { OpenApiDocument, OpenApiInput } from './types.js';
 
 /**
  * Options of {@link scimOpenApi}: the `createScim` options the document depends on (pass the
- * same object), and how to present it.
+ * same object: its `store` decides whether `/Groups` is served, `me` whether `/Me` is), and how
+ * to present it.
  */
 export interface ScimOpenApiOptions
   extends
@@ -21,14 +22,16 @@ export interface ScimOpenApiOptions
         | 'maxPageSize'
         | 'me'
         | 'resourceTypes'
+        | 'store'
       >
     >,
     Pick<OpenApiInput, 'serverUrl' | 'title' | 'version'> {}
 
 /**
  * Generates the OpenAPI 3.1 document of the service `createScim(options)` builds: the
- * resource types the core serves with their schemas, the host's extensions included. Pass
- * the options given to `createScim` (what else they hold is ignored). The server URL is
+ * resource types the core serves with their schemas (the Group when the store keeps groups),
+ * the host's extensions included. Pass the options given to `createScim` (what else they hold
+ * is ignored); without the store the document describes a service without groups. The server URL is
  * `serverUrl`, else `publicBaseUrl`, followed by `basePath`.
  *
  * @throws ScimConfigError when an extension is invalid, as `createScim` would.

@@ -140,7 +140,7 @@ describe('the fixture set', () => {
     for (const { file, fixture } of fixtures) {
       expect(fixture.sources.length, `${file} names its sources`).toBeGreaterThan(0);
       expect(fixture.steps.length, `${file} has steps`).toBeGreaterThan(0);
-      expect(docs, `docs/idp.md mentions ${file}`).toContain(`test/idp/fixtures/${file}`);
+      expect(docs, `docs/idp.md mentions ${file}`).toContain(`\`${file}\``);
     }
   });
 

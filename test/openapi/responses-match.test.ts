@@ -1,15 +1,25 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { ENTERPRISE_USER_SCHEMA } from '../../src/index.js';
+import { ENTERPRISE_USER_SCHEMA, scimErrors } from '../../src/index.js';
+import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { scimOpenApi } from '../../src/openapi/index.js';
-import { BASE, USER_SCHEMA, patchBody, setup, type Reply, type Send } from '../core/harness.js';
+import {
+  BASE,
+  KEY_A,
+  USER_SCHEMA,
+  patchBody,
+  setup,
+  type Reply,
+  type Send,
+} from '../core/harness.js';
 import { districtSchema } from './fixtures.js';
 
 // Every answer the core gives is one the document describes: the status is listed for the
 // operation, and the body validates against its schema (JSON Schema 2020-12).
 
-const options = { basePath: BASE, extensions: [districtSchema] };
+// The very options the service runs with: its store keeps groups, so /Groups is described.
+const options = { basePath: BASE, extensions: [districtSchema], store: new MemoryUserStore() };
 const doc = scimOpenApi(options);
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
@@ -44,7 +54,7 @@ function check(path: string, method: string, reply: Reply): void {
 }
 
 describe('what the core answers matches the document', () => {
-  const { request } = setup({ extensions: [districtSchema] });
+  const { request } = setup(options);
   const call = async (method: string, template: string, path: string, send: Send = {}) => {
     const reply = await request(method, path, send);
     check(template, method, reply);
@@ -100,6 +110,30 @@ describe('what the core answers matches the document', () => {
     expect((await call('DELETE', '/Users/{id}', `/Users/${id}`)).status).toBe(204);
   });
 
+  it('for groups: create, read, list, patch (204), replace, delete', async () => {
+    const user = await call('POST', '/Users', '/Users', { body: newUser('member@example.org') });
+    const group = await call('POST', '/Groups', '/Groups', {
+      body: {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+        displayName: 'Teachers',
+        members: [{ value: user.body.id }],
+      },
+    });
+    expect(group.status).toBe(201);
+    const id = group.body.id as string;
+    expect((await call('GET', '/Groups/{id}', `/Groups/${id}`)).status).toBe(200);
+    expect((await call('GET', '/Groups', '/Groups')).body.totalResults).toBe(1);
+    const patched = await call('PATCH', '/Groups/{id}', `/Groups/${id}`, {
+      body: patchBody({ op: 'replace', path: 'displayName', value: 'Staff' }),
+    });
+    expect(patched.status).toBe(204);
+    const replaced = await call('PUT', '/Groups/{id}', `/Groups/${id}`, {
+      body: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'All' },
+    });
+    expect(replaced.status).toBe(200);
+    expect((await call('DELETE', '/Groups/{id}', `/Groups/${id}`)).status).toBe(204);
+  });
+
   it('for errors: each a SCIM error with a status the operation lists', async () => {
     const statuses: number[] = [];
     const err = async (method: string, template: string, path: string, send: Send = {}) =>
@@ -138,6 +172,74 @@ describe('what the core answers matches the document', () => {
     const schemas = await call('GET', '/Schemas', '/Schemas');
     expect(schemas.body.Resources.map((s: Json) => s.id)).toContain(districtSchema.id);
     await call('GET', '/Schemas/{id}', `/Schemas/${districtSchema.id}`);
+  });
+
+  it('for refusals: a read-only key, the rate limit, an answer too large, a busy store', async () => {
+    const readOnly = 'read-only-key';
+    const busy = 'busy-tenant-key';
+    class BusyStore extends MemoryUserStore {
+      override get(tenant: string, id: string) {
+        // What a PostgreSQL statement past its timeout answers.
+        if (tenant === 'busy') return Promise.reject(scimErrors.serviceUnavailable('Busy.', 2));
+        return super.get(tenant, id);
+      }
+    }
+    const refusing = setup({
+      extensions: [districtSchema],
+      store: new BusyStore({ maxFilterWork: 50 }),
+      maxResponseBytes: 600,
+      verifier: {
+        verify: (token) =>
+          token === readOnly
+            ? { id: 'tenant-a', scopes: ['scim:read'] }
+            : token === busy
+              ? { id: 'busy' }
+              : token === KEY_A
+                ? { id: 'tenant-a' }
+                : null,
+      },
+      rateLimit: (_, head) => !head.headers['x-flood'] || { retryAfterSeconds: 3 },
+    });
+    const refused = async (
+      method: string,
+      template: string,
+      path: string,
+      send: Send = {},
+    ): Promise<Reply> => {
+      const reply = await refusing.request(method, path, send);
+      check(template, method, reply);
+      return reply;
+    };
+    const ada = newUser('ada@example.org');
+    const created = await refusing.request('POST', '/Users', { body: ada });
+    expect(created.status).toBe(201);
+    // Too large to answer whole under maxResponseBytes: the write answers without a body.
+    const id = (created.headers.location ?? '').split('/').pop() ?? '';
+    const patch = patchBody({ op: 'replace', path: 'active', value: false });
+    const writes = [
+      await refused('POST', '/Users', '/Users', { key: readOnly, body: newUser('b@example.org') }),
+      await refused('PUT', '/Users/{id}', `/Users/${id}`, { key: readOnly, body: ada }),
+      await refused('PATCH', '/Users/{id}', `/Users/${id}`, { key: readOnly, body: patch }),
+      await refused('DELETE', '/Users/{id}', `/Users/${id}`, { key: readOnly }),
+    ];
+    expect(writes.map((r) => r.status)).toEqual([403, 403, 403, 403]);
+    const flood = { headers: { 'x-flood': '1' } };
+    const limited = await refused('GET', '/Users', '/Users', flood);
+    expect([limited.status, limited.headers['retry-after']]).toEqual([429, '3']);
+    expect((await refused('GET', '/Schemas', '/Schemas', flood)).status).toBe(429);
+    // Larger than maxResponseBytes on its own; and a filter past the store's work budget.
+    const tooLarge = await refused('GET', '/Users/{id}', `/Users/${id}`);
+    expect([tooLarge.status, tooLarge.body.scimType]).toEqual([400, 'tooMany']);
+    for (let i = 0; i < 60; i++)
+      await refusing.request('POST', '/Users', {
+        body: { schemas: [USER_SCHEMA], userName: `u${i}@example.org` },
+      });
+    const overWork = await refused('GET', '/Users', '/Users', {
+      query: `filter=${encodeURIComponent('displayName co "x" or nickName co "y"')}&count=1`,
+    });
+    expect([overWork.status, overWork.body.scimType]).toEqual([400, 'tooMany']);
+    const unavailable = await refused('GET', '/Users/{id}', `/Users/${id}`, { key: busy });
+    expect([unavailable.status, unavailable.headers['retry-after']]).toEqual([503, '2']);
   });
 
   it('refuses a body the document does not allow (the check really checks)', () => {
