@@ -48,7 +48,9 @@ function asset(name: string): string {
 // Only the console's own script and style; no framing, no outside resource.
 const HEADERS = {
   'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
+  // Same-origin: with no-referrer a browser sends `Origin: null` on the console's own form
+  // posts, and the cross-site check could not tell them from a sandboxed attacker's.
+  'referrer-policy': 'same-origin',
   'content-security-policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',
