@@ -50,7 +50,7 @@ export function consoleRequest(url: string, send: ConsoleSend = {}): Promise<Con
 
 /** The `name=value` part of a `Set-Cookie` answer for the cookie `name`, or undefined. */
 export function cookieOf(reply: ConsoleReply, name: string): string | undefined {
-  const set = reply.headers['set-cookie'] ?? [];
+  const set = [reply.headers['set-cookie'] ?? []].flat();
   return set.map((c) => c.split(';')[0] ?? '').find((c) => c.startsWith(`${name}=`));
 }
 
