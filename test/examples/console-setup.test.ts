@@ -17,7 +17,10 @@ describe('the setup page agrees with docs/idp.md', () => {
   const section = (name: string) => {
     const start = doc.indexOf(`\n## ${name}\n`);
     const end = doc.indexOf('\n## ', start + 1);
-    return doc.slice(start, end).replace(/\*\*|`/g, '').replace(/\s+/g, ' ');
+    return doc
+      .slice(start, end)
+      .replace(/\*\*|`/g, '')
+      .replace(/\s+/g, ' ');
   };
 
   it.each(IDP_SETUPS.map((idp) => [idp.name, idp] as const))(
