@@ -55,6 +55,25 @@ describe('key actions stay inside the tenant', () => {
   });
 });
 
+describe('the setup page with SCIM_API_KEYS', () => {
+  it('shows the base URL and the steps, and leaves the keys to SCIM_API_KEYS', async () => {
+    const running = await startServer(testConfig(), { print: () => undefined });
+    try {
+      const session = await signIn(running.consoleUrl, 't1', 'k1');
+      const page = await consoleRequest(`${running.consoleUrl}/setup`, {
+        headers: { cookie: session.cookie },
+      });
+      expect(page.text).toContain(`<code id="base-url">${running.url}</code>`);
+      expect(page.text).toContain('takes its keys from <code>SCIM_API_KEYS</code>');
+      expect(page.text).not.toContain('id="issue-key"');
+      const refused = await postForm(`${running.consoleUrl}/keys/issue`, session, {});
+      expect(refused.status).toBe(403);
+    } finally {
+      await running.close();
+    }
+  });
+});
+
 describe.each(exampleStores('console_setup'))('the setup page on $name', (store) => {
   let running: RunningServer;
   let config: ReturnType<typeof store.config> | undefined;
