@@ -120,7 +120,7 @@ function keysSection(view: SetupView): SafeHtml {
     ${
       view.canManage
         ? issueForm(view.csrf)
-        : markup`<p class="note">Signed in with a read-only key: sign in with a key that has scim:write to issue, rotate or revoke keys.</p>`
+        : markup`<p class="note">To issue, rotate or revoke keys, sign in with the form using a key that has scim:write.</p>`
     }
     <p class="note">
       Rotate issues a successor and lets the old key work 24 more hours, time to update the
