@@ -2,7 +2,7 @@
 // example server on 127.0.0.1 (memory store), plays an IdP's first minutes over SCIM, and
 // photographs the console in headless Chromium. Needs Chromium (apt-get install -y chromium).
 import { mkdir } from 'node:fs/promises';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { startServer } from '../examples/server/server.js';
 import { findChromium, launchOptions, CHROMIUM_CANDIDATES } from '../test/browser/chromium.js';
 
@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await page.goto(running.consoleUrl);
     await page.screenshot({ path: new URL('sign-in.png', OUT).pathname });
+    await page.fill('input[name=tenant]', 'district-42');
     await page.fill('input[name=key]', 'district-key');
     await page.click('button[type=submit]');
 
@@ -86,11 +87,44 @@ async function main(): Promise<void> {
     await entry.locator('summary').click();
     await page.screenshot({ path: new URL('console.png', OUT).pathname, fullPage: true });
     await entry.screenshot({ path: new URL('request.png', OUT).pathname });
+    await setupScreenshot(browser);
     console.log(
-      `Wrote sign-in.png, activation.png, console.png and request.png to ${OUT.pathname}`,
+      `Wrote sign-in.png, activation.png, console.png, request.png and setup.png to ${OUT.pathname}`,
     );
   } finally {
     await browser.close();
+    await running.close();
+  }
+}
+
+// The setup page needs a server whose keys live in its key store: no fixed keys, so it issues
+// a development key for tenant `dev`, and the page issues one more for Entra ID.
+async function setupScreenshot(browser: Browser): Promise<void> {
+  const running = await startServer(
+    {
+      host: '127.0.0.1',
+      port: 0,
+      keys: [],
+      generatedKey: true,
+      mailLog: undefined,
+      activationSecret: 'screenshots',
+      publicUrl: 'https://scim.example.org',
+    },
+    { print: () => undefined },
+  );
+  try {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await page.goto(running.consoleUrl);
+    await page.fill('input[name=tenant]', 'dev');
+    await page.fill('input[name=key]', running.devKey?.key ?? '');
+    await page.click('button[type=submit]');
+    await page.click('#setup-link');
+    await page.fill('#issue-key input[name=label]', 'entra');
+    await page.click('#issue-key button[type=submit]');
+    await page.locator('#secret').waitFor(WAIT);
+    await page.locator('#idp-entra summary').click();
+    await page.screenshot({ path: new URL('setup.png', OUT).pathname, fullPage: true });
+  } finally {
     await running.close();
   }
 }

@@ -6,6 +6,8 @@ import {
   type OutboxOptions,
 } from '../../src/index.js';
 import { DEFAULT_CONSOLE_LIMITS, type ConsoleLimits } from './console/console-limits.js';
+import type { SessionLimits } from './console/sessions.js';
+import type { SignInLimits } from './console/sign-in-limiter.js';
 
 /** One API key, the tenant it acts for, and that tenant's compatibility profile. */
 export interface KeyEntry {
@@ -87,6 +89,10 @@ export interface ServerConfig {
   readonly connectionLimits?: ConnectionLimits;
   /** What the console keeps and shows. Default {@link DEFAULT_CONSOLE_LIMITS}. */
   readonly consoleLimits?: ConsoleLimits;
+  /** Failed console sign-ins allowed per client and tenant. Default `DEFAULT_SIGN_IN_LIMITS`. */
+  readonly consoleSignInLimits?: SignInLimits;
+  /** Console sessions kept per tenant and in all. Default `DEFAULT_SESSION_LIMITS`. */
+  readonly consoleSessionLimits?: SessionLimits;
   /** Default: the memory store (so tests may pass a bare config). */
   readonly store?: StoreConfig;
   readonly outbox?: OutboxOptions;

@@ -230,10 +230,18 @@ export async function startServer(
     scim,
     store: opened.store,
     verifier,
+    keys: fromStore ? opened.keys : undefined,
     discoveryKey: config.keys[0]?.key ?? dev?.key,
     mailbox,
     basePath: BASE_PATH,
+    publicUrl: config.publicUrl,
     ...(config.consoleLimits === undefined ? {} : { limits: config.consoleLimits }),
+    ...(config.consoleSignInLimits === undefined
+      ? {}
+      : { signInLimits: config.consoleSignInLimits }),
+    ...(config.consoleSessionLimits === undefined
+      ? {}
+      : { sessionLimits: config.consoleSessionLimits }),
   });
 
   server.on('request', (req, res) => {

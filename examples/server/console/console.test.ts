@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestCompletedEvent } from '../../../src/index.js';
 import { testConfig } from '../../../test/examples/test-config.js';
+import { postSignIn } from '../../../test/examples/console-client.js';
 import { startServer, type RunningServer } from '../server.js';
 import { diffResources } from './diff.js';
 import { markup } from './html.js';
@@ -70,24 +71,16 @@ describe('console over HTTP', () => {
   });
   afterAll(() => running.close());
 
-  const signIn = (key: string) =>
-    fetch(`${running.consoleUrl}/sign-in`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ key }),
-      redirect: 'manual',
-    });
-
   it('signs in with an API key into an HttpOnly, SameSite=Strict cookie with a random id', async () => {
-    expect((await signIn('wrong')).status).toBe(401);
-    const first = await signIn('k1');
-    const second = await signIn('k1');
+    expect((await postSignIn(running.consoleUrl, 't1', 'wrong')).status).toBe(401);
+    const first = await postSignIn(running.consoleUrl, 't1', 'k1');
+    const second = await postSignIn(running.consoleUrl, 't1', 'k1');
     expect(first.status).toBe(303);
-    const cookie = first.headers.get('set-cookie') ?? '';
+    const cookie = ([first.headers['set-cookie']].flat()[0] ?? '') as string;
     expect(cookie).toMatch(
       /^scimkit_console=[\w-]{43}; Path=\/console; HttpOnly; SameSite=Strict$/,
     );
-    expect(second.headers.get('set-cookie')).not.toBe(cookie);
+    expect(second.headers['set-cookie']).not.toEqual(first.headers['set-cookie']);
     const page = await fetch(running.consoleUrl, { headers: { cookie: cookie.split(';')[0]! } });
     expect(await page.text()).toContain('<b id="tenant">t1</b>');
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");

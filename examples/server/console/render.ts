@@ -248,6 +248,8 @@ export function filterForm(users: readonly ScimUser[], filters: LogFilters): Saf
 /** The whole page around the sections. */
 export function consolePage(parts: {
   readonly tenant: string;
+  /** The session's anti-forgery token (empty for a request signed in with a bearer key). */
+  readonly csrf: string;
   readonly resourceTypes: readonly string[];
   readonly stamp: string;
   readonly filters: SafeHtml;
@@ -268,9 +270,8 @@ export function consolePage(parts: {
         <header>
           <h1>Provisioning console</h1>
           <span>tenant <b id="tenant">${parts.tenant}</b></span>
-          <form method="post" action="/console/sign-out">
-            <button type="submit">Sign out</button>
-          </form>
+          <a href="/console/setup" id="setup-link">Setup</a>
+          ${signOutForm(parts.csrf)}
         </header>
         <main>
           <section>
@@ -296,8 +297,19 @@ export function consolePage(parts: {
     </html> `;
 }
 
-/** The sign-in page. */
-export function signInPage(message?: string): SafeHtml {
+/** The sign-out button; its form carries the session's anti-forgery token. */
+export function signOutForm(csrf: string): SafeHtml {
+  return markup`<form method="post" action="/console/sign-out">
+    <input type="hidden" name="csrf" value="${csrf}" />
+    <button type="submit">Sign out</button>
+  </form>`;
+}
+
+/**
+ * The sign-in page. `csrf` is the token its form posts back, the same value as the cookie the
+ * page is sent with (a page of another site can neither read nor set that cookie).
+ */
+export function signInPage(csrf: string, message?: string, tenant = ''): SafeHtml {
   return markup`<!doctype html>
     <html lang="en">
       <head>
@@ -309,9 +321,14 @@ export function signInPage(message?: string): SafeHtml {
       <body>
         <main class="sign-in">
           <h1>Provisioning console</h1>
-          <p>Sign in with one of your tenant's SCIM API keys.</p>
+          <p>Sign in with your tenant id and one of its SCIM API keys.</p>
           ${message ? markup`<p class="error">${message}</p>` : ''}
           <form method="post" action="/console/sign-in">
+            <input type="hidden" name="csrf" value="${csrf}" />
+            <label
+              >Tenant
+              <input name="tenant" value="${tenant}" autocomplete="organization" required
+            /></label>
             <label>API key <input type="password" name="key" autocomplete="off" required /></label>
             <button type="submit">Sign in</button>
           </form>
