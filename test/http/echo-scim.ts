@@ -93,6 +93,11 @@ export function echoScim(): Scim {
       get: () => Promise.resolve(null),
       groups: () => Promise.resolve(null),
     },
+    tenants: {
+      delete: () => Promise.resolve({ keys: 0, resources: {} }),
+      // eslint-disable-next-line @typescript-eslint/require-await
+      export: async function* () {},
+    },
     on: () => () => undefined,
     onRequest: () => () => undefined,
     dispatchOutbox: () => Promise.resolve(0),
