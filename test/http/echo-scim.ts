@@ -95,7 +95,6 @@ export function echoScim(): Scim {
     },
     tenants: {
       delete: () => Promise.resolve({ keys: 0, resources: {} }),
-      // eslint-disable-next-line @typescript-eslint/require-await
       export: async function* () {},
     },
     on: () => () => undefined,

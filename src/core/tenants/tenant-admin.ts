@@ -1,9 +1,5 @@
 import { deleteTenant, type DeleteTenantOptions, type TenantDeletion } from './delete-tenant.js';
-import {
-  exportTenant,
-  type ExportedResource,
-  type ExportTenantOptions,
-} from './export-tenant.js';
+import { exportTenant, type ExportedResource, type ExportTenantOptions } from './export-tenant.js';
 import { KeyStore } from '../../auth/key-store.js';
 import type { ResourceEndpoint } from '../handlers/resource-endpoint.js';
 import type { ScimOptions } from '../options.js';
