@@ -5,6 +5,7 @@ import { createScim } from '../core/create-scim.js';
 import type { Scim } from '../core/scim.js';
 import { toNdjson } from '../core/tenants/to-ndjson.js';
 import { PostgresUserStore } from '../stores/postgres/postgres-user-store.js';
+import { tableNames } from '../stores/postgres/table-names.js';
 import type { OpenedKeyStore } from './open-key-store.js';
 
 /** What `scimkit tenants <verb>` was told. */
@@ -83,11 +84,30 @@ export function prepareTenantVerb(verb: string, options: TenantVerbOptions): Ten
     const result = await serviceOn(db).tenants.delete(tenant, {
       onProgress: (p) => out(json ? JSON.stringify(p) : `${p.step}: ${p.deleted} deleted`),
     });
+    const left = await hostResourcesLeft(db, tenant);
     const counts = Object.entries(result.resources).map(([type, n]) => `${n} ${type}`);
-    out(
-      json
-        ? JSON.stringify({ tenant, deleted: true, ...result })
-        : `Deleted tenant "${tenant}": ${[`${result.keys} keys`, ...counts].join(', ')}.`,
-    );
+    if (json) return out(JSON.stringify({ tenant, deleted: true, ...result, left }));
+    out(`Deleted tenant "${tenant}": ${[`${result.keys} keys`, ...counts].join(', ')}.`);
+    const kept = Object.entries(left).map(([type, n]) => `${n} ${type}`);
+    if (kept.length > 0)
+      out(
+        `Left: ${kept.join(', ')} (resource types of the application's; ` +
+          'delete them with scim.tenants.delete in the application that registers them).',
+      );
   };
+}
+
+// The command knows no resource type of the host's, so it cannot delete their resources
+// through a service; it says what is left rather than leaving it unsaid.
+async function hostResourcesLeft(
+  db: OpenedKeyStore,
+  tenant: string,
+): Promise<Record<string, number>> {
+  const table = tableNames(db.schema === undefined ? {} : { schema: db.schema }).resources;
+  const rows = await db.executor.query<{ resource_type: string; n: number }>(
+    `SELECT resource_type, count(*)::int AS n FROM ${table}
+     WHERE tenant = $1 GROUP BY resource_type ORDER BY resource_type`,
+    [tenant],
+  );
+  return Object.fromEntries(rows.map((row) => [row.resource_type, row.n]));
 }

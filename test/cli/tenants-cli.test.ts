@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScim, type Scim } from '../../src/index.js';
 import {
   PostgresKeyStore,
+  PostgresResourceStore,
   PostgresUserStore,
   pgliteExecutor,
 } from '../../src/stores/postgres/index.js';
@@ -16,6 +17,7 @@ import {
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+const ROOM = 'urn:example:params:scim:schemas:district:2.0:Room';
 
 interface Run {
   readonly code: number;
@@ -45,13 +47,16 @@ describe('scimkit tenants, on a PGlite data folder', () => {
   const data = ['--data', dir];
 
   // Opens the folder in this process while no command runs, as the server would.
-  async function withService<T>(fn: (scim: Scim, keys: PostgresKeyStore) => Promise<T>) {
+  async function withService<T>(
+    fn: (scim: Scim, keys: PostgresKeyStore, rooms: PostgresResourceStore) => Promise<T>,
+  ) {
     const db = await PGlite.create(join(dir, 'pglite'));
     try {
       const executor = pgliteExecutor(db);
       const keys = new PostgresKeyStore({ executor, migrate: true, cacheMs: 0 });
       const store = new PostgresUserStore({ executor, migrate: true });
-      return await fn(createScim({ store, verifier: keys }), keys);
+      const rooms = new PostgresResourceStore({ executor, resourceType: 'Room', migrate: true });
+      return await fn(createScim({ store, verifier: keys }), keys, rooms);
     } finally {
       await db.close();
     }
@@ -86,7 +91,12 @@ describe('scimkit tenants, on a PGlite data folder', () => {
   }
 
   beforeAll(async () => {
-    await withService(async (scim, keys) => {
+    await withService(async (scim, keys, rooms) => {
+      // A resource of a type the application registers, which the command does not know.
+      const at = new Date().toISOString();
+      const meta = { resourceType: 'Room', created: at, lastModified: at, version: 'W/"1"' };
+      const room = { schemas: [ROOM], id: 'room-1', displayName: 'Lab', meta };
+      await rooms.create('leaving', room, { uniqueKeys: {} });
       for (const tenant of ['leaving', 'staying']) {
         const { secret } = await keys.issue(tenant);
         const ids: string[] = [];
@@ -172,14 +182,25 @@ describe('scimkit tenants, on a PGlite data folder', () => {
       { step: 'keys', deleted: 1 },
       { step: 'Group', deleted: 1 },
       { step: 'User', deleted: 3 },
-      { tenant: 'leaving', deleted: true, keys: 1, resources: { Group: 1, User: 3 } },
+      {
+        tenant: 'leaving',
+        deleted: true,
+        keys: 1,
+        resources: { Group: 1, User: 3 },
+        left: { Room: 1 },
+      },
     ]);
     expect(await counts('leaving')).toEqual({ users: 0, groups: 0, keys: 0 });
     expect(await counts('staying')).toEqual({ users: 3, groups: 1, keys: 1 });
 
     const again = await scimkit(['tenants', 'delete', '--tenant', 'leaving', '--yes', ...data]);
     expect(again.code).toBe(0);
-    expect(again.out).toBe('keys: 0 deleted\nDeleted tenant "leaving": 0 keys, 0 Group, 0 User.\n');
+    expect(again.out.split('\n')).toEqual([
+      'keys: 0 deleted',
+      'Deleted tenant "leaving": 0 keys, 0 Group, 0 User.',
+      "Left: 1 Room (resource types of the application's; delete them with scim.tenants.delete in the application that registers them).",
+      '',
+    ]);
   });
 
   it('refuses a data folder a running server holds', async () => {
