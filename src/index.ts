@@ -42,6 +42,14 @@ export type { KeyStoreErrorCode } from './auth/key-store-error.js';
 export type { ApiKeyInfo, ApiKeyRecords, StoredApiKey } from './contracts/api-key-records.js';
 export type { StaticApiKey } from './auth/static-api-keys.js';
 export type { Scim, UserLifecycle, GroupAccess } from './core/scim.js';
+export type { TenantAdmin } from './core/tenants/tenant-admin.js';
+export type {
+  DeleteTenantOptions,
+  TenantDeletion,
+  TenantDeletionProgress,
+} from './core/tenants/delete-tenant.js';
+export type { ExportedResource, ExportTenantOptions } from './core/tenants/export-tenant.js';
+export { toNdjson } from './core/tenants/to-ndjson.js';
 export type { ScimOptions, OutboxOptions, RateLimit, RateLimitVerdict } from './core/options.js';
 export type { MeHook } from './core/options.js';
 export type { HostResourceType } from './core/host-types/host-resource-type.js';

@@ -149,6 +149,19 @@ export class KeyStore implements ApiKeyVerifier {
   }
 
   /**
+   * Deletes a key: it stops working as a revoked one does (here at once, elsewhere within
+   * `cacheMs`), and its record is gone, so `list` no longer shows it. Records without `delete`
+   * revoke it instead. Deleting a key that is not there does nothing: offboarding a tenant may
+   * run again after a crash.
+   */
+  async delete(id: string): Promise<void> {
+    if (this.#records.delete) await this.#records.delete(id);
+    else await this.#records.revoke(id, new Date(this.#now()));
+    this.#cache.delete(id);
+    this.#touched.delete(id);
+  }
+
+  /**
    * Issues a successor of a usable key (same tenant, profile, scopes, label and lifetime) and
    * lets the old key work until `overlapMs` from now, so the IdP can be updated in between.
    */

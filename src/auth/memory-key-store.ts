@@ -40,6 +40,10 @@ class MemoryApiKeyRecords implements ApiKeyRecords {
     return Promise.resolve(true);
   }
 
+  delete(id: string): Promise<boolean> {
+    return Promise.resolve(this.#keys.delete(id));
+  }
+
   touch(id: string, at: Date): Promise<void> {
     const key = this.#keys.get(id);
     const last = key?.lastUsedAt?.getTime();

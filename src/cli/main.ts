@@ -6,6 +6,7 @@ void runCli(process.argv.slice(2), {
   env: process.env,
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
+  stdout: process.stdout,
 }).then((code) => {
   process.exitCode = code;
 });

@@ -3,10 +3,15 @@ import { join } from 'node:path';
 import { PostgresKeyStore } from '../stores/postgres/postgres-key-store.js';
 import { pgExecutor } from '../stores/postgres/pg-executor.js';
 import { pgliteExecutor } from '../stores/postgres/pglite-executor.js';
+import type { QueryExecutor } from '../stores/postgres/query-executor.js';
 
-/** An open key store, where it is, and how to let it go. */
+/** An open key store, the database it is in, and how to let it go. */
 export interface OpenedKeyStore {
   readonly keys: PostgresKeyStore;
+  /** The database's executor, for the other stores of the same tables. */
+  readonly executor: QueryExecutor;
+  /** The schema of the tables on a server (`SCIMKIT_DB_SCHEMA`); `undefined`: the default. */
+  readonly schema: string | undefined;
   close(): Promise<void>;
 }
 
@@ -54,10 +59,8 @@ async function openServer(url: string, schema: string | undefined): Promise<Open
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   pool.on('error', () => undefined);
-  const keys = new PostgresKeyStore({
-    executor: pgExecutor(pool),
-    ...(schema === undefined ? {} : { schema }),
-  });
+  const executor = pgExecutor(pool);
+  const keys = new PostgresKeyStore({ executor, ...(schema === undefined ? {} : { schema }) });
   try {
     await keys.migrate();
   } catch (error) {
@@ -66,7 +69,7 @@ async function openServer(url: string, schema: string | undefined): Promise<Open
       `Cannot use the database at ${redact(url)}: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  return { keys, close: () => pool.end() };
+  return { keys, executor, schema, close: () => pool.end() };
 }
 
 async function openFolder(dataDir: string): Promise<OpenedKeyStore> {
@@ -83,14 +86,15 @@ async function openFolder(dataDir: string): Promise<OpenedKeyStore> {
     );
   const { PGlite } = await import('@electric-sql/pglite');
   const db = await PGlite.create(databaseDir);
-  const keys = new PostgresKeyStore({ executor: pgliteExecutor(db) });
+  const executor = pgliteExecutor(db);
+  const keys = new PostgresKeyStore({ executor });
   try {
     await keys.migrate();
   } catch (error) {
     await db.close();
     throw error;
   }
-  return { keys, close: () => db.close() };
+  return { keys, executor, schema: undefined, close: () => db.close() };
 }
 
 /**

@@ -1,7 +1,9 @@
+import type { Writable } from 'node:stream';
 import type { ApiKeyInfo } from '../contracts/api-key-records.js';
 import type { IssuedApiKey, ListedApiKey } from '../auth/key-store.js';
-import { openKeyStore, type KeyDatabase } from './open-key-store.js';
+import { openKeyStore, type KeyDatabase, type OpenedKeyStore } from './open-key-store.js';
 import { parseDuration } from './parse-duration.js';
+import { prepareTenantVerb } from './tenant-verbs.js';
 
 /** Where the command line reads its settings and writes its answers. */
 export interface CliIo {
@@ -10,6 +12,8 @@ export interface CliIo {
   readonly err: (line: string) => void;
   /** The clock, in ms since the epoch. Default `Date.now`. */
   readonly now?: () => number;
+  /** Standard output as a stream, for `tenants export` to write with back-pressure. */
+  readonly stdout?: Writable;
 }
 
 const USAGE = `Usage: scimkit keys <verb> [options]
@@ -17,11 +21,14 @@ const USAGE = `Usage: scimkit keys <verb> [options]
   list   --tenant T
   revoke ID
   rotate ID [--overlap 7d]
+Usage: scimkit tenants <verb> [options]
+  export --tenant T [--out FILE.ndjson]   (NDJSON on standard output without --out)
+  delete --tenant T --yes                 (users, groups and API keys, for good)
 Every verb takes --json and --data DIR (the PGlite data folder; default SCIMKIT_DATA_DIR).
 DATABASE_URL (and SCIMKIT_DB_SCHEMA) select a PostgreSQL server instead.
 Durations: a whole number and s, m, h or d (10s, 30m, 12h, 90d).`;
 
-const FLAGS: ReadonlySet<string> = new Set(['--json']);
+const FLAGS: ReadonlySet<string> = new Set(['--json', '--yes']);
 const VALUED: ReadonlySet<string> = new Set([
   '--tenant',
   '--scope',
@@ -30,7 +37,13 @@ const VALUED: ReadonlySet<string> = new Set([
   '--profile',
   '--overlap',
   '--data',
+  '--out',
 ]);
+
+const COMMANDS: Readonly<Record<string, readonly string[]>> = {
+  keys: ['issue', 'list', 'revoke', 'rotate'],
+  tenants: ['export', 'delete'],
+};
 
 class UsageError extends Error {}
 
@@ -112,7 +125,7 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
   try {
     parsed = parse(args);
     const [group, verb] = parsed.words;
-    if (group !== 'keys' || !['issue', 'list', 'revoke', 'rotate'].includes(verb ?? ''))
+    if (group === undefined || !(COMMANDS[group]?.includes(verb ?? '') ?? false))
       throw new UsageError(group === undefined ? 'No command given.' : 'Unknown command.');
   } catch (error) {
     io.err(`scimkit: ${(error as Error).message}`);
@@ -130,11 +143,12 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
   };
   let opened: Awaited<ReturnType<typeof openKeyStore>> | undefined;
   try {
-    const verb = parsed.words[1] as string;
+    const [group, verb] = parsed.words as [string, string];
     // Every argument is read before the database is opened: a typo changes nothing.
-    const run = prepare(verb, parsed, now);
+    const run: (db: OpenedKeyStore) => Promise<void> =
+      group === 'tenants' ? tenantRun(verb, parsed, io, json) : keyRun(verb, parsed, now, json, io);
     opened = await openKeyStore(database);
-    await run(opened.keys, json, io.out);
+    await run(opened);
     return 0;
   } catch (error) {
     const usage = error instanceof UsageError;
@@ -145,6 +159,22 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
   } finally {
     await opened?.close();
   }
+}
+
+function keyRun(verb: string, parsed: Parsed, now: () => number, json: boolean, io: CliIo) {
+  const run = prepare(verb, parsed, now);
+  return (db: OpenedKeyStore) => run(db.keys, json, io.out);
+}
+
+function tenantRun(verb: string, parsed: Parsed, io: CliIo, json: boolean) {
+  if (parsed.words.length > 2) throw new UsageError(`tenants ${verb} takes no argument.`);
+  const run = prepareTenantVerb(verb, {
+    tenant: need(parsed, '--tenant'),
+    outFile: parsed.options.get('--out'),
+    yes: parsed.options.has('--yes'),
+    stdout: io.stdout,
+  });
+  return (db: OpenedKeyStore) => run(db, json, io.out);
 }
 
 type Run = (

@@ -59,4 +59,9 @@ export interface ApiKeyRecords {
   rotate(id: string, successor: StoredApiKey, until: Date, now: Date): Promise<boolean>;
   /** Records a use at `at`, unless the recorded one is less than a minute older. */
   touch(id: string, at: Date): Promise<void>;
+  /**
+   * Removes the key's record; `false` when there is none. Optional: without it,
+   * `KeyStore.delete` revokes the key instead, and its record stays.
+   */
+  delete?(id: string): Promise<boolean>;
 }

@@ -10,6 +10,7 @@ import { filterReading } from './handlers/filter-reader.js';
 import type { ResourceEndpoint } from './handlers/resource-endpoint.js';
 import { requestOrigin } from './http/request-origin.js';
 import { targetPath } from './http/request-target.js';
+import { tenantAdmin } from './tenants/tenant-admin.js';
 import type { ScimOptions } from './options.js';
 import { missingForMail, welcomeOutbox } from './outbox/welcome-outbox.js';
 import { requestPhases } from './request-phases.js';
@@ -338,6 +339,7 @@ export function createScim(options: ScimOptions): Scim {
       groups: (tenant, id) => users.groupsOf(tenant, id),
     },
     groups: groupService && options.store.groups && groupAccess(groupService, options.store.groups),
+    tenants: tenantAdmin(endpoints, options),
     on: (listener: (event: ScimEvent) => void) => events.on(listener),
     onRequest: (listener) => requests.on(listener),
     dispatchOutbox: () => outbox?.drain() ?? Promise.resolve(0),

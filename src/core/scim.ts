@@ -2,6 +2,7 @@ import type { MemberGroup, MemberInput } from '../contracts/group-store.js';
 import type { GroupMember, ScimGroup } from '../schema/group-schema.js';
 import type { ScimUser } from '../schema/user-resource.js';
 import type { RequestCompletedEvent, ScimEvent } from './events/types.js';
+import type { TenantAdmin } from './tenants/tenant-admin.js';
 import type { ScimAdmission, ScimRequest, ScimRequestHead, ScimResponse } from './types.js';
 
 /** The programmatic API the host application calls, outside of SCIM requests. */
@@ -99,6 +100,8 @@ export interface Scim {
   readonly users: UserLifecycle;
   /** The group API for the host application; `undefined` when the store keeps no groups. */
   readonly groups?: GroupAccess | undefined;
+  /** Offboarding: deletes or exports everything of one tenant (see docs/tenants.md). */
+  readonly tenants: TenantAdmin;
   /** Subscribes to lifecycle events; returns the function that unsubscribes. */
   on(listener: (event: ScimEvent) => void): () => void;
   /**

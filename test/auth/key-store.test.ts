@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createScim,
+  KeyStore,
   KeyStoreError,
   MemoryKeyStore,
-  type KeyStore,
+  type ApiKeyRecords,
   type KeyStoreOptions,
+  type StoredApiKey,
 } from '../../src/index.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { PostgresKeyStore } from '../../src/stores/postgres/index.js';
@@ -141,6 +143,18 @@ describe.each(kinds)('key store on $name', (kind) => {
     expect(await keys.verify(secret)).toBeNull();
     expect((await keys.list(tenant))[0]?.status).toBe('revoked');
     await refused(keys.revoke('0000000000000000'), 'unknownKey');
+  });
+
+  it('deletes a key: it stops at once and leaves the list; deleting again does nothing', async () => {
+    const tenant = tenantName();
+    const gone = await keys.issue(tenant);
+    const kept = await keys.issue(tenant);
+    expect(await keys.verify(gone.secret)).not.toBeNull();
+    await keys.delete(gone.id);
+    expect(await keys.verify(gone.secret)).toBeNull();
+    expect((await keys.list(tenant)).map((k) => k.id)).toEqual([kept.id]);
+    await keys.delete(gone.id);
+    expect(await keys.verify(kept.secret)).not.toBeNull();
   });
 
   it('stops a key at its expiry', async () => {
@@ -290,5 +304,28 @@ describe.each(backends)('key store on $name, seen from two instances', ({ open }
     await a.rotate(old.id, { overlapMs: 0 });
     clock.now += 5_000;
     expect(await b.verify(old.secret)).toBeNull();
+  });
+});
+
+describe('a key store on records that cannot delete', () => {
+  it('revokes the key instead, and keeps its record', async () => {
+    const rows = new Map<string, StoredApiKey>();
+    const records: ApiKeyRecords = {
+      insert: (key) => Promise.resolve(void rows.set(key.id, key)),
+      find: (id) => Promise.resolve(rows.get(id) ?? null),
+      list: (tenant) => Promise.resolve([...rows.values()].filter((k) => k.tenant === tenant)),
+      revoke: (id, at) => {
+        const key = rows.get(id);
+        if (key) rows.set(id, { ...key, revokedAt: at });
+        return Promise.resolve(key !== undefined);
+      },
+      rotate: () => Promise.resolve(false),
+      touch: () => Promise.resolve(),
+    };
+    const keys = new KeyStore(records);
+    const { id, secret } = await keys.issue('district-x');
+    await keys.delete(id);
+    expect(await keys.verify(secret)).toBeNull();
+    expect((await keys.list('district-x')).map((k) => [k.id, k.status])).toEqual([[id, 'revoked']]);
   });
 });

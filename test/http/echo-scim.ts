@@ -93,6 +93,10 @@ export function echoScim(): Scim {
       get: () => Promise.resolve(null),
       groups: () => Promise.resolve(null),
     },
+    tenants: {
+      delete: () => Promise.resolve({ keys: 0, resources: {} }),
+      export: async function* () {},
+    },
     on: () => () => undefined,
     onRequest: () => () => undefined,
     dispatchOutbox: () => Promise.resolve(0),

@@ -119,6 +119,14 @@ class PostgresApiKeyRecords implements ApiKeyRecords {
     });
   }
 
+  async delete(id: string): Promise<boolean> {
+    const rows = await this.#db.query<{ id: string }>(
+      `DELETE FROM ${this.#table} WHERE id = $1 RETURNING id`,
+      [id],
+    );
+    return rows.length > 0;
+  }
+
   async touch(id: string, at: Date): Promise<void> {
     await this.#db.query(
       `UPDATE ${this.#table} SET last_used_at = $2::timestamptz
