@@ -27,7 +27,7 @@ const nextId = () => `b${String(Date.now()).padStart(14, '0')}${String(++serial)
 // Written through the store contracts: the seed is not what is measured.
 async function seed(store: UserStore, tenant: string): Promise<void> {
   const at = new Date().toISOString();
-  const meta = (resourceType: string) => ({
+  const meta = <T extends string>(resourceType: T) => ({
     resourceType,
     created: at,
     lastModified: at,

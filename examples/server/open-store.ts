@@ -20,16 +20,9 @@ export interface OpenStore {
   close(): Promise<void>;
 }
 
-/** Hides the password of a connection string before it is printed. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparsable DATABASE_URL)';
-  }
-}
+import { redactUrl } from '../../src/cli/redact-url.js';
+
+export { redactUrl };
 
 /**
  * Opens the configured store and brings its tables up to date, so that a bad database fails

@@ -4,6 +4,7 @@ import { PostgresKeyStore } from '../stores/postgres/postgres-key-store.js';
 import { pgExecutor } from '../stores/postgres/pg-executor.js';
 import { pgliteExecutor } from '../stores/postgres/pglite-executor.js';
 import type { QueryExecutor } from '../stores/postgres/query-executor.js';
+import { redactUrl } from './redact-url.js';
 
 /** An open key store, the database it is in, and how to let it go. */
 export interface OpenedKeyStore {
@@ -23,17 +24,6 @@ export interface KeyDatabase {
   readonly schema?: string;
   /** `--data` or `SCIMKIT_DATA_DIR`: the data folder whose `pglite` folder holds the database. */
   readonly dataDir?: string;
-}
-
-/** Hides the password of a connection string before it is printed. */
-function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(an unparsable DATABASE_URL)';
-  }
 }
 
 // The example server's folder lock ("<pid> <nonce>"): PGlite serves one process, and a second
@@ -66,7 +56,7 @@ async function openServer(url: string, schema: string | undefined): Promise<Open
   } catch (error) {
     await pool.end();
     throw new Error(
-      `Cannot use the database at ${redact(url)}: ${error instanceof Error ? error.message : String(error)}`,
+      `Cannot use the database at ${redactUrl(url)}: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
   return { keys, executor, schema, close: () => pool.end() };
