@@ -50,9 +50,9 @@ function findSyncSha256(): SyncSha256 | undefined {
         hash?(algorithm: 'sha256', text: string, encoding: 'hex' | 'latin1'): string;
       }
     | undefined;
-  // The one-shot `hash` (Node >= 20.12) builds no Hash object, and text costs a quarter of a
-  // Buffer to hand out (0.25 vs 1.0 µs on Node 20, bench/http/RESULTS.md, Round 5): the digest
-  // is compared as text.
+  // The one-shot `hash` (Node >= 20.12) builds no Hash object, and text costs less than a
+  // Buffer to hand out (`bench/keys/verify.bench.ts` measures verification): the digest is
+  // compared as text.
   const oneShot = nodeCrypto?.hash;
   if (typeof oneShot === 'function') return (text, encoding) => oneShot('sha256', text, encoding);
   if (typeof nodeCrypto?.createHash !== 'function') return undefined;
@@ -129,8 +129,7 @@ function match(entries: readonly Entry[], digest: string): Tenant | null {
 }
 
 // The digests as latin1 text, 32 characters instead of 64 hex digits: half the comparison on
-// every request, and a cheaper encoding of the presented key's digest (bench/RESULTS.md,
-// "Reads: the node adapter against raw-store").
+// every request, and a cheaper encoding of the presented key's digest.
 function syncVerifier(keys: readonly StaticApiKey[], sha: SyncSha256): ApiKeyVerifier {
   const entries = keys.map((k) => ({
     digest: 'sha256' in k ? latin1OfHex(k.sha256) : sha(k.key, 'latin1'),

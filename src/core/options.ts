@@ -206,7 +206,7 @@ export interface ScimOptions {
    */
   readonly extensions?: readonly SchemaDefinition[];
   /**
-   * Extra schema extensions of the Group (issue 13), such as a district's `schoolCode`: checked
+   * Extra schema extensions of the Group, such as a district's `schoolCode`: checked
    * as `extensions` are, then validated, stored, filterable, patchable, projected and
    * advertised (`/ResourceTypes/Group`, `/Schemas`) like the User's. Each must have a `urn:` id
    * no other schema served uses. Served when the store keeps groups.

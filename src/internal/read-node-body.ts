@@ -41,8 +41,8 @@ export function readNodeBody(stream: NodeBodyStream, limits: BodyLimits): Promis
  * Returns `undefined`, for the plain read of {@link collectBody}, when the request announced no
  * length or more is still to come, when it is at or over the cap (the plain read cuts it), or
  * when the stream is flowing, destroyed or partly read already. Held to the plain read by
- * `test/http/body-readers.test.ts`. The plain read alone costs a PUT or PATCH through the node
- * adapter ~1.2 KB more (bench/RESULTS.md, "Session 13: the register of speed devices").
+ * `test/http/body-readers.test.ts`. The plain read alone would make every PUT or PATCH through the
+ * node adapter allocate more (`bench/http/allocations.ts` measures a request's allocations).
  */
 function receivedWhole(stream: NodeBodyStream, limits: BodyLimits): BodyRead | undefined {
   const size = stream.readableLength;

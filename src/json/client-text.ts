@@ -26,9 +26,8 @@ const MAY_HOLD_BAD_TEXT = /\\u(?:0000|[dD][89a-fA-F])|[\uD800-\uDFFF]/u;
 
 /**
  * Tells whether JSON text may hold a key or string that is not {@link isClientText}, in one
- * regular-expression search of the raw text (for the kit's PUT body 0.7k instructions, where
- * walking the parsed value costs 4.7k: bench/RESULTS.md, "Session 13: the register of speed
- * devices"). `false` is certain; `true` (an escaped surrogate pair, an escaped backslash before
+ * regular-expression search of the raw text, a fraction of the cost of walking the parsed value
+ * (`bench/http/count-instructions.ts` counts a request's instructions). `false` is certain; `true` (an escaped surrogate pair, an escaped backslash before
  * `u0000`) means the parsed value must be walked with {@link findBadJson}.
  */
 export function mayHoldBadText(json: string): boolean {

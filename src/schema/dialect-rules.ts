@@ -1,5 +1,5 @@
 // The identity-provider dialect switches: one set per resource type, read by POST, PUT and
-// PATCH alike (issue 12), so they live with the compiled resource type, not in patch/.
+// PATCH alike, so they live with the compiled resource type, not in patch/.
 
 /**
  * The names of the identity-provider dialect rules: each one accepts a request shape that is not

@@ -156,8 +156,8 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
   // The `schemas` list of each combination of extensions met so far, made once: every write
   // asks for one, and a resource's list is then the same frozen array as its last version's
   // (and the store's shared one). Bounded by the combinations of at most 8 extensions. A list
-  // made afresh per write costs a create ~3 KB and a PUT or PATCH ~0.4 KB more allocation
-  // (bench/RESULTS.md, "Session 13: the register of speed devices").
+  // made afresh per write would add to what every write allocates (`bench/http/allocations.ts`
+  // measures a request's allocations).
   const listsHeld = new Map<number, readonly string[]>();
   const listOfHeld = (resource: Readonly<Record<string, unknown>>): readonly string[] => {
     let list: string[] | undefined;

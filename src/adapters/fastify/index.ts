@@ -54,7 +54,7 @@ export function scimFastify(
         lingerIfClosing(raw, response);
         // The text as it is: with a serializer set, Fastify neither serialises a string again
         // nor appends `; charset=utf-8` to its JSON media type. (A Buffer would do that too, but
-        // node writes a large Buffer at about twice the cost of the same text: bench/RESULTS.md.)
+        // node writes a large Buffer at about twice the cost of the same text.)
         reply.code(response.status).headers(response.headers).serializer(asIs).send(response.body);
       } catch (error) {
         done(error as Error);

@@ -13,9 +13,8 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 /**
  * Text shorter than this is parsed before its depth is scanned: valid JSON nesting deeper than
  * MAX_JSON_DEPTH needs that many brackets opened and closed, so a short text that parses is
- * never too deep, and parsing it costs little whatever it holds. Saves the scan (about 900
- * instructions) on most PATCH bodies: bench/RESULTS.md, "Session 13: the register of speed
- * devices".
+ * never too deep, and parsing it costs little whatever it holds. Saves the scan on most PATCH
+ * bodies.
  */
 export const SHORT_JSON = 2 * (MAX_JSON_DEPTH + 1);
 
@@ -48,8 +47,7 @@ export function readJsonBody(request: ScimRequest, maxBytes: number): unknown {
   let text: string;
   if (typeof body === 'string') {
     // A UTF-16 length under a third of the limit cannot exceed it in UTF-8 bytes: counting them
-    // would cost the kit's PUT body 5.6k instructions (bench/RESULTS.md, "Session 13: the
-    // register of speed devices").
+    // walks the whole text, so only longer text pays for it.
     if (body.length * 3 > maxBytes && utf8Length(body) > maxBytes) {
       throw scimErrors.payloadTooLarge(maxBytes);
     }

@@ -5,10 +5,10 @@ import type { StoredResource } from '../handlers/resource-endpoint.js';
 
 /*
  * The serialiser of resource responses: the one place where a response body is written by
- * anything but a plain `JSON.stringify` of the object it shows (issue 16, "speed behind a
- * named seam"). Every function here is held, by the property tests of
+ * anything but a plain `JSON.stringify` of the object it shows (a speed device behind a
+ * named seam). Every function here is held, by the property tests of
  * test/core/response-json.test.ts, to the plain serialisation of the plain object it names.
- * What each device buys is in bench/RESULTS.md, "Session 13: the register of speed devices".
+ * What each device buys is measured by the instruction and allocation counts of `bench/http`.
  * Error, discovery and bulk bodies are plain `JSON.stringify` (`jsonResponse` in respond.ts).
  */
 
@@ -219,9 +219,8 @@ const INDEX_PAGE_START = `{"schemas":${JSON.stringify([LIST_RESPONSE_SCHEMA])},"
  * Serialises an index-paged ListResponse (every list but an RFC 9865 cursor page): the same text
  * as {@link listResponseJson} of `{ schemas: [ListResponse], totalResults, itemsPerPage,
  * startIndex }`, `itemsPerPage` being the number of `resources`. Those members are a constant
- * and three integers, so they are written out instead of being walked by `JSON.stringify`, which
- * cost a filter that finds one user about 6.5k instructions (bench/RESULTS.md, "Reads: the node
- * adapter against raw-store, counted").
+ * and three integers, so they are written out instead of being walked by `JSON.stringify`, a walk
+ * that is a large share of what a short list (a filter that finds one user) costs to write.
  *
  * @see RFC 7644 §3.4.2
  */

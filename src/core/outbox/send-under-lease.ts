@@ -26,15 +26,15 @@ export interface SendWatchSettings {
  * `timeoutMs` passes; the send then rejects with {@link OutboxClaimLost} or
  * {@link OutboxSendTimeout}.
  *
- * The speed device behind this seam (issue 16, bench/RESULTS.md): one timer serves every send
+ * The speed device behind this seam: one timer serves every send
  * of the dispatcher, armed for the earliest deadline of the send in flight and moved only when
  * it fired early or a deadline came closer, instead of a renewal timer and a timeout timer set
  * and cleared per send; and a send's `AbortController` is made only when the Mailer reads
  * `signal` (or already aborted when it reads it late). A send that settles within a fraction
  * of the lease sets no timer and makes no controller. And a claim younger than a third of its
  * lease is sent without confirming it again (it cannot have passed to another process yet):
- * one store round trip less per message (bench/RESULTS.md, "Session 13: a welcome email costs
- * the outbox a fifth less").
+ * one store round trip less per message. `bench/outbox/count-delivery.ts` counts what a delivery
+ * costs.
  */
 export class SendWatch {
   readonly #leaseMs: number;
@@ -223,9 +223,9 @@ class Flight {
  * when it is read. The member is an own enumerable accessor, as a plain `{ signal }` is a data
  * member, so a Mailer may spread or copy the options and keep the signal.
  *
- * The speed device (issue 16, bench/RESULTS.md): the accessor is defined with one shared
+ * The speed device: the accessor is defined with one shared
  * descriptor, so every options object has one hidden class and fast properties. An object
- * literal with a `get signal()` closing over its flight (what this replaced) makes V8 keep each
+ * literal with a `get signal()` closing over its flight (the plain way) makes V8 keep each
  * such object as a dictionary: several times the instructions to make, and hundreds of bytes
  * promoted to old space per send.
  */

@@ -3,13 +3,12 @@
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const CODES: readonly number[] = Object.freeze(Array.from(ALPHABET, (c) => c.charCodeAt(0)));
 const RANDOM_CHARS = 16;
-// Random bytes are drawn a pool at a time: one system call per 256 ids instead of one per id
-// (an id costs 700–850 instructions more drawn alone: bench/RESULTS.md, "Session 13: the
-// register of speed devices").
+// Random bytes are drawn a pool at a time: one system call per 256 ids instead of one per id,
+// which would cost every id a call into the system.
 const POOL_SIZE = RANDOM_CHARS * 256;
 
 /**
- * The id clock: module state with a reason (issue 16). Ids must increase within the process
+ * The id clock: module state with a reason. Ids must increase within the process
  * whichever service makes them (users, groups, outbox messages of every `createScim`), so the
  * last time and random part are kept once per process, with the pool of random bytes still
  * unused (`poolAt` is the next unused byte).

@@ -6,8 +6,8 @@ const ZERO = 48;
 /**
  * Formats the timestamp of a write, as `Date.prototype.toISOString` does
  * (`2026-11-22T14:41:36.486Z`). A speed device behind this one function: `toISOString` is a
- * runtime call that costs about 7,500 instructions, the most a write spends on one thing of
- * its own (bench/RESULTS.md, "Writes: the core's own work"), so the usual date, from 1970 to
+ * runtime call, the costliest single thing a write does of its own (as the instruction counts
+ * of `bench/http/count-instructions.ts` show), so the usual date, from 1970 to
  * 9999, is computed here from its milliseconds (days to a civil date as in
  * `chrono`'s `civil_from_days`) and written in one flat string; any other date, an invalid one
  * included, is `toISOString`'s. `test/core/timestamp.test.ts` holds it to `toISOString`.

@@ -115,8 +115,8 @@ export const DEFAULT_SENT_KEPT = 1000;
  * Each message is looked up by id only while it is pending or failed (small, hot tables: the
  * messages of the last few writes, and the rare failures), and the sent ones kept are a ring
  * with no index: a message costs three map operations when recorded and two when sent, where
- * a map of every message kept (1,000 sent ones among them, a cold table) cost seven, three of them
- * in that table (bench/RESULTS.md, "Session 13: a welcome email costs the outbox a fifth less").
+ * a map of every message kept (1,000 sent ones among them, a cold table) would cost seven, three
+ * of them in that table (`bench/outbox/count-delivery.ts` counts what a delivery costs).
  *
  * @internal
  */

@@ -5,9 +5,9 @@ const MAX_LISTS = 64;
 
 /**
  * Hands out one frozen array per distinct list of strings, so that stored users with the same
- * `schemas` share one array instead of holding one each (the core makes a new list for every
- * user created with an extension: with its spare capacity, about 230 bytes per user;
- * bench/RESULTS.md, "Session 13: the register of speed devices").
+ * `schemas` share one array instead of holding one each (a list made for every user created
+ * with an extension holds, with its spare capacity, a few hundred bytes per user;
+ * `bench/memory-store/footprint.ts` measures what a store holds per user).
  *
  * Only a few dozen lists are kept; a list beyond them, or anything that is not an array of
  * strings, is returned as it is.
