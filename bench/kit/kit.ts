@@ -240,15 +240,19 @@ export function runKitScript(
 
 /**
  * What every kit script does first: wrk, the build (unless `noBuild`), a prepared copy of the
- * kit, and a load sampler started now. `out` defaults to a fresh results folder of `kind`.
+ * kit, and a load sampler started now. `out` (made if missing) defaults to a fresh results folder
+ * of `kind`, under `bench/kit/results/`, which git ignores.
  */
 export function startRun(kind: string, out: string | undefined, noBuild: boolean) {
   ensureWrk();
   build(noBuild);
   const kit = prepareKit();
+  // The results folder is not in git: a fresh clone has none until a run makes it.
+  const folder = out ?? resultsDir(kind);
+  mkdirSync(folder, { recursive: true });
   return {
     kit,
-    out: out ?? resultsDir(kind),
+    out: folder,
     load: loadSampler(),
     startedAt: new Date().toISOString(),
   };

@@ -15,7 +15,7 @@
 // the server's own functions. V8's --cpu-prof, the default, charges kernel and V8 runtime time to
 // whichever JavaScript frame is on top.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT, commit, runKitScript, startRun } from './kit.js';
@@ -57,7 +57,6 @@ const serverFile = args.server.endsWith('.mjs')
   : join(ROOT, `bench/kit/servers/${args.server}.mjs`);
 const PREFIX = '/api/v1/scim/v2';
 const { kit, out, load } = startRun('profile', args.out, args['no-build']);
-mkdirSync(out, { recursive: true });
 const sections: string[] = [];
 
 for (const [i, op] of args.ops.split(',').entries()) {
