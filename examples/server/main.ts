@@ -8,7 +8,9 @@ async function main(): Promise<void> {
   console.log(`Store: ${running.storeDescription}`);
   console.log(`scimkit example server listening at ${running.url}`);
   if (config.publicUrl) console.log(`Public URL (SCIMKIT_PUBLIC_URL): ${config.publicUrl}`);
-  console.log(`Provisioning console: ${running.consoleUrl} (sign in with a tenant id and its API key)`);
+  console.log(
+    `Provisioning console: ${running.consoleUrl} (sign in with a tenant id and its API key)`,
+  );
   const dev = running.devKey;
   if (dev) {
     console.log(
