@@ -29,7 +29,8 @@ function scimkit(args: readonly string[], env: Record<string, string> = {}): Pro
   });
 }
 
-describe('scimkit keys, on a PGlite data folder', () => {
+// Each case starts several CLI processes, each booting tsx and PGlite: seconds apiece on a busy machine.
+describe('scimkit keys, on a PGlite data folder', { timeout: 120_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'scimkit-keys-'));
   const data = ['--data', dir];
 

@@ -42,7 +42,8 @@ interface Json {
   [key: string]: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
-describe('scimkit tenants, on a PGlite data folder', () => {
+// Each case starts several CLI processes, each booting tsx and PGlite: seconds apiece on a busy machine.
+describe('scimkit tenants, on a PGlite data folder', { timeout: 120_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'scimkit-tenants-'));
   const data = ['--data', dir];
 
