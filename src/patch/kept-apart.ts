@@ -24,8 +24,8 @@ export interface KeptApart {
 export class NeedsValues extends Error {}
 
 /**
- * Plans one operation on a kept-apart attribute (what applies to every operation), then hands
- * the rest to the operation's own `delta`.
+ * Checks a sub-attribute path to a kept-apart attribute, the same for every operation: none
+ * can be planned without the values it changes in place.
  *
  * @throws ScimError 400 `mutability` for a sub-attribute path to an immutable sub-attribute:
  *   a value is added or removed whole, never changed in place (RFC 7643 §4.2, §8.7.1).
