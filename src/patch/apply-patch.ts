@@ -3,6 +3,7 @@ import { ScimError, isScimError, scimErrors } from '../errors/index.js';
 import { add } from './add.js';
 import { applyResolved } from './apply-value.js';
 import { Draft } from './draft.js';
+import type { KeptApart } from './kept-apart.js';
 import { patchContext } from './patch-context.js';
 import { hasMember, member, opName, readMessage } from './read-patch-message.js';
 import type { PatchOperation } from './patch-operation.js';
@@ -56,6 +57,8 @@ export function applyPatch(
 /**
  * Applies a PatchOp message in a context built once (see `patchContext`), as
  * {@link applyPatch} does; the context remembers the paths it resolved for the next request.
+ * With `keptApart`, the operations on that attribute are planned into its delta plan instead
+ * (see `planPatch`).
  *
  * @throws ScimError 400 as {@link applyPatch}.
  */
@@ -63,10 +66,11 @@ export function applyPatchIn(
   ctx: PatchContext,
   resource: Readonly<Json>,
   body: unknown,
+  keptApart?: KeptApart,
 ): PatchResult {
   const { index } = ctx;
   const operations = readMessage(body, ctx.maxOperations, ctx.rules.emptyOperations);
-  const draft = new Draft(resource, index, patchWorkMeter(ctx.maxWork));
+  const draft = new Draft(resource, index, patchWorkMeter(ctx.maxWork), keptApart);
   const { trace } = ctx;
   if (trace && operations.length === 0)
     trace({ rule: 'emptyOperations', where: 'Operations', received: [], became: 'no change' });

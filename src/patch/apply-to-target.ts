@@ -1,6 +1,7 @@
 import { keepImmutable } from '../schema/check-immutable.js';
 import { scimErrors } from '../errors/index.js';
 import type { Draft } from './draft.js';
+import { subAttributeDelta } from './kept-apart.js';
 import type { PatchOperation } from './patch-operation.js';
 import type { PatchContext, Target } from './types.js';
 
@@ -22,6 +23,10 @@ export function applyToTarget(
   const { attr, sub } = t;
   if (attr.mutability === 'readOnly' || sub?.mutability === 'readOnly') {
     throw scimErrors.mutability(`"${t.label}" is readOnly and cannot be changed by PATCH.`);
+  }
+  if (attr === draft.keptApart?.attr) {
+    subAttributeDelta(t);
+    return op.delta(ctx, t, draft.keptApart.plan, value, hasValue);
   }
   if (op.needsValue && !hasValue)
     throw scimErrors.invalidValue(`"${op.name}" of "${t.label}" needs a "value".`);

@@ -1,6 +1,7 @@
 import { isJsonObject, jsonEqual, shallowCopy } from '../json/json-value.js';
 import type { AttributeDefinition, SchemaDefinition } from '../schema/types.js';
 import type { CompiledResourceType } from '../schema/resource-type.js';
+import type { KeptApart } from './kept-apart.js';
 import { ValueList } from './value-list.js';
 import type { WorkMeter } from '../filter/work-meter.js';
 
@@ -27,6 +28,8 @@ export class Draft {
     private readonly index: CompiledResourceType,
     /** The work budget of this request. */
     readonly meter: WorkMeter,
+    /** The attribute planned as deltas instead of edited (see `kept-apart.ts`), if any. */
+    readonly keptApart?: KeptApart,
   ) {
     this.root = shallowCopy(original);
   }

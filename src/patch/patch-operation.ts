@@ -1,4 +1,5 @@
 import type { SchemaDefinition } from '../schema/types.js';
+import type { DeltaPlan } from './delta-plan.js';
 import type { Draft } from './draft.js';
 import type { PatchContext, PatchOpName, Target } from './types.js';
 import type { ValueList } from './value-list.js';
@@ -34,6 +35,13 @@ export interface PatchOperation {
     value: unknown,
     hasValue: boolean,
   ): void;
+  /**
+   * Plans the operation on a multi-valued attribute the store keeps apart (see `kept-apart.ts`)
+   * as deltas in `plan`, without its values; a sub-attribute path never reaches it.
+   *
+   * @throws NeedsValues when the operation cannot be planned without the stored values.
+   */
+  delta(ctx: PatchContext, t: Target, plan: DeltaPlan, value: unknown, hasValue: boolean): void;
   /** Returns what a writeOnly attribute receives, coerced; `undefined` for nothing. */
   writeOnly(ctx: PatchContext, t: Target, value: unknown): unknown;
 }

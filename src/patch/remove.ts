@@ -6,7 +6,8 @@ import type { Draft } from './draft.js';
 import { mergeComplex } from './merge-complex.js';
 import { sameValue, sameValueLookups } from './multi-valued.js';
 import type { PatchOperation } from './patch-operation.js';
-import type { PatchContext, ValueTest } from './types.js';
+import { deltaValues, filteredValues, NeedsValues } from './kept-apart.js';
+import type { PatchContext, Target, ValueTest } from './types.js';
 
 /**
  * `remove` (RFC 7644 §3.5.2.2): a singular attribute or sub-attribute becomes unassigned; a
@@ -44,21 +45,37 @@ export const remove: PatchOperation = {
       return;
     }
     if (!hasValue || value === null) return list.reset([]);
-    if (!ctx.rules.removeWithValue) {
-      throw scimErrors.invalidSyntax(
-        `"remove" of "${t.label}" takes a filter in the path, not a "value".`,
-      );
-    }
-    ctx.trace?.({ rule: 'removeWithValue', where: '.value', received: value, became: undefined });
+    removeWithValue(ctx, t, value);
     for (const gone of coerceMany(attr, value, ctx, t.label) ?? []) {
       const same: ValueTest = (el, meter) => sameValue(ctx, attr, el, gone, meter);
       for (const slot of list.find(same, sameValueLookups(ctx, attr, gone))) list.remove(slot);
     }
   },
+  delta(ctx, t, plan, value, hasValue) {
+    if (t.filter) {
+      const gone = filteredValues(t.filter, ctx, t.attr);
+      if (!gone) throw new NeedsValues();
+      return plan.remove(gone);
+    }
+    if (!hasValue || value === null) return plan.replace([]);
+    removeWithValue(ctx, t, value);
+    plan.remove(deltaValues(ctx, t, value).map((v) => v.value));
+  },
   writeOnly() {
     return undefined;
   },
 };
+
+// Dialect rule `removeWithValue`: the values given leave a multi-valued attribute; without the
+// rule, a remove names what it removes by a filter in the path.
+function removeWithValue(ctx: PatchContext, t: Target, value: unknown): void {
+  if (!ctx.rules.removeWithValue) {
+    throw scimErrors.invalidSyntax(
+      `"remove" of "${t.label}" takes a filter in the path, not a "value".`,
+    );
+  }
+  ctx.trace?.({ rule: 'removeWithValue', where: '.value', received: value, became: undefined });
+}
 
 /** Removes every attribute of an extension, each through the checks of a `remove` of its path. */
 export function clearExtension(draft: Draft, ctx: PatchContext, schema: SchemaDefinition): void {

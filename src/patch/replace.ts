@@ -1,4 +1,5 @@
 import { coerceMany } from './coerce-value.js';
+import { deltaValues } from './kept-apart.js';
 import { setMatching, settingOperation } from './set-value.js';
 
 /**
@@ -8,7 +9,12 @@ import { setMatching, settingOperation } from './set-value.js';
  * otherwise), or with a sub-attribute, only that sub-attribute of each match. A replace of an
  * unassigned attribute is an add.
  */
-export const replace = settingOperation('replace', (ctx, t, list, value) => {
-  if (t.filter || t.sub) return setMatching(ctx, t, list, value, true);
-  list.reset(coerceMany(t.attr, value, ctx, t.label) ?? []);
-});
+export const replace = settingOperation(
+  'replace',
+  (ctx, t, list, value) => {
+    if (t.filter || t.sub) return setMatching(ctx, t, list, value, true);
+    list.reset(coerceMany(t.attr, value, ctx, t.label) ?? []);
+  },
+  // Kept apart: the values given become the whole list (none given: no value is left).
+  (ctx, t, plan, value) => plan.replace(deltaValues(ctx, t, value)),
+);

@@ -4,6 +4,7 @@ import type { SchemaDefinition } from '../schema/types.js';
 import { applyObject } from './apply-value.js';
 import { coerceMany, coerceOne, stripUndefined } from './coerce-value.js';
 import type { Draft } from './draft.js';
+import { filteredSetDelta } from './kept-apart.js';
 import { equalitiesOf } from './match-element.js';
 import { mergeComplex } from './merge-complex.js';
 import { exclusivePrimary } from './multi-valued.js';
@@ -23,6 +24,7 @@ type Json = Record<string, unknown>;
 export function settingOperation(
   name: 'add' | 'replace',
   multiValued: PatchOperation['multiValued'],
+  delta: PatchOperation['delta'],
 ): PatchOperation {
   const op: PatchOperation = {
     name,
@@ -31,6 +33,9 @@ export function settingOperation(
     extension: (draft, ctx, schema, value) => setExtension(op, draft, ctx, schema, value),
     singular: setSingular,
     multiValued,
+    // A filtered `add` or `replace` changes the matched values in place: it needs them.
+    delta: (ctx, t, plan, value, hasValue) =>
+      t.filter ? filteredSetDelta(ctx, t, name, value) : delta(ctx, t, plan, value, hasValue),
     writeOnly: setWriteOnly,
   };
   return op;

@@ -3,12 +3,15 @@ import type { ListQuery } from '../../contracts/store-query.js';
 import { isScimError, scimErrors } from '../../errors/index.js';
 import type { AttributePath, Filter } from '../../filter/ast.js';
 import { previewJson } from '../../json/preview-json.js';
+import { DeltaPlan } from '../../patch/delta-plan.js';
 import type { PatchContext } from '../../patch/patch-context.js';
+import { planPatch, planPatchWithValues, type PatchPlan } from '../../patch/plan-patch.js';
 import { checkImmutable } from '../../schema/check-immutable.js';
 import { checkKeyText } from '../../schema/check-key-text.js';
 import type { ScimGroup } from '../../schema/group-schema.js';
 import type { Projection } from '../../schema/project-resource.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
+import type { AttributeDefinition } from '../../schema/types.js';
 import type { ResourceInput } from '../../schema/validate-resource-input.js';
 import type { EventHub } from '../events/event-hub.js';
 import type { ProfileNeutralService } from '../handlers/service-in-context.js';
@@ -19,9 +22,7 @@ import { newId } from '../users/new-id.js';
 import { isoTimestamp } from '../users/timestamp.js';
 import { WriteLoop, type WriteTarget } from '../users/write-pipeline.js';
 import { groupEvents } from './group-events.js';
-import { patchWithMembers, planGroupPatch, type GroupPatchPlan } from './group-patch.js';
 import type { GroupWritten, PlannedGroupWrite } from './group-write.js';
-import { MemberPlan } from './member-plan.js';
 import { assembleGroup, firstGroupMeta, nextGroupMeta } from './stored-group.js';
 
 /** The group attributes a store keys on (see `checkKeyText`). */
@@ -128,7 +129,7 @@ export class GroupService implements ProfileNeutralService<ScimGroup> {
     const { members, ...attributes } = input.attributes;
     const list = memberInputs(members);
     await this.#loop.write(tenant, id, ifMatch, (current, now) => {
-      const plan = new MemberPlan();
+      const plan = new DeltaPlan();
       plan.replace(list);
       const kept = checkImmutable(current, attributes, this.type);
       checkKeyText(kept, GROUP_KEYS, current);
@@ -140,7 +141,7 @@ export class GroupService implements ProfileNeutralService<ScimGroup> {
 
   /**
    * PATCH, read in `ctx` (the dialect rules of the caller's profile): attribute changes and
-   * membership deltas in one store step (see `planGroupPatch`). Returns the group as `shown`
+   * membership deltas in one store step (see `planPatch`). Returns the group as `shown`
    * shows it, or without members when `shown` is undefined (the response has no body).
    */
   async patch(
@@ -153,7 +154,7 @@ export class GroupService implements ProfileNeutralService<ScimGroup> {
   ): Promise<ScimGroup> {
     let needsList = false;
     const { current, done } = await this.#loop.write(tenant, id, ifMatch, (group, now) => {
-      const plan = planGroupPatch(ctx, group, body);
+      const plan = planPatch(ctx, group, body, membersOf(ctx));
       if (!plan) {
         needsList = true;
         return null;
@@ -181,8 +182,8 @@ export class GroupService implements ProfileNeutralService<ScimGroup> {
   }
 
   // A membership-only write of the host API, through the one write loop (404, events).
-  async #changeMembers(tenant: string, id: string, change: (plan: MemberPlan) => void) {
-    const plan = new MemberPlan();
+  async #changeMembers(tenant: string, id: string, change: (plan: DeltaPlan) => void) {
+    const plan = new DeltaPlan();
     change(plan);
     const written = await this.#loop.write(tenant, id, undefined, (_group, now) => ({
       group: null,
@@ -192,14 +193,14 @@ export class GroupService implements ProfileNeutralService<ScimGroup> {
     return written.done;
   }
 
-  #planned(current: ScimGroup, plan: GroupPatchPlan, now: string): PlannedGroupWrite | null {
+  #planned(current: ScimGroup, plan: PatchPlan, now: string): PlannedGroupWrite | null {
     if (plan.attributes !== null) checkKeyText(plan.attributes, GROUP_KEYS, current);
     const group =
       plan.attributes === null
         ? null
         : assembleGroup(current.id, plan.attributes, nextGroupMeta(current.meta, now), this.type);
-    if (group === null && !plan.members.touched) return null;
-    return { group, members: plan.members, at: now };
+    if (group === null && !plan.values.touched) return null;
+    return { group, members: plan.values, at: now };
   }
 
   // The PATCHes whose membership operations need the list (a filter on `display`, say): the
@@ -217,7 +218,7 @@ export class GroupService implements ProfileNeutralService<ScimGroup> {
       const full = await this.store.get(tenant, id);
       if (!full) throw groupNotFound(id);
       assertIfMatch(ifMatch, full.meta.version);
-      const plan = patchWithMembers(ctx, full, body);
+      const plan = planPatchWithValues(ctx, full, body, membersOf(ctx));
       try {
         const { current, done } = await this.#loop.write(
           tenant,
@@ -300,6 +301,14 @@ export class GroupService implements ProfileNeutralService<ScimGroup> {
     if (!this.events.active) return;
     for (const event of groupEvents(tenant, at, id, before, done)) this.events.emit(event);
   }
+}
+
+// The attribute the store keeps apart, in the resource type a PATCH is read in (each
+// compatibility profile compiles its own).
+function membersOf(ctx: PatchContext): AttributeDefinition {
+  const members = ctx.index.attribute(ctx.index.core, 'members');
+  if (!members) throw new Error('The Group resource type has no "members" attribute.');
+  return members;
 }
 
 // The members of a validated POST or PUT body, as the store takes them.

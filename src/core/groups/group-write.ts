@@ -1,11 +1,11 @@
 import type { GroupMember, ScimGroup } from '../../schema/group-schema.js';
-import type { MemberPlan } from './member-plan.js';
+import type { DeltaPlan } from '../../patch/delta-plan.js';
 
 /** A planned group write: the next attributes (or none) and the membership change. */
 export interface PlannedGroupWrite {
   /** The next version of the group without members; `null` when only members change. */
   readonly group: ScimGroup | null;
-  readonly members: MemberPlan;
+  readonly members: DeltaPlan;
   /** The time of the write. */
   readonly at: string;
 }

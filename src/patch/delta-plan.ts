@@ -1,19 +1,23 @@
-import type { MemberInput } from '../../contracts/group-store.js';
+/** One value of a multi-valued attribute kept apart, named by its `value` (a member's id). */
+export interface DeltaValue {
+  readonly value: string;
+}
 
 /**
- * What a write does to a group's members, built operation by operation: deltas (these ids in,
- * these out) that a store applies without reading the member list, or a whole new list.
+ * What a write does to a multi-valued attribute a store keeps apart from the resource (a
+ * group's members), built operation by operation: deltas (these values in, these out) that a
+ * store applies without reading the list, or a whole new list.
  * Composing in order keeps the meaning of the operations' sequence: an add then a remove of
  * one id leaves it out, a remove then an add puts it in.
  */
-export class MemberPlan {
+export class DeltaPlan {
   /** The whole new list, once an operation replaced it; deltas otherwise. */
-  #list: Map<string, MemberInput> | undefined;
-  readonly #add = new Map<string, MemberInput>();
+  #list: Map<string, DeltaValue> | undefined;
+  readonly #add = new Map<string, DeltaValue>();
   readonly #remove = new Set<string>();
 
-  /** Adds members; one already there stays as it is. */
-  add(members: readonly MemberInput[]): void {
+  /** Adds values; one already there stays as it is. */
+  add(members: readonly DeltaValue[]): void {
     for (const m of members) {
       if (this.#list) {
         if (!this.#list.has(m.value)) this.#list.set(m.value, m);
@@ -24,7 +28,7 @@ export class MemberPlan {
     }
   }
 
-  /** Removes members by id; an id that is no member is ignored. */
+  /** Removes values by `value`; one that is not there is ignored. */
   remove(ids: Iterable<string>): void {
     for (const id of ids) {
       if (this.#list) this.#list.delete(id);
@@ -35,30 +39,30 @@ export class MemberPlan {
     }
   }
 
-  /** Replaces the whole list (an empty one removes every member). */
-  replace(members: readonly MemberInput[]): void {
+  /** Replaces the whole list (an empty one removes every value). */
+  replace(members: readonly DeltaValue[]): void {
     this.#list = new Map();
     this.#add.clear();
     this.#remove.clear();
     for (const m of members) if (!this.#list.has(m.value)) this.#list.set(m.value, m);
   }
 
-  /** Whether any operation named the members. */
+  /** Whether any operation changed the values. */
   get touched(): boolean {
     return this.#list !== undefined || this.#add.size > 0 || this.#remove.size > 0;
   }
 
   /** The whole new list, when an operation replaced it. */
-  get list(): readonly MemberInput[] | undefined {
+  get list(): readonly DeltaValue[] | undefined {
     return this.#list && [...this.#list.values()];
   }
 
-  /** The members to add (deltas; empty once the list was replaced). */
-  get additions(): readonly MemberInput[] {
+  /** The values to add (deltas; empty once the list was replaced). */
+  get additions(): readonly DeltaValue[] {
     return [...this.#add.values()];
   }
 
-  /** The ids to remove (deltas; empty once the list was replaced). */
+  /** The `value`s to remove (deltas; empty once the list was replaced). */
   get removals(): readonly string[] {
     return [...this.#remove];
   }
