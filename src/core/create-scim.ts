@@ -5,7 +5,7 @@ import { userNameCheck } from '../schema/user-name-rule.js';
 import { patchContext } from '../patch/patch-context.js';
 import { EventHub } from './events/event-hub.js';
 import { RequestHub } from './events/request-hub.js';
-import type { HandlerConfig, RunOperation } from './handlers/context.js';
+import type { HandlerConfig } from './handlers/context.js';
 import { filterReading } from './handlers/filter-reader.js';
 import type { ResourceEndpoint } from './handlers/resource-endpoint.js';
 import { requestOrigin } from './http/request-origin.js';
@@ -242,13 +242,11 @@ export function createScim(options: ScimOptions): Scim {
   const { endpoints, answers } = profiles.configFor(undefined);
   // Where each served type sits in every set: the route table names the default set's rows.
   const rowOf = new Map(endpoints.map((e, i) => [e, i]));
-  // Runs one operation of a `/Bulk` request; bound below, once the request phases exist.
-  let runOperation: RunOperation = () => Promise.reject(new Error('not started'));
   const config: HandlerConfig = {
+    basePath,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     maxBulkOperations: options.maxBulkOperations ?? 1000,
     maxBulkPayloadBytes: options.maxBulkPayloadBytes ?? 1024 * 1024,
-    runOperation: (tenant, request, path) => runOperation(tenant, request, path),
     me: options.me,
     defaultPageSize: options.defaultPageSize ?? 50,
     maxPageSize: options.maxPageSize ?? 100,
@@ -294,7 +292,7 @@ export function createScim(options: ScimOptions): Scim {
       // reads the path below the base path in place.
       return matchRoute(method === 'HEAD' ? 'GET' : method, path, basePath.length);
     },
-    run(match, request, tenant, trace) {
+    run(match, request, tenant, trace, runOperation) {
       const baseUrl = baseUrlOf(originOf(request) ?? '');
       const { id } = match;
       // The set of the tenant's profile (the default set, as a rule), traced while listened to.
@@ -305,27 +303,17 @@ export function createScim(options: ScimOptions): Scim {
           set.endpoints === endpoints
             ? config
             : { ...config, endpoints: set.endpoints, answers: set.answers };
-        return match.handler({ request, tenant, id, baseUrl, config: own });
+        return match.handler({ request, tenant, id, baseUrl, config: own, runOperation });
       }
       const url = lastUrls.get(match.endpoint) as string;
       // The same row in that set.
       const endpoint = set.endpoints[rowOf.get(match.endpoint) as number] as ResourceEndpoint;
       if (trace) trace.type = endpoint.type;
-      return match.handler({ request, tenant, id, baseUrl, config, endpoint, url });
+      return match.handler({ request, tenant, id, baseUrl, config, endpoint, url, runOperation });
     },
     reportError,
     requests,
   });
-
-  // A bulk operation is a request of the caller's tenant below the base path, answered like one
-  // sent alone: same route table, handlers and request trace, no second authentication.
-  runOperation = (tenant, request, path) => {
-    const origin = originOf(request);
-    // The operation's own request (see RunOperation): retargeted in place, no copy per operation.
-    request.path = `${basePath}${path}`;
-    if (origin !== undefined) request.baseUrl = origin;
-    return phases.handleAs(request, tenant);
-  };
 
   return {
     handle: phases.handle,

@@ -1,10 +1,16 @@
 import type { ApiKeyVerifier, Tenant } from '../contracts/api-key-verifier.js';
-import { scimErrors, toScimError } from '../errors/index.js';
+import { scimErrors, toScimError, type ScimError } from '../errors/index.js';
 import { authenticate, isThenable } from './auth/authenticate.js';
 import { requireScope } from './auth/require-scope.js';
 import { checkDeclaredBody, declaresBody } from './http/declared-body.js';
 import { getHeader } from './http/headers.js';
 import type { RequestHub, RequestTrace } from './events/request-hub.js';
+import type {
+  BulkOperationRequest,
+  BulkOperationResponse,
+  OperationAnswer,
+  RunOperation,
+} from './handlers/context.js';
 import { errorResponse } from './http/respond.js';
 import type { RateLimit, RateLimitVerdict } from './options.js';
 import type { RouteMatch } from './routes.js';
@@ -24,12 +30,16 @@ export interface PhaseSettings {
   readonly maxBodyBytes: number;
   /** Finds the handler of a request (upper-case method); throws 404 or 405. */
   readonly route: (request: ScimRequestHead, method: string) => RouteMatch;
-  /** Runs a routed request's handler; `trace` while someone listens to the request. */
+  /**
+   * Runs a routed request's handler; `trace` while someone listens to the request. The handler
+   * is given `runOperation`, this pipeline's own entry for a `/Bulk` operation.
+   */
   readonly run: (
     match: RouteMatch,
     request: ScimRequest,
     tenant: Tenant,
-    trace?: RequestTrace,
+    trace: RequestTrace | undefined,
+    runOperation: RunOperation,
   ) => Promise<ScimResponse>;
   /** Receives the fault behind every 500. */
   readonly reportError: (error: unknown, request?: ScimRequest) => void;
@@ -43,13 +53,6 @@ type Trace = RequestTrace | undefined;
 export interface RequestPhases {
   begin(head: ScimRequestHead, context?: () => unknown): ScimAdmission | Promise<ScimAdmission>;
   handle(request: ScimRequest): Promise<ScimResponse>;
-  /**
-   * Answers a request of a tenant already authenticated (an operation of a `/Bulk` request):
-   * the host's `rateLimit` hook (asked about this request, so each operation costs what it
-   * would sent alone), the route, the handler and the request trace of `handle`, without
-   * authentication or the `context` hook. Never rejects.
-   */
-  handleAs(request: ScimRequest, tenant: Tenant): Promise<ScimResponse>;
 }
 
 type Admitted = ScimAdmission | Promise<ScimAdmission>;
@@ -86,6 +89,19 @@ function finish(response: ScimResponse, method: string, close: boolean): ScimRes
 function requestOf(head: ScimRequestHead, context: unknown, body: unknown): ScimRequest {
   const { method, path, query, headers, baseUrl } = head;
   return { method, path, query, headers, baseUrl, context, body } as ScimRequest;
+}
+
+// Lets a request the host's `rateLimit` hook allowed through; refuses one it did not with 429.
+function admit429(verdict: RateLimitVerdict): void {
+  if (verdict === true) return;
+  throw scimErrors.tooManyRequests(
+    typeof verdict === 'object' && verdict !== null ? verdict.retryAfterSeconds : undefined,
+  );
+}
+
+// A refused `/Bulk` operation's answer: the ScimError itself.
+function refusedOperation(error: ScimError): OperationAnswer {
+  return { status: error.status, headers: error.headers ?? {}, error };
 }
 
 function withBody(head: ScimRequestHead, body: unknown): ScimRequest {
@@ -175,10 +191,8 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
     trace: Trace,
   ): ScimAdmission {
     try {
-      if (verdict === true) return routed(request, method, tenant, onWire, trace);
-      throw scimErrors.tooManyRequests(
-        typeof verdict === 'object' && verdict !== null ? verdict.retryAfterSeconds : undefined,
-      );
+      admit429(verdict);
+      return routed(request, method, tenant, onWire, trace);
     } catch (error) {
       return refuse(error, request, method, onWire, trace);
     }
@@ -220,7 +234,7 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
     const request = withBody(head, body);
     let answered: Promise<ScimResponse>;
     try {
-      answered = run(match, request, tenant, trace).catch((error: unknown) =>
+      answered = run(match, request, tenant, trace, runOperation).catch((error: unknown) =>
         refuse(error, request, method, false, undefined),
       );
     } catch (error) {
@@ -233,6 +247,52 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
     return answered.then((response) => finish(response, method, close));
   }
 
+  // The fault behind a refused operation as a ScimError, reported when it is a 500.
+  function operationError(error: unknown, request: ScimRequest): ScimError {
+    const scimError = toScimError(error);
+    if (scimError.status === 500) reportError(error, request);
+    return scimError;
+  }
+
+  // An operation of a `/Bulk` request, of a tenant already authenticated: the host's
+  // `rateLimit` hook (asked about this operation, so each costs what it would sent alone), the
+  // route, the scope, the handler and the request trace of `handle`, without authentication or
+  // the `context` hook. A refusal stays a ScimError; its text is made only for a listener.
+  async function runOperation(
+    request: BulkOperationRequest,
+    tenant: Tenant,
+  ): Promise<OperationAnswer> {
+    const method = request.method.toUpperCase();
+    const trace = requests?.start(request);
+    if (trace) trace.tenant = tenant.id;
+    let match: RouteMatch;
+    try {
+      if (rateLimit !== undefined) admit429(await rateLimit(tenant, request));
+      match = route(request, method);
+      requireScope(tenant, method, match);
+    } catch (error) {
+      const scimError = operationError(error, request);
+      if (trace) requests?.finish(trace, errorResponse(scimError));
+      return refusedOperation(scimError);
+    }
+    if (trace) requests?.capture(trace);
+    try {
+      const response: BulkOperationResponse = await run(
+        match,
+        request,
+        tenant,
+        trace,
+        runOperation,
+      );
+      if (trace) requests?.finish(trace, response, request.body, match.id);
+      return { status: response.status, headers: response.headers, resource: response.resource };
+    } catch (error) {
+      const scimError = operationError(error, request);
+      if (trace) requests?.finish(trace, errorResponse(scimError), request.body, match.id);
+      return refusedOperation(scimError);
+    }
+  }
+
   // A body phase, or the answer as a promise.
   const proceed = (admission: ScimAdmission, body: unknown): Promise<ScimResponse> =>
     typeof admission === 'function' ? admission(body) : Promise.resolve(admission);
@@ -240,20 +300,6 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
   return {
     begin: (head, context) =>
       admit(head, head.method.toUpperCase(), context, true, requests?.start(head)),
-    handleAs(request, tenant) {
-      const method = request.method.toUpperCase();
-      const admitted = authorised(
-        request,
-        method,
-        tenant,
-        undefined,
-        false,
-        requests?.start(request),
-      );
-      return isThenable(admitted)
-        ? admitted.then((admission) => proceed(admission, request.body))
-        : proceed(admitted, request.body);
-    },
     handle(request) {
       const admitted = admit(
         request,
