@@ -1,15 +1,16 @@
 import type { ApiKeyVerifier, Tenant } from '../contracts/api-key-verifier.js';
-import { scimErrors, toScimError, type ScimError } from '../errors/index.js';
+import { scimErrors, toScimError } from '../errors/index.js';
 import { authenticate, isThenable } from './auth/authenticate.js';
 import { requireScope } from './auth/require-scope.js';
 import { checkDeclaredBody, declaresBody } from './http/declared-body.js';
 import { getHeader } from './http/headers.js';
 import type { RequestHub, RequestTrace } from './events/request-hub.js';
-import type {
-  BulkOperationRequest,
-  BulkOperationResponse,
-  OperationAnswer,
-  RunOperation,
+import {
+  isBulkOperation,
+  type BulkOperationRequest,
+  type BulkOperationResponse,
+  type OperationAnswer,
+  type RunOperation,
 } from './handlers/context.js';
 import { errorResponse } from './http/respond.js';
 import type { RateLimit, RateLimitVerdict } from './options.js';
@@ -91,17 +92,10 @@ function requestOf(head: ScimRequestHead, context: unknown, body: unknown): Scim
   return { method, path, query, headers, baseUrl, context, body } as ScimRequest;
 }
 
-// Lets a request the host's `rateLimit` hook allowed through; refuses one it did not with 429.
-function admit429(verdict: RateLimitVerdict): void {
-  if (verdict === true) return;
-  throw scimErrors.tooManyRequests(
-    typeof verdict === 'object' && verdict !== null ? verdict.retryAfterSeconds : undefined,
-  );
-}
-
-// A refused `/Bulk` operation's answer: the ScimError itself.
-function refusedOperation(error: ScimError): OperationAnswer {
-  return { status: error.status, headers: error.headers ?? {}, error };
+// A `/Bulk` operation's answer as values: the resource written or the ScimError, not text.
+function operationAnswer(response: BulkOperationResponse): OperationAnswer {
+  const { status, headers, resource, error } = response;
+  return { status, headers, resource, error };
 }
 
 function withBody(head: ScimRequestHead, body: unknown): ScimRequest {
@@ -128,7 +122,11 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
   ) {
     const scimError = toScimError(error);
     if (scimError.status === 500) reportError(error, head);
-    const response = finish(errorResponse(scimError), method, onWire && declaresBody(head.headers));
+    const text = finish(errorResponse(scimError), method, onWire && declaresBody(head.headers));
+    // A `/Bulk` operation's refusal carries its ScimError, which the BulkResponse shows.
+    const response: BulkOperationResponse = isBulkOperation(head)
+      ? { ...text, error: scimError }
+      : text;
     if (trace) requests?.finish(trace, response);
     return response;
   }
@@ -191,8 +189,10 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
     trace: Trace,
   ): ScimAdmission {
     try {
-      admit429(verdict);
-      return routed(request, method, tenant, onWire, trace);
+      if (verdict === true) return routed(request, method, tenant, onWire, trace);
+      throw scimErrors.tooManyRequests(
+        typeof verdict === 'object' && verdict !== null ? verdict.retryAfterSeconds : undefined,
+      );
     } catch (error) {
       return refuse(error, request, method, onWire, trace);
     }
@@ -247,55 +247,29 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
     return answered.then((response) => finish(response, method, close));
   }
 
-  // The fault behind a refused operation as a ScimError, reported when it is a 500.
-  function operationError(error: unknown, request: ScimRequest): ScimError {
-    const scimError = toScimError(error);
-    if (scimError.status === 500) reportError(error, request);
-    return scimError;
-  }
-
-  // An operation of a `/Bulk` request, of a tenant already authenticated: the host's
-  // `rateLimit` hook (asked about this operation, so each costs what it would sent alone), the
-  // route, the scope, the handler and the request trace of `handle`, without authentication or
-  // the `context` hook. A refusal stays a ScimError; its text is made only for a listener.
-  async function runOperation(
-    request: BulkOperationRequest,
-    tenant: Tenant,
-  ): Promise<OperationAnswer> {
-    const method = request.method.toUpperCase();
-    const trace = requests?.start(request);
-    if (trace) trace.tenant = tenant.id;
-    let match: RouteMatch;
-    try {
-      if (rateLimit !== undefined) admit429(await rateLimit(tenant, request));
-      match = route(request, method);
-      requireScope(tenant, method, match);
-    } catch (error) {
-      const scimError = operationError(error, request);
-      if (trace) requests?.finish(trace, errorResponse(scimError));
-      return refusedOperation(scimError);
-    }
-    if (trace) requests?.capture(trace);
-    try {
-      const response: BulkOperationResponse = await run(
-        match,
-        request,
-        tenant,
-        trace,
-        runOperation,
-      );
-      if (trace) requests?.finish(trace, response, request.body, match.id);
-      return { status: response.status, headers: response.headers, resource: response.resource };
-    } catch (error) {
-      const scimError = operationError(error, request);
-      if (trace) requests?.finish(trace, errorResponse(scimError), request.body, match.id);
-      return refusedOperation(scimError);
-    }
-  }
-
   // A body phase, or the answer as a promise.
   const proceed = (admission: ScimAdmission, body: unknown): Promise<ScimResponse> =>
     typeof admission === 'function' ? admission(body) : Promise.resolve(admission);
+
+  // An operation of a `/Bulk` request, of a tenant already authenticated: the pipeline of
+  // `handle` past authentication (the host's `rateLimit` hook, asked about this operation so
+  // each costs what it would sent alone; the route, the scope, the handler, the request trace),
+  // without the `context` hook, answered as values.
+  function runOperation(request: BulkOperationRequest, tenant: Tenant): Promise<OperationAnswer> {
+    const method = request.method.toUpperCase();
+    const admitted = authorised(
+      request,
+      method,
+      tenant,
+      undefined,
+      false,
+      requests?.start(request),
+    );
+    const answered = isThenable(admitted)
+      ? admitted.then((admission) => proceed(admission, request.body))
+      : proceed(admitted, request.body);
+    return answered.then(operationAnswer);
+  }
 
   return {
     begin: (head, context) =>

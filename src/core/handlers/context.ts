@@ -57,11 +57,12 @@ export function isBulkOperation(request: ScimRequest): boolean {
 }
 
 /**
- * A handler's answer to a `/Bulk` operation: no body, and the resource written as a value (a
- * response of no resource, 204 say, has none).
+ * The answer to a `/Bulk` operation as the pipeline gives it: no body on success, and the
+ * resource written (a handler's) or the refusal (the pipeline's) as a value.
  */
 export interface BulkOperationResponse extends ScimResponse {
   readonly resource?: StoredResource | undefined;
+  readonly error?: ScimError | undefined;
 }
 
 /**
