@@ -66,8 +66,8 @@ export interface BulkOperationResponse extends ScimResponse {
 }
 
 /**
- * How one operation of a `/Bulk` request ended, as values: nothing in it was serialised, so
- * nothing is parsed back.
+ * How one operation of a `/Bulk` request ended, as values (no text), so that the BulkResponse
+ * reads the created id and the error body without parsing anything back.
  */
 export interface OperationAnswer {
   /** The HTTP status the operation would have been answered with alone. */
