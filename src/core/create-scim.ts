@@ -2,11 +2,9 @@ import type { ScimEvent } from './events/types.js';
 import { ScimConfigError, scimErrors } from '../errors/index.js';
 import { DEFAULT_MAX_ATTRIBUTE_VALUES } from '../schema/check-value-counts.js';
 import { userNameCheck } from '../schema/user-name-rule.js';
-import { patchContext } from '../patch/patch-context.js';
 import { EventHub } from './events/event-hub.js';
 import { RequestHub } from './events/request-hub.js';
-import type { HandlerConfig, RunOperation } from './handlers/context.js';
-import { filterReading } from './handlers/filter-reader.js';
+import type { HandlerConfig } from './handlers/context.js';
 import type { ResourceEndpoint } from './handlers/resource-endpoint.js';
 import { requestOrigin } from './http/request-origin.js';
 import { targetPath } from './http/request-target.js';
@@ -14,39 +12,25 @@ import { tenantAdmin } from './tenants/tenant-admin.js';
 import type { ScimOptions } from './options.js';
 import { missingForMail, welcomeOutbox } from './outbox/welcome-outbox.js';
 import { requestPhases } from './request-phases.js';
+import { servedSets } from './served-set.js';
 import { groupAccess } from './groups/group-access.js';
 import { GroupService } from './groups/group-service.js';
-import { readMembers } from './groups/read-members.js';
 import { responseBudget } from './budget/response-budget.js';
 import { compileHostType } from './host-types/compile-host-type.js';
 import { HostResourceService } from './host-types/host-resource-service.js';
-import { hideNeverReturned } from './host-types/hide-never-returned.js';
-import { serviceInContext } from './handlers/service-in-context.js';
 import {
   builtInResourceTypes,
   checkResourceTypes,
   compileGroupType,
   compileUserType,
-  type BuiltInTypeOptions,
 } from './resource-types.js';
-import { profileSelector, type AnswerConventions } from './profiles.js';
-import type { RuleTrace } from '../schema/dialect-rules.js';
+import { profileSelector } from './profiles.js';
 import { routeTable } from './routes.js';
 import type { Scim } from './scim.js';
 import type { ScimRequest } from './types.js';
-import { UserEndpointService } from './users/user-endpoint.js';
 import { UserService } from './users/user-service.js';
 import { previewJson } from '../json/preview-json.js';
 import { cursorSettings } from './handlers/cursor-settings.js';
-import type { ScimGroup } from '../schema/group-schema.js';
-import type { ScimUser } from '../schema/user-resource.js';
-
-/** The endpoints served under one profile's settings, and how to make a traced copy. */
-interface ServedSet {
-  readonly endpoints: readonly ResourceEndpoint[];
-  readonly make: (trace?: RuleTrace) => readonly ResourceEndpoint[];
-  readonly answers: AnswerConventions;
-}
 
 const STORE_METHODS = ['create', 'get', 'replace', 'delete', 'list'] as const;
 const GROUP_METHODS = [
@@ -158,97 +142,15 @@ export function createScim(options: ScimOptions): Scim {
         maxAttributeValues: options.maxAttributeValues ?? DEFAULT_MAX_ATTRIBUTE_VALUES,
       }),
   );
-  const patchLimits = {
-    ...(options.maxPatchOperations === undefined
-      ? {}
-      : { maxOperations: options.maxPatchOperations }),
-    ...(options.maxPatchWork === undefined ? {} : { maxWork: options.maxPatchWork }),
-  };
-  // The resource types served, each a row of the route table and of discovery (Groups when the
-  // store keeps them), once per set of dialect switches: a tenant's profile picks one, and a
-  // request someone listens to gets a copy whose PATCH engine reports each rule it fires.
-  const servedWith = (
-    patchRules: BuiltInTypeOptions['patchRules'],
-    answers: AnswerConventions,
-  ): ServedSet => {
-    const userType = compileUserType({ ...options, patchRules });
-    // Compile the request validation now, so the first request does not pay for it.
-    void userType.input;
-    const groupType = options.store.groups
-      ? compileGroupType({ ...options, patchRules })
-      : undefined;
-    const hostTypes = hostServices.map((service) => {
-      const type = compileHostType(service.host, patchRules);
-      return { service, type, hidden: hideNeverReturned(type) };
-    });
-    const make = (trace?: RuleTrace): readonly ResourceEndpoint[] => {
-      const userPatch = patchContext({ resourceType: userType, ...patchLimits });
-      const list: ResourceEndpoint[] = [
-        {
-          type: userType,
-          service: new UserEndpointService(users, {
-            type: userType,
-            patch: trace ? { ...userPatch, trace } : userPatch,
-            onPassword: options.onPassword,
-            reportError,
-          }),
-          ...filterReading(userType, trace),
-          keysetPaging: options.store.capabilities?.keysetPaging === true,
-          // The User's `groups`, computed from memberships for every user of a response at once.
-          expand: (tenant, resources, project, baseUrl) =>
-            users.withGroups(
-              tenant,
-              resources as readonly ScimUser[],
-              `${baseUrl}/Groups`,
-              project,
-            ),
-        },
-      ];
-      const groupStore = options.store.groups;
-      if (groupService && groupType && groupStore) {
-        const groupPatch = patchContext({ resourceType: groupType, ...patchLimits });
-        list.push({
-          type: groupType,
-          service: serviceInContext(groupService, trace ? { ...groupPatch, trace } : groupPatch),
-          ...filterReading(groupType, trace),
-          keysetPaging: options.store.groups?.capabilities?.keysetPaging === true,
-          // Members, read page by page within the answer's budget, each with its `$ref`.
-          expand: (tenant, resources, project, baseUrl, allowance) =>
-            readMembers(
-              groupStore,
-              tenant,
-              resources as readonly ScimGroup[],
-              project,
-              baseUrl,
-              allowance,
-            ),
-          patchAnswersNoContent: true,
-        });
-      }
-      for (const { service, type, hidden } of hostTypes) {
-        const patch = patchContext({ resourceType: type, ...patchLimits });
-        list.push({
-          type,
-          service: serviceInContext(service, trace ? { ...patch, trace } : patch),
-          ...filterReading(type, trace),
-          keysetPaging: service.keysetPaging,
-          ...(hidden && { present: hidden }),
-        });
-      }
-      return list;
-    };
-    return { endpoints: make(), make, answers };
-  };
+  const servedWith = servedSets({ options, users, groupService, hostServices, reportError });
   const { endpoints, answers } = profiles.configFor(undefined);
   // Where each served type sits in every set: the route table names the default set's rows.
   const rowOf = new Map(endpoints.map((e, i) => [e, i]));
-  // Runs one operation of a `/Bulk` request; bound below, once the request phases exist.
-  let runOperation: RunOperation = () => Promise.reject(new Error('not started'));
   const config: HandlerConfig = {
+    basePath,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     maxBulkOperations: options.maxBulkOperations ?? 1000,
     maxBulkPayloadBytes: options.maxBulkPayloadBytes ?? 1024 * 1024,
-    runOperation: (tenant, request, path) => runOperation(tenant, request, path),
     me: options.me,
     defaultPageSize: options.defaultPageSize ?? 50,
     maxPageSize: options.maxPageSize ?? 100,
@@ -294,7 +196,7 @@ export function createScim(options: ScimOptions): Scim {
       // reads the path below the base path in place.
       return matchRoute(method === 'HEAD' ? 'GET' : method, path, basePath.length);
     },
-    run(match, request, tenant, trace) {
+    run(match, request, tenant, trace, runOperation) {
       const baseUrl = baseUrlOf(originOf(request) ?? '');
       const { id } = match;
       // The set of the tenant's profile (the default set, as a rule), traced while listened to.
@@ -305,27 +207,17 @@ export function createScim(options: ScimOptions): Scim {
           set.endpoints === endpoints
             ? config
             : { ...config, endpoints: set.endpoints, answers: set.answers };
-        return match.handler({ request, tenant, id, baseUrl, config: own });
+        return match.handler({ request, tenant, id, baseUrl, config: own, runOperation });
       }
       const url = lastUrls.get(match.endpoint) as string;
       // The same row in that set.
       const endpoint = set.endpoints[rowOf.get(match.endpoint) as number] as ResourceEndpoint;
       if (trace) trace.type = endpoint.type;
-      return match.handler({ request, tenant, id, baseUrl, config, endpoint, url });
+      return match.handler({ request, tenant, id, baseUrl, config, endpoint, url, runOperation });
     },
     reportError,
     requests,
   });
-
-  // A bulk operation is a request of the caller's tenant below the base path, answered like one
-  // sent alone: same route table, handlers and request trace, no second authentication.
-  runOperation = (tenant, request, path) => {
-    const origin = originOf(request);
-    // The operation's own request (see RunOperation): retargeted in place, no copy per operation.
-    request.path = `${basePath}${path}`;
-    if (origin !== undefined) request.baseUrl = origin;
-    return phases.handleAs(request, tenant);
-  };
 
   return {
     handle: phases.handle,

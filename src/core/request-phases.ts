@@ -5,6 +5,13 @@ import { requireScope } from './auth/require-scope.js';
 import { checkDeclaredBody, declaresBody } from './http/declared-body.js';
 import { getHeader } from './http/headers.js';
 import type { RequestHub, RequestTrace } from './events/request-hub.js';
+import {
+  isBulkOperation,
+  type BulkOperationRequest,
+  type BulkOperationResponse,
+  type OperationAnswer,
+  type RunOperation,
+} from './handlers/context.js';
 import { errorResponse } from './http/respond.js';
 import type { RateLimit, RateLimitVerdict } from './options.js';
 import type { RouteMatch } from './routes.js';
@@ -24,12 +31,16 @@ export interface PhaseSettings {
   readonly maxBodyBytes: number;
   /** Finds the handler of a request (upper-case method); throws 404 or 405. */
   readonly route: (request: ScimRequestHead, method: string) => RouteMatch;
-  /** Runs a routed request's handler; `trace` while someone listens to the request. */
+  /**
+   * Runs a routed request's handler; `trace` while someone listens to the request. The handler
+   * is given `runOperation`, this pipeline's own entry for a `/Bulk` operation.
+   */
   readonly run: (
     match: RouteMatch,
     request: ScimRequest,
     tenant: Tenant,
-    trace?: RequestTrace,
+    trace: RequestTrace | undefined,
+    runOperation: RunOperation,
   ) => Promise<ScimResponse>;
   /** Receives the fault behind every 500. */
   readonly reportError: (error: unknown, request?: ScimRequest) => void;
@@ -43,13 +54,6 @@ type Trace = RequestTrace | undefined;
 export interface RequestPhases {
   begin(head: ScimRequestHead, context?: () => unknown): ScimAdmission | Promise<ScimAdmission>;
   handle(request: ScimRequest): Promise<ScimResponse>;
-  /**
-   * Answers a request of a tenant already authenticated (an operation of a `/Bulk` request):
-   * the host's `rateLimit` hook (asked about this request, so each operation costs what it
-   * would sent alone), the route, the handler and the request trace of `handle`, without
-   * authentication or the `context` hook. Never rejects.
-   */
-  handleAs(request: ScimRequest, tenant: Tenant): Promise<ScimResponse>;
 }
 
 type Admitted = ScimAdmission | Promise<ScimAdmission>;
@@ -88,6 +92,12 @@ function requestOf(head: ScimRequestHead, context: unknown, body: unknown): Scim
   return { method, path, query, headers, baseUrl, context, body } as ScimRequest;
 }
 
+// A `/Bulk` operation's answer as values: the resource written or the ScimError, not text.
+function operationAnswer(response: BulkOperationResponse): OperationAnswer {
+  const { status, headers, resource, error } = response;
+  return { status, headers, resource, error };
+}
+
 function withBody(head: ScimRequestHead, body: unknown): ScimRequest {
   if (body === undefined || (head as ScimRequest).body === body) return head;
   return requestOf(head, head.context, body);
@@ -112,7 +122,11 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
   ) {
     const scimError = toScimError(error);
     if (scimError.status === 500) reportError(error, head);
-    const response = finish(errorResponse(scimError), method, onWire && declaresBody(head.headers));
+    const text = finish(errorResponse(scimError), method, onWire && declaresBody(head.headers));
+    // A `/Bulk` operation's refusal carries its ScimError, which the BulkResponse shows.
+    const response: BulkOperationResponse = isBulkOperation(head)
+      ? { ...text, error: scimError }
+      : text;
     if (trace) requests?.finish(trace, response);
     return response;
   }
@@ -220,7 +234,7 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
     const request = withBody(head, body);
     let answered: Promise<ScimResponse>;
     try {
-      answered = run(match, request, tenant, trace).catch((error: unknown) =>
+      answered = run(match, request, tenant, trace, runOperation).catch((error: unknown) =>
         refuse(error, request, method, false, undefined),
       );
     } catch (error) {
@@ -237,23 +251,29 @@ export function requestPhases(settings: PhaseSettings): RequestPhases {
   const proceed = (admission: ScimAdmission, body: unknown): Promise<ScimResponse> =>
     typeof admission === 'function' ? admission(body) : Promise.resolve(admission);
 
+  // An operation of a `/Bulk` request, of a tenant already authenticated: the pipeline of
+  // `handle` past authentication (the host's `rateLimit` hook, asked about this operation so
+  // each costs what it would sent alone; the route, the scope, the handler, the request trace),
+  // without the `context` hook, answered as values.
+  function runOperation(request: BulkOperationRequest, tenant: Tenant): Promise<OperationAnswer> {
+    const method = request.method.toUpperCase();
+    const admitted = authorised(
+      request,
+      method,
+      tenant,
+      undefined,
+      false,
+      requests?.start(request),
+    );
+    const answered = isThenable(admitted)
+      ? admitted.then((admission) => proceed(admission, request.body))
+      : proceed(admitted, request.body);
+    return answered.then(operationAnswer);
+  }
+
   return {
     begin: (head, context) =>
       admit(head, head.method.toUpperCase(), context, true, requests?.start(head)),
-    handleAs(request, tenant) {
-      const method = request.method.toUpperCase();
-      const admitted = authorised(
-        request,
-        method,
-        tenant,
-        undefined,
-        false,
-        requests?.start(request),
-      );
-      return isThenable(admitted)
-        ? admitted.then((admission) => proceed(admission, request.body))
-        : proceed(admitted, request.body);
-    },
     handle(request) {
       const admitted = admit(
         request,

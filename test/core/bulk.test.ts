@@ -83,6 +83,26 @@ describe('POST /Bulk', () => {
     expect(bob.body[ENTERPRISE].manager.value).toBe(bossId);
   });
 
+  it('resolves a bulkId whose POST names the endpoint in another letter case', async () => {
+    const { request } = setup();
+    const reply = await request('POST', '/Bulk', {
+      body: bulkBody([
+        { method: 'POST', path: '/users', bulkId: 'ada', data: user('ada@example.org') },
+        {
+          method: 'PATCH',
+          path: '/Users/bulkId:ada',
+          data: patchBody({ op: 'replace', path: 'title', value: 'Dr' }),
+        },
+      ]),
+    });
+    const [post, patch] = reply.body.Operations;
+    expect(post.status).toBe('201');
+    expect(patch.status).toBe('200');
+    const adaId = post.location.split('/').pop();
+    expect(patch.location).toMatch(new RegExp(`/Users/${adaId}$`));
+    expect((await request('GET', `/Users/${adaId}`)).body.title).toBe('Dr');
+  });
+
   it('fails an operation whose bulkId is unknown, or whose POST failed, with 409 invalidValue', async () => {
     const { request } = setup();
     const reply = await request('POST', '/Bulk', {

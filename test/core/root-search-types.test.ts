@@ -88,6 +88,7 @@ function service() {
     group('g4', 'Delta'),
   ]);
   const config: HandlerConfig = {
+    basePath: '',
     maxBodyBytes: 1 << 20,
     defaultPageSize: 50,
     maxPageSize: 100,
@@ -98,7 +99,6 @@ function service() {
     cursors: undefined,
     maxBulkOperations: 1000,
     maxBulkPayloadBytes: 1 << 20,
-    runOperation: () => Promise.reject(new Error('no bulk in this test')),
     me: undefined,
     endpoints: [users.endpoint, groups.endpoint],
     responses: responseBudget({}),
@@ -116,6 +116,7 @@ function service() {
     id: '',
     baseUrl: BASE_URL,
     config,
+    runOperation: () => Promise.reject(new Error('no bulk in this test')),
   });
   async function get(params: Record<string, string>) {
     const response = await rootList(context('GET', new URLSearchParams(params).toString()));

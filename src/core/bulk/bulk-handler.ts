@@ -2,7 +2,6 @@ import { ScimError, type ScimErrorBody } from '../../errors/index.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { jsonResponse } from '../http/respond.js';
 import { BULK_OPERATION, type BulkOperationRequest, type Handler } from '../handlers/context.js';
-import type { ScimResponse } from '../types.js';
 import { readBulkRequest, type BulkOperation } from './bulk-request.js';
 import { runBulk, type OperationResult } from './run-bulk.js';
 import { BULK_RESPONSE_SCHEMA } from '../../schema/urns.js';
@@ -51,26 +50,6 @@ function pathProblem(path: string, method: string, served: readonly string[]): s
 const FAILED: OperationResult = { failed: true };
 const DONE: OperationResult = { failed: false };
 
-function errorBody(response: ScimResponse): ScimErrorBody {
-  try {
-    return JSON.parse(response.body ?? '') as ScimErrorBody;
-  } catch {
-    return new ScimError(response.status, 'The operation failed.').toJSON();
-  }
-}
-
-// The id a POST created: from `Location`, which is the endpoint's URL and the id.
-function createdId(response: ScimResponse, prefix: string): string | undefined {
-  const { location } = response.headers;
-  if (location?.startsWith(prefix)) return location.slice(prefix.length);
-  try {
-    const id = (JSON.parse(response.body ?? '') as { id?: unknown }).id;
-    return typeof id === 'string' ? id : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * POST /Bulk: runs each operation of a BulkRequest as an internal request of the same tenant,
  * through the same route table, handlers and services as the request sent alone (validation,
@@ -90,6 +69,8 @@ export const bulk: Handler = async (context) => {
   const results: (BulkResponseOperation | undefined)[] = operations.map(() => undefined);
   const served = config.endpoints.map((e) => e.type.endpoint);
   const names = served.map((e) => e.slice(1).toLowerCase());
+  // The origin the /Bulk request was answered for: its base URL without the base path.
+  const origin = context.baseUrl.slice(0, context.baseUrl.length - config.basePath.length);
 
   const entry = (op: BulkOperation, status: number): BulkResponseOperation => {
     const out: BulkResponseOperation = { status: String(status) };
@@ -115,32 +96,33 @@ export const bulk: Handler = async (context) => {
     }
     const headers: Record<string, string> = { 'content-type': 'application/scim+json' };
     if (op.version !== undefined) headers['if-match'] = op.version;
-    // Only the origin of an absolute-form target is read from `path`; the `path` given is what runs.
+    // The operation's own request, below the same base path and origin as the /Bulk request.
     const inner: { -readonly [K in keyof BulkOperationRequest]: BulkOperationRequest[K] } = {
       [BULK_OPERATION]: true,
       method,
-      path: request.path,
+      path: `${config.basePath}${path}`,
       headers,
     };
     if (method !== 'DELETE') inner.body = data;
-    if (request.baseUrl !== undefined) inner.baseUrl = request.baseUrl;
+    if (origin !== '') inner.baseUrl = origin;
     if (request.context !== undefined) inner.context = request.context;
-    const response = await config.runOperation(tenant, inner, path);
-    const out = entry(op, response.status);
-    const failed = response.status >= 400;
-    let id: string | undefined;
-    if (method === 'POST' && !failed) {
-      const prefix = `${context.baseUrl}${path}/`;
-      id = createdId(response, prefix);
-      if (response.headers.location !== undefined) out.location = response.headers.location;
+    const answer = await context.runOperation(inner, tenant);
+    const out = entry(op, answer.status);
+    const { error, resource } = answer;
+    const { location, etag } = answer.headers;
+    if (method === 'POST' && error === undefined) {
+      if (location !== undefined) out.location = location;
     } else if (method !== 'POST') {
       out.location = `${context.baseUrl}${path}`;
     }
-    if (response.headers.etag !== undefined && !failed) out.version = response.headers.etag;
-    if (failed) out.response = errorBody(response);
+    if (etag !== undefined && error === undefined) out.version = etag;
+    if (error !== undefined) out.response = error.toJSON();
     results[index] = out;
-    if (id !== undefined) return { failed, createdId: id };
-    return failed ? FAILED : DONE;
+    if (error !== undefined) return FAILED;
+    // The id a POST created, for the operations that refer to its bulkId.
+    if (method === 'POST' && resource !== undefined)
+      return { failed: false, createdId: resource.id };
+    return DONE;
   };
 
   const allowance = config.responses.open();

@@ -1,13 +1,16 @@
 import type { Tenant } from '../../contracts/api-key-verifier.js';
+import type { ScimError } from '../../errors/index.js';
 import type { ResponseBudget } from '../budget/response-budget.js';
 import type { MeHook } from '../options.js';
 import type { AnswerConventions } from '../profiles.js';
 import type { ScimRequest, ScimResponse } from '../types.js';
 import type { CursorSettings } from './cursor-token.js';
-import type { ResourceEndpoint } from './resource-endpoint.js';
+import type { ResourceEndpoint, StoredResource } from './resource-endpoint.js';
 
 /** Settings fixed at start-up that handlers read. */
 export interface HandlerConfig {
+  /** The path every endpoint is below (`/api/v1/scim/v2`), or `''`. */
+  readonly basePath: string;
   readonly maxBodyBytes: number;
   readonly defaultPageSize: number;
   readonly maxPageSize: number;
@@ -32,26 +35,11 @@ export interface HandlerConfig {
   readonly maxBulkOperations: number;
   /** Largest `/Bulk` request body in bytes (`maxPayloadSize` of the SPC). */
   readonly maxBulkPayloadBytes: number;
-  /** Runs one operation of a `/Bulk` request as an internal request of the same tenant. */
-  readonly runOperation: RunOperation;
   /** Maps the caller to the user `/Me` stands for; `undefined` when the host gives no hook. */
   readonly me: MeHook | undefined;
   /** The byte budget every answer with resources is built within. */
   readonly responses: ResponseBudget;
 }
-
-/**
- * Runs a request of an already authenticated tenant through the same route table, handlers and
- * request trace as a request sent alone, without authenticating it again. `path` is below the
- * base path (`/Users/{id}`); the request's own `path` only gives the origin of an absolute-form
- * target, as for the request sent alone. The request is the operation's own, built for this one
- * call: it is retargeted in place (its `path` and `baseUrl` set), not copied. Never rejects.
- */
-export type RunOperation = (
-  tenant: Tenant,
-  request: { -readonly [K in keyof ScimRequest]: ScimRequest[K] },
-  path: string,
-) => Promise<ScimResponse>;
 
 /**
  * Marks the internal request of a `/Bulk` operation: a BulkResponse carries each operation's
@@ -68,6 +56,41 @@ export function isBulkOperation(request: ScimRequest): boolean {
   return (request as BulkOperationRequest)[BULK_OPERATION] === true;
 }
 
+/**
+ * The answer to a `/Bulk` operation as the pipeline gives it: no body on success, and the
+ * resource written (a handler's) or the refusal (the pipeline's) as a value.
+ */
+export interface BulkOperationResponse extends ScimResponse {
+  readonly resource?: StoredResource | undefined;
+  readonly error?: ScimError | undefined;
+}
+
+/**
+ * How one operation of a `/Bulk` request ended, as values (no text), so that the BulkResponse
+ * reads the created id and the error body without parsing anything back.
+ */
+export interface OperationAnswer {
+  /** The HTTP status the operation would have been answered with alone. */
+  readonly status: number;
+  /** Its headers (`location`, `etag`, ...). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The resource written, when the operation wrote one. */
+  readonly resource?: StoredResource | undefined;
+  /** Why the operation was refused, when it was. */
+  readonly error?: ScimError | undefined;
+}
+
+/**
+ * Answers a request of an already authenticated tenant through the same route table, handlers
+ * and request trace as a request sent alone, without authenticating it again, and gives the
+ * answer as values. `request` is the operation's own: its `path` includes the base path, its
+ * `baseUrl` is the origin of the `/Bulk` request. Never rejects.
+ */
+export type RunOperation = (
+  request: BulkOperationRequest,
+  tenant: Tenant,
+) => Promise<OperationAnswer>;
+
 /** What a handler receives for one authenticated, routed request. */
 export interface HandlerContext {
   readonly request: ScimRequest;
@@ -77,6 +100,8 @@ export interface HandlerContext {
   /** Absolute URL of the base path, e.g. `https://host/api/v1/scim/v2`. */
   readonly baseUrl: string;
   readonly config: HandlerConfig;
+  /** Runs a request of this tenant through the same dispatcher (a `/Bulk` operation). */
+  readonly runOperation: RunOperation;
 }
 
 /** What a resource endpoint's handler receives: the request and the resource type routed to. */

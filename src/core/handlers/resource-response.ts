@@ -14,7 +14,7 @@ import {
   keepWhole,
   type ResponseAllowance,
 } from '../budget/response-allowance.js';
-import { isBulkOperation, type ResourceContext } from './context.js';
+import { isBulkOperation, type BulkOperationResponse, type ResourceContext } from './context.js';
 import type { StoredResource } from './resource-endpoint.js';
 
 /**
@@ -81,8 +81,12 @@ export function resourceResponse(
     etag: stored.meta.version,
   };
   if (status === 201) headers.location = `${context.url}/${stored.id}`;
-  // A /Bulk operation's answer is its status and headers: the BulkResponse shows no resource.
-  if (isBulkOperation(context.request)) return { status, headers, body: undefined };
+  // A /Bulk operation's answer is its status, headers and the resource as a value: the
+  // BulkResponse shows no resource, so none is expanded or serialised.
+  if (isBulkOperation(context.request)) {
+    const answer: BulkOperationResponse = { status, headers, body: undefined, resource: stored };
+    return answer;
+  }
   const allowance = context.config.responses.open();
   // A write has happened: an answer too large for the budget is sent without its body (RFC
   // 7644 §3.5.2 lets a PATCH answer 204; the ETag and Location name what was written), never
