@@ -240,18 +240,4 @@ export interface GroupStore {
     memberIds: readonly string[],
     options?: GroupsOfOptions,
   ): Promise<ReadonlyMap<string, readonly MemberGroup[]>>;
-  /**
-   * Lists a member's groups as {@link GroupStore.groupsOf} does (same groups, order and types;
-   * empty for a member in no group or unknown to the tenant), returned at once instead of
-   * through a promise. Optional, for a store that keeps its memberships in the process's
-   * memory: the core then adds the User's `groups` to a response without a promise turn or a
-   * batch map per request. A store whose reads wait on
-   * I/O leaves it out, and the core reads through `groupsOfMembers`; the conformance suite holds
-   * a store that has it to `groupsOf`.
-   */
-  groupsOfSync?(
-    tenant: string,
-    memberId: string,
-    options?: GroupsOfOptions,
-  ): readonly MemberGroup[];
 }

@@ -3,7 +3,6 @@ import type { GroupStore, UserStore } from '../../src/index.js';
 import type { ScimGroup } from '../../src/schema/group-schema.js';
 import { parseFilter } from '../../src/filter/index.js';
 import { everyStore } from './every-store.js';
-import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { ORIGIN, BASE, KEY_B, patchBody, setup, USER_SCHEMA } from './harness.js';
 import { GROUP_SCHEMA } from '../../src/schema/urns.js';
 
@@ -28,20 +27,7 @@ const entry = (g: ScimGroup, type: 'direct' | 'indirect') => ({
   type,
 });
 
-// The memory store answers a member's groups at once (`groupsOfSync`); the same store without
-// it holds the core's answer from that lookup to the one it reads through `groupsOfMembers`.
-const memoryWithoutSync = {
-  name: 'memory, without groupsOfSync',
-  open: async () => {
-    const store = new MemoryUserStore();
-    Object.defineProperty(store.groups, 'groupsOfSync', { value: undefined });
-    return { store, close: async () => {} };
-  },
-};
-
-const stores = [...everyStore, memoryWithoutSync];
-
-describe.each(stores)("a user's groups on the $name store", ({ open }) => {
+describe.each(everyStore)("a user's groups on the $name store", ({ open }) => {
   let close: () => Promise<void>;
   let store: UserStore;
   let groups: GroupStore;
@@ -128,7 +114,7 @@ describe.each(stores)("a user's groups on the $name store", ({ open }) => {
   });
 
   it('projects groups, and does not ask the store for them when the projection drops them', async () => {
-    const spy = vi.spyOn(groups, groups.groupsOfSync ? 'groupsOfSync' : 'groupsOfMembers');
+    const spy = vi.spyOn(groups, 'groupsOfMembers');
     try {
       const only = await h.request('GET', `/Users/${bob}`, { query: 'attributes=groups' });
       expect(only.body.groups).toEqual([entry(staff, 'direct')]);
@@ -158,8 +144,7 @@ describe.each(stores)("a user's groups on the $name store", ({ open }) => {
     try {
       const page = await h.request('GET', '/Users', { query: 'count=10' });
       expect(page.body.Resources).toHaveLength(3);
-      // A store that answers at once is asked per user, without a promise; others in one batch.
-      expect(batch).toHaveBeenCalledTimes(groups.groupsOfSync ? 0 : 1);
+      expect(batch).toHaveBeenCalledTimes(1);
       expect(single).not.toHaveBeenCalled();
     } finally {
       batch.mockRestore();

@@ -61,39 +61,17 @@ export function withGroupValues(
 
 /**
  * Adds the computed `groups` to each user of a response, with one batch read of the group
- * store for all of them; the users as they are when the store keeps no groups. A store that
- * answers without a promise (`groupsOfSync`) is asked that way, and the answer is then not a
- * promise either: `users` itself when no user is in a group.
+ * store for all of them.
  */
-export function addGroups(
-  store: GroupStore | undefined,
-  tenant: string,
-  users: readonly ScimUser[],
-  groupsUrl: string,
-): readonly ScimUser[] | Promise<readonly ScimUser[]> {
-  if (!store || users.length === 0) return users;
-  if (store.groupsOfSync !== undefined) return addGroupsNow(store, tenant, users, groupsUrl);
-  return store
-    .groupsOfMembers(
-      tenant,
-      users.map((user) => user.id),
-    )
-    .then((found) => users.map((user) => withGroupValues(user, found.get(user.id), groupsUrl)));
-}
-
-// `addGroups` over a store's `groupsOfSync`: a new list only when some user is in a group.
-function addGroupsNow(
+export async function addGroups(
   store: GroupStore,
   tenant: string,
   users: readonly ScimUser[],
   groupsUrl: string,
-): readonly ScimUser[] {
-  let out: ScimUser[] | undefined;
-  for (let i = 0; i < users.length; i++) {
-    const user = users[i] as ScimUser;
-    const shown = withGroupValues(user, store.groupsOfSync?.(tenant, user.id), groupsUrl);
-    if (shown !== user) (out ??= users.slice(0, i)).push(shown);
-    else out?.push(user);
-  }
-  return out ?? users;
+): Promise<readonly ScimUser[]> {
+  const found = await store.groupsOfMembers(
+    tenant,
+    users.map((user) => user.id),
+  );
+  return users.map((user) => withGroupValues(user, found.get(user.id), groupsUrl));
 }

@@ -105,8 +105,8 @@ export class UserService {
 
   /**
    * Adds each user's `groups` (direct and indirect, computed from memberships, one store read
-   * for all) when the response shaped by `project` shows them; otherwise asks the store
-   * nothing and returns `users` as they are.
+   * for all) when the response shaped by `project` shows them and the store keeps groups;
+   * otherwise asks the store nothing and returns `users` as they are.
    */
   withGroups(
     tenant: string,
@@ -114,8 +114,9 @@ export class UserService {
     groupsUrl: string,
     project: Projector | undefined,
   ): readonly ScimUser[] | Promise<readonly ScimUser[]> {
-    if (!keepsGroups(project)) return users;
-    return addGroups(this.#store.groups, tenant, users, groupsUrl);
+    const store = this.#store.groups;
+    if (!store || users.length === 0 || !keepsGroups(project)) return users;
+    return addGroups(store, tenant, users, groupsUrl);
   }
 
   /** Lists a user's groups, direct and indirect; `null` when there is no such user. */

@@ -33,9 +33,6 @@ import {
 import { idOrderPage, placesOf, seekPage } from './seek-page.js';
 import { TenantGroups } from './tenant-groups.js';
 
-// The answer for a member in no group, shared: it is frozen, so no caller can change it.
-const NO_GROUPS: readonly MemberGroup[] = Object.freeze([]);
-
 /** Tells whether `id` is a user of `tenant`; the user store's index answers it. */
 export type IsUser = (tenant: string, id: string) => boolean;
 
@@ -258,17 +255,6 @@ export class MemoryGroupStore implements GroupStore {
       if (groups.length > 0) found.set(id, groups);
     }
     return found;
-  }
-
-  /** Lists a member's groups as `groupsOf` does, without a promise (see the contract). */
-  groupsOfSync(
-    tenant: string,
-    memberId: string,
-    options?: GroupsOfOptions,
-  ): readonly MemberGroup[] {
-    // A member in no group, the common case, costs one or two lookups and no new array.
-    if (this.#tenants.get(tenant)?.groupsOf.has(memberId) !== true) return NO_GROUPS;
-    return this.groupsOfNow(tenant, memberId, options?.indirect !== false);
   }
 
   /**

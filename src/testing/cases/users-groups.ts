@@ -75,36 +75,6 @@ export const userGroupsCases: readonly StoreConformanceCase[] = [
     },
   },
   {
-    id: 'groups.groups-of-sync',
-    title: "groupsOfSync, when the store has it, lists a member's groups as groupsOf does",
-    async run(ctx) {
-      const { groups, group, createUsers } = groupCase(ctx);
-      const lookup = groups.groupsOfSync?.bind(groups);
-      if (lookup === undefined) return ctx.skip('the store has no groupsOfSync');
-      const [u, v, w] = await createUsers(3);
-      const inner = group();
-      const outer = group();
-      await groups.create(ctx.tenant, inner, [{ value: u }]);
-      await groups.create(ctx.tenant, outer, [{ value: inner.id }, { value: v }, { value: u }]);
-      for (const id of [u, v, w, inner.id, outer.id, 'made-up-id']) {
-        for (const options of [undefined, { indirect: true }, { indirect: false }]) {
-          check.deepEqual(
-            [...lookup(ctx.tenant, id, options)],
-            await groups.groupsOf(ctx.tenant, id, options),
-            `groupsOfSync of ${id} (${JSON.stringify(options)}) as groupsOf`,
-          );
-        }
-        check.deepEqual([...lookup(ctx.otherTenant, id)], [], `${id} in another tenant`);
-      }
-      await groups.removeMembers(ctx.tenant, inner.id, [u]);
-      check.deepEqual(
-        [...lookup(ctx.tenant, u)],
-        await groups.groupsOf(ctx.tenant, u),
-        'after a member is removed',
-      );
-    },
-  },
-  {
     id: 'users.groups-filter-direct',
     title: 'groups[value eq "g"] and groups.value eq "g" find the users directly in group g',
     async run(ctx) {
