@@ -7,6 +7,7 @@ import {
 } from '../../json/client-text.js';
 import type { ScimRequest } from '../types.js';
 import { checkBodyMediaType } from './declared-body.js';
+import { utf8Length } from '../../json/utf8-length.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -17,21 +18,6 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * bodies.
  */
 export const SHORT_JSON = 2 * (MAX_JSON_DEPTH + 1);
-
-// Counts UTF-8 bytes without encoding, so the check runs on any runtime (no Buffer).
-function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
 
 /**
  * Reads a request's JSON body: checks the media type and the size limit, and parses text or
