@@ -1,5 +1,5 @@
 import { scimErrors } from '../errors/index.js';
-import { readValue, type ValueReading, type ValueRefusal } from '../schema/read-value.js';
+import { readValue, ValueRefusal } from '../schema/read-value.js';
 import type { AttributeDefinition } from '../schema/types.js';
 import { compileShape, REQUIRED, type ListShape, type ValueShape } from '../schema/value-shape.js';
 import type { PatchContext } from './patch-context.js';
@@ -28,7 +28,7 @@ export function coerceOne(
   label: string,
 ): unknown {
   const shape = shapeOf(def, ctx);
-  return readValue(shape.kind === 'list' ? shape.item : shape, value, patchReading(ctx, label));
+  return readPatchValue(shape.kind === 'list' ? shape.item : shape, value, ctx, label);
 }
 
 /**
@@ -47,7 +47,7 @@ export function coerceMany(
   const shape = shapeOf(def, ctx);
   const list: ListShape =
     shape.kind === 'list' ? shape : { kind: 'list', item: shape, onePrimary: false };
-  return readValue(list, value, patchReading(ctx, label)) as unknown[] | undefined;
+  return readPatchValue(list, value, ctx, label) as unknown[] | undefined;
 }
 
 /** Removes own keys that hold `undefined` (cleared sub-attributes). */
@@ -65,15 +65,16 @@ function shapeOf(def: AttributeDefinition, ctx: PatchContext): ValueShape {
   return ctx.shapes.get(def) ?? compileShape(def, ctx.rules);
 }
 
-function patchReading(ctx: PatchContext, label: string): ValueReading {
-  const { trace } = ctx;
-  return {
-    merge: true,
-    nullClears: ctx.rules.nullClears,
-    heard:
-      trace && ((rule, received) => trace({ rule, where: '.value', received, became: undefined })),
-    refuse: (refusal) => refusalToError(refusal, label),
-  };
+function readPatchValue(shape: ValueShape, value: unknown, ctx: PatchContext, label: string) {
+  try {
+    return readValue(shape, value, {
+      merge: true,
+      nullClears: ctx.rules.nullClears,
+      trace: ctx.trace,
+    });
+  } catch (error) {
+    throw error instanceof ValueRefusal ? refusalToError(error, label) : error;
+  }
 }
 
 // Named by the operation's path, then where in its value: `emails[].value must be a string.`

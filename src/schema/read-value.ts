@@ -1,4 +1,5 @@
 import { isJsonObject } from '../json/json-value.js';
+import type { RuleTrace } from './dialect-rules.js';
 import { REFUSED } from './value-rules.js';
 import {
   hasTwoPrimaries,
@@ -19,26 +20,33 @@ import {
 type Json = Record<string, unknown>;
 
 /**
- * Why a value was refused, and where: what {@link ValueReading.refuse} turns into the error a
- * client reads. POST, PUT and PATCH word it differently; the walk only says what went wrong.
+ * Why a value was refused, and where: what {@link readValue} throws, for its caller to word as
+ * the error a client reads (a POST or PUT body and a PATCH name the place differently).
  *
  * @internal
  */
-export interface ValueRefusal {
+export class ValueRefusal extends Error {
   /**
    * Where in the value read: member names (canonical) and list positions, outermost first;
-   * empty for the value itself.
+   * empty for the value itself. Each level of the walk the refusal leaves adds its place.
    */
-  readonly path: readonly (string | number)[];
-  /** What the value there must be: `must be a boolean`, `is required`. */
-  readonly message: string;
+  readonly path: (string | number)[] = [];
+
   /**
-   * Whether the refusal is about the value as a whole (a `null` in a list, two primary values,
-   * a missing required member) rather than the value given there, which is then not shown.
+   * @param message What the value there must be: `must be a boolean`, `is required`.
+   * @param input The value given there (what an error may quote).
+   * @param whole Whether the refusal is about the value as a whole (a `null` in a list, two
+   *   primary values, a missing required member) rather than the value given there, which is
+   *   then not shown.
    */
-  readonly whole: boolean;
-  /** The value given there (what an error may quote). */
-  readonly input: unknown;
+  constructor(
+    message: string,
+    readonly input: unknown,
+    readonly whole = false,
+  ) {
+    super(message);
+    this.name = 'ValueRefusal';
+  }
 }
 
 /**
@@ -52,8 +60,9 @@ export interface ValueReading {
    * `false` for a whole value (a POST or PUT body): a `null` member is no value and is left out,
    * and every object must hold its required members. `true` for a value a PATCH merges into
    * what is stored: a member given as `null` (or read as no value, an empty id) comes back as an
-   * own key holding `undefined`, so the merge can delete it; a singular complex value need not hold its required members (the
-   * stored one may), while each value of a list, being whole, must.
+   * own key holding `undefined`, so the merge can delete it; a singular complex value need not
+   * hold its required members (the stored one may), while each value of a list, being whole,
+   * must.
    */
   readonly merge: boolean;
   /**
@@ -61,11 +70,11 @@ export interface ValueReading {
    * A `null` inside a list is refused either way: null unassigns a whole attribute.
    */
   readonly nullClears: boolean;
-  /** Hears a dialect rule that makes a value given into no value, with what was given. */
-  readonly heard?:
-    ((rule: 'nullClears' | 'managerEmptyString', received: unknown) => void) | undefined;
-  /** Words a refusal as the error to throw. */
-  readonly refuse: (refusal: ValueRefusal) => Error;
+  /**
+   * Hears each dialect rule that makes a value given into no value (`nullClears`,
+   * `managerEmptyString`), `where` being `.value`: in the value read.
+   */
+  readonly trace?: RuleTrace | undefined;
 }
 
 /**
@@ -81,27 +90,12 @@ export interface ValueReading {
  * reason: its names (one given twice in different letter cases is ambiguous), then its members
  * in the shape's order, then its required members.
  *
- * @throws what `reading.refuse` makes of the first refusal.
+ * @throws ValueRefusal for the first reason the value is refused.
  * @see RFC 7643 §2.1 (names), §2.3 (types), §2.4 (multi-valued), §2.5 (unassigned), §7 (required)
  * @internal
  */
 export function readValue(shape: ValueShape, value: unknown, reading: ValueReading): unknown {
-  try {
-    return read(shape, value, reading, !reading.merge);
-  } catch (error) {
-    if (error instanceof Refused) throw reading.refuse(error);
-    throw error;
-  }
-}
-
-/** A refusal on its way out of the walk; each level it leaves adds where it was. */
-class Refused implements ValueRefusal {
-  readonly path: (string | number)[] = [];
-  constructor(
-    readonly message: string,
-    readonly input: unknown,
-    readonly whole = false,
-  ) {}
+  return read(shape, value, reading, !reading.merge);
 }
 
 // `whole`: the object must hold its required members (see `ValueReading.merge`).
@@ -121,23 +115,23 @@ function read(shape: ValueShape, value: unknown, reading: ValueReading, whole: b
 
 function nullValue(reading: ValueReading): undefined {
   if (!reading.merge) return undefined;
-  if (!reading.nullClears) throw new Refused('must not be null', null);
-  reading.heard?.('nullClears', null);
+  if (!reading.nullClears) throw new ValueRefusal('must not be null', null);
+  cleared(reading, 'nullClears', null);
   return undefined;
 }
 
 function readScalar(shape: ScalarShape, value: unknown, reading: ValueReading): unknown {
   const out = shape.read(value);
-  if (out === REFUSED) throw new Refused(shape.expected(value), value);
+  if (out === REFUSED) throw new ValueRefusal(shape.expected(value), value);
   // A scalar read as no value is an id reference's empty id (`manager.value: ""`).
-  if (out === undefined) reading.heard?.('managerEmptyString', value);
+  if (out === undefined) cleared(reading, 'managerEmptyString', value);
   return out;
 }
 
 function readList(shape: ListShape, value: unknown, reading: ValueReading): unknown[] | undefined {
   const items = listOf(value);
   const at = items.findIndex(isUnassigned);
-  if (at >= 0) throw within(new Refused(NULL_ITEM, items[at], true), at);
+  if (at >= 0) throw within(new ValueRefusal(NULL_ITEM, items[at], true), at);
   const out: unknown[] = [];
   for (let i = 0; i < items.length; i++) {
     let one: unknown;
@@ -153,7 +147,7 @@ function readList(shape: ListShape, value: unknown, reading: ValueReading): unkn
       if (kept !== undefined) out.push(kept);
     } else out.push(one);
   }
-  if (shape.onePrimary && hasTwoPrimaries(out)) throw new Refused(TWO_PRIMARIES, value, true);
+  if (shape.onePrimary && hasTwoPrimaries(out)) throw new ValueRefusal(TWO_PRIMARIES, value, true);
   return out.length === 0 ? undefined : out;
 }
 
@@ -161,10 +155,10 @@ function readObject(shape: ObjectShape, value: unknown, reading: ValueReading, w
   const given = shape.readForm ? shape.readForm(value) : value;
   // A dialect form that is no value (an empty id, `managerEmptyString`) unassigns, as null does.
   if (given === undefined) {
-    reading.heard?.('managerEmptyString', value);
+    cleared(reading, 'managerEmptyString', value);
     return undefined;
   }
-  if (!isJsonObject(given)) throw new Refused(NOT_AN_OBJECT, given);
+  if (!isJsonObject(given)) throw new ValueRefusal(NOT_AN_OBJECT, given);
   const { members } = shape;
   const slots = valuesByMember(shape, given);
   const out: Json = {};
@@ -187,7 +181,7 @@ function readObject(shape: ObjectShape, value: unknown, reading: ValueReading, w
   if (whole) {
     for (const at of shape.required) {
       const { name } = members[at] as (typeof members)[number];
-      if (out[name] === undefined) throw within(new Refused(REQUIRED, undefined, true), name);
+      if (out[name] === undefined) throw within(new ValueRefusal(REQUIRED, undefined, true), name);
     }
   }
   if (count > 0) return out;
@@ -203,7 +197,7 @@ function valuesByMember(shape: ObjectShape, given: Json): unknown[] {
     if (at < 0) continue;
     if (slots[at] !== undefined) {
       const { name } = shape.members[at] as ObjectShape['members'][number];
-      throw new Refused(namedTwice(name), given);
+      throw new ValueRefusal(namedTwice(name), given);
     }
     slots[at] = given[key];
   }
@@ -225,6 +219,14 @@ function withoutCleared(value: Json): Json | undefined {
 }
 
 function within(error: unknown, key: string | number): unknown {
-  if (error instanceof Refused) error.path.unshift(key);
+  if (error instanceof ValueRefusal) error.path.unshift(key);
   return error;
+}
+
+function cleared(
+  reading: ValueReading,
+  rule: 'nullClears' | 'managerEmptyString',
+  received: unknown,
+): void {
+  reading.trace?.({ rule, where: '.value', received, became: undefined });
 }

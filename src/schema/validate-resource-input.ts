@@ -1,7 +1,7 @@
 import { isJsonObject } from '../json/json-value.js';
 import { scimErrors } from '../errors/index.js';
 import type { CompiledResourceInput } from './compile-resource-input.js';
-import { readValue, type ValueReading } from './read-value.js';
+import { readValue, ValueRefusal, type ValueReading } from './read-value.js';
 import { refusalToScimError } from './refusal-to-scim-error.js';
 import { previewJson } from '../json/preview-json.js';
 
@@ -55,7 +55,7 @@ export function validateResourceInput(
   if (!declared.some((s) => s.toLowerCase() === core.id.toLowerCase())) {
     throw scimErrors.invalidSyntax(`"schemas" must contain "${core.id}".`);
   }
-  const output = readValue(shape, body, BODY) as Json;
+  const output = readBody(shape, body);
   const { id, password } = output;
   const attributes = attributesOf(output);
   for (const key in attributes) {
@@ -74,7 +74,15 @@ export function validateResourceInput(
 }
 
 // A body is a whole value: a null member is no value, every object holds its required members.
-const BODY: ValueReading = { merge: false, nullClears: false, refuse: refusalToScimError };
+const BODY: ValueReading = { merge: false, nullClears: false };
+
+function readBody(shape: CompiledResourceInput['shape'], body: Json): Json {
+  try {
+    return readValue(shape, body, BODY) as Json;
+  } catch (error) {
+    throw error instanceof ValueRefusal ? refusalToScimError(error) : error;
+  }
+}
 
 // The validated body without `id` and `password`, which are not stored attributes. The output
 // is a new object of the validation: it is copied only when it holds one of them.

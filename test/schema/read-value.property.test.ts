@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { compileResourceInput } from '../../src/schema/compile-resource-input.js';
-import { readValue, type ValueReading, type ValueRefusal } from '../../src/schema/read-value.js';
+import { readValue, ValueRefusal, type ValueReading } from '../../src/schema/read-value.js';
 import type { AttributeDefinition } from '../../src/schema/types.js';
 import { compileShape } from '../../src/schema/value-shape.js';
 import type { ValueRules } from '../../src/schema/value-rules.js';
@@ -13,15 +13,8 @@ import { ALL_OFF, ALL_ON, definitionsAndValues, userBodies } from './value-arbit
 // One walk reads a value for a POST or PUT body and for a PATCH; what differs is a parameter
 // of it. These properties hold the two readings to each other, and the walk to its own output.
 
-/** The refusal itself, so that two readings can be compared by where and why they refuse. */
-class Refusal extends Error {
-  constructor(readonly refusal: ValueRefusal) {
-    super(refusal.message);
-  }
-}
-
-const BODY: ValueReading = { merge: false, nullClears: false, refuse: (r) => new Refusal(r) };
-const MERGE: ValueReading = { merge: true, nullClears: true, refuse: (r) => new Refusal(r) };
+const BODY: ValueReading = { merge: false, nullClears: false };
+const MERGE: ValueReading = { merge: true, nullClears: true };
 
 type Read = { value: unknown } | { refused: Pick<ValueRefusal, 'path' | 'message'> };
 
@@ -34,9 +27,8 @@ function read(
   try {
     return { value: readValue(compileShape(definition, rules), value, how) };
   } catch (error) {
-    if (!(error instanceof Refusal)) throw error;
-    const { path, message } = error.refusal;
-    return { refused: { path, message } };
+    if (!(error instanceof ValueRefusal)) throw error;
+    return { refused: { path: error.path, message: error.message } };
   }
 }
 
@@ -112,7 +104,7 @@ describe('the value walk, read for a body and for a PATCH', () => {
         const heard: string[] = [];
         const lenient = read(definition, ALL_ON, value, {
           ...MERGE,
-          heard: (rule) => heard.push(rule),
+          trace: ({ rule }) => heard.push(rule),
         });
         const strict = read(definition, ALL_ON, value, { ...MERGE, nullClears: false });
         if ('refused' in lenient || heard.includes('nullClears')) {
@@ -140,7 +132,7 @@ describe('the value walk, read for a body', () => {
         try {
           once = readValue(shape, body, BODY);
         } catch (error) {
-          if (error instanceof Refusal) return;
+          if (error instanceof ValueRefusal) return;
           throw error;
         }
         accepted++;
