@@ -4,8 +4,6 @@ import type { AttributeDefinition } from '../schema/types.js';
 import { compileShape, REQUIRED, type ListShape, type ValueShape } from '../schema/value-shape.js';
 import type { PatchContext } from './patch-context.js';
 
-type Json = Record<string, unknown>;
-
 // PATCH reads a value with the walk a POST or PUT body is read with (`readValue`), over the same
 // compiled rules. What is PATCH's own are the walk's parameters: the value is merged into what is
 // stored, so a cleared sub-attribute is kept (as `undefined`) for the merge and `null` is refused
@@ -48,16 +46,6 @@ export function coerceMany(
   const list: ListShape =
     shape.kind === 'list' ? shape : { kind: 'list', item: shape, onePrimary: false };
   return readPatchValue(list, value, ctx, label) as unknown[] | undefined;
-}
-
-/** Removes own keys that hold `undefined` (cleared sub-attributes). */
-export function stripUndefined(o: Json): Json {
-  let clean = true;
-  for (const k in o) if (o[k] === undefined) clean = false;
-  if (clean) return o;
-  const out: Json = {};
-  for (const k in o) if (o[k] !== undefined) out[k] = o[k];
-  return out;
 }
 
 // Every definition a PATCH targets is one of the context's schemas; another is compiled here.

@@ -140,12 +140,10 @@ function readList(shape: ListShape, value: unknown, reading: ValueReading): unkn
     } catch (error) {
       throw within(error, i);
     }
-    if (one === undefined) continue;
-    if (reading.merge && isJsonObject(one)) {
-      // A value of a list is whole: what was cleared in it is simply not there.
-      const kept = withoutCleared(one);
-      if (kept !== undefined) out.push(kept);
-    } else out.push(one);
+    // A value of a list is whole: what was cleared in it is simply not there.
+    const kept = reading.merge && isJsonObject(one) ? stripUndefined(one) : one;
+    if (kept === undefined || (isJsonObject(kept) && isEmpty(kept))) continue;
+    out.push(kept);
   }
   if (shape.onePrimary && hasTwoPrimaries(out)) throw new ValueRefusal(TWO_PRIMARIES, value, true);
   return out.length === 0 ? undefined : out;
@@ -204,18 +202,24 @@ function valuesByMember(shape: ObjectShape, given: Json): unknown[] {
   return slots;
 }
 
-function withoutCleared(value: Json): Json | undefined {
-  let kept = 0;
-  let cleared = 0;
-  for (const key in value) {
-    if (value[key] === undefined) cleared++;
-    else kept++;
-  }
-  if (kept === 0) return undefined;
-  if (cleared === 0) return value;
+/**
+ * Removes the own keys that hold `undefined` (the members a merged value clears), copying the
+ * object only when it has some.
+ *
+ * @internal
+ */
+export function stripUndefined(value: Json): Json {
+  let clean = true;
+  for (const key in value) if (value[key] === undefined) clean = false;
+  if (clean) return value;
   const out: Json = {};
   for (const key in value) if (value[key] !== undefined) out[key] = value[key];
   return out;
+}
+
+function isEmpty(value: Json): boolean {
+  for (const _ in value) return false;
+  return true;
 }
 
 function within(error: unknown, key: string | number): unknown {
