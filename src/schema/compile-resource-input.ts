@@ -1,7 +1,4 @@
-import type { ValueSchema } from './object-schema.js';
 import type { SchemaDefinition } from './types.js';
-import { fastReader, type FastReader } from './fast-value.js';
-import { shapeSchema } from './value-schema.js';
 import { resolveDialectRules } from './dialect-rules.js';
 import type { ValueRules } from './value-rules.js';
 import { membersOf, objectShape, type ObjectShape } from './value-shape.js';
@@ -14,21 +11,17 @@ export interface CompiledResourceInput {
   readonly byUrn: ReadonlyMap<string, SchemaDefinition>;
   /**
    * The rules of a body: canonical keys for the writable core attributes, `id` (kept so a PUT
-   * can compare it with the path) and `password`, and one object per extension URN. `body` and
-   * `fastBody` are generated from it.
+   * can compare it with the path) and `password`, and one object per extension URN; read by
+   * `readValue`, the walk PATCH reads its values with too.
    */
   readonly shape: ObjectShape;
-  /** The body's valibot schema, generated from `shape`. */
-  readonly body: ValueSchema;
-  /** The same rules for plain, valid bodies, without valibot; see {@link FastReader}. */
-  readonly fastBody: FastReader;
 }
 
 /**
  * Compiles a resource's schemas (the first is the core schema, the rest extensions) into the
- * rules of a POST or PUT body (one shape), and generates from it the body's valibot schema and
- * its fast reader, reading values under the dialect switches `rules` (those a PATCH reads values
- * with). It keeps nothing: call it once per resource type and hold the result (`createScim` does).
+ * rules of a POST or PUT body (one shape), reading values under the dialect switches `rules`
+ * (those a PATCH reads values with). It keeps nothing: call it once per resource type and hold
+ * the result (`createScim` does).
  */
 export function compileResourceInput(
   schemas: readonly SchemaDefinition[],
@@ -49,11 +42,5 @@ export function compileResourceInput(
     ],
     false,
   );
-  return {
-    core,
-    byUrn: new Map(schemas.map((s) => [s.id.toLowerCase(), s])),
-    shape,
-    body: shapeSchema(shape),
-    fastBody: fastReader(shape),
-  };
+  return { core, byUrn: new Map(schemas.map((s) => [s.id.toLowerCase(), s])), shape };
 }

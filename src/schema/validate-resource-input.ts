@@ -1,9 +1,8 @@
 import { isJsonObject } from '../json/json-value.js';
-import * as v from 'valibot';
 import { scimErrors } from '../errors/index.js';
 import type { CompiledResourceInput } from './compile-resource-input.js';
-import { UNSURE } from './fast-value.js';
-import { issueToScimError } from './issue-to-scim-error.js';
+import { readValue, ValueRefusal, type ValueReading } from './read-value.js';
+import { refusalToScimError } from './refusal-to-scim-error.js';
 import { previewJson } from '../json/preview-json.js';
 
 /** A POST or PUT body reduced to what a client may write. */
@@ -44,7 +43,7 @@ export function validateResourceInput(
 ): ResourceInput {
   if (!isJsonObject(body))
     throw scimErrors.invalidSyntax('The request body must be a JSON object.');
-  const { core, byUrn, body: bodySchema, fastBody } = compiled;
+  const { core, byUrn, shape } = compiled;
   const declared = body.schemas;
   if (!Array.isArray(declared) || !declared.every((s): s is string => typeof s === 'string')) {
     throw scimErrors.invalidSyntax('"schemas" must be an array of schema URNs.');
@@ -56,14 +55,7 @@ export function validateResourceInput(
   if (!declared.some((s) => s.toLowerCase() === core.id.toLowerCase())) {
     throw scimErrors.invalidSyntax(`"schemas" must contain "${core.id}".`);
   }
-  // The plain, valid body most clients send is read without valibot; anything else (and every
-  // error) goes through the full schema.
-  let output = fastBody(body) as Json | typeof UNSURE;
-  if (output === UNSURE) {
-    const result = v.safeParse(bodySchema, body, { abortEarly: true });
-    if (!result.success) throw issueToScimError(result.issues);
-    output = result.output as Json;
-  }
+  const output = readBody(shape, body);
   const { id, password } = output;
   const attributes = attributesOf(output);
   for (const key in attributes) {
@@ -79,6 +71,17 @@ export function validateResourceInput(
   if (id !== undefined) input.id = id;
   if (typeof password === 'string') input.password = password;
   return input;
+}
+
+// A body is a whole value: a null member is no value, every object holds its required members.
+const BODY: ValueReading = { merge: false, nullClears: false };
+
+function readBody(shape: CompiledResourceInput['shape'], body: Json): Json {
+  try {
+    return readValue(shape, body, BODY) as Json;
+  } catch (error) {
+    throw error instanceof ValueRefusal ? refusalToScimError(error) : error;
+  }
 }
 
 // The validated body without `id` and `password`, which are not stored attributes. The output

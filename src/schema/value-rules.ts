@@ -53,8 +53,8 @@ const readDecimal: ScalarReader = (x) =>
 const readDateTime: ScalarReader = (x) =>
   (typeof x === 'string' ? normaliseDateTime(x) : undefined) ?? REFUSED;
 
-// The one table of scalar value rules: the valibot schemas, the fast reader and PATCH all read
-// values through it, so they cannot disagree. A reader is made once per rules object, so a
+// The one table of scalar value rules: POST, PUT and PATCH all read values through it, so they
+// cannot disagree. A reader is made once per rules object, so a
 // rule that does not depend on the switches costs no more than the plain check.
 const SCALAR_RULES: Readonly<Record<Exclude<AttributeType, 'complex'>, ScalarRule>> = {
   string: stringRule,

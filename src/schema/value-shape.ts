@@ -10,9 +10,8 @@ import {
 
 /**
  * The rules of one attribute value, compiled once from its definition and the dialect switches:
- * the one description from which the valibot schema (`shapeSchema`) and the fast reader
- * (`fastReader`) are generated, so a rule is written here once and the two cannot drift.
- * Each kind names the rules it carries; the rules that hold for every value of a kind are the
+ * the one description the value walk (`readValue`) reads POST, PUT and PATCH values with, so a
+ * rule is written here once and every way in reads a value the same way. Each kind names the rules it carries; the rules that hold for every value of a kind are the
  * functions below (`listOf`, `isUnassigned`, `hasTwoPrimaries`, `memberAt`).
  *
  * @internal
@@ -88,6 +87,9 @@ export const NOT_AN_OBJECT = 'must be an object';
  * (RFC 7643 §2.5), it is not one of its values. @internal
  */
 export const NULL_ITEM = 'must not be null (null unassigns a whole attribute, never one value)';
+
+/** The error detail ending for an object that lacks a required member. @internal */
+export const REQUIRED = 'is required';
 
 /** The error detail ending for a list with two primary values. @internal */
 export const TWO_PRIMARIES = 'may have at most one primary value';
@@ -246,7 +248,7 @@ export function compileShape(definition: AttributeDefinition, rules: ValueRules)
 
 // A required string must hold text (RFC 7643 §7 `required`: a value, and "" or white space
 // is no name): `displayName: ""` is refused as a missing value would be, on every way in
-// (POST, PUT, the fast reader, PATCH), for every resource type.
+// (POST, PUT, PATCH), for every resource type.
 function isBlank(x: unknown): boolean {
   return typeof x === 'string' && x.trim() === '';
 }
@@ -259,7 +261,7 @@ function withText(expected: (x: unknown) => string): (x: unknown) => string {
 // Dialect rule `managerEmptyString`: Entra ID removes a manager by sending `""` for it. An id
 // reference's id `""` names no resource, so it reads as `null` does, "no value", wherever it is
 // written: `"manager": ""` (above), `{"value": ""}`, a PATCH of `manager.value`. Every way in
-// (the valibot schema, the fast reader, PATCH) reads it from here.
+// (POST, PUT, PATCH) reads it from here.
 function withEmptyId(member: MemberShape): MemberShape {
   const { shape } = member;
   if (member.name !== 'value' || shape.kind !== 'scalar') return member;
