@@ -15,12 +15,11 @@ import type { AttributeDefinition } from '../../schema/types.js';
 import type { ResourceInput } from '../../schema/validate-resource-input.js';
 import type { EventHub } from '../events/event-hub.js';
 import type { ProfileNeutralService } from '../handlers/service-in-context.js';
-import { assertStoreFilters, assertStoreSorts } from '../handlers/store-support.js';
+import { assertStoreFilters, assertStoreSorts } from '../resources/store-support.js';
 import { assertIfMatch } from '../http/etag.js';
 import type { ResourcePage } from '../handlers/resource-endpoint.js';
-import { newId } from '../users/new-id.js';
-import { isoTimestamp } from '../users/timestamp.js';
-import { WriteLoop, type WriteTarget } from '../users/write-pipeline.js';
+import { newId } from '../resources/new-id.js';
+import { WriteLoop, type WriteTarget } from '../resources/write-loop.js';
 import { groupEvents } from './group-events.js';
 import type { GroupWritten, PlannedGroupWrite } from './group-write.js';
 import { assembleGroup, firstGroupMeta, nextGroupMeta } from './stored-group.js';
@@ -68,7 +67,7 @@ export class GroupService implements ProfileNeutralService<ScimGroup> {
    */
   async create(tenant: string, input: ResourceInput): Promise<ScimGroup> {
     const date = this.clock();
-    const now = isoTimestamp(date);
+    const now = date.toISOString();
     const { members, ...attributes } = input.attributes;
     checkKeyText(attributes, GROUP_KEYS);
     const group = assembleGroup(newId(date.getTime()), attributes, firstGroupMeta(now), this.type);
@@ -128,7 +127,7 @@ export class GroupService implements ProfileNeutralService<ScimGroup> {
   ): Promise<ScimGroup> {
     const { members, ...attributes } = input.attributes;
     const list = memberInputs(members);
-    await this.#loop.write(tenant, id, ifMatch, (current, now) => {
+    await this.#loop.write(tenant, id, ifMatch, async (current, now) => {
       const plan = new DeltaPlan();
       plan.replace(list);
       const kept = checkImmutable(current, attributes, this.type);
@@ -153,7 +152,7 @@ export class GroupService implements ProfileNeutralService<ScimGroup> {
     shown?: Projection,
   ): Promise<ScimGroup> {
     let needsList = false;
-    const { current, done } = await this.#loop.write(tenant, id, ifMatch, (group, now) => {
+    const { current, done } = await this.#loop.write(tenant, id, ifMatch, async (group, now) => {
       const plan = planPatch(ctx, group, body, membersOf(ctx));
       if (!plan) {
         needsList = true;
@@ -185,7 +184,7 @@ export class GroupService implements ProfileNeutralService<ScimGroup> {
   async #changeMembers(tenant: string, id: string, change: (plan: DeltaPlan) => void) {
     const plan = new DeltaPlan();
     change(plan);
-    const written = await this.#loop.write(tenant, id, undefined, (_group, now) => ({
+    const written = await this.#loop.write(tenant, id, undefined, async (_group, now) => ({
       group: null,
       members: plan,
       at: now,
@@ -224,7 +223,7 @@ export class GroupService implements ProfileNeutralService<ScimGroup> {
           tenant,
           id,
           full.meta.version,
-          (group, now) => this.#planned(group, plan, now),
+          async (group, now) => this.#planned(group, plan, now),
         );
         const after = done?.group ?? current;
         return shown === undefined ? after : await this.get(tenant, id, shown);

@@ -13,13 +13,16 @@ import type { ResourceInput } from '../../schema/validate-resource-input.js';
 import type { EventHub } from '../events/event-hub.js';
 import type { ResourcePage } from '../handlers/resource-endpoint.js';
 import type { ProfileNeutralService } from '../handlers/service-in-context.js';
-import { assertStoreFilters, assertStoreSorts } from '../handlers/store-support.js';
-import { newId } from '../users/new-id.js';
-import { isoTimestamp } from '../users/timestamp.js';
-import { WriteLoop } from '../users/write-pipeline.js';
+import { assertStoreFilters, assertStoreSorts } from '../resources/store-support.js';
+import { newId } from '../resources/new-id.js';
+import { WriteLoop } from '../resources/write-loop.js';
 import type { HostResourceType } from './host-resource-type.js';
 import { resourceEvents } from './resource-events.js';
-import { assembleResource, firstResourceMeta, nextResourceMeta } from '../stored-resource.js';
+import {
+  assembleResource,
+  firstResourceMeta,
+  nextResourceMeta,
+} from '../resources/stored-resource.js';
 import { checkUniqueKeyText, uniqueKeysOf } from './unique-keys.js';
 
 type Json = Record<string, unknown>;
@@ -86,7 +89,7 @@ export class HostResourceService implements ProfileNeutralService<ScimResource> 
     checkValueCounts(input.attributes, type, maxAttributeValues);
     checkUniqueKeyText(input.attributes, type);
     const date = clock();
-    const now = isoTimestamp(date);
+    const now = date.toISOString();
     const id = newId(date.getTime());
     const resource = assembleResource(
       id,
@@ -128,7 +131,7 @@ export class HostResourceService implements ProfileNeutralService<ScimResource> 
     ifMatch: string | undefined,
     input: ResourceInput,
   ): Promise<ScimResource> {
-    const { current, done } = await this.#loop.write(tenant, id, ifMatch, (stored, now) =>
+    const { current, done } = await this.#loop.write(tenant, id, ifMatch, async (stored, now) =>
       this.#next(stored, checkImmutable(stored, input.attributes, this.settings.type), now),
     );
     return done ?? current;
@@ -142,7 +145,7 @@ export class HostResourceService implements ProfileNeutralService<ScimResource> 
     ifMatch: string | undefined,
     body: unknown,
   ): Promise<ScimResource> {
-    const { current, done } = await this.#loop.write(tenant, id, ifMatch, (stored, now) => {
+    const { current, done } = await this.#loop.write(tenant, id, ifMatch, async (stored, now) => {
       const result = applyPatchIn(ctx, stored, body);
       return result.changed ? this.#next(stored, result.resource, now) : null;
     });

@@ -11,7 +11,7 @@ import { checkKeyText } from '../../schema/check-key-text.js';
 import { checkValueCounts } from '../../schema/check-value-counts.js';
 import type { UserNameCheck } from '../../schema/user-name-rule.js';
 import type { EventHub } from '../events/event-hub.js';
-import { assertStoreFilters, assertStoreSorts } from '../handlers/store-support.js';
+import { assertStoreFilters, assertStoreSorts } from '../resources/store-support.js';
 import type { OutboxDispatcher } from '../outbox/outbox-dispatcher.js';
 import { welcomeMessage } from '../outbox/welcome-message.js';
 import {
@@ -20,9 +20,8 @@ import {
   initialAccount,
   isActiveUser,
 } from './account-status.js';
-import { newId } from './new-id.js';
+import { newId } from '../resources/new-id.js';
 import { addGroups, keepsGroups } from './user-groups.js';
-import { isoTimestamp } from './timestamp.js';
 import { assembleUser, firstMeta, nextMeta, type UserAttributes } from './stored-user.js';
 import { WritePipeline, notFound, type PlannedWrite, type WriteStep } from './write-pipeline.js';
 import { ACCOUNT_SCHEMA } from '../../schema/urns.js';
@@ -80,7 +79,7 @@ export class UserService {
     this.limits.checkUserName(attributes.userName);
     checkKeyText(attributes, USER_KEYS);
     const date = this.#now();
-    const now = isoTimestamp(date);
+    const now = date.toISOString();
     const { account, invite } = initialAccount(attributes.active === true, now);
     const user = assembleUser({
       id: newId(date.getTime()),
