@@ -17,7 +17,8 @@ import { groupAccess } from './groups/group-access.js';
 import { GroupService } from './groups/group-service.js';
 import { responseBudget } from './budget/response-budget.js';
 import { compileHostType } from './host-types/compile-host-type.js';
-import { HostResourceService } from './host-types/host-resource-service.js';
+import { HostKind } from './resources/kinds/host.js';
+import { ResourceService } from './resources/resource-service.js';
 import {
   builtInResourceTypes,
   checkResourceTypes,
@@ -133,15 +134,18 @@ export function createScim(options: ScimOptions): Scim {
       )
     : undefined;
   // The same for each resource type of the host's.
-  const hostServices = (options.resourceTypes ?? []).map(
-    (host) =>
-      new HostResourceService(host, {
-        type: compileHostType(host, profiles.defaultSwitches),
-        events,
-        clock: now,
-        maxAttributeValues: options.maxAttributeValues ?? DEFAULT_MAX_ATTRIBUTE_VALUES,
-      }),
-  );
+  const hostServices = (options.resourceTypes ?? []).map((host) => ({
+    host,
+    service: new ResourceService(
+      new HostKind(
+        host,
+        compileHostType(host, profiles.defaultSwitches),
+        options.maxAttributeValues ?? DEFAULT_MAX_ATTRIBUTE_VALUES,
+      ),
+      events,
+      now,
+    ),
+  }));
   const servedWith = servedSets({ options, users, groupService, hostServices, reportError });
   const { endpoints, answers } = profiles.configFor(undefined);
   // Where each served type sits in every set: the route table names the default set's rows.

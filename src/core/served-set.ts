@@ -9,7 +9,7 @@ import type { ResourceEndpoint } from './handlers/resource-endpoint.js';
 import { serviceInContext } from './handlers/service-in-context.js';
 import { compileHostType } from './host-types/compile-host-type.js';
 import { hideNeverReturned } from './host-types/hide-never-returned.js';
-import type { HostResourceService } from './host-types/host-resource-service.js';
+import type { HostService } from './resources/kinds/host.js';
 import type { ScimOptions } from './options.js';
 import type { AnswerConventions } from './profiles.js';
 import { compileGroupType, compileUserType, type BuiltInTypeOptions } from './resource-types.js';
@@ -30,7 +30,7 @@ export interface ServedSetSources {
   /** The one group service of every profile (one lock per group), when the store keeps groups. */
   readonly groupService: GroupService | undefined;
   /** The one service of each resource type of the host's. */
-  readonly hostServices: readonly HostResourceService[];
+  readonly hostServices: readonly HostService[];
   readonly reportError: (error: unknown) => void;
 }
 
@@ -57,8 +57,8 @@ export function servedSets(
     const groupType = options.store.groups
       ? compileGroupType({ ...options, patchRules })
       : undefined;
-    const hostTypes = hostServices.map((service) => {
-      const type = compileHostType(service.host, patchRules);
+    const hostTypes = hostServices.map(({ host, service }) => {
+      const type = compileHostType(host, patchRules);
       return { service, type, hidden: hideNeverReturned(type) };
     });
     const make = (trace?: RuleTrace): readonly ResourceEndpoint[] => {
@@ -109,7 +109,7 @@ export function servedSets(
         const patch = patchContext({ resourceType: type, ...patchLimits });
         list.push({
           type,
-          service: serviceInContext(service, trace ? { ...patch, trace } : patch),
+          service: service.inContext(trace ? { ...patch, trace } : patch),
           ...filterReading(type, trace),
           keysetPaging: service.keysetPaging,
           ...(hidden && { present: hidden }),

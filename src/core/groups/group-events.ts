@@ -1,6 +1,6 @@
 import type { ScimGroup } from '../../schema/group-schema.js';
 import type { ScimEvent } from '../events/types.js';
-import { changedAttributes } from '../resources/changed-attributes.js';
+import { changedAttributes } from '../resources/events.js';
 import type { GroupWritten } from './group-write.js';
 
 // Members the core keeps by itself, and the member list: a change to them alone is not a

@@ -1,5 +1,5 @@
 import type { PatchContext } from '../../patch/patch-context.js';
-import type { ResourceService, StoredResource } from './resource-endpoint.js';
+import type { EndpointService, StoredResource } from './resource-endpoint.js';
 
 /**
  * A resource type's operations built once for every compatibility profile: a PATCH names the
@@ -7,14 +7,14 @@ import type { ResourceService, StoredResource } from './resource-endpoint.js';
  * queue on the same per-id lock.
  */
 export interface ProfileNeutralService<R extends StoredResource> extends Omit<
-  ResourceService<R>,
+  EndpointService<R>,
   'patch'
 > {
-  /** PATCH, read in `ctx`; otherwise as {@link ResourceService.patch}. */
+  /** PATCH, read in `ctx`; otherwise as {@link EndpointService.patch}. */
   patch(
     ctx: PatchContext,
-    ...args: Parameters<ResourceService<R>['patch']>
-  ): ReturnType<ResourceService<R>['patch']>;
+    ...args: Parameters<EndpointService<R>['patch']>
+  ): ReturnType<EndpointService<R>['patch']>;
 }
 
 /**
@@ -25,7 +25,7 @@ export interface ProfileNeutralService<R extends StoredResource> extends Omit<
 export function serviceInContext<R extends StoredResource>(
   service: ProfileNeutralService<R>,
   ctx: PatchContext,
-): ResourceService<R> {
+): EndpointService<R> {
   return {
     create: (tenant, input) => service.create(tenant, input),
     get: (tenant, id, shown) => service.get(tenant, id, shown),

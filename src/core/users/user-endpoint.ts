@@ -6,7 +6,7 @@ import { checkImmutable } from '../../schema/check-immutable.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import type { ResourceInput } from '../../schema/validate-resource-input.js';
-import type { ResourcePage, ResourceService } from '../handlers/resource-endpoint.js';
+import type { ResourcePage, EndpointService } from '../handlers/resource-endpoint.js';
 import type { UserService } from './user-service.js';
 
 /** What the User's endpoints add to the `UserService`: the PATCH context and the password hook. */
@@ -27,7 +27,7 @@ export interface UserEndpointSettings {
  * `UserService` (account status, the welcome email), the PUT rule that an omitted `active`
  * stays as it is, and the writeOnly `password` handed to the host's hook after the write.
  */
-export class UserEndpointService implements ResourceService<ScimUser> {
+export class UserEndpointService implements EndpointService<ScimUser> {
   constructor(
     private readonly users: UserService,
     private readonly settings: UserEndpointSettings,

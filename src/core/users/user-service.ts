@@ -107,15 +107,15 @@ export class UserService {
    * for all) when the response shaped by `project` shows them and the store keeps groups;
    * otherwise asks the store nothing and returns `users` as they are.
    */
-  withGroups(
+  async withGroups(
     tenant: string,
     users: readonly ScimUser[],
     groupsUrl: string,
     project: Projector | undefined,
-  ): readonly ScimUser[] | Promise<readonly ScimUser[]> {
+  ): Promise<readonly ScimUser[]> {
     const store = this.#store.groups;
     if (!store || users.length === 0 || !keepsGroups(project)) return users;
-    return addGroups(store, tenant, users, groupsUrl);
+    return await addGroups(store, tenant, users, groupsUrl);
   }
 
   /** Lists a user's groups, direct and indirect; `null` when there is no such user. */
