@@ -13,8 +13,7 @@ import type { ScimOptions } from './options.js';
 import { missingForMail, welcomeOutbox } from './outbox/welcome-outbox.js';
 import { requestPhases } from './request-phases.js';
 import { servedSets } from './served-set.js';
-import { groupAccess } from './groups/group-access.js';
-import { GroupService } from './groups/group-service.js';
+import { GroupKind, groupAccess } from './resources/kinds/group.js';
 import { responseBudget } from './budget/response-budget.js';
 import { compileHostType } from './host-types/compile-host-type.js';
 import { HostKind } from './resources/kinds/host.js';
@@ -126,11 +125,14 @@ export function createScim(options: ScimOptions): Scim {
   // One group service for every profile, so one lock per group serves them all; a PATCH
   // brings its own context (see `serviceInContext`).
   const groupService = options.store.groups
-    ? new GroupService(
-        options.store.groups,
+    ? new ResourceService(
+        new GroupKind(
+          options.store.groups,
+          compileGroupType({ ...options, patchRules: profiles.defaultSwitches }),
+          events,
+        ),
         events,
         now,
-        compileGroupType({ ...options, patchRules: profiles.defaultSwitches }),
       )
     : undefined;
   // The same for each resource type of the host's.

@@ -2,11 +2,10 @@ import { patchContext } from '../patch/patch-context.js';
 import type { RuleTrace } from '../schema/dialect-rules.js';
 import type { ScimGroup } from '../schema/group-schema.js';
 import type { ScimUser } from '../schema/user-resource.js';
-import type { GroupService } from './groups/group-service.js';
+import type { GroupService } from './resources/kinds/group.js';
 import { readMembers } from './groups/read-members.js';
 import { filterReading } from './handlers/filter-reader.js';
 import type { ResourceEndpoint } from './handlers/resource-endpoint.js';
-import { serviceInContext } from './handlers/service-in-context.js';
 import { compileHostType } from './host-types/compile-host-type.js';
 import { hideNeverReturned } from './host-types/hide-never-returned.js';
 import type { HostService } from './resources/kinds/host.js';
@@ -89,7 +88,7 @@ export function servedSets(
         const groupPatch = patchContext({ resourceType: groupType, ...patchLimits });
         list.push({
           type: groupType,
-          service: serviceInContext(groupService, trace ? { ...groupPatch, trace } : groupPatch),
+          service: groupService.inContext(trace ? { ...groupPatch, trace } : groupPatch),
           ...filterReading(groupType, trace),
           keysetPaging: options.store.groups?.capabilities?.keysetPaging === true,
           // Members, read page by page within the answer's budget, each with its `$ref`.
