@@ -13,7 +13,6 @@ import type { HostResourceType } from '../../host-types/host-resource-type.js';
 import { resourceEvents } from '../../host-types/resource-events.js';
 import { checkUniqueKeyText, uniqueKeysOf } from '../../host-types/unique-keys.js';
 import type { PatchStep, ResourceKind } from '../resource-kind.js';
-import type { ResourceService } from '../resource-service.js';
 import { assembleResource, firstResourceMeta, nextResourceMeta } from '../stored-resource.js';
 
 type Json = Readonly<Record<string, unknown>>;
@@ -149,10 +148,4 @@ export class HostKind implements ResourceKind<ScimResource, ScimResource, ScimRe
     );
     return jsonMembersEqual(next, current, 'meta') ? null : next;
   }
-}
-
-/** A type of the host's and the one service that serves it in every profile. */
-export interface HostService {
-  readonly host: HostResourceType;
-  readonly service: ResourceService<ScimResource, ScimResource, ScimResource>;
 }
