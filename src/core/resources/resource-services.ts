@@ -4,6 +4,7 @@ import type { CompiledResourceType } from '../../schema/resource-type.js';
 import { userNameCheck } from '../../schema/user-name-rule.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import type { EventHub } from '../events/event-hub.js';
+import { groupAccess } from '../groups/group-access.js';
 import { readMembers } from '../groups/read-members.js';
 import { compileHostType } from '../host-types/compile-host-type.js';
 import { hideNeverReturned } from '../host-types/hide-never-returned.js';
@@ -12,10 +13,12 @@ import type { OutboxDispatcher } from '../outbox/outbox-dispatcher.js';
 import type { AnswerConventions } from '../profiles.js';
 import { compileGroupType, compileUserType, type BuiltInTypeOptions } from '../resource-types.js';
 import type { GroupAccess, UserLifecycle } from '../scim.js';
+import { expandGroups } from '../users/user-groups.js';
+import { userLifecycle } from '../users/user-lifecycle.js';
 import { servedSets, type ServedSet, type ServedType } from '../served-set.js';
-import { GroupKind, groupAccess } from './kinds/group.js';
+import { GroupKind } from './kinds/group.js';
 import { HostKind } from './kinds/host.js';
-import { UserKind, expandGroups, userLifecycle } from './kinds/user.js';
+import { UserKind } from './kinds/user.js';
 import { ResourceService } from './resource-service.js';
 
 /** What the resource services of one `createScim` are built from. */

@@ -1,15 +1,12 @@
-import type { MemberGroup } from '../../../contracts/group-store.js';
 import type { OutboxMessage } from '../../../contracts/outbox.js';
 import type { DeleteOptions, ListQuery } from '../../../contracts/store-query.js';
 import type { UserStore } from '../../../contracts/user-store.js';
-import { isScimError } from '../../../errors/index.js';
 import { jsonMembersEqual } from '../../../json/json-value.js';
 import { applyPatchIn } from '../../../patch/apply-patch.js';
 import type { PatchContext } from '../../../patch/patch-context.js';
 import { checkImmutable } from '../../../schema/check-immutable.js';
 import { checkKeyText } from '../../../schema/check-key-text.js';
 import { checkValueCounts } from '../../../schema/check-value-counts.js';
-import type { Projector } from '../../../schema/project-resource.js';
 import type { CompiledResourceType } from '../../../schema/resource-type.js';
 import { ACCOUNT_SCHEMA } from '../../../schema/urns.js';
 import type { UserNameCheck } from '../../../schema/user-name-rule.js';
@@ -19,7 +16,6 @@ import type { ScimEvent } from '../../events/types.js';
 import type { ResourcePage } from '../../handlers/resource-endpoint.js';
 import type { OutboxDispatcher } from '../../outbox/outbox-dispatcher.js';
 import { welcomeMessage } from '../../outbox/welcome-message.js';
-import type { UserLifecycle } from '../../scim.js';
 import {
   accountAfterActiveChange,
   activatedAccount,
@@ -28,7 +24,6 @@ import {
 } from '../../users/account-status.js';
 import { assembleUser, firstMeta, nextMeta, type UserAttributes } from '../../users/stored-user.js';
 import { userEvents } from '../../users/user-events.js';
-import { addGroups, keepsGroups } from '../../users/user-groups.js';
 import type { PatchStep, ResourceKind, WriteOnlyValues } from '../resource-kind.js';
 import type { ResourceService } from '../resource-service.js';
 
@@ -284,80 +279,6 @@ export class UserKind implements ResourceKind<ScimUser, PlannedUserWrite, Planne
       type: this.type,
       current,
     });
-  }
-}
-
-/**
- * Adds each user's `groups` (direct and indirect, computed from memberships, one store read
- * for all) when the response shaped by `project` shows them and the store keeps groups;
- * otherwise asks the store nothing and resolves to `users` as they are.
- */
-export async function expandGroups(
-  store: UserStore,
-  tenant: string,
-  users: readonly ScimUser[],
-  groupsUrl: string,
-  project: Projector | undefined,
-): Promise<readonly ScimUser[]> {
-  const groups = store.groups;
-  if (!groups || users.length === 0 || !keepsGroups(project)) return users;
-  return await addGroups(groups, tenant, users, groupsUrl);
-}
-
-/** Builds the host's user API (`scim.users`) over the user service and its rules. */
-export function userLifecycle(
-  service: UserService,
-  kind: UserKind,
-  store: UserStore,
-): UserLifecycle {
-  return {
-    activate: (tenant, id) =>
-      orNull(written(service, tenant, id, async (current, now) => kind.activation(current, now))),
-    async resendInvitation(tenant, id) {
-      let queued = false;
-      const user = await orNull(
-        written(service, tenant, id, async (current, now) => {
-          const planned = kind.invitation(tenant, current, now);
-          // From the attempt that is written: the loop may plan again on a newer version.
-          queued = planned !== null;
-          return planned;
-        }),
-      );
-      return user !== null && queued;
-    },
-    get: (tenant, id) => store.get(tenant, id),
-    groups: (tenant, id) => groupsOf(store, tenant, id),
-  };
-}
-
-// The user a host API write leaves: the one written, or the current one when nothing changed.
-async function written(
-  service: UserService,
-  tenant: string,
-  id: string,
-  step: (current: ScimUser, now: string) => Promise<PlannedUserWrite | null>,
-): Promise<ScimUser> {
-  const { current, done } = await service.update(tenant, id, undefined, step);
-  return done === null ? current : done.user;
-}
-
-// Lists a user's groups, direct and indirect; `null` when there is no such user.
-async function groupsOf(
-  store: UserStore,
-  tenant: string,
-  id: string,
-): Promise<readonly MemberGroup[] | null> {
-  if ((await store.get(tenant, id)) === null) return null;
-  return (await store.groups?.groupsOf(tenant, id)) ?? [];
-}
-
-// The host API answers null for a user that is not there, where SCIM answers 404.
-async function orNull(write: Promise<ScimUser>): Promise<ScimUser | null> {
-  try {
-    return await write;
-  } catch (error) {
-    if (isScimError(error) && error.status === 404) return null;
-    throw error;
   }
 }
 
