@@ -51,7 +51,7 @@ export default tseslint.config(
     // Issue 16: no module-level mutable state outside named caches with a stated reason. A
     // module-level `let` or `var` is refused, and so is a `new Map()` / `new Set()` that is
     // neither typed read-only nor named `...Cache`. Keep state in one named object with a
-    // comment saying why (src/core/users/new-id.ts, src/schema/fold-case.ts).
+    // comment saying why (src/core/resources/new-id.ts, src/schema/fold-case.ts).
     files: ['src/**/*.ts'],
     rules: {
       'no-restricted-syntax': [

@@ -3,7 +3,7 @@
  * (`bench/kit/servers/service.mjs`), and the kit's users, created through `scim.handle` POSTs
  * (the kit's preseed path, without HTTP) or, faster, straight into the store.
  */
-import { newId } from '../../src/core/users/new-id.js';
+import { newId } from '../../src/core/resources/new-id.js';
 import { createScim, staticApiKeys } from '../../src/index.js';
 import type { ScimUser } from '../../src/schema/user-resource.js';
 import { FIRST_VERSION } from '../../src/schema/version.js';

@@ -1,7 +1,5 @@
 import type { ScimEvent } from './events/types.js';
 import { ScimConfigError, scimErrors } from '../errors/index.js';
-import { DEFAULT_MAX_ATTRIBUTE_VALUES } from '../schema/check-value-counts.js';
-import { userNameCheck } from '../schema/user-name-rule.js';
 import { EventHub } from './events/event-hub.js';
 import { RequestHub } from './events/request-hub.js';
 import type { HandlerConfig } from './handlers/context.js';
@@ -12,23 +10,13 @@ import { tenantAdmin } from './tenants/tenant-admin.js';
 import type { ScimOptions } from './options.js';
 import { missingForMail, welcomeOutbox } from './outbox/welcome-outbox.js';
 import { requestPhases } from './request-phases.js';
-import { servedSets } from './served-set.js';
-import { groupAccess } from './groups/group-access.js';
-import { GroupService } from './groups/group-service.js';
+import { resourceServices } from './resources/resource-services.js';
 import { responseBudget } from './budget/response-budget.js';
-import { compileHostType } from './host-types/compile-host-type.js';
-import { HostResourceService } from './host-types/host-resource-service.js';
-import {
-  builtInResourceTypes,
-  checkResourceTypes,
-  compileGroupType,
-  compileUserType,
-} from './resource-types.js';
+import { builtInResourceTypes, checkResourceTypes, compileUserType } from './resource-types.js';
 import { profileSelector } from './profiles.js';
 import { routeTable } from './routes.js';
 import type { Scim } from './scim.js';
 import type { ScimRequest } from './types.js';
-import { UserService } from './users/user-service.js';
 import { previewJson } from '../json/preview-json.js';
 import { cursorSettings } from './handlers/cursor-settings.js';
 
@@ -117,32 +105,16 @@ export function createScim(options: ScimOptions): Scim {
   );
   if (options.onRequest) requests.on(options.onRequest);
   const outbox = welcomeOutbox(options, now, reportError);
-  const users = new UserService(options.store, events, outbox, now, resourceType, {
-    maxAttributeValues: options.maxAttributeValues ?? DEFAULT_MAX_ATTRIBUTE_VALUES,
-    checkUserName: userNameCheck(options.userNameRule ?? 'rfc'),
+  const services = resourceServices({
+    options,
+    events,
+    outbox,
+    now,
+    resourceType,
     reportError,
+    defaultSwitches: profiles.defaultSwitches,
   });
-  // One group service for every profile, so one lock per group serves them all; a PATCH
-  // brings its own context (see `serviceInContext`).
-  const groupService = options.store.groups
-    ? new GroupService(
-        options.store.groups,
-        events,
-        now,
-        compileGroupType({ ...options, patchRules: profiles.defaultSwitches }),
-      )
-    : undefined;
-  // The same for each resource type of the host's.
-  const hostServices = (options.resourceTypes ?? []).map(
-    (host) =>
-      new HostResourceService(host, {
-        type: compileHostType(host, profiles.defaultSwitches),
-        events,
-        clock: now,
-        maxAttributeValues: options.maxAttributeValues ?? DEFAULT_MAX_ATTRIBUTE_VALUES,
-      }),
-  );
-  const servedWith = servedSets({ options, users, groupService, hostServices, reportError });
+  const servedWith = services.servedWith;
   const { endpoints, answers } = profiles.configFor(undefined);
   // Where each served type sits in every set: the route table names the default set's rows.
   const rowOf = new Map(endpoints.map((e, i) => [e, i]));
@@ -224,13 +196,8 @@ export function createScim(options: ScimOptions): Scim {
     begin: phases.begin,
     maxBodyBytes,
     bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
-    users: {
-      activate: (tenant, id) => users.activate(tenant, id),
-      resendInvitation: (tenant, id) => users.resendInvitation(tenant, id),
-      get: (tenant, id) => options.store.get(tenant, id),
-      groups: (tenant, id) => users.groupsOf(tenant, id),
-    },
-    groups: groupService && options.store.groups && groupAccess(groupService, options.store.groups),
+    users: services.users,
+    groups: services.groups,
     tenants: tenantAdmin(endpoints, options),
     on: (listener: (event: ScimEvent) => void) => events.on(listener),
     onRequest: (listener) => requests.on(listener),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyedLock } from '../../src/core/users/keyed-lock.js';
+import { KeyedLock } from '../../src/core/resources/keyed-lock.js';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
 
@@ -55,50 +55,13 @@ describe('KeyedLock', () => {
   });
 });
 
-describe('KeyedLock acquire and release', () => {
-  it('takes a free key at once and queues later callers in order', async () => {
-    const lock = new KeyedLock();
-    expect(lock.acquire('k')).toBeUndefined();
-    const order: string[] = [];
-    const second = lock.acquire('k')?.then(() => order.push('second'));
-    const third = lock.acquire('k')?.then(() => order.push('third'));
-    expect(second).toBeInstanceOf(Promise);
-    await tick();
-    expect(order).toEqual([]);
-    lock.release('k');
-    await second;
-    expect(order).toEqual(['second']);
-    lock.release('k');
-    await third;
-    expect(order).toEqual(['second', 'third']);
-    lock.release('k');
-    // Free again: the next caller takes it without waiting.
-    expect(lock.acquire('k')).toBeUndefined();
-  });
-
-  it('frees a key whose holder released it with nobody waiting', () => {
-    const lock = new KeyedLock();
-    expect(lock.acquire('k')).toBeUndefined();
-    lock.release('k');
-    expect(lock.acquire('k')).toBeUndefined();
-    expect(lock.acquire('other')).toBeUndefined();
-  });
-});
-
 describe('KeyedLock keys', () => {
-  it('takes any string, the empty one included, and frees each key on its release', async () => {
+  it('takes any string, the empty one included, each key its own queue', async () => {
     const lock = new KeyedLock();
-    for (const key of ['', 'floor', 'Symbol(floor)', 'k']) {
-      expect(lock.acquire(key)).toBeUndefined();
-    }
-    const waiting = lock.acquire('');
-    expect(waiting).toBeInstanceOf(Promise);
-    lock.release('');
-    await waiting;
-    for (const key of ['', 'floor', 'Symbol(floor)', 'k']) lock.release(key);
-    for (const key of ['', 'floor', 'Symbol(floor)', 'k']) {
-      expect(lock.acquire(key)).toBeUndefined();
-      lock.release(key);
-    }
+    const keys = ['', 'floor', 'Symbol(floor)', 'k'];
+    const results = await Promise.all(keys.map((key) => lock.run(key, async () => key)));
+    expect(results).toEqual(keys);
+    // Free again after their tasks: a new task of each runs.
+    for (const key of keys) await expect(lock.run(key, async () => 1)).resolves.toBe(1);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../src/core/users/new-id.js';
+import { newId } from '../../src/core/resources/new-id.js';
 
 describe('newId', () => {
   it('makes 26 URL-safe characters', () => {

@@ -7,7 +7,7 @@ import type { ListQuery } from '../../src/contracts/store-query.js';
 import type { HandlerConfig, HandlerContext } from '../../src/core/handlers/context.js';
 import type {
   ResourceEndpoint,
-  ResourceService,
+  EndpointService,
   StoredResource,
 } from '../../src/core/handlers/resource-endpoint.js';
 import { rootList, rootSearch } from '../../src/core/handlers/root-search.js';
@@ -25,7 +25,7 @@ function arrayEndpoint(type: CompiledResourceType, resources: Resource[]) {
   const refuse = () => {
     throw new Error('not used by search');
   };
-  const service: ResourceService = {
+  const service: EndpointService = {
     async list(_tenant, query: ListQuery) {
       calls.push({
         startIndex: query.startIndex,

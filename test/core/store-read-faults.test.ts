@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { setup, patchBody, USER_SCHEMA } from './harness.js';
 
-// The read paths map the store's promise with `then` instead of awaiting it in an `async`
-// function (`UserService.get`, `getResource`, `WriteLoop.writeFor`: fewer bytes and promise
-// turns per request, bench/RESULTS.md). An `async` function turns a store that throws into a
-// rejection; these hold the mapped paths to that: a store that throws at once and one that
-// rejects answer alike, a 500 whose cause `onError` sees.
+// A store that throws at once and one that rejects answer alike on every read and write path:
+// a 500 whose cause `onError` sees.
 const faults = {
   throws: () => {
     throw new Error('store down');

@@ -33,7 +33,7 @@ function twoProfiles() {
   return { ...service, conflicts: () => conflicts };
 }
 
-describe('one GroupService for every profile', () => {
+describe('one group service for every profile', () => {
   it('serialises two profiles’ concurrent membership PATCHes on one group: nothing lost, no conflict', async () => {
     const { scim, request, createUser, conflicts } = twoProfiles();
     // A listener makes every request a traced one, with its own PATCH context.

@@ -1,6 +1,8 @@
 import type { GroupStore } from '../../contracts/group-store.js';
+import { DeltaPlan } from '../../patch/delta-plan.js';
+import type { GroupService } from '../resources/kinds/group.js';
 import type { GroupAccess } from '../scim.js';
-import type { GroupService } from './group-service.js';
+import type { GroupWritten } from './group-write.js';
 
 /** How many members the host's walk reads per store call, by default. */
 const DEFAULT_PAGE = 500;
@@ -25,7 +27,26 @@ export function groupAccess(service: GroupService, store: GroupStore): GroupAcce
       }
     },
     of: (tenant, memberId) => store.groupsOf(tenant, memberId),
-    addMembers: (tenant, id, members) => service.addMembers(tenant, id, members),
-    removeMembers: (tenant, id, memberIds) => service.removeMembers(tenant, id, memberIds),
+    addMembers: async (tenant, id, members) =>
+      (await changeMembers(service, tenant, id, (plan) => plan.add(members)))?.added ?? [],
+    removeMembers: async (tenant, id, memberIds) =>
+      (await changeMembers(service, tenant, id, (plan) => plan.remove(memberIds)))?.removed ?? [],
   };
+}
+
+// A membership-only write of the host API, through the one write loop (404, events).
+async function changeMembers(
+  service: GroupService,
+  tenant: string,
+  id: string,
+  change: (plan: DeltaPlan) => void,
+): Promise<GroupWritten | null> {
+  const plan = new DeltaPlan();
+  change(plan);
+  const written = await service.update(tenant, id, undefined, async (_group, now) => ({
+    group: null,
+    members: plan,
+    at: now,
+  }));
+  return written.done;
 }

@@ -39,21 +39,20 @@ const memberBytes = (m: GroupMember, baseUrl: number) =>
  * (`$ref`). The groups come back in order, as many as fit: the read stops at the first group
  * whose members do not, so no more than the allowance (and one page) is ever held. When not
  * even the answer's first part fits, it throws the allowance's refusal (400 `tooMany`, or 503
- * when other answers hold the room). Groups are returned as they are, at once, when the
+ * when other answers hold the room). Groups are returned as they are when the
  * response does not show `members`.
  *
  * On any failure the allowance is closed, so a read that throws holds nothing.
  */
-export function readMembers(
+export async function readMembers(
   store: GroupStore,
   tenant: string,
   groups: readonly ScimGroup[],
   project: Projector | undefined,
   baseUrl: string,
   allowance: ResponseAllowance,
-): readonly ScimGroup[] | Promise<readonly ScimGroup[]> {
-  // No promise turn for a response that shows no members.
-  return keepsMembers(project) ? readEach(store, tenant, groups, baseUrl, allowance) : groups;
+): Promise<readonly ScimGroup[]> {
+  return keepsMembers(project) ? await readEach(store, tenant, groups, baseUrl, allowance) : groups;
 }
 
 async function readEach(

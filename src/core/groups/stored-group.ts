@@ -1,6 +1,10 @@
 import type { GroupMember, GroupMeta, ScimGroup } from '../../schema/group-schema.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
-import { assembleResource, firstResourceMeta, nextResourceMeta } from '../stored-resource.js';
+import {
+  assembleResource,
+  firstResourceMeta,
+  nextResourceMeta,
+} from '../resources/stored-resource.js';
 
 /**
  * Assembles a stored group, frozen, laid out as every resource the core writes (see

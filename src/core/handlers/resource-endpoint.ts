@@ -25,7 +25,7 @@ export interface ResourcePage<R extends StoredResource = StoredResource> {
  * account status, the Group's memberships); the handlers keep what every resource shares
  * (bodies, projection, ETags, paging, responses).
  */
-export interface ResourceService<R extends StoredResource = StoredResource> {
+export interface EndpointService<R extends StoredResource = StoredResource> {
   /** Creates a resource from a validated POST body. */
   create(tenant: string, input: ResourceInput): Promise<R>;
   /**
@@ -70,7 +70,7 @@ export interface ResourceEndpoint {
   /** The compiled resource type: schemas, body reader, path resolver, dialect rules. */
   readonly type: CompiledResourceType;
   /** Its operations. */
-  readonly service: ResourceService;
+  readonly service: EndpointService;
   /** Parses and checks a filter text in this type (see `filterReader`). */
   readonly readFilter: (text: string) => Filter;
   /** Parses a filter text under this type's rules, unchecked (see `filterParser`). */
@@ -90,8 +90,8 @@ export interface ResourceEndpoint {
    * Adds what a response shows but the store does not keep with the resource (the User's
    * computed `groups`), for every resource of a response at once, so a store can answer a page
    * with one read. Called before `present`; `project` is the request's projection (undefined:
-   * none), so nothing is read for what the response leaves out. Returns the resources as they
-   * are when there is nothing to add, and without a promise when it read nothing that needs one.
+   * none), so nothing is read for what the response leaves out. Resolves to the resources as
+   * they are when there is nothing to add.
    * What it reads that may be large (a group's members) it reserves in the answer's
    * `allowance`, returning only the leading resources that fit (see `readMembers`).
    * Omitted: nothing to add.
@@ -102,7 +102,7 @@ export interface ResourceEndpoint {
     project: Projector | undefined,
     baseUrl: string,
     allowance: ResponseAllowance,
-  ) => readonly StoredResource[] | Promise<readonly StoredResource[]>;
+  ) => Promise<readonly StoredResource[]>;
   /**
    * Whether a PATCH without `attributes` / `excludedAttributes` answers `204 No Content` with
    * the `ETag` (RFC 7644 §3.5.2 allows it) instead of 200 with the whole resource: a group's,

@@ -1,6 +1,6 @@
 import type { ScimResource } from '../../contracts/resource-store.js';
 import type { ScimEvent } from '../events/types.js';
-import { changedAttributes } from '../users/changed-attributes.js';
+import { changedAttributes } from '../resources/events.js';
 
 // What the core keeps by itself: a change to these alone is not a `resource.updated`.
 const BOOKKEEPING: ReadonlySet<string> = new Set(['meta', 'schemas']);

@@ -1,7 +1,7 @@
 import type { OutboxMessage } from '../../contracts/outbox.js';
 import { isEmailAddress } from '../../schema/email.js';
 import type { ScimUser } from '../../schema/user-resource.js';
-import { newId } from '../users/new-id.js';
+import { newId } from '../resources/new-id.js';
 
 /**
  * Returns the address a user's welcome email goes to: the userName when it is an email

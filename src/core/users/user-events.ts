@@ -1,6 +1,6 @@
 import type { ScimUser } from '../../schema/user-resource.js';
 import type { ScimEvent } from '../events/types.js';
-import { changedAttributes } from './changed-attributes.js';
+import { changedAttributes } from '../resources/events.js';
 import { isActiveUser } from './account-status.js';
 import { ACCOUNT_SCHEMA } from '../../schema/urns.js';
 

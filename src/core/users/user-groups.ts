@@ -1,5 +1,6 @@
 import { setMember } from '../../json/json-value.js';
 import type { GroupStore, MemberGroup } from '../../contracts/group-store.js';
+import type { UserStore } from '../../contracts/user-store.js';
 import type { Projector } from '../../schema/project-resource.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 
@@ -74,4 +75,21 @@ export async function addGroups(
     users.map((user) => user.id),
   );
   return users.map((user) => withGroupValues(user, found.get(user.id), groupsUrl));
+}
+
+/**
+ * Adds each user's `groups` (direct and indirect, computed from memberships, one store read
+ * for all) when the response shaped by `project` shows them and the store keeps groups;
+ * otherwise asks the store nothing and resolves to `users` as they are.
+ */
+export async function expandGroups(
+  store: UserStore,
+  tenant: string,
+  users: readonly ScimUser[],
+  groupsUrl: string,
+  project: Projector | undefined,
+): Promise<readonly ScimUser[]> {
+  const groups = store.groups;
+  if (!groups || users.length === 0 || !keepsGroups(project)) return users;
+  return await addGroups(groups, tenant, users, groupsUrl);
 }

@@ -1,7 +1,7 @@
-import type { ResourceMeta, ScimResource } from '../contracts/resource-store.js';
-import { setMember } from '../json/json-value.js';
-import type { CompiledResourceType } from '../schema/resource-type.js';
-import { FIRST_VERSION, nextVersion } from '../schema/version.js';
+import type { ResourceMeta, ScimResource } from '../../contracts/resource-store.js';
+import { setMember } from '../../json/json-value.js';
+import type { CompiledResourceType } from '../../schema/resource-type.js';
+import { FIRST_VERSION, nextVersion } from '../../schema/version.js';
 
 /**
  * Assembles a stored resource (a group, a host resource), frozen, laid out as every resource the

@@ -1,0 +1,288 @@
+import type { OutboxMessage } from '../../../contracts/outbox.js';
+import type { DeleteOptions, ListQuery } from '../../../contracts/store-query.js';
+import type { UserStore } from '../../../contracts/user-store.js';
+import { jsonMembersEqual } from '../../../json/json-value.js';
+import { applyPatchIn } from '../../../patch/apply-patch.js';
+import type { PatchContext } from '../../../patch/patch-context.js';
+import { checkImmutable } from '../../../schema/check-immutable.js';
+import { checkKeyText } from '../../../schema/check-key-text.js';
+import { checkValueCounts } from '../../../schema/check-value-counts.js';
+import type { CompiledResourceType } from '../../../schema/resource-type.js';
+import { ACCOUNT_SCHEMA } from '../../../schema/urns.js';
+import type { UserNameCheck } from '../../../schema/user-name-rule.js';
+import type { AccountExtension, ScimUser } from '../../../schema/user-resource.js';
+import type { ResourceInput } from '../../../schema/validate-resource-input.js';
+import type { ScimEvent } from '../../events/types.js';
+import type { ResourcePage } from '../../handlers/resource-endpoint.js';
+import type { OutboxDispatcher } from '../../outbox/outbox-dispatcher.js';
+import { welcomeMessage } from '../../outbox/welcome-message.js';
+import {
+  accountAfterActiveChange,
+  activatedAccount,
+  initialAccount,
+  isActiveUser,
+} from '../../users/account-status.js';
+import { assembleUser, firstMeta, nextMeta, type UserAttributes } from '../../users/stored-user.js';
+import { userEvents } from '../../users/user-events.js';
+import type { PatchStep, ResourceKind, WriteOnlyValues } from '../resource-kind.js';
+import type { ResourceService } from '../resource-service.js';
+
+/** The user attributes a store keys on besides `userName` (see `checkKeyText`). */
+const USER_KEYS = ['externalId'];
+
+/** The next version of a user to store, and what goes with it. */
+export interface PlannedUserWrite {
+  /** The next version (from `assembleUser`), with the version after the current one. */
+  readonly user: ScimUser;
+  /** Outbox messages stored in the same write, sent once it is committed. */
+  readonly outbox: readonly OutboxMessage[];
+}
+
+/** A user's service: the one resource service, configured by {@link UserKind}. */
+export type UserService = ResourceService<ScimUser, PlannedUserWrite, PlannedUserWrite>;
+
+/** What the User's rules need besides its store and type. */
+export interface UserSettings {
+  /** Delivers the welcome email; without it (no mailer) none is queued. */
+  readonly outbox: OutboxDispatcher | undefined;
+  /** Most values of one multi-valued attribute (`maxAttributeValues`). */
+  readonly maxAttributeValues: number;
+  /** The host's userName rule, applied here so every write (POST, PUT, PATCH) meets it. */
+  readonly checkUserName: UserNameCheck;
+  /** The host's password hook, if any. */
+  readonly onPassword:
+    ((tenant: string, userId: string, password: string) => void | Promise<void>) | undefined;
+  /**
+   * Hears of a fault that must not fail the request: a failing password hook, a welcome email
+   * that could not be queued (the user has no address).
+   */
+  readonly reportError: (error: unknown) => void;
+}
+
+/**
+ * The User as the one resource service serves it: its account status and welcome email
+ * (docs/lifecycle.md) follow every change of `active`; every write meets the host's userName
+ * rule; a PUT that omits `active` keeps it; the writeOnly `password` goes to the host's hook
+ * after the write. Events: `user.created|updated|deactivated|reactivated|activated|deleted`.
+ */
+export class UserKind implements ResourceKind<ScimUser, PlannedUserWrite, PlannedUserWrite> {
+  readonly name = 'User';
+  readonly plural = 'users';
+
+  constructor(
+    private readonly store: UserStore,
+    /** The User resource type: its `schemasOf` lists the extensions a user has. */
+    private readonly type: CompiledResourceType,
+    private readonly settings: UserSettings,
+  ) {}
+
+  get capabilities() {
+    return this.store.capabilities;
+  }
+
+  read(tenant: string, id: string): Promise<ScimUser | null> {
+    return this.store.get(tenant, id);
+  }
+
+  /** Lists users; the query carries the User resource type (added when it has none). */
+  list(tenant: string, query: ListQuery): Promise<ResourcePage<ScimUser>> {
+    return this.store.list(
+      tenant,
+      query.resourceType ? query : { ...query, resourceType: this.type },
+    );
+  }
+
+  async insert(tenant: string, planned: PlannedUserWrite): Promise<PlannedUserWrite> {
+    await this.store.create(tenant, planned.user, { outbox: planned.outbox });
+    return planned;
+  }
+
+  async write(
+    tenant: string,
+    current: ScimUser,
+    planned: PlannedUserWrite,
+  ): Promise<PlannedUserWrite | null> {
+    const { user, outbox } = planned;
+    const expectedVersion = current.meta.version;
+    const replaced = await this.store.replace(
+      tenant,
+      user,
+      outbox.length > 0 ? { expectedVersion, outbox } : { expectedVersion },
+    );
+    return replaced ? planned : null;
+  }
+
+  remove(tenant: string, id: string, options: DeleteOptions): Promise<boolean> {
+    return this.store.delete(tenant, id, options);
+  }
+
+  /** A new user, `Invited` with the welcome email when created active, else `Pending`. */
+  async planCreate(
+    tenant: string,
+    id: string,
+    input: ResourceInput,
+    now: string,
+  ): Promise<PlannedUserWrite> {
+    const { attributes } = input;
+    checkValueCounts(attributes, this.type, this.settings.maxAttributeValues);
+    this.settings.checkUserName(attributes.userName);
+    checkKeyText(attributes, USER_KEYS);
+    const { account, invite } = initialAccount(attributes.active === true, now);
+    const user = assembleUser({ id, attributes, account, meta: firstMeta(now), type: this.type });
+    return { user, outbox: invite ? this.#welcome(tenant, user, now) : [] };
+  }
+
+  /**
+   * PUT: readWrite attributes left out are cleared (roles included), except `active`, which an
+   * omitted value leaves as it is; a change to a set immutable attribute is 400 `mutability`.
+   */
+  async planReplace(
+    tenant: string,
+    current: ScimUser,
+    input: ResourceInput,
+    now: string,
+  ): Promise<PlannedUserWrite | null> {
+    // Checked against the version being replaced, so a concurrent write cannot slip past it.
+    const kept = checkImmutable(current, input.attributes, this.type);
+    const active = input.attributes.active ?? current.active;
+    // No copy when the PUT sent `active`, the usual case.
+    const attributes = kept.active === active ? kept : { ...kept, active };
+    return this.#planUpdate(tenant, current, attributes, now);
+  }
+
+  /** PATCH: a `password` the operations set, however they name it, goes to the hook. */
+  async planPatch(
+    ctx: PatchContext,
+    tenant: string,
+    current: ScimUser,
+    body: unknown,
+    now: string,
+  ): Promise<PatchStep<PlannedUserWrite>> {
+    const result = applyPatchIn(ctx, current, body);
+    const write = result.changed ? this.#planUpdate(tenant, current, result.resource, now) : null;
+    return { write, writeOnly: result.writeOnly };
+  }
+
+  after(done: PlannedUserWrite): ScimUser {
+    return done.user;
+  }
+
+  events(
+    tenant: string,
+    at: string,
+    id: string,
+    before: ScimUser | null,
+    done: PlannedUserWrite | null,
+  ): ScimEvent[] {
+    return userEvents(tenant, at, id, before, done?.user ?? null);
+  }
+
+  /** Wakes the outbox's dispatcher for the messages a write queued. */
+  committed(done: PlannedUserWrite): void {
+    if (done.outbox.length > 0) this.settings.outbox?.kick();
+  }
+
+  /**
+   * Hands a client's writeOnly `password` (a string: the engine coerced it to the attribute's
+   * type) to the host's hook after the write. A failing hook is reported to `onError`; the
+   * SCIM request has already succeeded.
+   */
+  async delivered(tenant: string, user: ScimUser, writeOnly: WriteOnlyValues): Promise<void> {
+    const hook = this.settings.onPassword;
+    const { password } = writeOnly;
+    if (typeof password !== 'string' || !hook) return;
+    try {
+      await hook(tenant, user.id, password);
+    } catch (error) {
+      this.settings.reportError(error);
+    }
+  }
+
+  /** The write of a first login: an `Invited` user becomes `Activated`; `null` for any other. */
+  activation(current: ScimUser, now: string): PlannedUserWrite | null {
+    const account = current[ACCOUNT_SCHEMA];
+    if (account.status !== 'Invited') return null;
+    return { user: this.#revise(current, activatedAccount(account, now), now), outbox: [] };
+  }
+
+  /**
+   * The write that queues the welcome email again for an `Invited` user; `null` when the user
+   * is not invited, has no email address, or the service sends no email (no mailer).
+   */
+  invitation(tenant: string, current: ScimUser, now: string): PlannedUserWrite | null {
+    if (current[ACCOUNT_SCHEMA].status !== 'Invited') return null;
+    const outbox = this.#welcome(tenant, current, now);
+    if (outbox.length === 0) return null;
+    // A version bump makes the outbox write conditional like any other write; no client sees a
+    // change, so lastModified stays.
+    return { user: this.#revise(current, current[ACCOUNT_SCHEMA], undefined), outbox };
+  }
+
+  /**
+   * The write of `attributes` over `current`: the rules every write meets, the account status
+   * after a change of `active`, and the welcome email on the first move into `Invited`;
+   * `null` when nothing changes.
+   */
+  #planUpdate(
+    tenant: string,
+    current: ScimUser,
+    attributes: UserAttributes,
+    now: string,
+  ): PlannedUserWrite | null {
+    checkValueCounts(attributes, this.type, this.settings.maxAttributeValues, current);
+    checkKeyText(attributes, USER_KEYS, current);
+    // A kept userName passed the rule when it was written: a host that tightens its rule
+    // does not lock existing users out of every other change.
+    if (attributes.userName !== current.userName) this.settings.checkUserName(attributes.userName);
+    const { account, invite } = accountAfterActiveChange(
+      current[ACCOUNT_SCHEMA],
+      isActiveUser(current),
+      activeValue(attributes.active),
+      now,
+    );
+    const user = assembleUser({
+      id: current.id,
+      attributes,
+      account,
+      meta: nextMeta(current.meta, now),
+      type: this.type,
+      current,
+    });
+    if (jsonMembersEqual(user, current, 'meta')) return null;
+    return { user, outbox: invite ? this.#welcome(tenant, user, now) : [] };
+  }
+
+  /**
+   * The welcome email to queue with a write, or none when the service sends none (no mailer)
+   * or the user has no address: the account still moves on, and for a missing address the
+   * host hears of it through `onError`.
+   */
+  #welcome(tenant: string, user: ScimUser, now: string): OutboxMessage[] {
+    if (this.settings.outbox === undefined) return [];
+    const message = welcomeMessage(tenant, user, now);
+    if (message) return [message];
+    this.settings.reportError(
+      new Error(
+        `No welcome email for user "${user.id}" of tenant "${tenant}": neither its userName nor its emails hold an email address.`,
+      ),
+    );
+    return [];
+  }
+
+  // The next version of `current` with another account (the host API's writes).
+  #revise(current: ScimUser, account: AccountExtension, now: string | undefined): ScimUser {
+    return assembleUser({
+      id: current.id,
+      attributes: current,
+      account,
+      meta: nextMeta(current.meta, now),
+      type: this.type,
+      current,
+    });
+  }
+}
+
+// The `active` a write sets: a boolean, or undefined when the write leaves it unassigned.
+function activeValue(active: unknown): boolean | undefined {
+  return active === undefined ? undefined : active === true;
+}

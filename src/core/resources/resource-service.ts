@@ -1,0 +1,192 @@
+import type { ListQuery } from '../../contracts/store-query.js';
+import { scimErrors, type ScimError } from '../../errors/index.js';
+import type { AttributePath, Filter } from '../../filter/ast.js';
+import { previewJson } from '../../json/preview-json.js';
+import type { PatchContext } from '../../patch/patch-context.js';
+import type { Projection } from '../../schema/project-resource.js';
+import type { ResourceInput } from '../../schema/validate-resource-input.js';
+import type { EventHub } from '../events/event-hub.js';
+import type {
+  EndpointService,
+  ResourcePage,
+  StoredResource,
+} from '../handlers/resource-endpoint.js';
+import { emitEvents } from './events.js';
+import { newId } from './new-id.js';
+import type { ResourceKind, WriteOnlyValues } from './resource-kind.js';
+import { assertStoreFilters, assertStoreSorts } from './store-support.js';
+import { WriteLoop, type WriteOutcome, type WriteStep } from './write-loop.js';
+
+/**
+ * The operations of one resource type (the User, the Group, a type of the host's), behind the
+ * SCIM endpoints and the host API. What differs by type is its {@link ResourceKind}; here is
+ * what every type shares: new ids and write times, one {@link WriteLoop} (per-id lock,
+ * If-Match, 404, retries after a version conflict), the store's declared capabilities, and the
+ * events of what was committed.
+ *
+ * One service serves every compatibility profile: a PATCH names the context (dialect rules,
+ * rule trace) it is read in, so every profile's writes to a resource queue on the same lock
+ * (see {@link ResourceService.inContext}).
+ */
+export class ResourceService<R extends StoredResource, W, D> {
+  readonly #kind: ResourceKind<R, W, D>;
+  readonly #events: EventHub;
+  readonly #clock: () => Date;
+  readonly #loop: WriteLoop<R, W, D>;
+
+  constructor(kind: ResourceKind<R, W, D>, events: EventHub, clock: () => Date) {
+    this.#kind = kind;
+    this.#events = events;
+    this.#clock = clock;
+    this.#loop = new WriteLoop<R, W, D>(
+      {
+        notFound: (id) => this.notFound(id),
+        read: (tenant, id) => kind.read(tenant, id),
+        write: (tenant, current, planned, ifMatch) => kind.write(tenant, current, planned, ifMatch),
+        remove: (tenant, id, options) => kind.remove(tenant, id, options),
+        committed: (tenant, at, id, before, done) => this.#committed(tenant, at, id, before, done),
+      },
+      clock,
+    );
+  }
+
+  /** Whether the store pages by keyset, so the endpoint answers RFC 9865 cursors. */
+  get keysetPaging(): boolean {
+    return this.#kind.capabilities?.keysetPaging === true;
+  }
+
+  /** The 404 of a resource of this type that is not there. */
+  notFound(id: string): ScimError {
+    return scimErrors.notFound(`${this.#kind.name} ${previewJson(id)} not found.`);
+  }
+
+  /** Creates a resource from a validated POST body. */
+  async create(tenant: string, input: ResourceInput): Promise<R> {
+    const date = this.#clock();
+    const now = date.toISOString();
+    const planned = await this.#kind.planCreate(tenant, newId(date.getTime()), input, now);
+    const done = await this.#kind.insert(tenant, planned);
+    const created = this.#kind.after(done);
+    this.#committed(tenant, now, created.id, null, done);
+    await this.#delivered(tenant, created, writeOnlyOf(input));
+    return created;
+  }
+
+  /** Reads a resource or throws 404. */
+  async get(tenant: string, id: string): Promise<R> {
+    const resource = await this.#kind.read(tenant, id);
+    if (!resource) throw this.notFound(id);
+    return resource;
+  }
+
+  /** Lists resources, as `get` reads each. */
+  async list(tenant: string, query: ListQuery): Promise<ResourcePage<R>> {
+    return await this.#kind.list(tenant, query);
+  }
+
+  /** Throws 400 `invalidFilter` when the store declares it cannot answer `filter`. */
+  assertFilterSupported(filter: Filter, text: string): void {
+    assertStoreFilters(this.#kind.capabilities, filter, text);
+  }
+
+  /** Throws 400 `invalidValue` when the store declares it cannot sort by `path`. */
+  assertSortSupported(path: AttributePath, text: string): void {
+    assertStoreSorts(this.#kind.capabilities, path, text, this.#kind.plural);
+  }
+
+  /** PUT: replaces what a client may write, as the type's rules say (404, 412). */
+  async replace(
+    tenant: string,
+    id: string,
+    ifMatch: string | undefined,
+    input: ResourceInput,
+  ): Promise<R> {
+    const written = await this.#written(
+      this.#loop.write(tenant, id, ifMatch, (current, now) =>
+        this.#kind.planReplace(tenant, current, input, now),
+      ),
+    );
+    await this.#delivered(tenant, written, writeOnlyOf(input));
+    return this.#kind.readsBack ? await this.get(tenant, id) : written;
+  }
+
+  /**
+   * PATCH, read in `ctx` (the dialect rules of the caller's profile): all operations or none; a
+   * PATCH that changes nothing writes nothing. `shown` is what the response will show,
+   * `undefined` when it has no body.
+   */
+  async patch(
+    ctx: PatchContext,
+    tenant: string,
+    id: string,
+    ifMatch: string | undefined,
+    body: unknown,
+    shown?: Projection,
+  ): Promise<R> {
+    let writeOnly: WriteOnlyValues = {};
+    const written = await this.#written(
+      this.#loop.write(tenant, id, ifMatch, async (current, now) => {
+        const step = await this.#kind.planPatch(ctx, tenant, current, body, now);
+        // From the attempt that is written: the loop may plan again on a newer version.
+        writeOnly = step.writeOnly;
+        return step.write;
+      }),
+    );
+    await this.#delivered(tenant, written, writeOnly);
+    return this.#kind.readsBack && shown !== undefined ? await this.get(tenant, id) : written;
+  }
+
+  /** Deletes a resource (404, 412 for a stale If-Match), then reports it. */
+  async delete(tenant: string, id: string, ifMatch: string | undefined): Promise<void> {
+    await this.#loop.delete(tenant, id, ifMatch);
+  }
+
+  /**
+   * Changes the resource `id` as `step` plans it, through the one write loop: the type's own
+   * writes of the host API (activating a user, adding members), which no SCIM request makes.
+   */
+  async update(
+    tenant: string,
+    id: string,
+    ifMatch: string | undefined,
+    step: WriteStep<R, W>,
+  ): Promise<WriteOutcome<R, D>> {
+    return await this.#loop.write(tenant, id, ifMatch, step);
+  }
+
+  /** This service as one profile's endpoints call it: its PATCHes are read in `ctx`. */
+  inContext(ctx: PatchContext): EndpointService<R> {
+    return {
+      create: (tenant, input) => this.create(tenant, input),
+      get: (tenant, id) => this.get(tenant, id),
+      list: (tenant, query) => this.list(tenant, query),
+      assertFilterSupported: (filter, text) => this.assertFilterSupported(filter, text),
+      assertSortSupported: (path, text) => this.assertSortSupported(path, text),
+      replace: (tenant, id, ifMatch, input) => this.replace(tenant, id, ifMatch, input),
+      patch: (tenant, id, ifMatch, body, shown) =>
+        this.patch(ctx, tenant, id, ifMatch, body, shown),
+      delete: (tenant, id, ifMatch) => this.delete(tenant, id, ifMatch),
+    };
+  }
+
+  // The resource a write leaves: the one written, or the current one when nothing changed.
+  async #written(outcome: Promise<WriteOutcome<R, D>>): Promise<R> {
+    const { current, done } = await outcome;
+    return done === null ? current : this.#kind.after(done);
+  }
+
+  // After a committed write or deletion: its events, then what else the type does.
+  #committed(tenant: string, at: string, id: string, before: R | null, done: D | null): void {
+    emitEvents(this.#events, () => this.#kind.events(tenant, at, id, before, done));
+    if (done !== null) this.#kind.committed?.(done);
+  }
+
+  async #delivered(tenant: string, resource: R, writeOnly: WriteOnlyValues): Promise<void> {
+    await this.#kind.delivered?.(tenant, resource, writeOnly);
+  }
+}
+
+// The writeOnly values of a validated POST or PUT body.
+function writeOnlyOf(input: ResourceInput): WriteOnlyValues {
+  return input.password === undefined ? {} : { password: input.password };
+}

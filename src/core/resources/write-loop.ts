@@ -1,0 +1,133 @@
+import type { DeleteOptions } from '../../contracts/store-query.js';
+import { isScimError, type ScimError } from '../../errors/index.js';
+import type { StoredResource } from '../handlers/resource-endpoint.js';
+import { assertIfMatch } from '../http/etag.js';
+import { KeyedLock } from './keyed-lock.js';
+
+/** How many times a write without If-Match re-reads and re-applies after a version conflict. */
+export const MAX_WRITE_ATTEMPTS = 16;
+
+/**
+ * Plans a write from the current version of a resource and the time of the write: what to
+ * store, or `null` when there is nothing to write. Throws a ScimError to refuse the write. It
+ * may run more than once per write (once per attempt), each time on a newer version.
+ */
+export type WriteStep<R, W> = (current: R, now: string) => Promise<W | null>;
+
+/**
+ * What the write loop needs from one resource type's storage: read, write a planned change
+ * over the version read, delete, and hear of what was committed. `W` is what a step plans,
+ * `D` what a committed write reports.
+ */
+export interface WriteTarget<R extends StoredResource, W, D> {
+  /** The 404 of a resource that is not there. */
+  notFound(id: string): ScimError;
+  /** Reads the current version, or `null`. */
+  read(tenant: string, id: string): Promise<R | null>;
+  /**
+   * Writes `planned` over `current`, whose version the write is based on; `null` when the
+   * resource is gone. Throws `versionConflict` (412) when another write came first, where the
+   * write is conditional: always with `ifMatch`; without it, a target may apply a change that
+   * does not depend on the version (a membership delta) unconditionally.
+   */
+  write(tenant: string, current: R, planned: W, ifMatch: string | undefined): Promise<D | null>;
+  /** Deletes the resource; `false` when there is none; 412 for a stale expected version. */
+  remove(tenant: string, id: string, options: DeleteOptions): Promise<boolean>;
+  /** After a committed write (`done`) or deletion (`done` null): its events, say. */
+  committed(tenant: string, at: string, id: string, before: R | null, done: D | null): void;
+}
+
+/** What a write resolves to: the version read last, and what the target reported. */
+export interface WriteOutcome<R, D> {
+  /** The version the step planned from (the one written over, when there was a write). */
+  readonly current: R;
+  /** What the target reported of the committed write; `null` when the step planned nothing. */
+  readonly done: D | null;
+}
+
+/**
+ * The one read–apply–write loop every resource type is written through: it serialises writes
+ * per id, checks If-Match, answers 404 for a resource that is not there, retries a write
+ * without If-Match after a version conflict (a bounded number of times, with a random growing
+ * wait), and reports what it committed to the target.
+ */
+export class WriteLoop<R extends StoredResource, W, D> {
+  // Writes are serialised per id, whatever the tenant: ids are generated and unique across
+  // tenants, and two tenants naming the same unknown id only wait for each other. The lock
+  // saves retries; correctness rests on the store's version check.
+  readonly #lock = new KeyedLock();
+
+  constructor(
+    private readonly target: WriteTarget<R, W, D>,
+    private readonly clock: () => Date,
+  ) {}
+
+  /** Returns the time of a write, as stored in `meta`. */
+  now(): string {
+    return this.clock().toISOString();
+  }
+
+  /**
+   * Changes the resource `id` as `step` plans it, atomically against concurrent writers: with
+   * `ifMatch` a stale version answers 412; without it the step runs again on the version that
+   * won, a bounded number of times. Throws 404 when there is no such resource.
+   *
+   * @see RFC 7644 §3.14
+   */
+  async write(
+    tenant: string,
+    id: string,
+    ifMatch: string | undefined,
+    step: WriteStep<R, W>,
+  ): Promise<WriteOutcome<R, D>> {
+    return await this.#lock.run(id, () => this.#attempts(tenant, id, ifMatch, step));
+  }
+
+  async #attempts(
+    tenant: string,
+    id: string,
+    ifMatch: string | undefined,
+    step: WriteStep<R, W>,
+  ): Promise<WriteOutcome<R, D>> {
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.target.read(tenant, id);
+      if (!current) throw this.target.notFound(id);
+      assertIfMatch(ifMatch, current.meta.version);
+      const now = this.now();
+      let done: D | null;
+      try {
+        const planned = await step(current, now);
+        if (planned === null) return { current, done: null };
+        done = await this.target.write(tenant, current, planned, ifMatch);
+      } catch (error) {
+        // A step may meet another writer too (a read of its own that is newer): 412 either way.
+        const conflict = isScimError(error) && error.status === 412;
+        if (!conflict || ifMatch !== undefined || attempt >= MAX_WRITE_ATTEMPTS) throw error;
+        await backOff(attempt);
+        continue;
+      }
+      if (done === null) throw this.target.notFound(id);
+      this.target.committed(tenant, now, id, current, done);
+      return { current, done };
+    }
+  }
+
+  /** Deletes the resource `id`, then reports it. Throws 404, or 412 for a stale If-Match. */
+  async delete(tenant: string, id: string, ifMatch: string | undefined): Promise<void> {
+    let expectedVersion: string | undefined;
+    if (ifMatch !== undefined) {
+      const current = await this.target.read(tenant, id);
+      if (!current) throw this.target.notFound(id);
+      assertIfMatch(ifMatch, current.meta.version);
+      expectedVersion = current.meta.version;
+    }
+    const options = expectedVersion === undefined ? {} : { expectedVersion };
+    if (!(await this.target.remove(tenant, id, options))) throw this.target.notFound(id);
+    this.target.committed(tenant, this.now(), id, null, null);
+  }
+}
+
+// Another process won the race: wait a little (random, growing) so the two stop colliding.
+function backOff(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** Math.min(attempt, 6)));
+}
