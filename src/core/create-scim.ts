@@ -1,17 +1,15 @@
 import type { ScimEvent } from './events/types.js';
-import { ScimConfigError, scimErrors } from '../errors/index.js';
+import { ScimConfigError } from '../errors/index.js';
+import { Dispatcher } from './dispatch/dispatcher.js';
 import { DEFAULT_MAX_ATTRIBUTE_VALUES } from '../schema/check-value-counts.js';
 import { userNameCheck } from '../schema/user-name-rule.js';
 import { EventHub } from './events/event-hub.js';
 import { RequestHub } from './events/request-hub.js';
 import type { HandlerConfig } from './handlers/context.js';
-import type { ResourceEndpoint } from './handlers/resource-endpoint.js';
 import { requestOrigin } from './http/request-origin.js';
-import { targetPath } from './http/request-target.js';
 import { tenantAdmin } from './tenants/tenant-admin.js';
 import type { ScimOptions } from './options.js';
 import { missingForMail, welcomeOutbox } from './outbox/welcome-outbox.js';
-import { requestPhases } from './request-phases.js';
 import { servedSets } from './served-set.js';
 import { groupAccess } from './groups/group-access.js';
 import { GroupService } from './groups/group-service.js';
@@ -25,11 +23,9 @@ import {
   compileUserType,
 } from './resource-types.js';
 import { profileSelector } from './profiles.js';
-import { routeTable } from './routes.js';
 import type { Scim } from './scim.js';
 import type { ScimRequest } from './types.js';
 import { UserService } from './users/user-service.js';
-import { previewJson } from '../json/preview-json.js';
 import { cursorSettings } from './handlers/cursor-settings.js';
 
 const STORE_METHODS = ['create', 'get', 'replace', 'delete', 'list'] as const;
@@ -144,8 +140,6 @@ export function createScim(options: ScimOptions): Scim {
   );
   const servedWith = servedSets({ options, users, groupService, hostServices, reportError });
   const { endpoints, answers } = profiles.configFor(undefined);
-  // Where each served type sits in every set: the route table names the default set's rows.
-  const rowOf = new Map(endpoints.map((e, i) => [e, i]));
   const config: HandlerConfig = {
     basePath,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
@@ -163,65 +157,24 @@ export function createScim(options: ScimOptions): Scim {
     reportError,
     responses: responseBudget(options),
   };
-  const matchRoute = routeTable(new Map(endpoints.map((e) => [e.type.endpoint.slice(1), e])), {
-    me: options.me !== undefined,
-  });
   // Adapters read as far as the larger limit; each handler holds its body to its own.
   const maxBodyBytes = Math.max(config.maxBodyBytes, config.maxBulkPayloadBytes);
 
-  const basePrefix = `${basePath}/`;
-  // A server sees one origin, or a few: build its URLs once, not on every request.
-  let lastOrigin: string | undefined;
-  let lastBaseUrl = '';
-  let lastUrls = new Map<ResourceEndpoint, string>();
-  const baseUrlOf = (origin: string): string => {
-    if (origin !== lastOrigin) {
-      lastBaseUrl = `${origin.endsWith('/') ? origin.slice(0, -1) : origin}${basePath}`;
-      lastUrls = new Map(endpoints.map((e) => [e, `${lastBaseUrl}${e.type.endpoint}`]));
-      lastOrigin = origin;
-    }
-    return lastBaseUrl;
-  };
-
-  const phases = requestPhases({
+  const dispatcher = new Dispatcher({
+    basePath,
+    maxBodyBytes,
     verifier: options.verifier,
     rateLimit: options.rateLimit,
-    maxBodyBytes,
-    route(request, method) {
-      // An absolute-form target (`http://host/...`) routes like its path.
-      const path = targetPath(request.path);
-      if (basePath !== '' && path !== basePath && !path.startsWith(basePrefix))
-        throw scimErrors.notFound(`No SCIM endpoint at ${previewJson(request.path)}.`);
-      // HEAD is GET without the body, wherever GET is allowed (RFC 9110 §9.3.2). The router
-      // reads the path below the base path in place.
-      return matchRoute(method === 'HEAD' ? 'GET' : method, path, basePath.length);
-    },
-    run(match, request, tenant, trace, runOperation) {
-      const baseUrl = baseUrlOf(originOf(request) ?? '');
-      const { id } = match;
-      // The set of the tenant's profile (the default set, as a rule), traced while listened to.
-      const set = profiles.configFor(tenant.profile, trace && requests.collect(trace));
-      // A handler of no one type (the root search, `/Me`, `/Bulk`) reads with that set too.
-      if (match.endpoint === undefined) {
-        const own =
-          set.endpoints === endpoints
-            ? config
-            : { ...config, endpoints: set.endpoints, answers: set.answers };
-        return match.handler({ request, tenant, id, baseUrl, config: own, runOperation });
-      }
-      const url = lastUrls.get(match.endpoint) as string;
-      // The same row in that set.
-      const endpoint = set.endpoints[rowOf.get(match.endpoint) as number] as ResourceEndpoint;
-      if (trace) trace.type = endpoint.type;
-      return match.handler({ request, tenant, id, baseUrl, config, endpoint, url, runOperation });
-    },
-    reportError,
+    originOf,
+    profiles,
+    config,
     requests,
+    reportError,
   });
 
   return {
-    handle: phases.handle,
-    begin: phases.begin,
+    handle: (request) => dispatcher.handle(request),
+    begin: (head, context) => dispatcher.begin(head, context),
     maxBodyBytes,
     bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
     users: {
