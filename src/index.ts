@@ -50,7 +50,20 @@ export type {
 } from './core/tenants/delete-tenant.js';
 export type { ExportedResource, ExportTenantOptions } from './core/tenants/export-tenant.js';
 export { toNdjson } from './core/tenants/to-ndjson.js';
-export type { ScimOptions, OutboxOptions, RateLimit, RateLimitVerdict } from './core/options.js';
+export type {
+  ScimOptions,
+  ScimOptionsBase,
+  AuthOptions,
+  MailOptions,
+  LimitOptions,
+  PagingOptions,
+  DialectOptions,
+  SchemaOptions,
+  HookOptions,
+  OutboxOptions,
+  RateLimit,
+  RateLimitVerdict,
+} from './core/options.js';
 export type { MeHook } from './core/options.js';
 export type { HostResourceType } from './core/host-types/host-resource-type.js';
 export type {

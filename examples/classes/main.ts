@@ -17,7 +17,7 @@ import {
   scimErrors,
   staticApiKeys,
   type Scim,
-  type ScimOptions,
+  type ScimOptionsBase,
   type ScimResource,
 } from '../../src/index.js';
 import { readStoreConfig, type StoreConfig } from '../server/config.js';
@@ -43,13 +43,15 @@ async function checkPeople(scim: Scim, tenant: string, resource: ScimResource) {
 
 /** Builds the service: Users, Groups and Classes, in `stores` (default: all in memory). */
 export function classesScim(
-  overrides: Partial<ScimOptions> = {},
+  overrides: Partial<ScimOptionsBase> = {},
   stores: Pick<ClassesStores, 'users' | 'classes'> = memoryStores(),
 ): Scim {
+  const { auth, ...rest } = overrides;
+  const verifier = staticApiKeys([{ key: process.env.SCIM_KEY ?? 'dev-key', tenant: 'demo' }]);
   const scim: Scim = createScim({
     store: stores.users,
-    verifier: staticApiKeys([{ key: process.env.SCIM_KEY ?? 'dev-key', tenant: 'demo' }]),
-    mailer: { sendWelcome: async (email) => console.log(`welcome email to ${email.to}`) },
+    auth: { verifier, ...auth },
+    mail: { mailer: { sendWelcome: async (email) => console.log(`welcome email to ${email.to}`) } },
     basePath: '/api/v1/scim/v2',
     resourceTypes: [
       {
@@ -61,7 +63,7 @@ export function classesScim(
         check: (tenant, resource) => checkPeople(scim, tenant, resource),
       },
     ],
-    ...overrides,
+    ...rest,
   });
   return scim;
 }

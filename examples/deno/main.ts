@@ -17,8 +17,8 @@ import { MemoryUserStore } from '../../src/stores/memory/index.js';
 const scim = createScim({
   store: new MemoryUserStore(),
   // Deno also offers `process.env` (with --allow-env), like Node and Bun.
-  verifier: staticApiKeys([{ key: process.env.SCIM_KEY ?? 'dev-key', tenant: 'demo' }]),
-  mailer: { sendWelcome: async (email) => console.log(`welcome email to ${email.to}`) },
+  auth: { verifier: staticApiKeys([{ key: process.env.SCIM_KEY ?? 'dev-key', tenant: 'demo' }]) },
+  mail: { mailer: { sendWelcome: async (email) => console.log(`welcome email to ${email.to}`) } },
   basePath: '/api/v1/scim/v2',
 });
 

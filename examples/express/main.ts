@@ -12,8 +12,8 @@ import { MemoryUserStore } from '../../src/stores/memory/index.js';
 /** The service, mounted below. */
 export const scim = createScim({
   store: new MemoryUserStore(),
-  verifier: staticApiKeys([{ key: process.env.SCIM_KEY ?? 'dev-key', tenant: 'demo' }]),
-  mailer: { sendWelcome: async (email) => console.log(`welcome email to ${email.to}`) },
+  auth: { verifier: staticApiKeys([{ key: process.env.SCIM_KEY ?? 'dev-key', tenant: 'demo' }]) },
+  mail: { mailer: { sendWelcome: async (email) => console.log(`welcome email to ${email.to}`) } },
   basePath: '/api/v1/scim/v2',
 });
 

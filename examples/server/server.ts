@@ -190,21 +190,24 @@ export async function startServer(
   );
   const scimOptions: ScimOptions = {
     store: opened.store,
-    verifier,
-    mailer,
+    auth: { verifier },
+    mail: { mailer, outbox: config.outbox ?? { pollIntervalMs: 5000 } },
     basePath: BASE_PATH,
     ...(config.publicUrl === undefined ? {} : { publicBaseUrl: config.publicUrl }),
-    outbox: config.outbox ?? { pollIntervalMs: 5000 },
     // The contract's service names its users by email address.
-    userNameRule: config.userNameRule ?? 'email',
-    ...(config.cursorSecret === undefined ? {} : { cursorSecret: config.cursorSecret }),
-    ...(config.cursorTimeoutSeconds === undefined
-      ? {}
-      : { cursorTimeoutSeconds: config.cursorTimeoutSeconds }),
-    ...(config.advertiseCursors === undefined ? {} : { advertiseCursors: config.advertiseCursors }),
-    ...(config.defaultProfile === undefined ? {} : { defaultProfile: config.defaultProfile }),
+    schema: { userNameRule: config.userNameRule ?? 'email' },
+    paging: {
+      ...(config.cursorSecret === undefined ? {} : { cursorSecret: config.cursorSecret }),
+      ...(config.cursorTimeoutSeconds === undefined
+        ? {}
+        : { cursorTimeoutSeconds: config.cursorTimeoutSeconds }),
+      ...(config.advertiseCursors === undefined
+        ? {}
+        : { advertiseCursors: config.advertiseCursors }),
+    },
+    dialects: config.defaultProfile === undefined ? {} : { defaultProfile: config.defaultProfile },
     ...(config.meHeader === undefined ? {} : { me: meFromHeader(config.meHeader) }),
-    onError: (error) => print(describeError(error)),
+    hooks: { onError: (error) => print(describeError(error)) },
   };
   const scim = createScim(scimOptions);
   scim.on((event) => {

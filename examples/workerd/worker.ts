@@ -28,8 +28,10 @@ export default {
     handler ??= scimFetch(
       createScim({
         store: new MemoryUserStore(),
-        verifier: staticApiKeys([{ key: env.SCIM_KEY ?? 'dev-key', tenant: 'demo' }]),
-        mailer: { sendWelcome: async (email) => console.log(`welcome email to ${email.to}`) },
+        auth: { verifier: staticApiKeys([{ key: env.SCIM_KEY ?? 'dev-key', tenant: 'demo' }]) },
+        mail: {
+          mailer: { sendWelcome: async (email) => console.log(`welcome email to ${email.to}`) },
+        },
         basePath: '/api/v1/scim/v2',
       }),
     );

@@ -56,7 +56,7 @@ export type RateLimitVerdict =
 
 /**
  * Decides whether an authenticated request may go on, before its body is read (see
- * {@link ScimOptions.rateLimit}).
+ * {@link AuthOptions.rateLimit}).
  */
 export type RateLimit = (
   tenant: Tenant,
@@ -79,55 +79,14 @@ export type MeHook = (
   request: ScimRequest,
 ) => string | null | Promise<string | null>;
 
-/**
- * Options of {@link createScim}.
- *
- * @example
- * ```ts
- * const scim = createScim({
- *   store: new MemoryUserStore(),
- *   verifier: staticApiKeys([{ key: 's3cret', tenant: 'district-42' }]),
- *   mailer: { async sendWelcome(email) { console.log('welcome', email.to); } },
- *   basePath: '/api/v1/scim/v2',
- * });
- * ```
- */
-export interface ScimOptions {
-  /** Where users are kept. */
-  readonly store: UserStore;
-  /** Turns bearer tokens into tenants. */
-  readonly verifier: ApiKeyVerifier;
-  /**
-   * Sends welcome emails, through the store's outbox (which the store must then have).
-   * Omitted: no welcome email is recorded or sent, account statuses move as they would with
-   * one, and `users.resendInvitation` answers `false`.
-   */
-  readonly mailer?: Mailer;
-  /** The mount point, e.g. `/api/v1/scim/v2`; removed from request paths. Default `''`. */
-  readonly basePath?: string;
-  /**
-   * The public URL of the service, `scheme://host[:port]` with an optional path prefix a proxy
-   * adds (`https://scim.example.org/gateway`); `basePath` follows it. Every `Location`,
-   * `meta.location`, `$ref` and Bulk `location` is built from it, whatever `Host`,
-   * `X-Forwarded-Host` or absolute-form target a client sends. Set it on every public server:
-   * without it the URLs come from the request (`baseUrl`, which adapters take from the `Host`
-   * header), so a client that spoofs `Host` gets its own host written into the answers. An
-   * absolute `http:` or `https:` URL with no credentials, query or fragment, else a
-   * ScimConfigError.
-   */
-  readonly publicBaseUrl?: string;
-  /** Largest accepted request body in bytes. Default 1 MiB. */
-  readonly maxBodyBytes?: number;
-  // Transport: how long a body may take, and how a host bounds a noisy tenant.
-  /**
-   * Longest time, in ms, an adapter waits for a whole request body once it starts reading; a
-   * slower body is answered 408 and its connection closed. Default 10,000.
-   */
-  readonly bodyTimeoutMs?: number;
+/** Who may call the service, and how often: the verifier of API keys and the rate limit. */
+export interface AuthOptions {
+  /** Turns bearer tokens into tenants. Required, here or (deprecated) at the top level. */
+  readonly verifier?: ApiKeyVerifier;
   /**
    * Consulted for every authenticated request, after the `context` hook and before routing and
    * the body: return `true` to let it through, `false` or `{ retryAfterSeconds }` to answer 429.
-   * A throw (or a rejection) is a SCIM 500 reported to `onError`. Default: no limit.
+   * A throw (or a rejection) is a SCIM 500 reported to `hooks.onError`. Default: no limit.
    *
    * A `/Bulk` request is consulted about once as a request, then once per operation, just before
    * it runs, with the operation's method and path: 1,000 operations cost 1,001 calls. A refused
@@ -140,6 +99,29 @@ export interface ScimOptions {
    * ```
    */
   readonly rateLimit?: RateLimit;
+}
+
+/** The welcome email: the mailer and the delivery of the outbox it sends through. */
+export interface MailOptions {
+  /**
+   * Sends welcome emails, through the store's outbox (which the store must then have).
+   * Omitted: no welcome email is recorded or sent, account statuses move as they would with
+   * one, and `users.resendInvitation` answers `false`.
+   */
+  readonly mailer?: Mailer;
+  /** Delivery of the welcome-email outbox: leases, timeouts, retries, polling. */
+  readonly outbox?: OutboxOptions;
+}
+
+/** What one request may cost: body, Bulk, response and PATCH limits. See docs/limits.md. */
+export interface LimitOptions {
+  /** Largest accepted request body in bytes. Default 1 MiB. */
+  readonly maxBodyBytes?: number;
+  /**
+   * Longest time, in ms, an adapter waits for a whole request body once it starts reading; a
+   * slower body is answered 408 and its connection closed. Default 10,000.
+   */
+  readonly bodyTimeoutMs?: number;
   /**
    * Most operations one `/Bulk` request may carry; more answer 413. Advertised as
    * `bulk.maxOperations` in `/ServiceProviderConfig`. Default 1,000.
@@ -151,11 +133,6 @@ export interface ScimOptions {
    * and `maxBodyBytes` (`scim.maxBodyBytes`). Default 1 MiB.
    */
   readonly maxBulkPayloadBytes?: number;
-  /**
-   * Serves `/Me` (RFC 7644 §3.11): maps the caller to the user GET, PUT, PATCH and DELETE on
-   * `/Me` act on. Without it `/Me` answers 501. See docs/users.md.
-   */
-  readonly me?: MeHook;
   /**
    * Largest answer, in bytes of its JSON text (UTF-8): no list, search, cursor page, `/Bulk`
    * or single-resource answer is built beyond it. A page that would be larger holds fewer
@@ -175,6 +152,28 @@ export interface ScimOptions {
    * the server's connection limits allow. Default 4 × `maxResponseBytes`.
    */
   readonly maxResponseBytesInFlight?: number;
+  /** Largest number of operations in one PATCH; more answer 400 `tooMany`. Default 1,000. */
+  readonly maxPatchOperations?: number;
+  /**
+   * Work budget of one PATCH, in work units (`WORK_COSTS` in `scimkit/filter`): 16 per value of
+   * a multi-valued attribute copied, looked up or tested and per value-filter term tested, 256
+   * per value written, and 1 per character compared (20 per non-ASCII character folded for a
+   * caseIgnore comparison). A PATCH that needs more answers 400 `invalidValue` naming the limit
+   * and changes nothing, and is stopped where the budget runs out, so no request holds the
+   * process for long. Value filters with an `eq` (`roles[value eq "x"]`) are answered from an
+   * index and cost a few visits each. Default 20,000,000, about 0.1 s of work.
+   */
+  readonly maxPatchWork?: number;
+  /**
+   * Most values one multi-valued attribute (`roles`, `emails`, …) may hold after a POST, PUT or
+   * PATCH; more answer 400 `invalidValue`. An attribute stored with more may shrink but not
+   * grow. Default 10,000.
+   */
+  readonly maxAttributeValues?: number;
+}
+
+/** How lists are paged: page sizes and RFC 9865 cursors. See docs/paging.md. */
+export interface PagingOptions {
   /** Page size when `count` is not given. Default 50. */
   readonly defaultPageSize?: number;
   /**
@@ -199,37 +198,10 @@ export interface ScimOptions {
    * `scim2-models`); cursor paging is still answered when a client asks for it. Default `true`.
    */
   readonly advertiseCursors?: boolean;
-  /**
-   * Extra schema extensions of the User, such as a district's `studentNumber`: validated,
-   * stored, filterable, patchable, projected and advertised at `/Schemas` like the built-in
-   * ones. Each must have a unique `urn:` id.
-   */
-  readonly extensions?: readonly SchemaDefinition[];
-  /**
-   * Extra schema extensions of the Group, such as a district's `schoolCode`: checked
-   * as `extensions` are, then validated, stored, filterable, patchable, projected and
-   * advertised (`/ResourceTypes/Group`, `/Schemas`) like the User's. Each must have a `urn:` id
-   * no other schema served uses. Served when the store keeps groups.
-   */
-  readonly groupExtensions?: readonly SchemaDefinition[];
-  /**
-   * The host's own resource types (a district's `Class` at `/Classes`, say), each with its
-   * schemas and store, served after the User and the Group with the same machinery:
-   * validation, filters, sort, PATCH, projection, ETags, Bulk, search at the root and
-   * discovery. A name or endpoint that clashes with another type's or an RFC 7644 endpoint's,
-   * or a schema id that is no unique `urn:`, is a ScimConfigError. See docs/resource-types.md.
-   *
-   * @example
-   * ```ts
-   * resourceTypes: [{ name: 'Class', endpoint: '/Classes', schema: classSchema, store: new MemoryResourceStore() }],
-   * ```
-   */
-  readonly resourceTypes?: readonly HostResourceType[];
-  /**
-   * Receives the writeOnly `password` a client sends (POST, PUT or PATCH), after the user was
-   * written. scimkit never stores or returns it. Without this hook a password is dropped.
-   */
-  readonly onPassword?: (tenant: string, userId: string, password: string) => void | Promise<void>;
+}
+
+/** How requests of real identity providers are read: dialect rules and compatibility profiles. See docs/patch.md. */
+export interface DialectOptions {
   /**
    * Switches PATCH dialect rules (normalisations of what real IdPs send) on or off; all are on
    * by default. See docs/patch.md for each rule and the IdP that needs it.
@@ -247,24 +219,23 @@ export interface ScimOptions {
    * as before profiles existed.
    */
   readonly defaultProfile?: string;
-  /** Largest number of operations in one PATCH; more answer 400 `tooMany`. Default 1,000. */
-  readonly maxPatchOperations?: number;
+}
+
+/** What the built-in resource types hold beyond the RFC: extensions and the userName rule. */
+export interface SchemaOptions {
   /**
-   * Work budget of one PATCH, in work units (`WORK_COSTS` in `scimkit/filter`): 16 per value of
-   * a multi-valued attribute copied, looked up or tested and per value-filter term tested, 256
-   * per value written, and 1 per character compared (20 per non-ASCII character folded for a
-   * caseIgnore comparison). A PATCH that needs more answers 400 `invalidValue` naming the limit
-   * and changes nothing, and is stopped where the budget runs out, so no request holds the
-   * process for long. Value filters with an `eq` (`roles[value eq "x"]`) are answered from an
-   * index and cost a few visits each. Default 20,000,000, about 0.1 s of work.
+   * Extra schema extensions of the User, such as a district's `studentNumber`: validated,
+   * stored, filterable, patchable, projected and advertised at `/Schemas` like the built-in
+   * ones. Each must have a unique `urn:` id.
    */
-  readonly maxPatchWork?: number;
+  readonly extensions?: readonly SchemaDefinition[];
   /**
-   * Most values one multi-valued attribute (`roles`, `emails`, …) may hold after a POST, PUT or
-   * PATCH; more answer 400 `invalidValue`. An attribute stored with more may shrink but not
-   * grow. Default 10,000.
+   * Extra schema extensions of the Group, such as a district's `schoolCode`: checked
+   * as `extensions` are, then validated, stored, filterable, patchable, projected and
+   * advertised (`/ResourceTypes/Group`, `/Schemas`) like the User's. Each must have a `urn:` id
+   * no other schema served uses. Served when the store keeps groups.
    */
-  readonly maxAttributeValues?: number;
+  readonly groupExtensions?: readonly SchemaDefinition[];
   /**
    * Which userNames POST, PUT and PATCH accept: `'rfc'` (any non-empty string, RFC 7643
    * §4.1.1), `'email'` (an email address of at most 254 characters) or a function that returns
@@ -273,8 +244,15 @@ export interface ScimOptions {
    * `'rfc'`. See docs/users.md.
    */
   readonly userNameRule?: UserNameRule;
-  /** Delivery of the welcome-email outbox: leases, timeouts, retries, polling. */
-  readonly outbox?: OutboxOptions;
+}
+
+/** Host functions the service calls: the password, events, request log, faults and the clock. */
+export interface HookOptions {
+  /**
+   * Receives the writeOnly `password` a client sends (POST, PUT or PATCH), after the user was
+   * written. scimkit never stores or returns it. Without this hook a password is dropped.
+   */
+  readonly onPassword?: (tenant: string, userId: string, password: string) => void | Promise<void>;
   /** Receives every lifecycle event, for audit logs. */
   readonly onEvent?: (event: ScimEvent) => void;
   /**
@@ -289,3 +267,144 @@ export interface ScimOptions {
   /** The clock; tests may pass a fixed one. Default `() => new Date()`. */
   readonly now?: () => Date;
 }
+
+/**
+ * Options of {@link createScim} other than the verifier's place (see {@link ScimOptions}): the
+ * store, where the service is mounted, and the groups of settings.
+ */
+export interface ScimOptionsBase {
+  /** Where users are kept. */
+  readonly store: UserStore;
+  /** The mount point, e.g. `/api/v1/scim/v2`; removed from request paths. Default `''`. */
+  readonly basePath?: string;
+  /**
+   * The public URL of the service, `scheme://host[:port]` with an optional path prefix a proxy
+   * adds (`https://scim.example.org/gateway`); `basePath` follows it. Every `Location`,
+   * `meta.location`, `$ref` and Bulk `location` is built from it, whatever `Host`,
+   * `X-Forwarded-Host` or absolute-form target a client sends. Set it on every public server:
+   * without it the URLs come from the request (`baseUrl`, which adapters take from the `Host`
+   * header), so a client that spoofs `Host` gets its own host written into the answers. An
+   * absolute `http:` or `https:` URL with no credentials, query or fragment, else a
+   * ScimConfigError.
+   */
+  readonly publicBaseUrl?: string;
+  /**
+   * The host's own resource types (a district's `Class` at `/Classes`, say), each with its
+   * schemas and store, served after the User and the Group with the same machinery:
+   * validation, filters, sort, PATCH, projection, ETags, Bulk, search at the root and
+   * discovery. A name or endpoint that clashes with another type's or an RFC 7644 endpoint's,
+   * or a schema id that is no unique `urn:`, is a ScimConfigError. See docs/resource-types.md.
+   *
+   * @example
+   * ```ts
+   * resourceTypes: [{ name: 'Class', endpoint: '/Classes', schema: classSchema, store: new MemoryResourceStore() }],
+   * ```
+   */
+  readonly resourceTypes?: readonly HostResourceType[];
+  /**
+   * Serves `/Me` (RFC 7644 §3.11): maps the caller to the user GET, PUT, PATCH and DELETE on
+   * `/Me` act on. Without it `/Me` answers 501. See docs/users.md.
+   */
+  readonly me?: MeHook;
+  /** Who may call the service, and how often: the verifier of API keys and the rate limit. */
+  readonly auth?: AuthOptions;
+  /** The welcome email: the mailer and the delivery of the outbox it sends through. */
+  readonly mail?: MailOptions;
+  /** What one request may cost: body, Bulk, response and PATCH limits. See docs/limits.md. */
+  readonly limits?: LimitOptions;
+  /** How lists are paged: page sizes and RFC 9865 cursors. See docs/paging.md. */
+  readonly paging?: PagingOptions;
+  /** How requests of real identity providers are read: dialect rules and compatibility profiles. See docs/patch.md. */
+  readonly dialects?: DialectOptions;
+  /** What the built-in resource types hold beyond the RFC: extensions and the userName rule. */
+  readonly schema?: SchemaOptions;
+  /** Host functions the service calls: the password, events, request log, faults and the clock. */
+  readonly hooks?: HookOptions;
+  /** @deprecated Use `mail.mailer`; this name is kept for one release. */
+  readonly mailer?: Mailer;
+  /** @deprecated Use `limits.maxBodyBytes`; this name is kept for one release. */
+  readonly maxBodyBytes?: number;
+  /** @deprecated Use `limits.bodyTimeoutMs`; this name is kept for one release. */
+  readonly bodyTimeoutMs?: number;
+  /** @deprecated Use `auth.rateLimit`; this name is kept for one release. */
+  readonly rateLimit?: RateLimit;
+  /** @deprecated Use `limits.maxBulkOperations`; this name is kept for one release. */
+  readonly maxBulkOperations?: number;
+  /** @deprecated Use `limits.maxBulkPayloadBytes`; this name is kept for one release. */
+  readonly maxBulkPayloadBytes?: number;
+  /** @deprecated Use `limits.maxResponseBytes`; this name is kept for one release. */
+  readonly maxResponseBytes?: number;
+  /** @deprecated Use `limits.maxResponseBytesInFlight`; this name is kept for one release. */
+  readonly maxResponseBytesInFlight?: number;
+  /** @deprecated Use `paging.defaultPageSize`; this name is kept for one release. */
+  readonly defaultPageSize?: number;
+  /** @deprecated Use `paging.maxPageSize`; this name is kept for one release. */
+  readonly maxPageSize?: number;
+  /** @deprecated Use `paging.cursorSecret`; this name is kept for one release. */
+  readonly cursorSecret?: string;
+  /** @deprecated Use `paging.cursorTimeoutSeconds`; this name is kept for one release. */
+  readonly cursorTimeoutSeconds?: number;
+  /** @deprecated Use `paging.advertiseCursors`; this name is kept for one release. */
+  readonly advertiseCursors?: boolean;
+  /** @deprecated Use `schema.extensions`; this name is kept for one release. */
+  readonly extensions?: readonly SchemaDefinition[];
+  /** @deprecated Use `schema.groupExtensions`; this name is kept for one release. */
+  readonly groupExtensions?: readonly SchemaDefinition[];
+  /** @deprecated Use `hooks.onPassword`; this name is kept for one release. */
+  readonly onPassword?: (tenant: string, userId: string, password: string) => void | Promise<void>;
+  /** @deprecated Use `dialects.patchRules`; this name is kept for one release. */
+  readonly patchRules?: Partial<Record<DialectRuleName, boolean>>;
+  /** @deprecated Use `dialects.profiles`; this name is kept for one release. */
+  readonly profiles?: Readonly<Record<string, ProfileDefinition>>;
+  /** @deprecated Use `dialects.defaultProfile`; this name is kept for one release. */
+  readonly defaultProfile?: string;
+  /** @deprecated Use `limits.maxPatchOperations`; this name is kept for one release. */
+  readonly maxPatchOperations?: number;
+  /** @deprecated Use `limits.maxPatchWork`; this name is kept for one release. */
+  readonly maxPatchWork?: number;
+  /** @deprecated Use `limits.maxAttributeValues`; this name is kept for one release. */
+  readonly maxAttributeValues?: number;
+  /** @deprecated Use `schema.userNameRule`; this name is kept for one release. */
+  readonly userNameRule?: UserNameRule;
+  /** @deprecated Use `mail.outbox`; this name is kept for one release. */
+  readonly outbox?: OutboxOptions;
+  /** @deprecated Use `hooks.onEvent`; this name is kept for one release. */
+  readonly onEvent?: (event: ScimEvent) => void;
+  /** @deprecated Use `hooks.onRequest`; this name is kept for one release. */
+  readonly onRequest?: (event: RequestCompletedEvent) => void;
+  /** @deprecated Use `hooks.onError`; this name is kept for one release. */
+  readonly onError?: (error: unknown, request?: ScimRequest) => void;
+  /** @deprecated Use `hooks.now`; this name is kept for one release. */
+  readonly now?: () => Date;
+}
+
+/**
+ * Options of {@link createScim}: the store and the verifier are required, everything else has a
+ * default. Settings come in groups (`auth`, `mail`, `limits`, `paging`, `dialects`, `schema`,
+ * `hooks`); the flat names of earlier versions (`verifier`, `mailer`, `maxBodyBytes`, ...) are
+ * deprecated aliases kept for one release, and giving both spellings different values is a
+ * ScimConfigError.
+ *
+ * @example
+ * ```ts
+ * const scim = createScim({
+ *   store: new MemoryUserStore(),
+ *   auth: { verifier: staticApiKeys([{ key: 's3cret', tenant: 'district-42' }]) },
+ *   mail: { mailer: { async sendWelcome(email) { console.log('welcome', email.to); } } },
+ *   basePath: '/api/v1/scim/v2',
+ *   limits: { maxBodyBytes: 512 * 1024 },
+ * });
+ * ```
+ */
+export type ScimOptions = ScimOptionsBase &
+  (
+    | {
+        readonly auth: AuthOptions & { readonly verifier: ApiKeyVerifier };
+        /** @deprecated Use `auth.verifier`; this name is kept for one release. */
+        readonly verifier?: ApiKeyVerifier;
+      }
+    | {
+        /** @deprecated Use `auth.verifier`; this name is kept for one release. */
+        readonly verifier: ApiKeyVerifier;
+      }
+  );

@@ -106,6 +106,16 @@ function switchAll<N extends string>(
   }
 }
 
+/** Every profile a service knows, resolved: its dialect switches and answer conventions. */
+export interface ResolvedProfiles {
+  /** Each profile's dialect switches, the server-wide `patchRules` applied. */
+  readonly byName: ReadonlyMap<string, Switches>;
+  /** Each profile's answer conventions. */
+  readonly answersByName: ReadonlyMap<string, AnswerConventions>;
+  /** The profile of a tenant whose verifier gives none. */
+  readonly defaultProfile: string;
+}
+
 /**
  * Resolves every profile a service knows (the built-ins and the host's) to the dialect switches
  * its resource type is compiled with, the server-wide `patchRules` applied last: a rule a host
@@ -114,11 +124,7 @@ function switchAll<N extends string>(
  * @throws ScimConfigError for a host profile named like a built-in one, a rule name or an
  *   `extends` that names nothing, an `extends` loop, or a `defaultProfile` that is no profile.
  */
-export function resolveProfiles(options: ProfileOptions): {
-  readonly byName: ReadonlyMap<string, Switches>;
-  readonly answersByName: ReadonlyMap<string, AnswerConventions>;
-  readonly defaultProfile: string;
-} {
+export function resolveProfiles(options: ProfileOptions): ResolvedProfiles {
   const hosts = options.profiles ?? {};
   for (const name of Object.keys(hosts)) {
     if (BUILT_IN.has(name))
@@ -163,18 +169,18 @@ export interface ProfileSelector<C> {
 }
 
 /**
- * Builds the selector of per-profile configurations, resolving every profile once: `build`
+ * Builds the selector of per-profile configurations of the profiles resolved: `build`
  * compiles one for a set of dialect switches and answer conventions, on first use and at most
  * once per distinct set
  * (the caller asks for the default one at start-up, so a request never compiles anything).
  * `withTrace` makes the per-request copy that carries a rule trace, only while someone listens.
  */
 export function profileSelector<C>(
-  options: ProfileOptions,
+  profiles: ResolvedProfiles,
   build: (switches: Switches, answers: AnswerConventions) => C,
   withTrace: (config: C, trace: RuleTrace) => C,
 ): ProfileSelector<C> {
-  const { byName, answersByName, defaultProfile } = resolveProfiles(options);
+  const { byName, answersByName, defaultProfile } = profiles;
   const bySwitches = new Map<string, C>();
   const byProfile = new Map<string, C>();
   const compiled = (name: string): C => {

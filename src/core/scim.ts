@@ -78,8 +78,7 @@ export interface Scim {
    * the host's `context` and `rateLimit` hooks (500, 429), the route (404, 405) and the
    * declared body (`Content-Type` 415, `Content-Length` 413). Returns the answer, or the body
    * phase to call with the body once read. An answer that leaves a declared body unread carries
-   * `connection: close`: the adapter sends it and stops reading. Answers without a promise when
-   * the verifier and the hooks do.
+   * `connection: close`: the adapter sends it and stops reading. Never rejects.
    *
    * @param head - the request without its body.
    * @param context - builds `ScimRequest.context`, called after authentication; a throw is a
@@ -91,7 +90,7 @@ export interface Scim {
    *   typeof admitted === 'function' ? await admitted(await readBody(), 'complete') : admitted;
    * ```
    */
-  begin(head: ScimRequestHead, context?: () => unknown): ScimAdmission | Promise<ScimAdmission>;
+  begin(head: ScimRequestHead, context?: () => unknown): Promise<ScimAdmission>;
   /** The largest request body accepted, in bytes; adapters read no further than this. */
   readonly maxBodyBytes: number;
   /** How long, in ms, an adapter waits for a whole request body before the core answers 408. */

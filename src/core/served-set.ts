@@ -3,7 +3,6 @@ import type { RuleTrace } from '../schema/dialect-rules.js';
 import type { CompiledResourceType } from '../schema/resource-type.js';
 import { filterReading } from './handlers/filter-reader.js';
 import type { EndpointService, ResourceEndpoint } from './handlers/resource-endpoint.js';
-import type { ScimOptions } from './options.js';
 import type { AnswerConventions } from './profiles.js';
 import type { BuiltInTypeOptions } from './resource-types.js';
 
@@ -41,14 +40,17 @@ export interface ServedType {
  * builds no service: every set shares the services given.
  */
 export function servedSets(
-  options: ScimOptions,
+  limits: {
+    readonly maxPatchOperations?: number | undefined;
+    readonly maxPatchWork?: number | undefined;
+  },
   served: readonly ServedType[],
 ): (patchRules: BuiltInTypeOptions['patchRules'], answers: AnswerConventions) => ServedSet {
   const patchLimits = {
-    ...(options.maxPatchOperations === undefined
+    ...(limits.maxPatchOperations === undefined
       ? {}
-      : { maxOperations: options.maxPatchOperations }),
-    ...(options.maxPatchWork === undefined ? {} : { maxWork: options.maxPatchWork }),
+      : { maxOperations: limits.maxPatchOperations }),
+    ...(limits.maxPatchWork === undefined ? {} : { maxWork: limits.maxPatchWork }),
   };
   return (patchRules, answers) => {
     const rows = served.map(({ compile, service, extras }) => {

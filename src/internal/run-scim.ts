@@ -1,6 +1,5 @@
-import { isThenable } from '../core/auth/authenticate.js';
 import type { Scim } from '../core/scim.js';
-import type { ScimAdmission, ScimRequestHead, ScimResponse } from '../core/types.js';
+import type { ScimRequestHead, ScimResponse } from '../core/types.js';
 import type { BodyRead } from './body-collector.js';
 
 /**
@@ -11,24 +10,19 @@ import type { BodyRead } from './body-collector.js';
  * @param context - the host's `context` option, handed to the core to call with `request`.
  * @param read - reads the body; `undefined` when the framework request has none.
  */
-export function runScim<R>(
+export async function runScim<R>(
   scim: Scim,
   head: ScimRequestHead,
   context: ((request: R) => unknown) | undefined,
   request: R,
   read: (() => Promise<BodyRead>) | undefined,
 ): Promise<ScimResponse> {
-  const admitted = scim.begin(head, context === undefined ? undefined : () => context(request));
-  return isThenable(admitted)
-    ? Promise.resolve(admitted).then((admission) => proceed(admission, read))
-    : proceed(admitted, read);
-}
-
-function proceed(
-  admission: ScimAdmission,
-  read: (() => Promise<BodyRead>) | undefined,
-): Promise<ScimResponse> {
-  if (typeof admission !== 'function') return Promise.resolve(admission);
+  const admission = await scim.begin(
+    head,
+    context === undefined ? undefined : () => context(request),
+  );
+  if (typeof admission !== 'function') return admission;
   if (read === undefined) return admission(undefined);
-  return read().then(({ body, end }) => admission(body, end));
+  const { body, end } = await read();
+  return admission(body, end);
 }

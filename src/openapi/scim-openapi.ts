@@ -1,4 +1,10 @@
-import type { ScimOptions } from '../core/options.js';
+import { optionGroups } from '../core/compile/resolve-options.js';
+import type {
+  DialectOptions,
+  PagingOptions,
+  ScimOptionsBase,
+  SchemaOptions,
+} from '../core/options.js';
 import { builtInResourceTypes } from '../core/resource-types.js';
 import { openApiDocument } from './openapi-document.js';
 import type { OpenApiDocument, OpenApiInput } from './types.js';
@@ -12,7 +18,7 @@ export interface ScimOpenApiOptions
   extends
     Partial<
       Pick<
-        ScimOptions,
+        ScimOptionsBase,
         | 'basePath'
         | 'publicBaseUrl'
         | 'extensions'
@@ -23,6 +29,9 @@ export interface ScimOpenApiOptions
         | 'me'
         | 'resourceTypes'
         | 'store'
+        | 'schema'
+        | 'dialects'
+        | 'paging'
       >
     >,
     Pick<OpenApiInput, 'serverUrl' | 'title' | 'version'> {}
@@ -40,23 +49,38 @@ export interface ScimOpenApiOptions
  * import { createScim } from 'scimkit';
  * import { scimOpenApi } from 'scimkit/openapi';
  *
- * const options = { store, verifier, mailer, basePath: '/scim/v2', extensions: [districtSchema] };
+ * const options = {
+ *   store,
+ *   auth: { verifier },
+ *   basePath: '/scim/v2',
+ *   schema: { extensions: [districtSchema] },
+ * };
  * const scim = createScim(options);
  * const document = scimOpenApi({ ...options, serverUrl: 'https://scim.example.org' });
  * app.get('/openapi.json', (req, res) => res.json(document));
  * ```
  */
 export function scimOpenApi(options: ScimOpenApiOptions = {}): OpenApiDocument {
+  const groups = optionGroups(options);
+  const schema = groups.schema as SchemaOptions;
+  const paging = groups.paging as PagingOptions;
+  const { patchRules } = groups.dialects as DialectOptions;
   const input: { -readonly [K in keyof OpenApiInput]: OpenApiInput[K] } = {
-    resourceTypes: builtInResourceTypes(options),
+    resourceTypes: builtInResourceTypes({
+      extensions: schema.extensions,
+      groupExtensions: schema.groupExtensions,
+      patchRules,
+      store: options.store,
+      resourceTypes: options.resourceTypes,
+    }),
   };
   const serverUrl = options.serverUrl ?? options.publicBaseUrl;
   if (serverUrl !== undefined) input.serverUrl = serverUrl;
   if (options.basePath !== undefined) input.basePath = options.basePath;
   if (options.title !== undefined) input.title = options.title;
   if (options.version !== undefined) input.version = options.version;
-  if (options.defaultPageSize !== undefined) input.defaultPageSize = options.defaultPageSize;
+  if (paging.defaultPageSize !== undefined) input.defaultPageSize = paging.defaultPageSize;
   if (options.me !== undefined) input.me = true;
-  if (options.maxPageSize !== undefined) input.maxPageSize = options.maxPageSize;
+  if (paging.maxPageSize !== undefined) input.maxPageSize = paging.maxPageSize;
   return openApiDocument(input);
 }

@@ -26,6 +26,30 @@ describe('createScim options', () => {
     createScim({ store, mailer });
   });
 
+  it('takes the verifier in `auth` and the mailer in `mail`, the flat names as aliases', () => {
+    expectTypeOf(createScim({ store, auth: { verifier }, mail: { mailer } })).toEqualTypeOf<Scim>();
+    createScim({ store, auth: { verifier, rateLimit: () => true } });
+    // @ts-expect-error: `auth` without a verifier, and none at the top level
+    createScim({ store, auth: { rateLimit: () => true } });
+    createScim({ store, verifier, auth: { rateLimit: () => true } });
+  });
+
+  it('takes every group', () => {
+    createScim({
+      store,
+      auth: { verifier },
+      limits: { maxBodyBytes: 1024, maxPatchWork: 10 },
+      paging: { defaultPageSize: 10, advertiseCursors: false },
+      dialects: { patchRules: { stringBooleans: false }, defaultProfile: 'strict' },
+      schema: { userNameRule: 'email' },
+      hooks: { onError: () => undefined, now: () => new Date(0) },
+    });
+    // @ts-expect-error: no such dialect rule
+    createScim({ store, auth: { verifier }, dialects: { patchRules: { noSuchRule: false } } });
+    // @ts-expect-error: maxBodyBytes is a number of bytes
+    createScim({ store, auth: { verifier }, limits: { maxBodyBytes: '1 MiB' } });
+  });
+
   it('takes a UserStore, which the memory store is', () => {
     expectTypeOf<ScimOptions['store']>().toEqualTypeOf<UserStore>();
     expectTypeOf(store).toExtend<UserStore>();

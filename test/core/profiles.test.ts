@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ScimConfigError, createScim, staticApiKeys, type ScimOptions } from '../../src/index.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
-import { profileSelector } from '../../src/core/profiles.js';
+import { profileSelector, resolveProfiles } from '../../src/core/profiles.js';
 import { patchBody, setup } from './harness.js';
 
 const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
@@ -180,7 +180,7 @@ describe('compatibility profiles: one server, a tenant per profile', () => {
   it('compiles each distinct set of rules and answer conventions once, on first use, never per request', () => {
     const built: unknown[] = [];
     const selector = profileSelector(
-      { profiles: { mine: { extends: 'okta' } } },
+      resolveProfiles({ profiles: { mine: { extends: 'okta' } } }),
       (switches) => {
         built.push(switches);
         return { switches };

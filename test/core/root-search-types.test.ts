@@ -116,7 +116,7 @@ function service() {
     id: '',
     baseUrl: BASE_URL,
     config,
-    runOperation: () => Promise.reject(new Error('no bulk in this test')),
+    dispatcher: { runOperation: () => Promise.reject(new Error('no bulk in this test')) },
   });
   async function get(params: Record<string, string>) {
     const response = await rootList(context('GET', new URLSearchParams(params).toString()));

@@ -54,11 +54,13 @@ describe.each(stores)('a host resource type (examples/classes) over HTTP on $nam
   beforeAll(async () => {
     opened = await openClassesStores(storeConfig);
     const options = {
-      verifier: staticApiKeys([
-        { key: 'key-a', tenant: 'district-a' },
-        { key: 'key-b', tenant: 'district-b' },
-      ]),
-      onEvent: (event: ScimEvent) => events.push(event),
+      auth: {
+        verifier: staticApiKeys([
+          { key: 'key-a', tenant: 'district-a' },
+          { key: 'key-b', tenant: 'district-b' },
+        ]),
+      },
+      hooks: { onEvent: (event: ScimEvent) => events.push(event) },
     };
     const scim = classesScim(options, opened);
     server = createServer(scimNode(scim));

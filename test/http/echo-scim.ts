@@ -1,4 +1,4 @@
-import type { Scim, ScimRequest, ScimResponse } from '../../src/index.js';
+import type { BodyEnd, Scim, ScimRequest, ScimResponse } from '../../src/index.js';
 
 /** What the echo service saw, as JSON. */
 export interface Echo {
@@ -72,8 +72,8 @@ export function echoScim(): Scim {
     },
     // Admits every request, calling the context hook as the real core does, and closes the
     // connection as the real core does when the adapter left body bytes unread.
-    begin(head, context) {
-      return async (body, end = 'complete') => {
+    async begin(head, context) {
+      return async (body: unknown, end: BodyEnd = 'complete') => {
         const response = await this.handle({ ...head, body, context: context?.() ?? head.context });
         if (end === 'complete') return response;
         // Without the text: a large answer on a closing connection with unread bytes behind it

@@ -106,7 +106,7 @@ export const bulk: Handler = async (context) => {
     if (method !== 'DELETE') inner.body = data;
     if (origin !== '') inner.baseUrl = origin;
     if (request.context !== undefined) inner.context = request.context;
-    const answer = await context.runOperation(inner, tenant);
+    const answer = await context.dispatcher.runOperation(inner, tenant);
     const out = entry(op, answer.status);
     const { error, resource } = answer;
     const { location, etag } = answer.headers;

@@ -81,15 +81,17 @@ export interface OperationAnswer {
 }
 
 /**
- * Answers a request of an already authenticated tenant through the same route table, handlers
- * and request trace as a request sent alone, without authenticating it again, and gives the
- * answer as values. `request` is the operation's own: its `path` includes the base path, its
- * `baseUrl` is the origin of the `/Bulk` request. Never rejects.
+ * Answers a request of an already authenticated tenant (a `/Bulk` operation) through the same
+ * route table, handlers and request trace as a request sent alone, without authenticating it
+ * again, and gives the answer as values. The dispatcher is one.
  */
-export type RunOperation = (
-  request: BulkOperationRequest,
-  tenant: Tenant,
-) => Promise<OperationAnswer>;
+export interface OperationRunner {
+  /**
+   * Answers one operation: `request` is the operation's own (its `path` includes the base path,
+   * its `baseUrl` is the origin of the `/Bulk` request). Never rejects.
+   */
+  runOperation(request: BulkOperationRequest, tenant: Tenant): Promise<OperationAnswer>;
+}
 
 /** What a handler receives for one authenticated, routed request. */
 export interface HandlerContext {
@@ -100,8 +102,8 @@ export interface HandlerContext {
   /** Absolute URL of the base path, e.g. `https://host/api/v1/scim/v2`. */
   readonly baseUrl: string;
   readonly config: HandlerConfig;
-  /** Runs a request of this tenant through the same dispatcher (a `/Bulk` operation). */
-  readonly runOperation: RunOperation;
+  /** The dispatcher that routed the request, which runs a `/Bulk` operation of this tenant. */
+  readonly dispatcher: OperationRunner;
 }
 
 /** What a resource endpoint's handler receives: the request and the resource type routed to. */

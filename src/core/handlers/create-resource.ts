@@ -15,6 +15,5 @@ export const createResource: ResourceHandler = async (context) => {
   const body = readJsonBody(request, config.maxBodyBytes);
   const input = validateResourceInput(body, endpoint.type.input);
   const resource = await endpoint.service.create(tenant.id, input);
-  // Awaited: a returned promise would cost the handler's own promise two more turns.
-  return await resourceResponse(201, resource, context, project);
+  return resourceResponse(201, resource, context, project);
 };

@@ -1,19 +1,26 @@
 import { ScimConfigError } from '../../errors/index.js';
-import type { ScimOptions } from '../options.js';
 import { cursorCodec, type CursorSettings } from './cursor-token.js';
 
 const MIN_SECRET_LENGTH = 32;
 const DEFAULT_TIMEOUT_SECONDS = 3600;
 
 /**
- * Sets up RFC 9865 cursor paging from the options: only when the store declares
- * `capabilities.keysetPaging`, signed with `cursorSecret` (or a random key of this process).
+ * Sets up RFC 9865 cursor paging from the paging settings: only when the user store declares
+ * `capabilities.keysetPaging` (`cursors`), signed with `cursorSecret` (or a random key of this
+ * process).
  *
  * @throws ScimConfigError for a `cursorSecret` under 32 characters or a `cursorTimeoutSeconds`
  *   that is not a whole number of seconds.
  */
-export function cursorSettings(options: ScimOptions, now: () => Date): CursorSettings | undefined {
-  const { cursorSecret, cursorTimeoutSeconds = DEFAULT_TIMEOUT_SECONDS } = options;
+export function cursorSettings(
+  paging: {
+    readonly cursorSecret: string | undefined;
+    readonly cursorTimeoutSeconds: number | undefined;
+    readonly cursors: boolean;
+  },
+  now: () => Date,
+): CursorSettings | undefined {
+  const { cursorSecret, cursorTimeoutSeconds = DEFAULT_TIMEOUT_SECONDS } = paging;
   if (cursorSecret !== undefined && cursorSecret.length < MIN_SECRET_LENGTH) {
     throw new ScimConfigError(
       `createScim: cursorSecret must be at least ${MIN_SECRET_LENGTH} characters.`,
@@ -24,7 +31,7 @@ export function cursorSettings(options: ScimOptions, now: () => Date): CursorSet
       'createScim: cursorTimeoutSeconds must be a whole number of seconds, 0 or more.',
     );
   }
-  if (options.store.capabilities?.keysetPaging !== true) return undefined;
+  if (!paging.cursors) return undefined;
   // Drawn on first use: workerd allows no random values while a module loads.
   const secret = () =>
     cursorSecret === undefined

@@ -1,6 +1,5 @@
 import type { ListQuery } from '../../contracts/store-query.js';
 import { compileProjection, type Projector } from '../../schema/project-resource.js';
-import { isThenable } from '../auth/authenticate.js';
 import { queryParams } from '../http/query-params.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { RESPONSE_CONTENT_TYPE } from '../http/media-type.js';
@@ -37,26 +36,25 @@ function storeQuery(context: ResourceContext, params: ListParams): ListQuery {
   return query;
 }
 
-// An index-paged list, nearly every list a client asks for, as `then`s on the reads rather
-// than an async function: no async frame or awaits per request, and no turn at all for a type
-// that adds nothing to its resources. A fault before the store's read throws; the request
-// phases answer it as the rejection it was.
-function answerList(context: ResourceContext, params: ListParams): Promise<ScimResponse> {
+// An index-paged list, nearly every list a client asks for; a cursor list below.
+async function answerList(context: ResourceContext, params: ListParams): Promise<ScimResponse> {
   if (params.cursor !== undefined) return answerCursorList(context, params, params.cursor);
   const project = compileProjection(params, context.endpoint.type);
   const query = storeQuery(context, params);
-  return context.endpoint.service.list(context.tenant.id, query, params).then((page) => {
-    const allowance = context.config.responses.open();
-    const resources = expanded(page.resources, context, project, allowance);
-    return isThenable(resources)
-      ? resources.then((all) => indexPage(context, params, page, all, project, allowance))
-      : indexPage(context, params, page, resources, project, allowance);
-  });
+  const page = await context.endpoint.service.list(context.tenant.id, query, params);
+  const allowance = context.config.responses.open();
+  try {
+    const resources = await expanded(page.resources, context, project, allowance);
+    return indexPage(context, params, page, resources, project, allowance);
+  } finally {
+    allowance.close();
+  }
 }
 
 // The index-paged ListResponse of a page read, its resources expanded, as many as fit the
 // answer's budget: `itemsPerPage` says how many, and the client's next page starts after them
-// (RFC 7644 §3.4.2.4 lets a page hold fewer than `count`). `totalResults` stays exact.
+// (RFC 7644 §3.4.2.4 lets a page hold fewer than `count`). `totalResults` stays exact. The
+// caller closes the allowance.
 function indexPage(
   context: ResourceContext,
   params: ListParams,
@@ -65,27 +63,23 @@ function indexPage(
   project: Projector | undefined,
   allowance: ResponseAllowance,
 ): ScimResponse {
-  try {
-    const { totalResults } = page;
-    const { startIndex } = params;
-    // A type that adds nothing for the request's base URL (the User) shows the page as read.
-    const shown = context.endpoint.present
-      ? resources.map((resource) => presented(resource, context))
-      : resources;
-    // The whole page first, as nearly every page fits; resource by resource when it does not.
-    let body = indexPageJson({ totalResults, startIndex }, shown, context.url, project);
-    if (allowance.keep([boundedUtf8Length(body, allowance.capacity)], 0) === 0) {
-      const texts = resourceTexts(shown, context.url, project);
-      const count = keepParts(allowance, texts);
-      body = listOfTexts(
-        { schemas: [LIST_RESPONSE_SCHEMA], totalResults, itemsPerPage: count, startIndex },
-        texts.slice(0, count),
-      );
-    }
-    return { status: 200, headers: { 'content-type': RESPONSE_CONTENT_TYPE }, body };
-  } finally {
-    allowance.close();
+  const { totalResults } = page;
+  const { startIndex } = params;
+  // A type that adds nothing for the request's base URL (the User) shows the page as read.
+  const shown = context.endpoint.present
+    ? resources.map((resource) => presented(resource, context))
+    : resources;
+  // The whole page first, as nearly every page fits; resource by resource when it does not.
+  let body = indexPageJson({ totalResults, startIndex }, shown, context.url, project);
+  if (allowance.keep([boundedUtf8Length(body, allowance.capacity)], 0) === 0) {
+    const texts = resourceTexts(shown, context.url, project);
+    const count = keepParts(allowance, texts);
+    body = listOfTexts(
+      { schemas: [LIST_RESPONSE_SCHEMA], totalResults, itemsPerPage: count, startIndex },
+      texts.slice(0, count),
+    );
   }
+  return { status: 200, headers: { 'content-type': RESPONSE_CONTENT_TYPE }, body };
 }
 
 // An RFC 9865 cursor page: no startIndex, and nextCursor / previousCursor. A page too large for
@@ -142,7 +136,7 @@ async function answerCursorList(
  * @see RFC 7644 §3.4.2
  * @see RFC 9865 §2
  */
-export const listResources: ResourceHandler = (context) =>
+export const listResources: ResourceHandler = async (context) =>
   answerList(context, readListParams(queryParams(context.request.query), context.config));
 
 /**
@@ -151,7 +145,7 @@ export const listResources: ResourceHandler = (context) =>
  *
  * @see RFC 7644 §3.4.3
  */
-export const searchResources: ResourceHandler = (context) =>
+export const searchResources: ResourceHandler = async (context) =>
   answerList(
     context,
     readSearchRequest(readJsonBody(context.request, context.config.maxBodyBytes), context.config),

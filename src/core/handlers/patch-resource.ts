@@ -26,6 +26,5 @@ export const patchResource: ResourceHandler = async (context) => {
     quiet ? undefined : shown,
   );
   if (quiet) return emptyResponse(204, { etag: resource.meta.version });
-  // Awaited: a returned promise would cost the handler's own promise two more turns.
-  return await resourceResponse(200, resource, context, project);
+  return resourceResponse(200, resource, context, project);
 };

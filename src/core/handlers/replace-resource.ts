@@ -24,6 +24,5 @@ export const replaceResource: ResourceHandler = async (context) => {
   }
   const ifMatch = getHeader(request.headers, 'if-match');
   const resource = await endpoint.service.replace(tenant.id, id, ifMatch, input);
-  // Awaited: a returned promise would cost the handler's own promise two more turns.
-  return await resourceResponse(200, resource, context, project);
+  return resourceResponse(200, resource, context, project);
 };

@@ -1,4 +1,3 @@
-import { isThenable } from '../auth/authenticate.js';
 import { RESPONSE_CONTENT_TYPE } from '../http/media-type.js';
 import {
   compileProjection,
@@ -17,20 +16,16 @@ import {
 import { isBulkOperation, type BulkOperationResponse, type ResourceContext } from './context.js';
 import type { StoredResource } from './resource-endpoint.js';
 
-/**
- * The resources of a response with what the store does not keep (see `expand`); the same
- * list, without a promise turn of its own, when the type adds nothing.
- */
-export function expanded(
+/** The resources of a response with what the store does not keep (see `expand`). */
+export async function expanded(
   resources: readonly StoredResource[],
   context: Pick<ResourceContext, 'endpoint' | 'tenant' | 'baseUrl'>,
   project: Projector | undefined,
   allowance: ResponseAllowance,
-): readonly StoredResource[] | Promise<readonly StoredResource[]> {
+): Promise<readonly StoredResource[]> {
   const { expand } = context.endpoint;
-  return expand
-    ? expand(context.tenant.id, resources, project, context.baseUrl, allowance)
-    : resources;
+  if (expand === undefined) return resources;
+  return await expand(context.tenant.id, resources, project, context.baseUrl, allowance);
 }
 
 /** A resource as the request sees it: with what depends on the base URL (see `present`). */
@@ -63,19 +58,17 @@ export function resourceJson(
 /**
  * Answers with one resource, its `ETag` and, for a creation, its `Location`, shaped by the
  * request's `attributes` / `excludedAttributes`. `read`: the answer to a read, whose text is
- * kept for the next one (see `resourceJson`). The answer itself when the type adds nothing to
- * the resource (see `expanded`), a promise of it otherwise: no promise of its own, so a handler
- * that awaits it waits only for what the type adds.
+ * kept for the next one (see `resourceJson`).
  *
  * @see RFC 7644 §3.9
  */
-export function resourceResponse(
+export async function resourceResponse(
   status: 200 | 201,
   stored: StoredResource,
   context: ResourceContext,
   project: Projector | undefined,
   read = false,
-): ScimResponse | Promise<ScimResponse> {
+): Promise<ScimResponse> {
   const headers: Record<string, string> = {
     'content-type': RESPONSE_CONTENT_TYPE,
     etag: stored.meta.version,
@@ -87,36 +80,23 @@ export function resourceResponse(
     const answer: BulkOperationResponse = { status, headers, body: undefined, resource: stored };
     return answer;
   }
-  const allowance = context.config.responses.open();
-  // A write has happened: an answer too large for the budget is sent without its body (RFC
-  // 7644 §3.5.2 lets a PATCH answer 204; the ETag and Location name what was written), never
-  // refused. A read is refused (see `keepWhole`).
-  const refused = (error: unknown): ScimResponse => {
-    if (read || !isBudgetRefusal(error)) throw error;
-    return { status: status === 201 ? 201 : 204, headers, body: undefined };
-  };
   // The text is built, measured against the answer's budget, and the room given back at once:
   // from here the adapter holds it.
-  const answer = (shown: readonly StoredResource[]): ScimResponse => {
-    try {
-      const body = resourceJson(shown[0] as StoredResource, context, project, read);
-      keepWhole(allowance, body);
-      return { status, headers, body };
-    } catch (error) {
-      return refused(error);
-    } finally {
-      allowance.close();
-    }
-  };
-  let resources: readonly StoredResource[] | Promise<readonly StoredResource[]>;
+  const allowance = context.config.responses.open();
   try {
-    resources = expanded([stored], context, project, allowance);
+    const shown = await expanded([stored], context, project, allowance);
+    const body = resourceJson(shown[0] as StoredResource, context, project, read);
+    keepWhole(allowance, body);
+    return { status, headers, body };
   } catch (error) {
-    return refused(error);
+    // A write has happened: an answer too large for the budget is sent without its body (RFC
+    // 7644 §3.5.2 lets a PATCH answer 204; the ETag and Location name what was written), never
+    // refused. A read is refused (see `keepWhole`).
+    if (read || !isBudgetRefusal(error)) throw error;
+    return { status: status === 201 ? 201 : 204, headers, body: undefined };
+  } finally {
+    allowance.close();
   }
-  return isThenable(resources)
-    ? Promise.resolve(resources).then(answer, refused)
-    : answer(resources);
 }
 
 /** A request's projection: the lists as sent, and the function that applies them. */

@@ -195,7 +195,7 @@ async function answerRootSearch(
  *
  * @see RFC 7644 §3.4.2, §3.4.3
  */
-export const rootList: Handler = (context) => {
+export const rootList: Handler = async (context) => {
   const query = queryParams(context.request.query);
   refuseCursor(query.has('cursor'));
   return answerRootSearch(context, readListParams(query, context.config));
@@ -206,7 +206,7 @@ export const rootList: Handler = (context) => {
  *
  * @see RFC 7644 §3.4.3
  */
-export const rootSearch: Handler = (context) => {
+export const rootSearch: Handler = async (context) => {
   const body = readJsonBody(context.request, context.config.maxBodyBytes);
   const params = readSearchRequest(body, context.config);
   refuseCursor(Object.keys(body as object).some((key) => key.toLowerCase() === 'cursor'));

@@ -50,10 +50,9 @@ export const meHandlers: Readonly<Record<string, Handler>> = {
   PUT: alias(replaceResource),
   PATCH: alias(patchResource),
   DELETE: alias(deleteResource),
-  POST: ({ request }) =>
-    Promise.reject(
-      scimErrors.notImplemented(
-        `POST ${request.path} is not supported: /Me names an existing user; create users with POST /Users.`,
-      ),
-    ),
+  POST: async ({ request }) => {
+    throw scimErrors.notImplemented(
+      `POST ${request.path} is not supported: /Me names an existing user; create users with POST /Users.`,
+    );
+  },
 };

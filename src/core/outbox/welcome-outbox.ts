@@ -1,16 +1,23 @@
-import type { ScimOptions } from '../options.js';
+import type { Mailer } from '../../contracts/mailer.js';
+import type { UserStore } from '../../contracts/user-store.js';
+import type { OutboxOptions } from '../options.js';
 import { OutboxDispatcher } from './outbox-dispatcher.js';
 
 const OUTBOX_METHODS = ['claim', 'renew', 'complete', 'fail', 'release'] as const;
 
-type MailOptions = Pick<ScimOptions, 'store' | 'mailer' | 'outbox'>;
+// The store, and the resolved mail settings of `createScim`.
+interface MailSetup {
+  readonly store: UserStore;
+  readonly mailer: Mailer | undefined;
+  readonly outbox?: OutboxOptions | undefined;
+}
 
 /**
  * Lists what a service with a `mailer` lacks to send (`mailer.sendWelcome()`, the store's
  * `outbox` methods), for `createScim` to name at start; nothing for a service without one,
  * whose store needs no outbox.
  */
-export function missingForMail({ store, mailer }: MailOptions): string[] {
+export function missingForMail({ store, mailer }: MailSetup): string[] {
   if (mailer === undefined) return [];
   const missing = OUTBOX_METHODS.filter((m) => typeof store?.outbox?.[m] !== 'function').map(
     (m) => `store.outbox.${m}()`,
@@ -30,7 +37,7 @@ export function missingForMail({ store, mailer }: MailOptions): string[] {
  * {@link missingForMail} found nothing missing.
  */
 export function welcomeOutbox(
-  options: MailOptions,
+  options: MailSetup,
   now: () => Date,
   reportError: (error: unknown) => void,
 ): OutboxDispatcher | undefined {

@@ -1,4 +1,3 @@
-import { DEFAULT_MAX_ATTRIBUTE_VALUES } from '../../schema/check-value-counts.js';
 import type { ScimGroup } from '../../schema/group-schema.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import { userNameCheck } from '../../schema/user-name-rule.js';
@@ -8,7 +7,7 @@ import { groupAccess } from '../groups/group-access.js';
 import { readMembers } from '../groups/read-members.js';
 import { compileHostType } from '../host-types/compile-host-type.js';
 import { hideNeverReturned } from '../host-types/hide-never-returned.js';
-import type { ScimOptions } from '../options.js';
+import type { ServiceDescription } from '../compile/compile-service.js';
 import type { OutboxDispatcher } from '../outbox/outbox-dispatcher.js';
 import type { AnswerConventions } from '../profiles.js';
 import { compileGroupType, compileUserType, type BuiltInTypeOptions } from '../resource-types.js';
@@ -23,7 +22,8 @@ import { ResourceService } from './resource-service.js';
 
 /** What the resource services of one `createScim` are built from. */
 export interface ResourceServiceSources {
-  readonly options: ScimOptions;
+  /** The service's compiled description: the store, the host's types, limits and hooks. */
+  readonly service: ServiceDescription;
   readonly events: EventHub;
   /** Delivers the welcome email; without it (no mailer) none is queued. */
   readonly outbox: OutboxDispatcher | undefined;
@@ -54,21 +54,22 @@ export interface ResourceServices {
  * profile serves them in.
  */
 export function resourceServices(sources: ResourceServiceSources): ResourceServices {
-  const { options, events, outbox, now, resourceType, reportError, defaultSwitches } = sources;
-  const store = options.store;
-  const maxAttributeValues = options.maxAttributeValues ?? DEFAULT_MAX_ATTRIBUTE_VALUES;
+  const { service: description, events, outbox, now, resourceType, reportError } = sources;
+  const { store, typeOptions, limits, hooks } = description;
+  const { defaultSwitches } = sources;
+  const maxAttributeValues = limits.maxAttributeValues;
   const userKind = new UserKind(store, resourceType, {
     outbox,
     maxAttributeValues,
-    checkUserName: userNameCheck(options.userNameRule ?? 'rfc'),
-    onPassword: options.onPassword,
+    checkUserName: userNameCheck(description.schema.userNameRule),
+    onPassword: hooks.onPassword,
     reportError,
   });
   const users = new ResourceService(userKind, events, now);
   const served: ServedType[] = [
     {
       compile(patchRules) {
-        const type = compileUserType({ ...options, patchRules });
+        const type = compileUserType({ ...typeOptions, patchRules });
         // Compile the request validation now, so the first request does not pay for it.
         void type.input;
         return type;
@@ -90,11 +91,11 @@ export function resourceServices(sources: ResourceServiceSources): ResourceServi
   let groups: GroupAccess | undefined;
   const groupStore = store.groups;
   if (groupStore) {
-    const groupType = compileGroupType({ ...options, patchRules: defaultSwitches });
+    const groupType = compileGroupType({ ...typeOptions, patchRules: defaultSwitches });
     const service = new ResourceService(new GroupKind(groupStore, groupType, events), events, now);
     groups = groupAccess(service, groupStore);
     served.push({
-      compile: (patchRules) => compileGroupType({ ...options, patchRules }),
+      compile: (patchRules) => compileGroupType({ ...typeOptions, patchRules }),
       service,
       extras: () => ({
         // Members, read page by page within the answer's budget, each with its `$ref`.
@@ -111,7 +112,7 @@ export function resourceServices(sources: ResourceServiceSources): ResourceServi
       }),
     });
   }
-  for (const host of options.resourceTypes ?? []) {
+  for (const host of description.resourceTypes) {
     const kind = new HostKind(host, compileHostType(host, defaultSwitches), maxAttributeValues);
     served.push({
       compile: (patchRules) => compileHostType(host, patchRules),
@@ -123,7 +124,7 @@ export function resourceServices(sources: ResourceServiceSources): ResourceServi
     });
   }
   return {
-    servedWith: servedSets(options, served),
+    servedWith: servedSets(limits, served),
     users: userLifecycle(users, userKind, store),
     groups,
   };

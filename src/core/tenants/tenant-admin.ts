@@ -2,7 +2,7 @@ import { deleteTenant, type DeleteTenantOptions, type TenantDeletion } from './d
 import { exportTenant, type ExportedResource, type ExportTenantOptions } from './export-tenant.js';
 import { KeyStore } from '../../auth/key-store.js';
 import type { ResourceEndpoint } from '../handlers/resource-endpoint.js';
-import type { ScimOptions } from '../options.js';
+import type { ApiKeyVerifier } from '../../contracts/api-key-verifier.js';
 import type { TenantParts } from './tenant-parts.js';
 
 /** The host's operations on a whole tenant: offboarding, and the export that comes before it. */
@@ -34,12 +34,16 @@ export interface TenantAdmin {
  */
 export function tenantAdmin(
   endpoints: readonly ResourceEndpoint[],
-  options: Pick<ScimOptions, 'basePath' | 'publicBaseUrl' | 'verifier'>,
+  options: {
+    readonly basePath: string;
+    readonly publicBaseUrl: string | undefined;
+    readonly verifier: ApiKeyVerifier;
+  },
 ): TenantAdmin {
   const origin = options.publicBaseUrl?.replace(/\/$/, '') ?? '';
   const parts: TenantParts = {
     endpoints,
-    baseUrl: `${origin}${options.basePath ?? ''}`,
+    baseUrl: `${origin}${options.basePath}`,
     keys: options.verifier instanceof KeyStore ? options.verifier : undefined,
   };
   return {

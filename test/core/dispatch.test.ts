@@ -23,7 +23,7 @@ const userJson = (userName: string): Uint8Array =>
   new TextEncoder().encode(JSON.stringify({ schemas: [USER_SCHEMA], userName }));
 
 describe('scim.begin: the head phase, before any body is read', () => {
-  it('answers 401 at once, without a promise, for a synchronous verifier', () => {
+  it('answers 401 before the body is read', async () => {
     const { scim } = setup();
     const admitted = scim.begin(
       head(
@@ -32,28 +32,28 @@ describe('scim.begin: the head phase, before any body is read', () => {
         'POST',
       ),
     );
-    const response = asResponse(admitted as ScimAdmission);
+    const response = asResponse(await admitted);
     expect(response.status).toBe(401);
     expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
     // Its body is still on the wire: the answer closes the connection instead of reading it.
     expect(response.headers.connection).toBe('close');
   });
 
-  it('keeps the connection of a refused request that declared no body', () => {
+  it('keeps the connection of a refused request that declared no body', async () => {
     const { scim } = setup();
-    const response = asResponse(scim.begin(head('/Users', {})) as ScimAdmission);
+    const response = asResponse(await scim.begin(head('/Users', {})));
     expect(response.status).toBe(401);
     expect(response.headers.connection).toBeUndefined();
   });
 
-  it('admits a request without a promise and answers it in the body phase', async () => {
+  it('admits a request and answers it in the body phase', async () => {
     const { scim } = setup();
     const headers = {
       authorization: `Bearer ${KEY_A}`,
       'content-type': 'application/scim+json',
       'content-length': '60',
     };
-    const admitted = scim.begin(head('/Users', headers, 'POST'));
+    const admitted = await scim.begin(head('/Users', headers, 'POST'));
     expect(typeof admitted).toBe('function');
     const phase = admitted as Exclude<ScimAdmission, ScimResponse>;
     const created = await phase(userJson('phases@example.org'), 'complete');
@@ -71,7 +71,10 @@ describe('scim.begin: the head phase, before any body is read', () => {
     });
     const headers = { authorization: `Bearer ${KEY_A}`, 'content-length': '2' };
     const sent = { ...head('/Me', headers, 'PUT'), query: 'attributes=userName' };
-    const phase = scim.begin(sent, () => 'session-7') as Exclude<ScimAdmission, ScimResponse>;
+    const phase = (await scim.begin(sent, () => 'session-7')) as Exclude<
+      ScimAdmission,
+      ScimResponse
+    >;
     const body = new TextEncoder().encode('{}');
     expect((await phase(body, 'complete')).status).toBe(404);
     expect(seen).toHaveLength(1);
@@ -82,7 +85,7 @@ describe('scim.begin: the head phase, before any body is read', () => {
   it.each([
     ['a Content-Length over the limit', { 'content-length': `${2 * MiB}` }, 413],
     ['a media type scimkit does not read', { 'content-type': 'text/plain' }, 415],
-  ])('answers %s from the headers alone', (_case, extra, status) => {
+  ])('answers %s from the headers alone', async (_case, extra, status) => {
     const { scim } = setup();
     const headers = {
       authorization: `Bearer ${KEY_A}`,
@@ -90,20 +93,16 @@ describe('scim.begin: the head phase, before any body is read', () => {
       'content-length': '100',
       ...extra,
     };
-    const response = asResponse(scim.begin(head('/Users', headers, 'POST')) as ScimAdmission);
+    const response = asResponse(await scim.begin(head('/Users', headers, 'POST')));
     expect(response.status).toBe(status);
     expect(response.headers.connection).toBe('close');
   });
 
-  it('answers 404 and 405 before the body', () => {
+  it('answers 404 and 405 before the body', async () => {
     const { scim } = setup();
     const headers = { authorization: `Bearer ${KEY_A}`, 'transfer-encoding': 'chunked' };
-    expect(asResponse(scim.begin(head('/Widgets', headers, 'POST')) as ScimAdmission).status).toBe(
-      404,
-    );
-    expect(asResponse(scim.begin(head('/Users', headers, 'DELETE')) as ScimAdmission).status).toBe(
-      405,
-    );
+    expect(asResponse(await scim.begin(head('/Widgets', headers, 'POST'))).status).toBe(404);
+    expect(asResponse(await scim.begin(head('/Users', headers, 'DELETE'))).status).toBe(405);
   });
 });
 
@@ -113,12 +112,12 @@ describe('the body phase', () => {
     'content-type': 'application/scim+json',
     'transfer-encoding': 'chunked',
   };
-  const phaseOf = (scim: ReturnType<typeof setup>['scim']) =>
-    scim.begin(head('/Users', headers, 'POST')) as Exclude<ScimAdmission, ScimResponse>;
+  const phaseOf = async (scim: ReturnType<typeof setup>['scim']) =>
+    (await scim.begin(head('/Users', headers, 'POST'))) as Exclude<ScimAdmission, ScimResponse>;
 
   it('answers 408 and closes when the body did not arrive in time, writing nothing', async () => {
     const { scim, allUsers } = setup();
-    const response = await phaseOf(scim)(undefined, 'timeout');
+    const response = await (await phaseOf(scim))(undefined, 'timeout');
     expect(response.status).toBe(408);
     expect(response.headers.connection).toBe('close');
     expect(JSON.parse(response.body ?? '')).toMatchObject({ status: '408' });
@@ -127,24 +126,23 @@ describe('the body phase', () => {
 
   it('answers 400 and closes when the client went away mid-body', async () => {
     const { scim } = setup();
-    const response = await phaseOf(scim)(undefined, 'aborted');
+    const response = await (await phaseOf(scim))(undefined, 'aborted');
     expect(response.status).toBe(400);
     expect(response.headers.connection).toBe('close');
   });
 
   it('answers 413 and closes for a body cut at the limit', async () => {
     const { scim } = setup();
-    const response = await phaseOf(scim)(new Uint8Array(MiB + 1), 'cut');
+    const response = await (await phaseOf(scim))(new Uint8Array(MiB + 1), 'cut');
     expect(response.status).toBe(413);
     expect(response.headers.connection).toBe('close');
   });
 
   it('closes after answering a request whose declared body the adapter did not read', async () => {
     const { scim } = setup();
-    const get = scim.begin(head('/Users', { ...headers, 'content-length': '10' })) as Exclude<
-      ScimAdmission,
-      ScimResponse
-    >;
+    const get = (await scim.begin(
+      head('/Users', { ...headers, 'content-length': '10' }),
+    )) as Exclude<ScimAdmission, ScimResponse>;
     const response = await get(undefined);
     expect(response.status).toBe(200);
     expect(response.headers.connection).toBe('close');
@@ -160,11 +158,11 @@ describe('the context hook', () => {
       calls++;
       throw new Error('host detail: pool exhausted');
     };
-    const anonymous = asResponse(scim.begin(head('/Users', {}), failing) as ScimAdmission);
+    const anonymous = asResponse(await scim.begin(head('/Users', {}), failing));
     expect(anonymous.status).toBe(401);
     expect(calls).toBe(0);
     const response = asResponse(
-      scim.begin(head('/Users', { authorization: `Bearer ${KEY_A}` }), failing) as ScimAdmission,
+      await scim.begin(head('/Users', { authorization: `Bearer ${KEY_A}` }), failing),
     );
     expect(response.status).toBe(500);
     expect(response.body).not.toContain('pool exhausted');
@@ -185,7 +183,7 @@ describe('the rateLimit hook', () => {
         return true;
       },
     });
-    const admitted = scim.begin(authorised, () => ({ requestId: 'r-1' }));
+    const admitted = await scim.begin(authorised, () => ({ requestId: 'r-1' }));
     expect(typeof admitted).toBe('function');
     expect(seen).toEqual([{ tenant: { id: 'tenant-a' }, context: { requestId: 'r-1' } }]);
   });

@@ -1,0 +1,197 @@
+import type { ApiKeyVerifier, Tenant } from '../../contracts/api-key-verifier.js';
+import type { RequestHub } from '../events/request-hub.js';
+import type {
+  BulkOperationRequest,
+  BulkOperationResponse,
+  HandlerConfig,
+  OperationAnswer,
+  OperationRunner,
+} from '../handlers/context.js';
+import type { ResourceEndpoint } from '../handlers/resource-endpoint.js';
+import { errorResponse } from '../http/respond.js';
+import type { RequestOrigin } from '../http/request-origin.js';
+import type { RateLimit } from '../options.js';
+import type { ProfileSelector } from '../profiles.js';
+import { routeTable, type Router } from '../routes.js';
+import type { ServedSet } from '../served-set.js';
+import type {
+  BodyEnd,
+  ScimAdmission,
+  ScimRequest,
+  ScimRequestHead,
+  ScimResponse,
+} from '../types.js';
+import type { RequestContext, RoutedContext, TenantContext } from './request-context.js';
+import {
+  applyRateLimit,
+  authenticateRequest,
+  authoriseScope,
+  checkBody,
+  finish,
+  refusal,
+  routeRequest,
+  runContextHook,
+  unreadBody,
+  withBody,
+} from './stages.js';
+
+/** What the dispatcher is built from: the compiled service's settings and runtime pieces. */
+export interface DispatcherSettings {
+  /** The path every endpoint is below, or `''`. */
+  readonly basePath: string;
+  /** The largest body any handler reads: a larger declared `Content-Length` answers 413. */
+  readonly maxBodyBytes: number;
+  readonly verifier: ApiKeyVerifier;
+  readonly rateLimit: RateLimit | undefined;
+  /** Picks the URL an answer's URLs start with. */
+  readonly originOf: RequestOrigin;
+  /** The endpoints served under each tenant's profile. */
+  readonly profiles: ProfileSelector<ServedSet>;
+  /** The handlers' settings, with the default profile's endpoints. */
+  readonly config: HandlerConfig;
+  /** Hears of every answered request, when someone listens. */
+  readonly requests: RequestHub;
+  /** Receives the fault behind every 500. */
+  readonly reportError: (error: unknown, request?: ScimRequest) => void;
+}
+
+/**
+ * Takes a request through named stages, each a function of one request context: authenticate,
+ * the host's `context` hook, the rate limit, route, authorise the scope, check the declared
+ * body (the head, decided before a body byte is read); then, with the body, run the handler
+ * and finish the answer (HEAD, `connection: close`). Every stage is plain `async` code: there
+ * is no synchronous branch. A `/Bulk` operation enters after authentication
+ * ({@link Dispatcher.runOperation}).
+ */
+export class Dispatcher implements OperationRunner {
+  readonly #settings: DispatcherSettings;
+  readonly #router: Router<ResourceEndpoint>;
+  // Where each served type sits in every profile's set: the route table names the default's.
+  readonly #rowOf: ReadonlyMap<ResourceEndpoint, number>;
+
+  /** Builds the route table of the default profile's endpoints. */
+  constructor(settings: DispatcherSettings) {
+    this.#settings = settings;
+    const { endpoints, me } = settings.config;
+    this.#router = routeTable(new Map(endpoints.map((e) => [e.type.endpoint.slice(1), e])), {
+      me: me !== undefined,
+    });
+    this.#rowOf = new Map(endpoints.map((e, i) => [e, i]));
+  }
+
+  /**
+   * Decides on a request from its head alone (see `Scim.begin`): the answer, or the body phase.
+   * Never rejects.
+   */
+  begin(head: ScimRequestHead, hook?: () => unknown): Promise<ScimAdmission> {
+    return this.#admit(this.#start(head, true), hook);
+  }
+
+  /** Answers a request whose body is at hand, through the same stages. Never rejects. */
+  async handle(request: ScimRequest): Promise<ScimResponse> {
+    const admission = await this.#admit(this.#start(request, false), undefined);
+    return typeof admission === 'function' ? admission(request.body) : admission;
+  }
+
+  /**
+   * Answers an operation of a `/Bulk` request, of a tenant already authenticated: the stages
+   * past authentication (the rate limit, asked about this operation so that each costs what it
+   * would sent alone; the route, the scope, the handler, the request trace), without the
+   * `context` hook, as values. Never rejects.
+   */
+  async runOperation(request: BulkOperationRequest, tenant: Tenant): Promise<OperationAnswer> {
+    const context = this.#start(request, false);
+    if (context.trace) context.trace.tenant = tenant.id;
+    const admission = await this.#admitTenant({ ...context, tenant }, undefined);
+    const response: BulkOperationResponse =
+      typeof admission === 'function' ? await admission(request.body) : admission;
+    const { status, headers, resource, error } = response;
+    return { status, headers, resource, error };
+  }
+
+  #start(request: ScimRequestHead, onWire: boolean): RequestContext {
+    const trace = this.#settings.requests.start(request);
+    return { request, method: request.method.toUpperCase(), onWire, trace };
+  }
+
+  async #admit(context: RequestContext, hook: (() => unknown) | undefined): Promise<ScimAdmission> {
+    let tenant: TenantContext;
+    try {
+      tenant = await authenticateRequest(context, this.#settings.verifier);
+    } catch (error) {
+      return this.#refuse(error, context);
+    }
+    return this.#admitTenant(tenant, hook);
+  }
+
+  async #admitTenant(
+    context: TenantContext,
+    hook: (() => unknown) | undefined,
+  ): Promise<ScimAdmission> {
+    let current = context;
+    try {
+      current = runContextHook(context, hook);
+      await applyRateLimit(current, this.#settings.rateLimit);
+      const match = routeRequest(current, this.#settings.basePath, this.#router);
+      authoriseScope(current, match);
+      const declared = checkBody(current, this.#settings.maxBodyBytes);
+      const routed: RoutedContext = { ...current, match, declared };
+      return (body, end = 'complete') => this.#answer(routed, body, end);
+    } catch (error) {
+      return this.#refuse(error, current);
+    }
+  }
+
+  // A refusal of the head stages, heard as the request's answer.
+  #refuse(error: unknown, context: RequestContext): ScimResponse {
+    const response = refusal(error, context, this.#settings.reportError);
+    if (context.trace) this.#settings.requests.finish(context.trace, response);
+    return response;
+  }
+
+  async #answer(context: RoutedContext, body: unknown, end: BodyEnd): Promise<ScimResponse> {
+    const { trace } = context;
+    if (trace) this.#settings.requests.capture(trace);
+    const response = await this.#respond(context, body, end);
+    if (trace) this.#settings.requests.finish(trace, response, body, context.match.id);
+    return response;
+  }
+
+  async #respond(context: RoutedContext, body: unknown, end: BodyEnd): Promise<ScimResponse> {
+    const { method } = context;
+    if (end !== 'complete' && end !== 'cut')
+      return finish(errorResponse(unreadBody(end)), method, true);
+    const request = withBody(context, body);
+    let response: ScimResponse;
+    try {
+      response = await this.#runHandler({ ...context, request });
+    } catch (error) {
+      response = refusal(error, { ...context, request, onWire: false }, this.#settings.reportError);
+    }
+    // A body cut at the limit, or declared but not read (a Fetch `Request` has none on GET), has
+    // bytes left on the wire: close rather than read them.
+    return finish(response, method, end === 'cut' || (context.declared && body === undefined));
+  }
+
+  // The handler of the route, with the endpoints of the tenant's profile (traced while someone
+  // listens); a handler of no one type (the root search, `/Me`, `/Bulk`) reads with them too.
+  #runHandler(context: RoutedContext & { readonly request: ScimRequest }): Promise<ScimResponse> {
+    const { request, tenant, match, trace } = context;
+    const { config, profiles, originOf, basePath, requests } = this.#settings;
+    const origin = originOf(request) ?? '';
+    const baseUrl = `${origin.endsWith('/') ? origin.slice(0, -1) : origin}${basePath}`;
+    const set = profiles.configFor(tenant.profile, trace && requests.collect(trace));
+    const { id } = match;
+    if (match.endpoint === undefined) {
+      const own =
+        set.endpoints === config.endpoints
+          ? config
+          : { ...config, endpoints: set.endpoints, answers: set.answers };
+      return match.handler({ request, tenant, id, baseUrl, config: own, dispatcher: this });
+    }
+    const endpoint = set.endpoints[this.#rowOf.get(match.endpoint) as number] as ResourceEndpoint;
+    if (trace) trace.type = endpoint.type;
+    const url = `${baseUrl}${endpoint.type.endpoint}`;
+    return match.handler({ request, tenant, id, baseUrl, config, endpoint, url, dispatcher: this });
+  }
+}
