@@ -86,9 +86,18 @@ export type {
   ReplaceOptions,
   SortOrder,
   StoreCapabilities,
+  StorePage,
   UserStore,
+  UserStoreShape,
   WriteEffects,
 } from './contracts/user-store.js';
+export type {
+  MemberPageOptions,
+  MembershipDeltas,
+  StoredResource,
+  TypeStore,
+  TypeStoreShape,
+} from './contracts/type-store.js';
 export type {
   OutboxKind,
   OutboxMessage,
@@ -104,6 +113,7 @@ export type {
   GroupReplaceOptions,
   GroupReplaceResult,
   GroupStore,
+  GroupStoreShape,
   GroupsOfOptions,
   MemberGroup,
   MemberInput,
@@ -117,6 +127,7 @@ export type {
   ResourceMeta,
   ResourceReplaceOptions,
   ResourceStore,
+  ResourceStoreShape,
   ScimResource,
   UniqueKeys,
 } from './contracts/resource-store.js';

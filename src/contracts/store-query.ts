@@ -1,7 +1,7 @@
 import type { AttributePath, Filter } from '../filter/ast.js';
 import type { CompiledResourceType } from '../schema/resource-type.js';
 
-/** Options of a store's `delete` (users and groups). */
+/** Options of a store's `delete`. */
 export interface DeleteOptions {
   /** When set, delete only if the stored `meta.version` is still this one. */
   readonly expectedVersion?: string;
@@ -67,6 +67,16 @@ export interface ListSeek {
   readonly direction?: 'forward' | 'backward';
 }
 
+/** One page of resources and the number matching the query in all (what `list` returns). */
+export interface StorePage<R> {
+  /** How many resources match the query in all, across every page. */
+  readonly totalResults: number;
+  /** The resources of this page, in the query's order. */
+  readonly resources: readonly R[];
+  /** For a query with `seek` only: where the page starts and ends, and whether more follow. */
+  readonly seek?: ListSeekResult;
+}
+
 /** What a store reports about a keyset page (see {@link ListQuery.seek}). */
 export interface ListSeekResult {
   /** The place of the page's first user; absent when the page is empty. */
@@ -98,4 +108,11 @@ export interface StoreCapabilities {
    * `invalidCursor`.
    */
   readonly keysetPaging?: boolean;
+  /**
+   * The multi-valued attributes the store keeps apart from the resource, one row per value,
+   * changed through membership deltas (`MembershipDeltas`) rather than by rewriting the
+   * resource: `['members']` for a group store. Omitted: none; every attribute is kept with
+   * the resource.
+   */
+  readonly keptApart?: readonly string[];
 }

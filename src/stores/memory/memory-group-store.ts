@@ -59,6 +59,7 @@ export class MemoryGroupStore implements GroupStore {
     // Members are kept apart from the group: there is no first or primary one to order by.
     supportsSort: (path) => !isMembersPath(path),
     keysetPaging: true,
+    keptApart: ['members'],
   };
 
   /**

@@ -103,6 +103,7 @@ export class PostgresGroupStore implements GroupStore {
     supportsSort: (path: AttributePath) =>
       compiles(() => sortKey(path, this.defaultType, this.table)),
     keysetPaging: true,
+    keptApart: ['members'],
   };
   private readonly sql: GroupStatements;
   /** Where each group attribute lives, for the filter and sort compilers. */

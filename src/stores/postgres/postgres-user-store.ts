@@ -108,6 +108,7 @@ export class PostgresUserStore implements UserStore {
       groupsAttribute(path, this.defaultType) === undefined &&
       compiles(() => sortKey(path, this.defaultType)),
     keysetPaging: true,
+    keptApart: [],
   };
   /** The welcome-email outbox, in the same database and transactions as the users. */
   readonly outbox: PostgresOutboxStore;
