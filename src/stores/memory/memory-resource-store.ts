@@ -108,7 +108,7 @@ export class MemoryResourceStore implements ResourceStore {
 
   /** Reads a resource of the tenant, or `null`. */
   async get(tenant: string, id: string): Promise<ScimResource | null> {
-    return this.#resources.of(tenant)?.byId.get(id) ?? null;
+    return this.#resources.get(tenant, id);
   }
 
   /** Replaces a resource at `expectedVersion` (412 when stale); `false` when it is gone. */

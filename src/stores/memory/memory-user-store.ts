@@ -148,7 +148,7 @@ export class MemoryUserStore implements UserStore {
   /** Returns the user (deeply frozen, so shared safely), or `null`. */
   async get(tenant: string, id: string): Promise<ScimUser | null> {
     // Stored users are deeply frozen: sharing them is as safe as a copy, and free.
-    return this.#users.of(tenant)?.byId.get(id) ?? null;
+    return this.#users.get(tenant, id);
   }
 
   /** Replaces a user at its expected version; `false` when there is no such user. */

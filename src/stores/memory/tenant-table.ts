@@ -71,6 +71,11 @@ export class MemoryTable<R extends StoredResource, T extends TenantTable<R>> {
     return table;
   }
 
+  /** Returns the stored resource (deeply frozen, so shared safely), or `null`. */
+  get(tenant: string, id: string): R | null {
+    return this.#tenants.get(tenant)?.byId.get(id) ?? null;
+  }
+
   /**
    * Finds a stored resource and its table; `undefined` when the tenant has none with this id.
    * Throws `versionConflict` when `expectedVersion` is given and is not the stored version.
