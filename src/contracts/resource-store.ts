@@ -40,13 +40,13 @@ export interface ScimResource {
  */
 export type UniqueKeys = Readonly<Record<string, string>>;
 
-/** Options of {@link ResourceStore.create}. */
+/** Options of a `ResourceStore`'s `create`. */
 export interface ResourceCreateOptions {
   /** Keys no other resource of the tenant may hold for the same attribute (409 if one does). */
   readonly uniqueKeys: UniqueKeys;
 }
 
-/** Options of {@link ResourceStore.replace}. */
+/** Options of a `ResourceStore`'s `replace`. */
 export interface ResourceReplaceOptions extends ResourceCreateOptions {
   /** The `meta.version` the write is based on; a stale one throws `versionConflict`. */
   readonly expectedVersion: string;

@@ -35,7 +35,7 @@ export interface ListQuery {
   /**
    * Keyset paging (RFC 9865 cursors): when set, `startIndex` is 1 and the page is the `count`
    * users that come right after (or, backward, right before) `seek.from` in the query's order.
-   * The result then carries {@link ListResult.seek}. Only sent when
+   * The result then carries {@link StorePage.seek}. Only sent when
    * `capabilities.keysetPaging` is true.
    */
   readonly seek?: ListSeek;
@@ -50,7 +50,7 @@ export interface ListPosition {
   /** The user's id (the tie-breaker of every order). */
   readonly id: string;
   /**
-   * The user's sort key as the store reported it in {@link ListResult.seek}, when the query
+   * The user's sort key as the store reported it in {@link StorePage.seek}, when the query
    * has a `sortBy`; absent when the order is by id or the user had no value to sort by.
    */
   readonly key?: string | number | boolean;
