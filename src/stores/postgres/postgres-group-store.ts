@@ -139,7 +139,7 @@ export class PostgresGroupStore implements GroupStore {
     });
   }
 
-  get(tenant: string, id: string, options?: GroupReadOptions): Promise<ScimGroup | null> {
+  async get(tenant: string, id: string, options?: GroupReadOptions): Promise<ScimGroup | null> {
     const text = options?.members === false ? this.sql.get : this.sql.getWithMembers;
     return this.rows.get(text, tenant, id);
   }
@@ -195,11 +195,11 @@ export class PostgresGroupStore implements GroupStore {
     });
   }
 
-  delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
+  async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
     return this.rows.delete(tenant, id, options?.expectedVersion);
   }
 
-  list(tenant: string, query: GroupListQuery): Promise<GroupListResult> {
+  async list(tenant: string, query: GroupListQuery): Promise<GroupListResult> {
     return this.rows.list(tenant, query);
   }
 

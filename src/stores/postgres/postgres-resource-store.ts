@@ -148,7 +148,7 @@ export class PostgresResourceStore implements ResourceStore {
   }
 
   /** Reads a resource of the tenant, or `null`. */
-  get(tenant: string, id: string): Promise<ScimResource | null> {
+  async get(tenant: string, id: string): Promise<ScimResource | null> {
     return this.rows.get(this.sql.get, tenant, id);
   }
 
@@ -170,12 +170,12 @@ export class PostgresResourceStore implements ResourceStore {
   }
 
   /** Deletes a resource and its keys (at `expectedVersion` when given); `false` when gone. */
-  delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
+  async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
     return this.rows.delete(tenant, id, options?.expectedVersion);
   }
 
   /** Answers one page in SQL: the query's filter and sort, by index or by keyset. */
-  list(tenant: string, query: ResourceListQuery): Promise<ResourceListResult> {
+  async list(tenant: string, query: ResourceListQuery): Promise<ResourceListResult> {
     return this.rows.list(tenant, query);
   }
 

@@ -164,7 +164,7 @@ export class PostgresUserStore implements UserStore {
   }
 
   /** Returns the user, or `null`. */
-  get(tenant: string, id: string): Promise<ScimUser | null> {
+  async get(tenant: string, id: string): Promise<ScimUser | null> {
     return this.rows.get(this.sql.get, tenant, id);
   }
 
@@ -185,12 +185,12 @@ export class PostgresUserStore implements UserStore {
   }
 
   /** Deletes a user and its memberships; `false` when there is no such user. */
-  delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
+  async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
     return this.rows.delete(tenant, id, options?.expectedVersion);
   }
 
   /** Answers one page of the tenant's users, in SQL. */
-  list(tenant: string, query: ListQuery): Promise<ListResult> {
+  async list(tenant: string, query: ListQuery): Promise<ListResult> {
     // The IdPs' `userName eq` probe: the plain indexed `SELECT`, without a count.
     if (!query.seek && query.filter && matchesAtMostOne(query.filter))
       return this.lookup(tenant, query.filter, query, query.resourceType ?? this.defaultType);
