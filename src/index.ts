@@ -99,9 +99,18 @@ export type {
   ReplaceOptions,
   SortOrder,
   StoreCapabilities,
+  StorePage,
   UserStore,
+  UserStoreShape,
   WriteEffects,
 } from './contracts/user-store.js';
+export type {
+  MemberPageOptions,
+  MembershipDeltas,
+  StoredResource,
+  TypeStore,
+  TypeStoreShape,
+} from './contracts/type-store.js';
 export type {
   OutboxKind,
   OutboxMessage,
@@ -117,6 +126,7 @@ export type {
   GroupReplaceOptions,
   GroupReplaceResult,
   GroupStore,
+  GroupStoreShape,
   GroupsOfOptions,
   MemberGroup,
   MemberInput,
@@ -130,6 +140,7 @@ export type {
   ResourceMeta,
   ResourceReplaceOptions,
   ResourceStore,
+  ResourceStoreShape,
   ScimResource,
   UniqueKeys,
 } from './contracts/resource-store.js';

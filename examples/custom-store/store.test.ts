@@ -6,7 +6,9 @@ import { MapUserStore } from './map-user-store.js';
 
 // The factory gives every case a fresh, empty store. A store with a database can return
 // { store, readStored: (tenant, id) => ..., close: () => ... } to expose a back door to the
-// rows and release connections.
+// rows and release connections. A service with host resource types runs their stores in the
+// same suite: describeStoreConformance('my stores', { users: () => new MyUserStore(),
+// resourceTypes: { Class: () => new MyClassStore() } }).
 describeStoreConformance('ArrayUserStore', () => new ArrayUserStore());
 
 // A store without an outbox: the outbox cases are reported as skipped.

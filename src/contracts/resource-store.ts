@@ -1,5 +1,6 @@
 import type { CompiledResourceType } from '../schema/resource-type.js';
-import type { DeleteOptions, ListQuery, ListSeekResult, StoreCapabilities } from './store-query.js';
+import type { ListQuery, StorePage } from './store-query.js';
+import type { TypeStore } from './type-store.js';
 
 /** A host resource's metadata, as stored: every value but `location`, which is per request. */
 export interface ResourceMeta {
@@ -39,13 +40,13 @@ export interface ScimResource {
  */
 export type UniqueKeys = Readonly<Record<string, string>>;
 
-/** Options of {@link ResourceStore.create}. */
+/** Options of a `ResourceStore`'s `create`. */
 export interface ResourceCreateOptions {
   /** Keys no other resource of the tenant may hold for the same attribute (409 if one does). */
   readonly uniqueKeys: UniqueKeys;
 }
 
-/** Options of {@link ResourceStore.replace}. */
+/** Options of a `ResourceStore`'s `replace`. */
 export interface ResourceReplaceOptions extends ResourceCreateOptions {
   /** The `meta.version` the write is based on; a stale one throws `versionConflict`. */
   readonly expectedVersion: string;
@@ -58,23 +59,30 @@ export interface ResourceListQuery extends ListQuery {
 }
 
 /** One page of host resources and the number matching the query in all. */
-export interface ResourceListResult {
-  /** How many resources match the query in all. */
-  readonly totalResults: number;
-  /** The page's resources, in the query's order. */
-  readonly resources: readonly ScimResource[];
-  /** For a query with `seek` only: where the page starts and ends, and whether more follow. */
-  readonly seek?: ListSeekResult;
+export type ResourceListResult = StorePage<ScimResource>;
+
+/** A host type's `TypeStoreShape`: what {@link ResourceStore}'s methods take and answer. */
+export interface ResourceStoreShape {
+  /** A resource of the type. */
+  readonly resource: ScimResource;
+  /** The unique keys the new resource holds. */
+  readonly createArgs: [options: ResourceCreateOptions];
+  /** Nothing. */
+  readonly getArgs: [];
+  /** The expected version, and the unique keys the resource holds after the write. */
+  readonly replaceOptions: ResourceReplaceOptions;
+  /** `true` when replaced, `false` when there is no such resource. */
+  readonly replaced: boolean;
+  /** The page query, which always carries the compiled type. */
+  readonly query: ResourceListQuery;
 }
 
 /**
- * Keeps the resources of one resource type a host registers (a district's `Class`, say).
- * Every method is scoped to a tenant and receives validated resources: validation, PATCH,
- * versions, filters' meaning and projection stay in scimkit. `null` or `false` mean "not
- * found"; the only errors a store throws on purpose are `scimErrors.uniqueness()` (a unique
- * key taken in the tenant) and `scimErrors.versionConflict()` (stale expected version).
+ * Keeps the resources of one resource type a host registers (a district's `Class`, say): the
+ * `TypeStore` contract with a host type's shape. The core computes each resource's unique keys
+ * (its attributes with `uniqueness` `server` or `global`) and sends them with every write; a
+ * store keeps them in a unique index.
  *
- * Resources are ordered by `id`; ids are time-ordered strings, so "by id" is creation order.
  * `scimkit/memory`'s `MemoryResourceStore` is a ready one; a production store (SQL, say) keeps
  * each resource as a JSON document, its unique keys in a unique index, and declares in
  * `capabilities` which filters and sorts it answers; the core answers a precise 400 for the
@@ -88,33 +96,4 @@ export interface ResourceListResult {
  * });
  * ```
  */
-export interface ResourceStore {
-  /** What the store answers itself in {@link ResourceStore.list}. Omitted: filters, no sorting. */
-  readonly capabilities?: StoreCapabilities;
-  /** Stores a new resource; throws `scimErrors.uniqueness()` when a unique key is taken. */
-  create(tenant: string, resource: ScimResource, options: ResourceCreateOptions): Promise<void>;
-  /**
-   * Reads one resource, or `null`. What it returns must not let the caller change stored
-   * state: a fresh object, or one the store has deeply frozen.
-   */
-  get(tenant: string, id: string): Promise<ScimResource | null>;
-  /**
-   * Replaces a resource whose stored `meta.version` is `expectedVersion` (else throws
-   * `scimErrors.versionConflict()`), with its new unique keys (`scimErrors.uniqueness()` when
-   * another resource holds one), in one atomic step. Returns `false` when there is none.
-   */
-  replace(
-    tenant: string,
-    resource: ScimResource,
-    options: ResourceReplaceOptions,
-  ): Promise<boolean>;
-  /** Deletes a resource (only at `expectedVersion`, when given); `false` when there is none. */
-  delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean>;
-  /**
-   * Returns one page of the resources that match `query.filter`, ordered by id (or by
-   * `sortBy`, ties by id), from `startIndex`, at most `count`, and how many match in all. A
-   * store that declares `capabilities.keysetPaging` honours `query.seek` as a `UserStore` does
-   * (RFC 9865 cursors on the type's endpoint).
-   */
-  list(tenant: string, query: ResourceListQuery): Promise<ResourceListResult>;
-}
+export type ResourceStore = TypeStore<ResourceStoreShape>;

@@ -1,7 +1,7 @@
 import type { AttributePath, Filter } from '../filter/ast.js';
 import type { CompiledResourceType } from '../schema/resource-type.js';
 
-/** Options of a store's `delete` (users and groups). */
+/** Options of a store's `delete`. */
 export interface DeleteOptions {
   /** When set, delete only if the stored `meta.version` is still this one. */
   readonly expectedVersion?: string;
@@ -35,7 +35,7 @@ export interface ListQuery {
   /**
    * Keyset paging (RFC 9865 cursors): when set, `startIndex` is 1 and the page is the `count`
    * users that come right after (or, backward, right before) `seek.from` in the query's order.
-   * The result then carries {@link ListResult.seek}. Only sent when
+   * The result then carries {@link StorePage.seek}. Only sent when
    * `capabilities.keysetPaging` is true.
    */
   readonly seek?: ListSeek;
@@ -50,7 +50,7 @@ export interface ListPosition {
   /** The user's id (the tie-breaker of every order). */
   readonly id: string;
   /**
-   * The user's sort key as the store reported it in {@link ListResult.seek}, when the query
+   * The user's sort key as the store reported it in {@link StorePage.seek}, when the query
    * has a `sortBy`; absent when the order is by id or the user had no value to sort by.
    */
   readonly key?: string | number | boolean;
@@ -65,6 +65,16 @@ export interface ListSeek {
   readonly from?: ListPosition;
   /** `forward` (default) reads the `count` users after `from`; `backward` those right before it. */
   readonly direction?: 'forward' | 'backward';
+}
+
+/** One page of resources and the number matching the query in all (what `list` returns). */
+export interface StorePage<R> {
+  /** How many resources match the query in all, across every page. */
+  readonly totalResults: number;
+  /** The resources of this page, in the query's order. */
+  readonly resources: readonly R[];
+  /** For a query with `seek` only: where the page starts and ends, and whether more follow. */
+  readonly seek?: ListSeekResult;
 }
 
 /** What a store reports about a keyset page (see {@link ListQuery.seek}). */
@@ -98,4 +108,11 @@ export interface StoreCapabilities {
    * `invalidCursor`.
    */
   readonly keysetPaging?: boolean;
+  /**
+   * The multi-valued attributes the store keeps apart from the resource, one row per value,
+   * changed through membership deltas (`MembershipDeltas`) rather than by rewriting the
+   * resource: `['members']` for a group store. Omitted: none; every attribute is kept with
+   * the resource.
+   */
+  readonly keptApart?: readonly string[];
 }

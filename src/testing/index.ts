@@ -1,5 +1,6 @@
 /**
- * The store conformance suite: the behaviour every `UserStore` must have, as data. Each
+ * The store conformance suite: the behaviour every store must have (the user store, its groups
+ * and outbox, and the stores of host resource types), as data, behind one entry point. Each
  * case has a stable id, a title and a `run(ctx)` that uses its own assertions, so the suite
  * runs under any test runner; `scimkit/testing/vitest` wraps it for vitest.
  *
@@ -13,20 +14,22 @@
  * ```
  */
 export { storeConformanceCases } from './cases/index.js';
-export { runStoreConformance, runStoreConformanceCase } from './run-store-conformance.js';
+export {
+  runResourceStoreConformance,
+  runStoreConformance,
+  runStoreConformanceCase,
+} from './run-store-conformance.js';
 export { createUserFactory } from './user-factory.js';
 export { CaseSkipped } from './assertions.js';
 export { resourceStoreCases, conformanceThingType } from './resource-store-cases.js';
 export type { ResourceStoreCase, ResourceStoreTestContext } from './resource-store-cases.js';
-export {
-  runResourceStoreCase,
-  runResourceStoreConformance,
-} from './run-resource-store-conformance.js';
-export type { ResourceStoreFactory } from './run-resource-store-conformance.js';
+export { runResourceStoreCase } from './run-resource-store-case.js';
 export type {
+  ResourceStoreFactory,
   StoreConformanceCase,
   StoreConformanceOptions,
   StoreConformanceResult,
+  StoreConformanceTargets,
   StoreFactory,
   StoreHarness,
   StoreTestContext,

@@ -1,4 +1,5 @@
 import type { OutboxMessage } from '../contracts/outbox.js';
+import type { ResourceStore } from '../contracts/resource-store.js';
 import type { UserStore } from '../contracts/user-store.js';
 import type { ScimUser } from '../schema/user-resource.js';
 
@@ -17,6 +18,27 @@ export interface StoreHarness {
 
 /** Makes a fresh, empty store (or a harness around one) for each case. */
 export type StoreFactory = () => UserStore | StoreHarness | Promise<UserStore | StoreHarness>;
+
+/** Makes a fresh, empty store of a host resource type for each case. */
+export type ResourceStoreFactory = () => ResourceStore | Promise<ResourceStore>;
+
+/**
+ * What the conformance suite runs against: a user store, with its groups and outbox when it
+ * has them, and the stores of host resource types. Each is optional; the suite runs the
+ * cases of what is given.
+ */
+export interface StoreConformanceTargets {
+  /**
+   * Makes a fresh user store (or a harness around one) for each case: the user cases, the
+   * group cases when the store has `groups`, the outbox cases when it has an `outbox`.
+   */
+  readonly users?: StoreFactory;
+  /**
+   * Makes a fresh store of each host resource type for each of the host-type cases, by a name
+   * the results carry (`store`), such as the type's name.
+   */
+  readonly resourceTypes?: Readonly<Record<string, ResourceStoreFactory>>;
+}
 
 /** Builds valid users with time-ordered ids, as the core would hand them to a store. */
 export interface UserFactory {
@@ -76,4 +98,6 @@ export interface StoreConformanceResult {
   readonly error?: unknown;
   /** Why the case did not apply, for `skipped`. */
   readonly reason?: string;
+  /** For a host-type case: the name of the store it ran on (`StoreConformanceTargets`). */
+  readonly store?: string;
 }

@@ -5,58 +5,55 @@
  * @example
  * ```ts
  * import { describeStoreConformance } from 'scimkit/testing/vitest';
- * import { MyUserStore } from './my-user-store.js';
+ * import { MyClassStore, MyUserStore } from './my-stores.js';
  *
- * describeStoreConformance('MyUserStore', () => new MyUserStore());
+ * describeStoreConformance('my stores', {
+ *   users: () => new MyUserStore(),
+ *   resourceTypes: { Class: () => new MyClassStore() },
+ * });
  * ```
  */
 import { describe, it } from 'vitest';
 import { CaseSkipped } from './assertions.js';
 import { storeConformanceCases } from './cases/index.js';
 import { resourceStoreCases } from './resource-store-cases.js';
-import {
-  runResourceStoreCase,
-  type ResourceStoreFactory,
-} from './run-resource-store-conformance.js';
+import { runResourceStoreCase } from './run-resource-store-case.js';
+import { conformanceTargets } from './run-store-conformance.js';
 import { openStoreTestContext } from './store-test-context.js';
-import type { StoreConformanceOptions, StoreFactory } from './types.js';
+import type {
+  ResourceStoreFactory,
+  StoreConformanceOptions,
+  StoreConformanceTargets,
+  StoreFactory,
+} from './types.js';
 
 /**
  * Declares a vitest `describe` block named `name` with one test per conformance case, each on
- * a fresh store from `factory`. Cases listed in `options.skip`, and cases that do not apply
- * (a filter form the store does not declare, a missing back door), are reported as skipped.
+ * a fresh store: the user cases, the group cases when the user store has `groups`, the outbox
+ * cases when it has an `outbox`, and, in a block per resource store given, the host-type cases.
+ * A factory alone is a user store's. Cases listed in `options.skip`, and cases that do not
+ * apply (a filter form the store does not declare, a missing back door), are reported as
+ * skipped.
  */
 export function describeStoreConformance(
   name: string,
-  factory: StoreFactory,
+  targets: StoreFactory | StoreConformanceTargets,
   options: StoreConformanceOptions = {},
 ): void {
+  const { users, resourceTypes = {} } = conformanceTargets(targets);
   describe(name, () => {
-    for (const testCase of storeConformanceCases) {
-      const title = `${testCase.id}: ${testCase.title}`;
-      if (options.skip?.[testCase.id] !== undefined) {
-        it.skip(`${title} (${options.skip[testCase.id]})`, () => {});
-        continue;
-      }
-      it(title, async (context) => {
-        const opened = await openStoreTestContext(factory);
-        try {
-          await testCase.run(opened.ctx);
-        } catch (error) {
-          if (error instanceof CaseSkipped) context.skip(error.reason);
-          throw error;
-        } finally {
-          await opened.close();
-        }
-      });
-    }
+    if (users) userCases(users, options);
+    for (const [store, factory] of Object.entries(resourceTypes))
+      describe(store, () => resourceCases(factory, options));
   });
 }
 
 /**
- * Declares a vitest `describe` block named `name` with one test per resource store case (the
- * store of a resource type a host registers), each on a fresh store from `factory`.
+ * Declares a vitest `describe` block named `name` with one test per host-type case, each on a
+ * fresh store from `factory`.
  *
+ * @deprecated Use `describeStoreConformance(name, { resourceTypes: { Name: factory } })`,
+ *   which runs every store of a service in one suite.
  * @example
  * ```ts
  * describeResourceStoreConformance('ClassStore', () => new ClassStore(pool));
@@ -67,13 +64,38 @@ export function describeResourceStoreConformance(
   factory: ResourceStoreFactory,
   options: StoreConformanceOptions = {},
 ): void {
-  describe(name, () => {
-    for (const testCase of resourceStoreCases) {
-      it(`${testCase.id}: ${testCase.title}`, async (context) => {
-        const result = await runResourceStoreCase(testCase, factory, options);
-        if (result.status === 'skipped') context.skip(result.reason);
-        if (result.status === 'failed') throw result.error;
-      });
+  describe(name, () => resourceCases(factory, options));
+}
+
+/** Declares one test per user, group and outbox case. */
+function userCases(factory: StoreFactory, options: StoreConformanceOptions): void {
+  for (const testCase of storeConformanceCases) {
+    const title = `${testCase.id}: ${testCase.title}`;
+    if (options.skip?.[testCase.id] !== undefined) {
+      it.skip(`${title} (${options.skip[testCase.id]})`, () => {});
+      continue;
     }
-  });
+    it(title, async (context) => {
+      const opened = await openStoreTestContext(factory);
+      try {
+        await testCase.run(opened.ctx);
+      } catch (error) {
+        if (error instanceof CaseSkipped) context.skip(error.reason);
+        throw error;
+      } finally {
+        await opened.close();
+      }
+    });
+  }
+}
+
+/** Declares one test per host-type case. */
+function resourceCases(factory: ResourceStoreFactory, options: StoreConformanceOptions): void {
+  for (const testCase of resourceStoreCases) {
+    it(`${testCase.id}: ${testCase.title}`, async (context) => {
+      const result = await runResourceStoreCase(testCase, factory, options);
+      if (result.status === 'skipped') context.skip(result.reason);
+      if (result.status === 'failed') throw result.error;
+    });
+  }
 }

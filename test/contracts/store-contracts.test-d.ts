@@ -3,15 +3,28 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type {
   GroupStore,
+  GroupStoreShape,
   ListQuery,
   ListResult,
+  MemberInput,
   OutboxStore,
+  ResourceStore,
+  ResourceStoreShape,
+  ScimGroup,
   ScimUser,
+  StorePage,
+  TypeStore,
   UserStore,
+  UserStoreShape,
+  WriteEffects,
 } from '../../src/index.js';
 import type { Filter } from '../../src/filter/index.js';
-import type { MemoryUserStore } from '../../src/stores/memory/index.js';
-import type { PostgresOutboxStore, PostgresUserStore } from '../../src/stores/postgres/index.js';
+import type { MemoryResourceStore, MemoryUserStore } from '../../src/stores/memory/index.js';
+import type {
+  PostgresOutboxStore,
+  PostgresResourceStore,
+  PostgresUserStore,
+} from '../../src/stores/postgres/index.js';
 
 describe('store contracts', () => {
   it('answer null for a user that is not there', () => {
@@ -31,5 +44,24 @@ describe('store contracts', () => {
 
   it('keep groups optional on a user store', () => {
     expectTypeOf<UserStore['groups']>().toEqualTypeOf<GroupStore | undefined>();
+  });
+
+  it('are one contract: users, groups and host types are its specialisations', () => {
+    expectTypeOf<UserStore>().toExtend<TypeStore<UserStoreShape>>();
+    expectTypeOf<GroupStore>().toExtend<TypeStore<GroupStoreShape>>();
+    expectTypeOf<ResourceStore>().toExtend<TypeStore<ResourceStoreShape>>();
+    expectTypeOf<MemoryResourceStore>().toExtend<ResourceStore>();
+    expectTypeOf<PostgresResourceStore>().toExtend<ResourceStore>();
+    expectTypeOf<ListResult>().toEqualTypeOf<StorePage<ScimUser>>();
+  });
+
+  it("keep each specialisation's signatures", () => {
+    expectTypeOf<UserStore['create']>().parameters.toEqualTypeOf<
+      [tenant: string, resource: ScimUser, effects?: WriteEffects]
+    >();
+    expectTypeOf<GroupStore['create']>().parameters.toEqualTypeOf<
+      [tenant: string, resource: ScimGroup, members: readonly MemberInput[]]
+    >();
+    expectTypeOf<UserStore['replace']>().returns.toEqualTypeOf<Promise<boolean>>();
   });
 });

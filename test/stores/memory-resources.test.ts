@@ -3,10 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ResourceStore } from '../../src/index.js';
 import { MemoryResourceStore } from '../../src/stores/memory/index.js';
-import { runResourceStoreConformance } from '../../src/testing/index.js';
-import { describeResourceStoreConformance } from '../../src/testing/vitest.js';
+import { runStoreConformance } from '../../src/testing/index.js';
+import { describeStoreConformance } from '../../src/testing/vitest.js';
 
-describeResourceStoreConformance('MemoryResourceStore', () => new MemoryResourceStore());
+describeStoreConformance('MemoryResourceStore', {
+  resourceTypes: { Thing: () => new MemoryResourceStore() },
+});
 
 // A memory store with one flaw, as a custom store might have it.
 function flawed(change: (store: MemoryResourceStore) => Partial<ResourceStore>): ResourceStore {
@@ -16,7 +18,7 @@ function flawed(change: (store: MemoryResourceStore) => Partial<ResourceStore>):
 
 describe('the resource store cases catch a broken store', () => {
   const failing = async (store: () => ResourceStore) =>
-    (await runResourceStoreConformance(store))
+    (await runStoreConformance({ resourceTypes: { Thing: store } }))
       .filter((r) => r.status === 'failed')
       .map((r) => r.id);
 

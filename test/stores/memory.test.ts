@@ -6,16 +6,16 @@ import type { Filter } from '../../src/filter/ast.js';
 import { parseFilter } from '../../src/filter/index.js';
 import type { ScimUser } from '../../src/schema/user-resource.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
-import { scanUsers } from '../../src/stores/memory/scan-users.js';
+import { scanTable } from '../../src/stores/memory/scan-table.js';
 import { SortedIds } from '../../src/stores/memory/sorted-ids.js';
 import { createUserFactory, runStoreConformance } from '../../src/testing/index.js';
 import { describeStoreConformance } from '../../src/testing/vitest.js';
 import { USER_SCHEMA } from '../../src/schema/urns.js';
 
 // Wrap the one function that visits every user, to prove index lookups never reach it.
-vi.mock('../../src/stores/memory/scan-users.js', async (importOriginal) => {
-  const original = await importOriginal<{ scanUsers: typeof scanUsers }>();
-  return { scanUsers: vi.fn(original.scanUsers) };
+vi.mock('../../src/stores/memory/scan-table.js', async (importOriginal) => {
+  const original = await importOriginal<{ scanTable: typeof scanTable }>();
+  return { scanTable: vi.fn(original.scanTable) };
 });
 
 describeStoreConformance('MemoryUserStore', () => {
@@ -42,7 +42,7 @@ describe('MemoryUserStore without a scan', () => {
   it('answers userName, id and externalId equality, their and, and an unfiltered page without visiting every user', async () => {
     const { store, made } = await seeded(500);
     const target = made[321]!;
-    vi.mocked(scanUsers).mockClear();
+    vi.mocked(scanTable).mockClear();
     const page = { startIndex: 1, count: 10 };
     const found = await store.list('t', {
       ...page,
@@ -57,19 +57,19 @@ describe('MemoryUserStore without a scan', () => {
     });
     const middle = await store.list('t', { startIndex: 250, count: 5 });
     expect(middle.resources.map((u) => u.id)).toEqual(made.slice(249, 254).map((u) => u.id));
-    expect(scanUsers).not.toHaveBeenCalled();
+    expect(scanTable).not.toHaveBeenCalled();
   });
 
   it('scans, in id order, only for a filter no index answers', async () => {
     const { store, made } = await seeded(5);
-    vi.mocked(scanUsers).mockClear();
+    vi.mocked(scanTable).mockClear();
     const result = await store.list('t', {
       startIndex: 1,
       count: 10,
       filter: { kind: 'not', filter: eq('id', made[0]!.id) },
     });
     expect(result.totalResults).toBe(4);
-    expect(scanUsers).toHaveBeenCalledTimes(1);
+    expect(scanTable).toHaveBeenCalledTimes(1);
   });
 });
 
@@ -196,7 +196,7 @@ describe('MemoryUserStore filters', () => {
   it('narrows an and with one indexed side by the index, then checks the other side', async () => {
     const { store, made } = await seeded(50);
     const target = made[7]!;
-    vi.mocked(scanUsers).mockClear();
+    vi.mocked(scanTable).mockClear();
     const active = {
       kind: 'compare',
       path: { attribute: 'active' },
@@ -212,7 +212,7 @@ describe('MemoryUserStore filters', () => {
       filter: { ...filter, left: { ...active, value: true } },
     });
     expect(none.totalResults).toBe(0);
-    expect(scanUsers).not.toHaveBeenCalled();
+    expect(scanTable).not.toHaveBeenCalled();
   });
 
   it('evaluates other filters with the filter engine, following the schema', async () => {

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { OutboxStore } from '../../src/contracts/outbox.js';
 import type { UserStore } from '../../src/contracts/user-store.js';
 import type { ScimUser } from '../../src/schema/user-resource.js';
-import { MemoryUserStore } from '../../src/stores/memory/index.js';
+import { MemoryResourceStore, MemoryUserStore } from '../../src/stores/memory/index.js';
 import {
+  resourceStoreCases,
+  runResourceStoreConformance,
   runStoreConformance,
   storeConformanceCases,
   type StoreConformanceResult,
@@ -216,5 +218,42 @@ describe('the conformance suite itself', () => {
     });
     expect(made).toBe(storeConformanceCases.length);
     expect(closed).toBe(made);
+  });
+});
+
+describe('the one entry point of the conformance suite', () => {
+  it('runs the user, group and outbox cases and the host-type cases of every store given', async () => {
+    const results = await runStoreConformance({
+      users: () => new MemoryUserStore(),
+      resourceTypes: {
+        Class: () => new MemoryResourceStore(),
+        Room: () => new MemoryResourceStore(),
+      },
+    });
+    expect(failedIds(results)).toEqual([]);
+    const ran = (prefix: string) => results.filter((r) => r.id.startsWith(prefix));
+    expect(ran('create.').length).toBeGreaterThan(0);
+    expect(ran('groups.').length).toBeGreaterThan(0);
+    expect(ran('outbox.').every((r) => r.status === 'passed')).toBe(true);
+    const hosted = ran('resource.');
+    expect(hosted.map((r) => r.store)).toEqual([
+      ...resourceStoreCases.map(() => 'Class'),
+      ...resourceStoreCases.map(() => 'Room'),
+    ]);
+    expect(results.filter((r) => r.store === undefined)).toHaveLength(storeConformanceCases.length);
+  });
+
+  it('runs only the host-type cases when no user store is given', async () => {
+    const results = await runStoreConformance({
+      resourceTypes: { Class: () => new MemoryResourceStore() },
+    });
+    expect(results.map((r) => r.id)).toEqual(resourceStoreCases.map((c) => c.id));
+  });
+
+  it('keeps the deprecated host-type runner, running the same cases', async () => {
+    const results = await runResourceStoreConformance(() => new MemoryResourceStore());
+    expect(results.map((r) => [r.id, r.status])).toEqual(
+      resourceStoreCases.map((c) => [c.id, 'passed']),
+    );
   });
 });

@@ -14,10 +14,8 @@ import type {
 } from '../../contracts/group-store.js';
 import type { DeleteOptions, StoreCapabilities } from '../../contracts/user-store.js';
 import { nextVersion } from '../../schema/version.js';
-import { scimErrors } from '../../errors/index.js';
 import type { Filter } from '../../filter/ast.js';
-import { compileFilter, compileSort } from '../../filter/index.js';
-import { filterWorkMeter } from '../../filter/filter-work-meter.js';
+import { compileFilter } from '../../filter/index.js';
 import { WORK_COSTS, type WorkMeter } from '../../filter/work-meter.js';
 import type { GroupMember, ScimGroup } from '../../schema/group-schema.js';
 import { groupResourceType } from '../../schema/group-resource-type.js';
@@ -30,8 +28,9 @@ import {
   mentionsMembers,
   readsMemberRef,
 } from './group-filter-plan.js';
-import { idOrderPage, placesOf, seekPage } from './seek-page.js';
+import { scanTable } from './scan-table.js';
 import { TenantGroups } from './tenant-groups.js';
+import { MemoryTable } from './tenant-table.js';
 
 /** Tells whether `id` is a user of `tenant`; the user store's index answers it. */
 export type IsUser = (tenant: string, id: string) => boolean;
@@ -48,7 +47,7 @@ const DEFAULT_TYPE: CompiledResourceType = groupResourceType();
  * @internal
  */
 export class MemoryGroupStore implements GroupStore {
-  readonly #tenants = new Map<string, TenantGroups>();
+  readonly #groups: MemoryTable<ScimGroup, TenantGroups>;
 
   /**
    * Every filter (the filter engine over the groups) but one on a member's `$ref`, every sort
@@ -59,6 +58,7 @@ export class MemoryGroupStore implements GroupStore {
     // Members are kept apart from the group: there is no first or primary one to order by.
     supportsSort: (path) => !isMembersPath(path),
     keysetPaging: true,
+    keptApart: ['members'],
   };
 
   /**
@@ -68,23 +68,24 @@ export class MemoryGroupStore implements GroupStore {
    */
   constructor(
     private readonly isUser: IsUser,
-    private readonly maxFilterWork: number,
-  ) {}
+    maxFilterWork: number,
+  ) {
+    this.#groups = new MemoryTable(() => new TenantGroups(), maxFilterWork);
+  }
 
   async create(tenant: string, group: ScimGroup, members: readonly MemberInput[]): Promise<void> {
-    const groups = this.#tenant(tenant);
+    const groups = this.#groups.for(tenant);
     if (groups.byId.has(group.id) || this.isUser(tenant, group.id))
       throw new Error(`MemoryGroupStore: id "${group.id}" already exists.`);
     const resolved = this.#resolve(tenant, groups, group.id, members);
-    groups.byId.set(group.id, storedForm(group));
-    groups.order.insert(group.id);
+    groups.add(storedForm(group));
     for (const member of resolved) groups.link(group.id, member);
   }
 
   async get(tenant: string, id: string, options?: GroupReadOptions): Promise<ScimGroup | null> {
-    const groups = this.#tenants.get(tenant);
-    const group = groups?.byId.get(id);
-    if (!groups || !group) return null;
+    const found = this.#groups.find(tenant, id);
+    if (!found) return null;
+    const [groups, group] = found;
     return options?.members === false ? group : withMembers(groups, group);
   }
 
@@ -93,10 +94,9 @@ export class MemoryGroupStore implements GroupStore {
     group: ScimGroup,
     options: GroupReplaceOptions,
   ): Promise<GroupReplaceResult | null> {
-    const groups = this.#tenants.get(tenant);
-    const stored = groups?.byId.get(group.id);
-    if (!groups || !stored) return null;
-    if (stored.meta.version !== options.expectedVersion) throw scimErrors.versionConflict();
+    const found = this.#groups.find(tenant, group.id, options.expectedVersion);
+    if (!found) return null;
+    const [groups] = found;
     // Every check first (each may throw), then the changes: all or nothing.
     const next = options.members && this.#resolve(tenant, groups, group.id, options.members);
     const more = options.addMembers && this.#resolve(tenant, groups, group.id, options.addMembers);
@@ -123,48 +123,21 @@ export class MemoryGroupStore implements GroupStore {
   }
 
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
-    const groups = this.#tenants.get(tenant);
-    const stored = groups?.byId.get(id);
-    if (!groups || !stored) return false;
-    const expected = options?.expectedVersion;
-    if (expected !== undefined && stored.meta.version !== expected)
-      throw scimErrors.versionConflict();
-    for (const member of [...(groups.membersOf.get(id)?.keys() ?? [])]) groups.unlink(id, member);
-    groups.byId.delete(id);
-    groups.order.remove(id);
+    if (!this.#groups.delete(tenant, id, options?.expectedVersion)) return false;
     this.forgetMember(tenant, id);
     return true;
   }
 
   async list(tenant: string, query: GroupListQuery): Promise<GroupListResult> {
-    const groups = this.#tenants.get(tenant);
-    if (!groups)
-      return { totalResults: 0, resources: [], ...(query.seek && { seek: { more: false } }) };
-    const offset = Math.max(0, query.startIndex - 1);
-    const count = Math.max(0, query.count);
     const type = query.resourceType ?? DEFAULT_TYPE;
-    const { filter, sortBy } = query;
-    const byId = (id: string) => groups.byId.get(id) as ScimGroup;
-    let page: GroupListResult;
-    if (!filter && !sortBy) {
-      page = query.seek
-        ? idOrderPage(groups.order, query, placesOf(query, type), byId)
-        : {
-            totalResults: groups.order.size,
-            resources: groups.order.slice(offset, count).map(byId),
-          };
-    } else {
-      const meter = filterWorkMeter(this.maxFilterWork);
-      const found = filter ? matching(groups, filter, type, meter) : [...groups.byId.values()];
-      if (!filter) meter.spend(found.length * WORK_COSTS.visit);
-      found.sort(
-        sortBy ? compileSort(sortBy, query.sortOrder ?? 'ascending', type, meter) : compareIds,
-      );
-      page = query.seek
-        ? seekPage(found, query, placesOf(query, type))
-        : { totalResults: found.length, resources: found.slice(offset, offset + count) };
-    }
-    if (query.members === false) return page;
+    const page = this.#groups.list(
+      tenant,
+      query,
+      type,
+      (groups) => (filter, meter) => matching(groups, filter, type, meter),
+    );
+    const groups = this.#groups.of(tenant);
+    if (query.members === false || !groups) return page;
     return { ...page, resources: page.resources.map((g) => withMembers(groups, g)) };
   }
 
@@ -205,7 +178,7 @@ export class MemoryGroupStore implements GroupStore {
     groupId: string,
     options: MemberPageOptions,
   ): Promise<readonly GroupMember[] | null> {
-    const groups = this.#tenants.get(tenant);
+    const groups = this.#groups.of(tenant);
     if (!groups?.byId.has(groupId)) return null;
     const all = groups.sortedMembers(groupId);
     const { after } = options;
@@ -226,7 +199,7 @@ export class MemoryGroupStore implements GroupStore {
     count: number,
   ): Promise<ReadonlyMap<string, readonly GroupMember[]>> {
     const found = new Map<string, readonly GroupMember[]>();
-    const groups = this.#tenants.get(tenant);
+    const groups = this.#groups.of(tenant);
     if (!groups) return found;
     for (const id of groupIds) {
       if (!groups.membersOf.has(id)) continue;
@@ -262,7 +235,7 @@ export class MemoryGroupStore implements GroupStore {
    * store evaluates `groups` filters with it.
    */
   groupsOfNow(tenant: string, memberId: string, indirect: boolean): MemberGroup[] {
-    const groups = this.#tenants.get(tenant);
+    const groups = this.#groups.of(tenant);
     const direct = groups?.groupsOf.get(memberId);
     if (!groups || !direct) return [];
     const ids = indirect ? groups.ancestors(memberId) : direct;
@@ -284,7 +257,7 @@ export class MemoryGroupStore implements GroupStore {
    * groups alike), from the member index; empty for an unknown group.
    */
   membersUnder(tenant: string, groupId: string): Set<string> {
-    return this.#tenants.get(tenant)?.descendants(groupId) ?? new Set();
+    return this.#groups.of(tenant)?.descendants(groupId) ?? new Set();
   }
 
   /**
@@ -292,7 +265,7 @@ export class MemoryGroupStore implements GroupStore {
    * each group it was in. Called by the user store's `delete`, in the same synchronous step.
    */
   forgetMember(tenant: string, memberId: string): void {
-    const groups = this.#tenants.get(tenant);
+    const groups = this.#groups.of(tenant);
     const parents = groups?.groupsOf.get(memberId);
     if (!groups || !parents) return;
     const now = new Date().toISOString();
@@ -312,13 +285,7 @@ export class MemoryGroupStore implements GroupStore {
     groupId: string,
     options: MembershipOptions | undefined,
   ): [TenantGroups, ScimGroup] | undefined {
-    const groups = this.#tenants.get(tenant);
-    const stored = groups?.byId.get(groupId);
-    if (!groups || !stored) return undefined;
-    const expected = options?.expectedVersion;
-    if (expected !== undefined && stored.meta.version !== expected)
-      throw scimErrors.versionConflict();
-    return [groups, stored];
+    return this.#groups.find(tenant, groupId, options?.expectedVersion);
   }
 
   /** Bumps the group's version when something changed, and reports the change. */
@@ -359,15 +326,6 @@ export class MemoryGroupStore implements GroupStore {
       return Object.freeze(display === undefined ? { value, type } : { value, type, display });
     });
   }
-
-  #tenant(tenant: string): TenantGroups {
-    let groups = this.#tenants.get(tenant);
-    if (!groups) {
-      groups = new TenantGroups();
-      this.#tenants.set(tenant, groups);
-    }
-    return groups;
-  }
 }
 
 /** The stored form of a group: a deep frozen copy without `members` (kept in the indexes). */
@@ -388,11 +346,9 @@ function withMembers(groups: TenantGroups, group: ScimGroup): ScimGroup {
   return Object.freeze({ ...group, members: members as GroupMember[] });
 }
 
-const compareIds = (a: ScimGroup, b: ScimGroup) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
 /**
- * The groups matching `filter`, from the member index when the filter is a member lookup; each
- * group tested, and each member a filter on `members` reads, is charged to `meter`.
+ * The groups matching `filter` in id order, from the member index when the filter is a member
+ * lookup; each group tested, and each member a filter on `members` reads, is charged to `meter`.
  */
 function matching(
   groups: TenantGroups,
@@ -402,17 +358,17 @@ function matching(
 ): ScimGroup[] {
   const member = memberEquality(filter);
   if (member !== undefined) {
-    const ids = groups.groupsOf.get(member) ?? [];
-    return [...ids].map((id) => groups.byId.get(id) as ScimGroup);
+    const ids = [...(groups.groupsOf.get(member) ?? [])].sort();
+    return ids.map((id) => groups.byId.get(id) as ScimGroup);
   }
   const test = compileFilter(filter, type, meter);
-  const withList = mentionsMembers(filter);
-  const found: ScimGroup[] = [];
-  for (const group of groups.byId.values()) {
-    meter.spend(
-      WORK_COSTS.visit * (1 + (withList ? (groups.membersOf.get(group.id)?.size ?? 0) : 0)),
-    );
-    if (test(withList ? withMembers(groups, group) : group)) found.push(group);
-  }
-  return found;
+  if (!mentionsMembers(filter)) return scanTable(groups, test, meter);
+  return scanTable(
+    groups,
+    (group) => {
+      meter.spend(WORK_COSTS.visit * (groups.membersOf.get(group.id)?.size ?? 0));
+      return test(withMembers(groups, group));
+    },
+    meter,
+  );
 }

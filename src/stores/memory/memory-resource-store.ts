@@ -9,14 +9,10 @@ import type {
 } from '../../contracts/resource-store.js';
 import type { DeleteOptions, StoreCapabilities } from '../../contracts/store-query.js';
 import { scimErrors } from '../../errors/index.js';
-import { compileFilter, compileSort } from '../../filter/index.js';
-import { filterWorkMeter } from '../../filter/filter-work-meter.js';
-import { WORK_COSTS } from '../../filter/work-meter.js';
 import { checkMaxFilterWork } from './check-max-filter-work.js';
 import { previewJson } from '../../json/preview-json.js';
 import { frozenCopy } from './clone-json.js';
-import { idOrderPage, placesOf, seekPage } from './seek-page.js';
-import { SortedIds } from './sorted-ids.js';
+import { MemoryTable, TenantTable } from './tenant-table.js';
 
 /** Options of {@link MemoryResourceStore}. */
 export interface MemoryResourceStoreOptions {
@@ -28,10 +24,8 @@ export interface MemoryResourceStoreOptions {
   readonly maxFilterWork?: number;
 }
 
-/** One tenant's resources: by id, in id order, and the unique keys each holds. */
-class TenantResources {
-  readonly byId = new Map<string, ScimResource>();
-  readonly order = new SortedIds();
+/** One tenant's resources: the table, and the unique keys each holds. */
+class TenantResources extends TenantTable<ScimResource> {
   /** Attribute name → unique key → the id of the resource that holds it. */
   readonly owners = new Map<string, Map<string, string>>();
   /** The unique keys each resource holds, to release them on replace and delete. */
@@ -44,6 +38,12 @@ class TenantResources {
       if (owner !== undefined && owner !== id)
         throw scimErrors.uniqueness(`"${name}" ${previewJson(key)} is already taken.`);
     }
+  }
+
+  /** Removes a stored resource and releases its keys. */
+  override remove(resource: ScimResource): void {
+    super.remove(resource);
+    this.holdKeys(resource.id, undefined);
   }
 
   /** Records that `id` holds `keys` (and no longer holds the keys it held before). */
@@ -85,12 +85,12 @@ class TenantResources {
  * ```
  */
 export class MemoryResourceStore implements ResourceStore {
-  readonly #tenants = new Map<string, TenantResources>();
-  readonly #maxFilterWork: number;
+  readonly #resources: MemoryTable<ScimResource, TenantResources>;
 
   /** @throws ScimConfigError when `maxFilterWork` is not a number > 0. */
   constructor(options: MemoryResourceStoreOptions = {}) {
-    this.#maxFilterWork = checkMaxFilterWork('MemoryResourceStore', options.maxFilterWork);
+    const maxFilterWork = checkMaxFilterWork('MemoryResourceStore', options.maxFilterWork);
+    this.#resources = new MemoryTable(() => new TenantResources(), maxFilterWork);
   }
 
   /** Every filter (the filter engine over the resources), every sort, and keyset paging. */
@@ -98,19 +98,17 @@ export class MemoryResourceStore implements ResourceStore {
 
   /** Stores a new resource; throws 409 `uniqueness` when another holds one of its unique keys. */
   async create(tenant: string, resource: ScimResource, options: ResourceCreateOptions) {
-    let resources = this.#tenants.get(tenant);
-    if (!resources) this.#tenants.set(tenant, (resources = new TenantResources()));
+    const resources = this.#resources.for(tenant);
     if (resources.byId.has(resource.id))
       throw new Error(`MemoryResourceStore: id "${resource.id}" already exists.`);
     resources.checkUnique(resource.id, options.uniqueKeys);
-    resources.byId.set(resource.id, frozenCopy(resource));
-    resources.order.insert(resource.id);
+    resources.add(frozenCopy(resource));
     resources.holdKeys(resource.id, options.uniqueKeys);
   }
 
   /** Reads a resource of the tenant, or `null`. */
   async get(tenant: string, id: string): Promise<ScimResource | null> {
-    return this.#tenants.get(tenant)?.byId.get(id) ?? null;
+    return this.#resources.get(tenant, id);
   }
 
   /** Replaces a resource at `expectedVersion` (412 when stale); `false` when it is gone. */
@@ -119,10 +117,9 @@ export class MemoryResourceStore implements ResourceStore {
     resource: ScimResource,
     options: ResourceReplaceOptions,
   ): Promise<boolean> {
-    const resources = this.#tenants.get(tenant);
-    const stored = resources?.byId.get(resource.id);
-    if (!resources || !stored) return false;
-    if (stored.meta.version !== options.expectedVersion) throw scimErrors.versionConflict();
+    const found = this.#resources.find(tenant, resource.id, options.expectedVersion);
+    if (!found) return false;
+    const [resources] = found;
     resources.checkUnique(resource.id, options.uniqueKeys);
     resources.byId.set(resource.id, frozenCopy(resource));
     resources.holdKeys(resource.id, options.uniqueKeys);
@@ -131,39 +128,11 @@ export class MemoryResourceStore implements ResourceStore {
 
   /** Deletes a resource (at `expectedVersion` when given); `false` when it is gone. */
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
-    const resources = this.#tenants.get(tenant);
-    const stored = resources?.byId.get(id);
-    if (!resources || !stored) return false;
-    const expected = options?.expectedVersion;
-    if (expected !== undefined && stored.meta.version !== expected)
-      throw scimErrors.versionConflict();
-    resources.byId.delete(id);
-    resources.order.remove(id);
-    resources.holdKeys(id, undefined);
-    return true;
+    return this.#resources.delete(tenant, id, options?.expectedVersion);
   }
 
   /** Answers a page query: the filter engine over the tenant's resources, any sort, keyset pages. */
   async list(tenant: string, query: ResourceListQuery): Promise<ResourceListResult> {
-    const resources = this.#tenants.get(tenant);
-    if (!resources) return { totalResults: 0, resources: [] };
-    const offset = Math.max(0, query.startIndex - 1);
-    const count = Math.max(0, query.count);
-    const { filter, sortBy, seek, resourceType: type } = query;
-    const byId = (id: string) => resources.byId.get(id) as ScimResource;
-    if (!filter && !sortBy) {
-      if (seek) return idOrderPage(resources.order, query, placesOf(query, type), byId);
-      const page = resources.order.slice(offset, count).map(byId);
-      return { totalResults: resources.order.size, resources: page };
-    }
-    const meter = filterWorkMeter(this.#maxFilterWork);
-    meter.spend(resources.order.size * WORK_COSTS.visit);
-    const ordered = [...resources.order.values()].map(byId);
-    const test = filter && compileFilter(filter, type, meter);
-    const found = test ? ordered.filter((r) => test(r as Record<string, unknown>)) : ordered;
-    // A stable sort of resources in id order: ties stay by id.
-    if (sortBy) found.sort(compileSort(sortBy, query.sortOrder ?? 'ascending', type, meter));
-    if (seek) return seekPage(found, query, placesOf(query, type));
-    return { totalResults: found.length, resources: found.slice(offset, offset + count) };
+    return this.#resources.list(tenant, query, query.resourceType);
   }
 }

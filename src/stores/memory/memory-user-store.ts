@@ -11,8 +11,7 @@ import type { OutboxStore } from '../../contracts/outbox.js';
 import type { GroupStore } from '../../contracts/group-store.js';
 import { ScimConfigError, scimErrors } from '../../errors/index.js';
 import type { Filter } from '../../filter/ast.js';
-import { compileFilter, compileSort } from '../../filter/index.js';
-import { filterWorkMeter } from '../../filter/filter-work-meter.js';
+import { compileFilter } from '../../filter/index.js';
 import { checkMaxFilterWork } from './check-max-filter-work.js';
 import { WORK_COSTS, type WorkMeter } from '../../filter/work-meter.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
@@ -28,10 +27,10 @@ import {
 } from './filter-plan.js';
 import { MemoryGroupStore } from './memory-group-store.js';
 import { DEFAULT_SENT_KEPT, MemoryOutbox, type MemoryOutboxEntry } from './memory-outbox.js';
-import { scanUsers } from './scan-users.js';
-import { pageResult, placesOf, seekPage } from './seek-page.js';
+import { scanTable } from './scan-table.js';
 import { groupIdEquality, groupsAttribute, groupsPartsRead } from '../user-group-paths.js';
 import { SharedLists } from './shared-lists.js';
+import { MemoryTable } from './tenant-table.js';
 import { TenantUsers } from './tenant-users.js';
 
 /** Options of {@link MemoryUserStore}. */
@@ -82,13 +81,11 @@ export interface MemoryUserStoreOptions {
  * ```
  */
 export class MemoryUserStore implements UserStore {
-  readonly #tenants = new Map<string, TenantUsers>();
+  readonly #users: MemoryTable<ScimUser, TenantUsers>;
   readonly #outbox: MemoryOutbox;
   readonly #resourceType: CompiledResourceType;
   /** The `schemas` lists stored users share. */
   readonly #schemas = new SharedLists();
-
-  readonly #maxFilterWork: number;
   readonly #groups: MemoryGroupStore;
 
   /** The welcome-email outbox, written in the same step as the users. */
@@ -119,10 +116,11 @@ export class MemoryUserStore implements UserStore {
    */
   constructor(options: MemoryUserStoreOptions = {}) {
     this.#resourceType = options.resourceType ?? userResourceType();
-    this.#maxFilterWork = checkMaxFilterWork('MemoryUserStore', options.maxFilterWork);
+    const maxFilterWork = checkMaxFilterWork('MemoryUserStore', options.maxFilterWork);
+    this.#users = new MemoryTable(() => new TenantUsers(), maxFilterWork);
     this.#groups = new MemoryGroupStore(
-      (tenant, id) => this.#tenants.get(tenant)?.byId.has(id) ?? false,
-      this.#maxFilterWork,
+      (tenant, id) => this.#users.of(tenant)?.byId.has(id) ?? false,
+      maxFilterWork,
     );
     this.groups = this.#groups;
     const kept = options.sentMessagesKept ?? DEFAULT_SENT_KEPT;
@@ -136,7 +134,7 @@ export class MemoryUserStore implements UserStore {
 
   /** Stores a new user; throws `scimErrors.uniqueness()` when its userName is taken. */
   async create(tenant: string, user: ScimUser, effects?: WriteEffects): Promise<void> {
-    const users = this.#tenant(tenant);
+    const users = this.#users.for(tenant);
     // The core never reuses an id; a duplicate is a programming error, not a client's.
     if (users.byId.has(user.id))
       throw new Error(`MemoryUserStore: id "${user.id}" already exists.`);
@@ -150,15 +148,14 @@ export class MemoryUserStore implements UserStore {
   /** Returns the user (deeply frozen, so shared safely), or `null`. */
   async get(tenant: string, id: string): Promise<ScimUser | null> {
     // Stored users are deeply frozen: sharing them is as safe as a copy, and free.
-    return this.#tenants.get(tenant)?.byId.get(id) ?? null;
+    return this.#users.get(tenant, id);
   }
 
   /** Replaces a user at its expected version; `false` when there is no such user. */
   async replace(tenant: string, user: ScimUser, options: ReplaceOptions): Promise<boolean> {
-    const users = this.#tenants.get(tenant);
-    const stored = users?.byId.get(user.id);
-    if (!users || !stored) return false;
-    if (stored.meta.version !== options.expectedVersion) throw scimErrors.versionConflict();
+    const found = this.#users.find(tenant, user.id, options.expectedVersion);
+    if (!found) return false;
+    const [users, stored] = found;
     // Most writes keep the userName: then it is still this user's, with no index lookup.
     if (user.userName !== stored.userName) {
       const owner = users.ownerOf(user.userName);
@@ -169,80 +166,22 @@ export class MemoryUserStore implements UserStore {
     return true;
   }
 
-  /** Deletes a user; `false` when there is no such user. */
+  /** Deletes a user and its memberships; `false` when there is no such user. */
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
-    const users = this.#tenants.get(tenant);
-    const stored = users?.byId.get(id);
-    if (!users || !stored) return false;
-    const expected = options?.expectedVersion;
-    if (expected !== undefined && stored.meta.version !== expected)
-      throw scimErrors.versionConflict();
-    users.remove(stored);
+    if (!this.#users.delete(tenant, id, options?.expectedVersion)) return false;
     this.#groups.forgetMember(tenant, id);
     return true;
   }
 
   /** Answers one page of the tenant's users, from its indexes. */
   async list(tenant: string, query: ListQuery): Promise<ListResult> {
-    const users = this.#tenants.get(tenant);
-    if (!users)
-      return { totalResults: 0, resources: [], ...(query.seek && { seek: { more: false } }) };
-    const offset = Math.max(0, query.startIndex - 1);
-    const count = Math.max(0, query.count);
-    const { filter, sortBy } = query;
     const type = query.resourceType ?? this.#resourceType;
-    if (query.seek) return this.#seek(tenant, users, query, type);
-    if (!filter && !sortBy) {
-      const page = users.order.slice(offset, count).map((id) => users.byId.get(id) as ScimUser);
-      return { totalResults: users.order.size, resources: page };
-    }
-    const meter = filterWorkMeter(this.#maxFilterWork);
-    const found = filter
-      ? this.#matching(tenant, users, filter, type, meter)
-      : scanUsers(users, () => true, meter);
-    // Sorting by an arbitrary attribute has no index: it orders every match (O(m log m)).
-    if (sortBy) found.sort(compileSort(sortBy, query.sortOrder ?? 'ascending', type, meter));
-    return {
-      totalResults: found.length,
-      resources: found.slice(offset, offset + count),
-    };
-  }
-
-  /**
-   * Answers a keyset page: by the id order's index when nothing is filtered or sorted (the
-   * cost of a page does not grow with its depth), else out of every match in order.
-   */
-  #seek(
-    tenant: string,
-    users: TenantUsers,
-    query: ListQuery,
-    type: CompiledResourceType,
-  ): ListResult {
-    const places = placesOf(query, type);
-    const { filter, sortBy } = query;
-    if (!filter && !sortBy) {
-      const total = users.order.size;
-      const count = Math.max(0, query.count);
-      const from = query.seek?.from;
-      const backward = query.seek?.direction === 'backward';
-      let start =
-        from === undefined ? (backward ? total : 0) : users.order.rank(from.id, !backward);
-      let end = Math.min(total, start + count);
-      if (backward) {
-        end = start;
-        start = Math.max(0, end - count);
-      }
-      const page = users.order
-        .slice(start, end - start)
-        .map((id) => users.byId.get(id) as ScimUser);
-      return pageResult(page, total, query, places, start, end);
-    }
-    const meter = filterWorkMeter(this.#maxFilterWork);
-    const found = filter
-      ? this.#matching(tenant, users, filter, type, meter)
-      : scanUsers(users, () => true, meter);
-    if (sortBy) found.sort(compileSort(sortBy, query.sortOrder ?? 'ascending', type, meter));
-    return seekPage(found, query, places);
+    return this.#users.list(
+      tenant,
+      query,
+      type,
+      (users) => (filter, meter) => this.#matching(tenant, users, filter, type, meter),
+    );
   }
 
   /**
@@ -270,7 +209,7 @@ export class MemoryUserStore implements UserStore {
         .map((id) => users.byId.get(id) as ScimUser);
     const test = this.#predicate(tenant, filter, type, meter);
     const candidates = candidateIds(users, filter, memberships);
-    if (!candidates) return scanUsers(users, test, meter);
+    if (!candidates) return scanTable(users, test, meter);
     // An `id` or `userName` equality within an `and` has at most one candidate: nothing to sort.
     if (candidates.size <= 1) {
       for (const id of candidates) {
@@ -290,7 +229,7 @@ export class MemoryUserStore implements UserStore {
    * reads through (`readStored`).
    */
   peek(tenant: string, id: string): ScimUser | null {
-    const user = this.#tenants.get(tenant)?.byId.get(id);
+    const user = this.#users.of(tenant)?.byId.get(id);
     return user ? cloneJson(user) : null;
   }
 
@@ -319,15 +258,6 @@ export class MemoryUserStore implements UserStore {
       meter.spend(groups.length * WORK_COSTS.visit);
       return test(groups.length === 0 ? user : { ...user, groups });
     };
-  }
-
-  #tenant(tenant: string): TenantUsers {
-    let users = this.#tenants.get(tenant);
-    if (!users) {
-      users = new TenantUsers();
-      this.#tenants.set(tenant, users);
-    }
-    return users;
   }
 }
 

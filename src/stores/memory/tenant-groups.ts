@@ -1,17 +1,14 @@
 import type { GroupMember, ScimGroup } from '../../schema/group-schema.js';
-import { SortedIds } from './sorted-ids.js';
+import { TenantTable } from './tenant-table.js';
 
 /**
- * Holds one tenant's groups and the membership indexes both ways, so that a one-member change,
- * a group read without members and a member's groups never visit a whole member list.
+ * Holds one tenant's groups (the table keeps each without its members, deeply frozen) and the
+ * membership indexes both ways, so that a one-member change, a group read without members and
+ * a member's groups never visit a whole member list.
  *
  * @internal
  */
-export class TenantGroups {
-  /** id → the stored group without its members, deeply frozen. */
-  readonly byId = new Map<string, ScimGroup>();
-  /** Every group id, ascending: a page is a slice. */
-  readonly order = new SortedIds();
+export class TenantGroups extends TenantTable<ScimGroup> {
   /** group id → member id → the frozen membership. */
   readonly membersOf = new Map<string, Map<string, GroupMember>>();
   /** member id → the ids of the groups it is directly in. */
@@ -28,6 +25,13 @@ export class TenantGroups {
     sorted = Object.freeze(members);
     this.#sorted.set(groupId, sorted);
     return sorted;
+  }
+
+  /** Removes a stored group and its own memberships (not those it is part of). */
+  override remove(group: ScimGroup): void {
+    for (const member of [...(this.membersOf.get(group.id)?.keys() ?? [])])
+      this.unlink(group.id, member);
+    super.remove(group);
   }
 
   /** Tells whether `memberId` is directly in `groupId`. */

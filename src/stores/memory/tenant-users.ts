@@ -1,15 +1,14 @@
 import type { ScimUser } from '../../schema/user-resource.js';
 import { userNameKey } from '../../schema/user-name-key.js';
-import { SortedIds } from './sorted-ids.js';
+import { TenantTable } from './tenant-table.js';
 
 /**
- * Holds one tenant's users and the indexes that answer every lookup without a scan.
+ * Holds one tenant's users and the indexes that answer every lookup without a scan: the
+ * userName's key and the externalId, beside the table's id order.
  *
  * @internal
  */
-export class TenantUsers {
-  /** id → the stored user, deeply frozen (handed out as it is: nobody can change it). */
-  readonly byId = new Map<string, ScimUser>();
+export class TenantUsers extends TenantTable<ScimUser> {
   /** userName key (`userNameKey`: NFC, simple case folding) → id. */
   readonly idByUserName = new Map<string, string>();
   /**
@@ -17,8 +16,6 @@ export class TenantUsers {
    * not unique): most externalIds are held by one user, and a string costs far less than a set.
    */
   readonly #byExternalId = new Map<string, string | Set<string>>();
-  /** Every id, ascending: a page is a slice. */
-  readonly order = new SortedIds();
 
   /** Returns the id holding `userName` in this tenant, whatever its case. */
   ownerOf(userName: string): string | undefined {
@@ -39,10 +36,9 @@ export class TenantUsers {
   addUnlessTaken(user: ScimUser): boolean {
     const key = userNameKey(user.userName);
     if (this.idByUserName.has(key)) return false;
-    this.byId.set(user.id, user);
+    this.add(user);
     this.idByUserName.set(key, user.id);
     if (typeof user.externalId === 'string') this.#addExternalId(user.externalId, user.id);
-    this.order.insert(user.id);
     return true;
   }
 
@@ -65,11 +61,10 @@ export class TenantUsers {
   }
 
   /** Removes a stored user from every index. */
-  remove(user: ScimUser): void {
-    this.byId.delete(user.id);
+  override remove(user: ScimUser): void {
+    super.remove(user);
     this.idByUserName.delete(userNameKey(user.userName));
     if (typeof user.externalId === 'string') this.#removeExternalId(user.externalId, user.id);
-    this.order.remove(user.id);
   }
 
   #addExternalId(externalId: string, id: string): void {

@@ -24,13 +24,12 @@ import type { ResourceTable } from './filter-targets.js';
 import { groupsTable } from './group-filter.js';
 import { groupsPage, groupStatements, type GroupStatements } from './group-statements.js';
 import { foldedJson } from './folded-json.js';
-import { keysetPage } from './keyset-page.js';
-import { pageStatement } from './page-statement.js';
+import { PostgresTable } from './postgres-table.js';
 import type { QueryExecutor } from './query-executor.js';
 import { settleWrite, type WriteOutcome } from './settle-write.js';
 import type { StoreContext } from './store-context.js';
 import { sortKey } from './sort-key.js';
-import { compiles, UnsupportedFilterError } from './unsupported-filter.js';
+import { compiles } from './unsupported-filter.js';
 
 type Doc = Record<string, unknown>;
 interface MemberRow {
@@ -103,8 +102,10 @@ export class PostgresGroupStore implements GroupStore {
     supportsSort: (path: AttributePath) =>
       compiles(() => sortKey(path, this.defaultType, this.table)),
     keysetPaging: true,
+    keptApart: ['members'],
   };
   private readonly sql: GroupStatements;
+  private readonly rows: PostgresTable<ScimGroup>;
   /** Where each group attribute lives, for the filter and sort compilers. */
   private readonly table: ResourceTable;
   /** The resource type paths resolve in when a query carries none. */
@@ -113,6 +114,21 @@ export class PostgresGroupStore implements GroupStore {
   constructor(private readonly context: StoreContext) {
     this.sql = groupStatements(context.tables);
     this.table = groupsTable(context.tables);
+    const withMembers = groupsPage(context.tables, true);
+    const withoutMembers = groupsPage(context.tables, false);
+    this.rows = new PostgresTable({
+      context,
+      table: this.table,
+      defaultType: this.defaultType,
+      page: (query: GroupListQuery) => (query.members === false ? withoutMembers : withMembers),
+      resource: (row) => toGroup(row.doc as Doc, row.members),
+      key: (tenant, id) => [tenant, id],
+      deletes: { versioned: this.sql.deleteGroup },
+      afterDelete: async (tx, tenant, id) => {
+        await tx.query(this.sql.clearMembers, [tenant, id]);
+        await this.forgetMember(tx, tenant, id);
+      },
+    });
   }
 
   async create(tenant: string, group: ScimGroup, members: readonly MemberInput[]): Promise<void> {
@@ -124,16 +140,8 @@ export class PostgresGroupStore implements GroupStore {
   }
 
   async get(tenant: string, id: string, options?: GroupReadOptions): Promise<ScimGroup | null> {
-    if (options?.members === false) {
-      const rows = await this.context.query<{ doc: Doc }>(this.sql.get, [tenant, id]);
-      return rows[0] ? (rows[0].doc as ScimGroup) : null;
-    }
-    const rows = await this.context.query<{ doc: Doc; members: unknown }>(this.sql.getWithMembers, [
-      tenant,
-      id,
-    ]);
-    const row = rows[0];
-    return row ? toGroup(row.doc, row.members) : null;
+    const text = options?.members === false ? this.sql.get : this.sql.getWithMembers;
+    return this.rows.get(text, tenant, id);
   }
 
   async replace(
@@ -188,53 +196,11 @@ export class PostgresGroupStore implements GroupStore {
   }
 
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
-    return this.context.transaction(async (tx) => {
-      const rows = await tx.query<WriteOutcome>(this.sql.deleteGroup, [
-        tenant,
-        id,
-        options?.expectedVersion ?? null,
-      ]);
-      if (!settleWrite(rows[0])) return false;
-      await tx.query(this.sql.clearMembers, [tenant, id]);
-      await this.forgetMember(tx, tenant, id);
-      return true;
-    });
+    return this.rows.delete(tenant, id, options?.expectedVersion);
   }
 
   async list(tenant: string, query: GroupListQuery): Promise<GroupListResult> {
-    const type = query.resourceType ?? this.defaultType;
-    const page = groupsPage(this.context.tables, query.members !== false);
-    const toResource = (row: { doc: Doc | null; members?: unknown }) =>
-      toGroup(row.doc as Doc, row.members);
-    try {
-      const filter = (first: number) =>
-        query.filter && compileSqlFilter(query.filter, first, type, undefined, this.table);
-      if (query.seek) {
-        const source = { context: this.context, page, table: this.table, type, filter };
-        return await keysetPage({ ...source, resource: toResource }, tenant, query, query.seek);
-      }
-      const params: unknown[] = [tenant, query.count, query.startIndex - 1];
-      const compiled = filter(params.length + 1);
-      if (compiled) params.push(...compiled.params);
-      const sort = query.sortBy && {
-        key: sortKey(query.sortBy, type, this.table),
-        descending: query.sortOrder === 'descending',
-      };
-      const text = pageStatement(page, compiled?.sql, sort || undefined);
-      const rows = await this.context.query<{ total: number; doc: Doc | null; members?: unknown }>(
-        text,
-        params,
-        !compiled && !sort,
-      );
-      const resources: ScimGroup[] = [];
-      for (const row of rows) if (row.doc !== null) resources.push(toResource(row));
-      return { totalResults: Number(rows[0]?.total ?? 0), resources };
-    } catch (error) {
-      // The core asked `capabilities` first: only a host's type could get here with a path
-      // the compilers cannot express; a precise 400 rather than a 500.
-      if (error instanceof UnsupportedFilterError) throw scimErrors.invalidFilter(error.message);
-      throw error;
-    }
+    return this.rows.list(tenant, query);
   }
 
   async addMembers(

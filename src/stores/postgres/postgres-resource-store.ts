@@ -11,11 +11,9 @@ import type { DeleteOptions, StoreCapabilities } from '../../contracts/store-que
 import { ScimConfigError, scimErrors } from '../../errors/index.js';
 import { previewJson } from '../../json/preview-json.js';
 import { isAttributeName } from '../../schema/attribute-path.js';
-import { compileSqlFilter } from './compile-sql-filter.js';
 import { foldedJson } from './folded-json.js';
-import { keysetPage, type KeysetRow } from './keyset-page.js';
 import type { MigrateResult } from './migrate.js';
-import { pageStatement } from './page-statement.js';
+import { PostgresTable } from './postgres-table.js';
 import type { PostgresUserStoreOptions } from './postgres-user-store.js';
 import type { QueryExecutor } from './query-executor.js';
 import {
@@ -26,10 +24,8 @@ import {
 } from './resource-statements.js';
 import { restoreOrder } from './restore-order.js';
 import { settleWrite, type WriteOutcome } from './settle-write.js';
-import { sortKey } from './sort-key.js';
 import { storeStatementTimeout } from './statement-timeout.js';
 import { StoreContext } from './store-context.js';
-import { UnsupportedFilterError } from './unsupported-filter.js';
 
 /** Options of {@link PostgresResourceStore}. */
 export interface PostgresResourceStoreOptions extends PostgresUserStoreOptions {
@@ -99,6 +95,7 @@ export class PostgresResourceStore implements ResourceStore {
   readonly resourceType: string;
   private readonly context: StoreContext;
   private readonly sql: ResourceStatements;
+  private readonly rows: PostgresTable<ScimResource>;
 
   /**
    * @throws ScimConfigError for a type name that is not an attribute name, a bad location, or a
@@ -118,6 +115,15 @@ export class PostgresResourceStore implements ResourceStore {
       storeStatementTimeout(options.statementTimeoutMs, 'PostgresResourceStore'),
     );
     this.sql = resourceStatements(this.context.tables);
+    const page = resourcesPage(this.context.tables, this.resourceType);
+    this.rows = new PostgresTable({
+      context: this.context,
+      table: RESOURCES_TABLE,
+      page: () => page,
+      resource: (row) => readDoc(row.doc as Doc),
+      key: (tenant, id) => [tenant, this.resourceType, id],
+      deletes: { versioned: this.sql.delete },
+    });
   }
 
   /** Applies pending migrations now (for example at start, to fail fast on a bad database). */
@@ -143,12 +149,7 @@ export class PostgresResourceStore implements ResourceStore {
 
   /** Reads a resource of the tenant, or `null`. */
   async get(tenant: string, id: string): Promise<ScimResource | null> {
-    const rows = await this.context.query<{ doc: Doc }>(this.sql.get, [
-      tenant,
-      this.resourceType,
-      id,
-    ]);
-    return rows[0] ? readDoc(rows[0].doc) : null;
+    return this.rows.get(this.sql.get, tenant, id);
   }
 
   /** Replaces a resource at `expectedVersion` (412 when stale); `false` when it is gone. */
@@ -170,47 +171,12 @@ export class PostgresResourceStore implements ResourceStore {
 
   /** Deletes a resource and its keys (at `expectedVersion` when given); `false` when gone. */
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
-    const params = [tenant, this.resourceType, id, options?.expectedVersion ?? null];
-    const rows = await this.context.query<WriteOutcome>(this.sql.delete, params);
-    return settleWrite(rows[0]);
+    return this.rows.delete(tenant, id, options?.expectedVersion);
   }
 
   /** Answers one page in SQL: the query's filter and sort, by index or by keyset. */
   async list(tenant: string, query: ResourceListQuery): Promise<ResourceListResult> {
-    const type = query.resourceType;
-    const table = RESOURCES_TABLE;
-    const page = resourcesPage(this.context.tables, this.resourceType);
-    const filter = (first: number) =>
-      query.filter && compileSqlFilter(query.filter, first, type, undefined, table);
-    try {
-      if (query.seek) {
-        const source = { context: this.context, page, table, type, filter };
-        const resource = (row: KeysetRow) => readDoc(row.doc as Doc);
-        return await keysetPage({ ...source, resource }, tenant, query, query.seek);
-      }
-      const params: unknown[] = [tenant, query.count, query.startIndex - 1];
-      const compiled = filter(params.length + 1);
-      if (compiled) params.push(...compiled.params);
-      const sort = query.sortBy && {
-        key: sortKey(query.sortBy, type, table),
-        descending: query.sortOrder === 'descending',
-      };
-      const text = pageStatement(page, compiled?.sql, sort || undefined);
-      // Free-form filter shapes must not fill the connection's statement cache.
-      const rows = await this.context.query<{ total: number; doc: Doc | null }>(
-        text,
-        params,
-        !compiled && !sort,
-      );
-      const resources: ScimResource[] = [];
-      for (const row of rows) if (row.doc !== null) resources.push(readDoc(row.doc));
-      return { totalResults: Number(rows[0]?.total ?? 0), resources };
-    } catch (error) {
-      // The core checked the filter and sort against the type: a path the compilers still
-      // cannot express answers a precise 400, not a 500.
-      if (error instanceof UnsupportedFilterError) throw scimErrors.invalidFilter(error.message);
-      throw error;
-    }
+    return this.rows.list(tenant, query);
   }
 
   /**

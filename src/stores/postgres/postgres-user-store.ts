@@ -33,8 +33,8 @@ import { settleWrite, type WriteOutcome } from './settle-write.js';
 import { compiles } from './unsupported-filter.js';
 import { userStatements, type UserStatements } from './user-statements.js';
 import { USERS_TABLE } from './filter-targets.js';
-import { keysetPage, type KeysetRow } from './keyset-page.js';
-import { pageStatement, usersPage } from './page-statement.js';
+import { usersPage } from './page-statement.js';
+import { PostgresTable } from './postgres-table.js';
 
 /** Options of {@link PostgresUserStore}. */
 export interface PostgresUserStoreOptions extends TableLocation {
@@ -108,6 +108,7 @@ export class PostgresUserStore implements UserStore {
       groupsAttribute(path, this.defaultType) === undefined &&
       compiles(() => sortKey(path, this.defaultType)),
     keysetPaging: true,
+    keptApart: [],
   };
   /** The welcome-email outbox, in the same database and transactions as the users. */
   readonly outbox: PostgresOutboxStore;
@@ -118,6 +119,7 @@ export class PostgresUserStore implements UserStore {
   private readonly defaultType = userResourceType();
   private readonly context: StoreContext;
   private readonly sql: UserStatements;
+  private readonly rows: PostgresTable<ScimUser>;
 
   constructor(options: PostgresUserStoreOptions) {
     this.context = new StoreContext(
@@ -129,6 +131,19 @@ export class PostgresUserStore implements UserStore {
     this.sql = userStatements(this.context.tables);
     this.outbox = new PostgresOutboxStore(this.context);
     this.groups = this.groupStore = new PostgresGroupStore(this.context);
+    const page = usersPage(this.context.tables);
+    this.rows = new PostgresTable({
+      context: this.context,
+      table: USERS_TABLE,
+      defaultType: this.defaultType,
+      page: () => page,
+      resource: (row) => restoreOrder(row.doc as Doc),
+      key: (tenant, id) => [tenant, id],
+      deletes: { versioned: this.sql.deleteVersioned, any: this.sql.delete },
+      groups: (tenant) => this.groupsContext(tenant),
+      prepareFiltered: isIndexedEquality,
+      afterDelete: (tx, tenant, id) => this.groupStore.forgetMember(tx, tenant, id),
+    });
   }
 
   /** Applies pending migrations now (for example at start, to fail fast on a bad database). */
@@ -150,9 +165,7 @@ export class PostgresUserStore implements UserStore {
 
   /** Returns the user, or `null`. */
   async get(tenant: string, id: string): Promise<ScimUser | null> {
-    const rows = await this.context.query<{ doc: Doc }>(this.sql.get, [tenant, id]);
-    const row = rows[0];
-    return row ? restoreOrder(row.doc) : null;
+    return this.rows.get(this.sql.get, tenant, id);
   }
 
   /** Replaces a user at its expected version; `false` when there is no such user. */
@@ -173,67 +186,15 @@ export class PostgresUserStore implements UserStore {
 
   /** Deletes a user and its memberships; `false` when there is no such user. */
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
-    // The memberships go in a second statement of the same transaction: it sees a membership
-    // committed while the delete waited for the user row, which the first one's snapshot cannot.
-    return this.context.transaction(async (tx) => {
-      let deleted: boolean;
-      if (options?.expectedVersion === undefined) {
-        deleted = (await tx.query(this.sql.delete, [tenant, id], { prepare: true })).length > 0;
-      } else {
-        const rows = await tx.query<WriteOutcome>(
-          this.sql.deleteVersioned,
-          [tenant, id, options.expectedVersion],
-          { prepare: true },
-        );
-        deleted = settleWrite(rows[0]);
-      }
-      if (deleted) await this.groupStore.forgetMember(tx, tenant, id);
-      return deleted;
-    });
+    return this.rows.delete(tenant, id, options?.expectedVersion);
   }
 
   /** Answers one page of the tenant's users, in SQL. */
   async list(tenant: string, query: ListQuery): Promise<ListResult> {
-    const type = query.resourceType ?? this.defaultType;
-    if (query.seek) {
-      const source = {
-        context: this.context,
-        page: usersPage(this.context.tables),
-        table: USERS_TABLE,
-        type,
-        filter: (first: number) =>
-          query.filter && compileSqlFilter(query.filter, first, type, this.groupsContext(tenant)),
-        resource: (row: KeysetRow) => restoreOrder(row.doc as Doc),
-      };
-      return keysetPage(source, tenant, query, query.seek);
-    }
-    if (query.filter && matchesAtMostOne(query.filter)) {
-      return this.lookup(tenant, query.filter, query, type);
-    }
-    const params: unknown[] = [tenant, query.count, query.startIndex - 1];
-    let text = this.sql.pageAll;
-    if (query.filter !== undefined || query.sortBy !== undefined) {
-      const filter =
-        query.filter &&
-        compileSqlFilter(query.filter, params.length + 1, type, this.groupsContext(tenant));
-      if (filter) params.push(...filter.params);
-      const sort = query.sortBy && {
-        key: sortKey(query.sortBy, type),
-        descending: query.sortOrder === 'descending',
-      };
-      text = pageStatement(usersPage(this.context.tables), filter?.sql, sort);
-    }
-    // LIKE patterns deserve a plan for their actual value (a prefix can use an index), and
-    // free-form filter shapes must not fill the connection's statement cache.
-    const prepare = text === this.sql.pageAll || isIndexedEquality(query);
-    const rows = await this.context.query<{ total: number; doc: Doc | null }>(
-      text,
-      params,
-      prepare,
-    );
-    const resources: ScimUser[] = [];
-    for (const row of rows) if (row.doc !== null) resources.push(restoreOrder(row.doc));
-    return { totalResults: Number(rows[0]?.total ?? 0), resources };
+    // The IdPs' `userName eq` probe: the plain indexed `SELECT`, without a count.
+    if (!query.seek && query.filter && matchesAtMostOne(query.filter))
+      return this.lookup(tenant, query.filter, query, query.resourceType ?? this.defaultType);
+    return this.rows.list(tenant, query);
   }
 
   /** What a filter on `groups` reads: this store's membership tables, for `tenant`. */

@@ -1,4 +1,3 @@
-import { pageStatement, usersPage } from './page-statement.js';
 import type { TableNames } from './table-names.js';
 
 /**
@@ -17,8 +16,6 @@ export interface UserStatements {
   readonly deleteVersioned: string;
   /** A lookup by a filter at most one user matches; the compiled filter follows the text. */
   readonly lookup: string;
-  /** The page of an unfiltered list by id, with the tenant's count from the counter table. */
-  readonly pageAll: string;
 }
 
 /** Builds the user statements for a table location. */
@@ -54,7 +51,6 @@ export function userStatements(t: TableNames): UserStatements {
     deleteVersioned: `WITH cur AS (SELECT version FROM ${t.users} WHERE tenant = $1 AND id = $2),
       del AS (DELETE FROM ${t.users} WHERE tenant = $1 AND id = $2 AND version = $3 RETURNING 1)
       SELECT (SELECT count(*) FROM del)::int AS changed, (SELECT version FROM cur) AS current`,
-    pageAll: pageStatement(usersPage(t), undefined, undefined),
     lookup: `SELECT doc FROM ${t.users} WHERE tenant = $1 AND `,
   };
 }

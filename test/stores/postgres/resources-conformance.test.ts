@@ -2,7 +2,7 @@
 // on PGlite always and on a PostgreSQL server when SCIMKIT_TEST_DATABASE_URL is set.
 import { afterAll, beforeAll, describe } from 'vitest';
 import { PostgresResourceStore, migrate } from '../../../src/stores/postgres/index.js';
-import { describeResourceStoreConformance } from '../../../src/testing/vitest.js';
+import { describeStoreConformance } from '../../../src/testing/vitest.js';
 import { backends, type Backend } from './harness.js';
 
 for (const { name, open } of backends) {
@@ -14,14 +14,15 @@ for (const { name, open } of backends) {
     });
     afterAll(() => backend.close());
     // Each case writes tenants of its own, so the cases share one migrated schema.
-    describeResourceStoreConformance(
-      'conformance',
-      () =>
-        new PostgresResourceStore({
-          executor: backend.executor,
-          schema: backend.schema,
-          resourceType: 'Thing',
-        }),
-    );
+    describeStoreConformance('conformance', {
+      resourceTypes: {
+        Thing: () =>
+          new PostgresResourceStore({
+            executor: backend.executor,
+            schema: backend.schema,
+            resourceType: 'Thing',
+          }),
+      },
+    });
   });
 }

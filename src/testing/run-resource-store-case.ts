@@ -1,15 +1,14 @@
-import type { ResourceStore } from '../contracts/resource-store.js';
 import { CaseSkipped } from './assertions.js';
 import {
   conformanceThingType,
-  resourceStoreCases,
   thingMaker,
   type ResourceStoreCase,
 } from './resource-store-cases.js';
-import type { StoreConformanceOptions, StoreConformanceResult } from './types.js';
-
-/** Makes a fresh, empty resource store for each case. */
-export type ResourceStoreFactory = () => ResourceStore | Promise<ResourceStore>;
+import type {
+  ResourceStoreFactory,
+  StoreConformanceOptions,
+  StoreConformanceResult,
+} from './types.js';
 
 /**
  * Runs one resource store case on a fresh store from `factory`; never throws for a failing
@@ -40,24 +39,4 @@ export async function runResourceStoreCase(
     if (error instanceof CaseSkipped) return { id, title, status: 'skipped', reason: error.reason };
     return { id, title, status: 'failed', error };
   }
-}
-
-/**
- * Runs every resource store case (the store of a resource type a host registers), one fresh
- * store each, with no test runner.
- *
- * @example
- * ```ts
- * const results = await runResourceStoreConformance(() => new MyClassStore());
- * const failed = results.filter((r) => r.status === 'failed');
- * ```
- */
-export async function runResourceStoreConformance(
-  factory: ResourceStoreFactory,
-  options: StoreConformanceOptions = {},
-): Promise<StoreConformanceResult[]> {
-  const results: StoreConformanceResult[] = [];
-  for (const testCase of resourceStoreCases)
-    results.push(await runResourceStoreCase(testCase, factory, options));
-  return results;
 }
