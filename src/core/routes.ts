@@ -129,23 +129,19 @@ export function routeTable<E>(
   for (const [name, table] of FIXED) rows.set(name, { kind: 'fixed', name, table });
   if (options.me === true) rows.set('Me', { kind: 'fixed', name: 'Me', table: meHandlers });
   for (const [name, endpoint] of served) rows.set(name, { kind: 'resource', name, endpoint });
-  // The names as spelled, which most clients use, found without lower-casing the segment;
-  // any other spelling through the lower-cased names (IdPs differ: `/users`, `/Users`).
-  const lower = new Map([...rows.values()].map((row) => [row.name.toLowerCase(), row]));
+  // Endpoint names match in any letter case (IdPs differ: `/users`, `/Users`).
+  const byName = new Map([...rows.values()].map((row) => [row.name.toLowerCase(), row]));
   return (method, path, from = 0) => {
-    // The first three non-empty segments, as `path.split('/').filter(...)` would give them,
-    // read in place: a third one only means "too deep".
-    const firstStart = segmentStart(path, from);
-    if (firstStart === path.length) return { handler: pick(root, method, '/'), id: '' };
-    const firstEnd = segmentEnd(path, firstStart);
-    const first = path.slice(firstStart, firstEnd);
-    const secondStart = segmentStart(path, firstEnd);
-    const secondEnd = segmentEnd(path, secondStart);
-    const second = secondStart === path.length ? undefined : path.slice(secondStart, secondEnd);
+    const segments = path
+      .slice(from)
+      .split('/')
+      .filter((segment) => segment !== '');
+    const [first, second] = segments;
+    if (first === undefined) return { handler: pick(root, method, '/'), id: '' };
     if (first === '.search' && second === undefined)
       return { handler: pick(rootDotSearch, method, '/.search'), id: '' };
-    const row = rows.get(first) ?? lower.get(first.toLowerCase());
-    if (!row || segmentStart(path, secondEnd) !== path.length)
+    const row = byName.get(first.toLowerCase());
+    if (!row || segments.length > 2)
       throw scimErrors.notFound(`No SCIM endpoint at ${previewJson(path.slice(from))}.`);
     if (row.kind === 'fixed') {
       const { table } = row;
@@ -174,19 +170,6 @@ const usersOnly = routeTable(new Map([['Users', 'Users']]));
  */
 export function matchRoute(method: string, path: string): RouteMatch<string> {
   return usersOnly(method, path);
-}
-
-// Where the segment at or after `from` starts: past any slashes (the path's length: none).
-function segmentStart(path: string, from: number): number {
-  let at = from;
-  while (at < path.length && path.charCodeAt(at) === 0x2f) at++;
-  return at;
-}
-
-// Where the segment starting at `start` ends: the next slash, or the path's end.
-function segmentEnd(path: string, start: number): number {
-  const slash = path.indexOf('/', start);
-  return slash === -1 ? path.length : slash;
 }
 
 function decodeSegment(segment: string): string {
