@@ -28,17 +28,14 @@ function checkPath(
 ): string | undefined {
   if (!path.startsWith('/') || path.includes('?') || path.includes('#'))
     return pathProblem(path, method, served);
-  // Split at the slashes by index, not with split(): no array per operation.
-  const slash = path.indexOf('/', 1);
-  const name = slash === -1 ? path.slice(1) : path.slice(1, slash);
+  const [, name = '', id, ...deeper] = path.split('/');
   if (!names.includes(name.toLowerCase())) return pathProblem(path, method, served);
-  if (method === 'POST') return slash === -1 ? undefined : pathProblem(path, method, served);
-  if (slash === -1 || path.includes('/', slash + 1)) return pathProblem(path, method, served);
-  const id = path.slice(slash + 1);
+  if (method === 'POST') return id === undefined ? undefined : pathProblem(path, method, served);
+  if (id === undefined || deeper.length > 0) return pathProblem(path, method, served);
   return id !== '' && id !== '.search' ? undefined : pathProblem(path, method, served);
 }
 
-// checkPath's answer for a path it refuses (a function, not a closure made per operation).
+// checkPath's answer for a path it refuses.
 function pathProblem(path: string, method: string, served: readonly string[]): string {
   return (
     `"path" ${JSON.stringify(path)} must name ${method === 'POST' ? 'a resource endpoint' : 'one resource'}` +
@@ -46,7 +43,7 @@ function pathProblem(path: string, method: string, served: readonly string[]): s
   );
 }
 
-// The results of operations that created nothing: shared, not one object per operation.
+// The results of operations that created nothing.
 const FAILED: OperationResult = { failed: true };
 const DONE: OperationResult = { failed: false };
 
