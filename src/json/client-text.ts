@@ -20,24 +20,6 @@ export function isClientText(text: string): boolean {
   return !NOT_CLIENT_TEXT.test(text);
 }
 
-// In JSON text, U+0000 can only be written as an escape (a raw one is a syntax error) and a
-// lone surrogate as an escape or as itself; with the `u` flag the class matches lone ones only.
-const MAY_HOLD_BAD_TEXT = /\\u(?:0000|[dD][89a-fA-F])|[\uD800-\uDFFF]/u;
-
-/**
- * Tells whether JSON text may hold a key or string that is not {@link isClientText}, in one
- * regular-expression search of the raw text, a fraction of the cost of walking the parsed value
- * (`bench/http/count-instructions.ts` counts a request's instructions). `false` is certain; `true` (an escaped surrogate pair, an escaped backslash before
- * `u0000`) means the parsed value must be walked with {@link findBadJson}.
- */
-export function mayHoldBadText(json: string): boolean {
-  // Without a backslash only a raw lone surrogate is left to find: a search the engine ends at
-  // once on text it stores one byte per character (most bodies), a third of the search below.
-  return json.includes('\\') ? MAY_HOLD_BAD_TEXT.test(json) : LONE_SURROGATE.test(json);
-}
-
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
-
 /**
  * Tells whether JSON text nests arrays and objects deeper than `maxDepth`, without parsing it,
  * so that `JSON.parse` never spends its time on absurd nesting (500,000 levels fit in 1 MiB and

@@ -1,23 +1,10 @@
 import { scimErrors } from '../../errors/index.js';
-import {
-  findBadJson,
-  jsonTextTooDeep,
-  mayHoldBadText,
-  MAX_JSON_DEPTH,
-} from '../../json/client-text.js';
+import { findBadJson, jsonTextTooDeep, MAX_JSON_DEPTH } from '../../json/client-text.js';
 import type { ScimRequest } from '../types.js';
 import { checkBodyMediaType } from './declared-body.js';
 import { utf8Length } from '../../json/utf8-length.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
-
-/**
- * Text shorter than this is parsed before its depth is scanned: valid JSON nesting deeper than
- * MAX_JSON_DEPTH needs that many brackets opened and closed, so a short text that parses is
- * never too deep, and parsing it costs little whatever it holds. Saves the scan on most PATCH
- * bodies.
- */
-export const SHORT_JSON = 2 * (MAX_JSON_DEPTH + 1);
 
 /**
  * Reads a request's JSON body: checks the media type and the size limit, and parses text or
@@ -32,11 +19,7 @@ export function readJsonBody(request: ScimRequest, maxBytes: number): unknown {
   const body = request.body;
   let text: string;
   if (typeof body === 'string') {
-    // A UTF-16 length under a third of the limit cannot exceed it in UTF-8 bytes: counting them
-    // walks the whole text, so only longer text pays for it.
-    if (body.length * 3 > maxBytes && utf8Length(body) > maxBytes) {
-      throw scimErrors.payloadTooLarge(maxBytes);
-    }
+    if (utf8Length(body) > maxBytes) throw scimErrors.payloadTooLarge(maxBytes);
     text = body;
   } else if (body instanceof Uint8Array) {
     if (body.byteLength > maxBytes) throw scimErrors.payloadTooLarge(maxBytes);
@@ -54,20 +37,15 @@ export function readJsonBody(request: ScimRequest, maxBytes: number): unknown {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') throw scimErrors.invalidSyntax('The request needs a JSON body.');
   // Refused before parsing: absurd nesting costs JSON.parse far more time than its size says.
-  // A short text is parsed first (see `SHORT_JSON`); should it fail, it is scanned then.
-  const short = text.length < SHORT_JSON;
-  if (!short && jsonTextTooDeep(text, MAX_JSON_DEPTH)) throw tooDeep();
+  if (jsonTextTooDeep(text, MAX_JSON_DEPTH)) throw tooDeep();
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
   } catch (error) {
-    // The same answer as had the depth been checked first.
-    if (short && jsonTextTooDeep(text, MAX_JSON_DEPTH)) throw tooDeep();
     const reason = error instanceof SyntaxError ? error.message : 'malformed JSON';
     throw scimErrors.invalidSyntax(`The request body is not valid JSON: ${reason}`);
   }
-  // The scan above bounded the depth: only the text rule is left, and most bodies cannot break it.
-  return mayHoldBadText(text) ? checkClientJson(value) : value;
+  return checkClientJson(value);
 }
 
 // Holds a body to what a client may send: at most MAX_JSON_DEPTH levels, and no U+0000 or lone

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readJsonBody, SHORT_JSON } from '../../../src/core/http/read-json-body.js';
+import { readJsonBody } from '../../../src/core/http/read-json-body.js';
 import { ScimError } from '../../../src/errors/index.js';
 import { findBadJson, jsonTextTooDeep, MAX_JSON_DEPTH } from '../../../src/json/client-text.js';
 import type { ScimRequest } from '../../../src/core/types.js';
@@ -88,7 +88,6 @@ describe('readJsonBody', () => {
 
   it('refuses a short text nested too deep as too deep, not as malformed', () => {
     const text = '['.repeat(MAX_JSON_DEPTH + 1);
-    expect(text.length).toBeLessThan(SHORT_JSON);
     expect(outcome(text)).toEqual(plain(text));
     expect(outcome(`${'['.repeat(MAX_JSON_DEPTH)}]`.repeat(1))).toEqual(
       plain(`${'['.repeat(MAX_JSON_DEPTH)}]`),
