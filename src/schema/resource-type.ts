@@ -93,13 +93,6 @@ export interface CompiledResourceType {
    * (RFC 7643 §3: `schemas` lists the extensions used).
    */
   schemasOf(resource: Readonly<Record<string, unknown>>): readonly string[];
-  /**
-   * Returns the memory an engine keeps for this resource type under `key`, made on first use:
-   * PATCH remembers the paths it resolved here, so every call with this type shares them. What
-   * an engine keeps must depend only on the text it is keyed by and on this type, and the
-   * engine bounds its size.
-   */
-  memory<T>(key: symbol): Map<string, T>;
 }
 
 // Beyond this many extensions (256 combinations) `schemasOf` makes each list afresh.
@@ -169,7 +162,6 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
   let input: CompiledResourceInput | undefined;
   let shapes: ValueShapes | undefined;
   // Per engine: what it derived from this type, e.g. PATCH's resolved paths.
-  const memories = new Map<symbol, Map<string, unknown>>();
 
   const type: CompiledResourceType = {
     name: definition.name,
@@ -228,11 +220,6 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
       let list = listsHeld.get(held);
       if (list === undefined) listsHeld.set(held, (list = listOfHeld(resource)));
       return list;
-    },
-    memory<T>(key: symbol): Map<string, T> {
-      let memory = memories.get(key);
-      if (!memory) memories.set(key, (memory = new Map()));
-      return memory as Map<string, T>;
     },
   };
   return Object.freeze(type);
