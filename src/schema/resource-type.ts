@@ -1,5 +1,4 @@
 import type { AttributePath } from './attribute-path.js';
-import { holdsImmutable } from './holds-immutable.js';
 import { compileResourceInput, type CompiledResourceInput } from './compile-resource-input.js';
 import { resolveDialectRules, type DialectRuleName, type DialectRules } from './dialect-rules.js';
 import { SCHEMAS_ATTRIBUTE } from './schemas-attribute.js';
@@ -57,12 +56,6 @@ export interface CompiledResourceType {
   readonly rules: DialectRules;
   /** The required attributes of every schema, which no write may leave unassigned. */
   readonly required: readonly (readonly [SchemaDefinition, AttributeDefinition])[];
-  /**
-   * The attributes of `schema` (one of {@link CompiledResourceType.schemas}) that `immutable`
-   * can hold back on a write, in order: immutable ones and singular ones with an immutable
-   * sub-attribute (`holdsImmutable`). A PUT checks only these.
-   */
-  immutableIn(schema: SchemaDefinition): readonly AttributeDefinition[];
   /** The request-body reader of POST and PUT, compiled on first use. */
   readonly input: CompiledResourceInput;
   /**
@@ -106,9 +99,9 @@ function byName(
   return map;
 }
 
-/** A lookup in a lower-cased index: the name as given first, as it usually is canonical. */
+/** A lookup in a lower-cased index. */
 function lookup<T>(map: ReadonlyMap<string, T> | undefined, name: string): T | undefined {
-  return map?.get(name) ?? map?.get(name.toLowerCase());
+  return map?.get(name.toLowerCase());
 }
 
 /**
@@ -142,9 +135,6 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
   const required = Object.freeze(
     schemas.flatMap((s) => s.attributes.filter((a) => a.required).map((a) => [s, a] as const)),
   );
-  const immutable = new Map(
-    schemas.map((s) => [s, Object.freeze(s.attributes.filter(holdsImmutable))]),
-  );
   const coreSchemas = Object.freeze([core.id]);
   // The `schemas` list of each combination of extensions met so far, made once: every write
   // asks for one, and a resource's list is then the same frozen array as its last version's
@@ -161,8 +151,6 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
   };
   let input: CompiledResourceInput | undefined;
   let shapes: ValueShapes | undefined;
-  // Per engine: what it derived from this type, e.g. PATCH's resolved paths.
-
   const type: CompiledResourceType = {
     name: definition.name,
     endpoint: definition.endpoint,
@@ -172,7 +160,6 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
     schemas,
     rules,
     required,
-    immutableIn: (schema) => immutable.get(schema) ?? schema.attributes.filter(holdsImmutable),
     get input() {
       return (input ??= compileResourceInput(schemas, rules));
     },
