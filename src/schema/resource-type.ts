@@ -88,9 +88,6 @@ export interface CompiledResourceType {
   schemasOf(resource: Readonly<Record<string, unknown>>): readonly string[];
 }
 
-// Beyond this many extensions (256 combinations) `schemasOf` makes each list afresh.
-const MAX_LISTED_EXTENSIONS = 8;
-
 function byName(
   list: readonly AttributeDefinition[] | undefined,
 ): Map<string, AttributeDefinition> {
@@ -135,20 +132,6 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
   const required = Object.freeze(
     schemas.flatMap((s) => s.attributes.filter((a) => a.required).map((a) => [s, a] as const)),
   );
-  const coreSchemas = Object.freeze([core.id]);
-  // The `schemas` list of each combination of extensions met so far, made once: every write
-  // asks for one, and a resource's list is then the same frozen array as its last version's
-  // (and the store's shared one). Bounded by the combinations of at most 8 extensions. A list
-  // made afresh per write would add to what every write allocates (`bench/http/allocations.ts`
-  // measures a request's allocations).
-  const listsHeld = new Map<number, readonly string[]>();
-  const listOfHeld = (resource: Readonly<Record<string, unknown>>): readonly string[] => {
-    let list: string[] | undefined;
-    for (const e of extensions) {
-      if (resource[e.id] !== undefined) (list ??= [core.id]).push(e.id);
-    }
-    return list ? Object.freeze(list) : coreSchemas;
-  };
   let input: CompiledResourceInput | undefined;
   let shapes: ValueShapes | undefined;
   const type: CompiledResourceType = {
@@ -197,16 +180,9 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
       return subAttribute && { extension, attribute, subAttribute };
     },
     schemasOf(resource) {
-      if (extensions.length > MAX_LISTED_EXTENSIONS) return listOfHeld(resource);
-      // Which extensions the resource holds, one bit each: the lists are made per combination.
-      let held = 0;
-      for (let i = 0; i < extensions.length; i++) {
-        if (resource[(extensions[i] as SchemaDefinition).id] !== undefined) held |= 1 << i;
-      }
-      if (held === 0) return coreSchemas;
-      let list = listsHeld.get(held);
-      if (list === undefined) listsHeld.set(held, (list = listOfHeld(resource)));
-      return list;
+      const list = [core.id];
+      for (const e of extensions) if (resource[e.id] !== undefined) list.push(e.id);
+      return Object.freeze(list);
     },
   };
   return Object.freeze(type);
