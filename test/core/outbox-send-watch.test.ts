@@ -23,6 +23,8 @@ let lease = 0;
 const confirm = async () => true;
 const never = () => new Promise<void>(() => undefined);
 
+// SendWatch keeps one timer for every send and makes a send's AbortController only when the
+// Mailer reads `signal`: each send still behaves as one with its own timers and controller.
 describe('the send watch holds every send to its own lease and timeout', () => {
   it('gives each of several sends in a row its own timeout', async () => {
     const { watch } = watchOf(60_000, 80);
@@ -38,6 +40,7 @@ describe('the send watch holds every send to its own lease and timeout', () => {
     ).rejects.toBeInstanceOf(OutboxSendTimeout);
     expect(Date.now() - started).toBeGreaterThanOrEqual(75);
     expect(signal?.aborted).toBe(true);
+    watch.stop();
   });
 
   it('gives a Mailer that reads its signal only after the abort a signal aborted for that reason', async () => {
@@ -55,6 +58,7 @@ describe('the send watch holds every send to its own lease and timeout', () => {
     // As with a plain `{ signal }`, a copy of the options carries the signal.
     expect({ ...options }.signal).toBe(signal);
     expect(Object.keys(options!)).toEqual(['signal']);
+    watch.stop();
   });
 
   it('stops waiting for a Mailer that never reads its signal when the claim is lost', async () => {
@@ -65,6 +69,7 @@ describe('the send watch holds every send to its own lease and timeout', () => {
       OutboxClaimLost,
     );
     expect(renewals).toBe(3);
+    watch.stop();
   });
 
   it('renews while a send runs past the lease, one renewal at a time, and not after it ended', async () => {
@@ -86,6 +91,7 @@ describe('the send watch holds every send to its own lease and timeout', () => {
     await sleep(100);
     expect(renewals).toBe(after);
     expect(errors).toEqual([]);
+    watch.stop();
   });
 
   it('rejects with what a Mailer throws, also when it throws before returning a promise', async () => {
@@ -99,6 +105,7 @@ describe('the send watch holds every send to its own lease and timeout', () => {
     await expect(watch.run(Date.now() + lease, confirm, () => Promise.reject(boom))).rejects.toBe(
       boom,
     );
+    watch.stop();
   });
 });
 
@@ -121,6 +128,7 @@ describe('the options a Mailer gets with a send', () => {
       enumerable: true,
       configurable: true,
     });
+    watch.stop();
   });
 
   it('give each send a signal of its own', async () => {
@@ -134,6 +142,33 @@ describe('the options a Mailer gets with a send', () => {
     expect(signals[0]).toBe(signals[1]);
     expect(signals[2]).toBe(signals[3]);
     expect(signals[0]).not.toBe(signals[2]);
+    watch.stop();
+  });
+
+  it('make no AbortController for a Mailer that never reads the signal', async () => {
+    const made = { controllers: 0 };
+    const Plain = globalThis.AbortController;
+    globalThis.AbortController = class extends Plain {
+      constructor() {
+        super();
+        made.controllers++;
+      }
+    };
+    try {
+      const { watch } = watchOf(60_000, 10_000);
+      for (let i = 0; i < 3; i++) {
+        await watch.run(Date.now() + lease, confirm, async (options) => {
+          expect(Object.keys(options)).toEqual(['signal']);
+        });
+      }
+      expect(made.controllers).toBe(0);
+      // The count sees a controller when one is made: a Mailer that reads the signal.
+      await watch.run(Date.now() + lease, confirm, async (options) => void options.signal);
+      expect(made.controllers).toBe(1);
+      watch.stop();
+    } finally {
+      globalThis.AbortController = Plain;
+    }
   });
 });
 

@@ -211,6 +211,7 @@ export class OutboxDispatcher {
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
     await this.#draining?.catch(() => undefined);
+    this.#watch.stop();
   }
 }
 
