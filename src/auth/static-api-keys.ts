@@ -31,11 +31,8 @@ const HEX_DIGEST = /^[0-9a-f]{64}$/i;
 // with either could be configured but never match.
 const SENDABLE_KEY = /^[\x21-\x7e]+$/;
 
-/**
- * The synchronous SHA-256 of `node:crypto`, where the runtime has it (Node, Bun, Deno): as
- * lower-case hex, or as `latin1` text (one character per byte of the digest).
- */
-type SyncSha256 = (text: string, encoding: 'hex' | 'latin1') => string;
+/** The synchronous SHA-256 of `node:crypto`, where the runtime has it (Node, Bun, Deno), in lower-case hex. */
+type SyncSha256 = (text: string) => string;
 
 // Reached through process.getBuiltinModule so the core has no static `node:` import and still
 // runs on Workers; the WebCrypto fallback is async and goes through a thread pool, which costs
@@ -45,25 +42,23 @@ function findSyncSha256(): SyncSha256 | undefined {
   const nodeCrypto = proc?.getBuiltinModule?.('node:crypto') as
     | {
         createHash(algorithm: 'sha256'): {
-          update(text: string): { digest(to: 'hex' | 'latin1'): string };
+          update(text: string): { digest(to: 'hex'): string };
         };
-        hash?(algorithm: 'sha256', text: string, encoding: 'hex' | 'latin1'): string;
+        hash?(algorithm: 'sha256', text: string, encoding: 'hex'): string;
       }
     | undefined;
-  // The one-shot `hash` (Node >= 20.12) builds no Hash object, and text costs less than a
-  // Buffer to hand out (`bench/keys/verify.bench.ts` measures verification): the digest is
-  // compared as text.
+  // The one-shot `hash` is Node >= 20.12; `createHash` serves older runtimes.
   const oneShot = nodeCrypto?.hash;
-  if (typeof oneShot === 'function') return (text, encoding) => oneShot('sha256', text, encoding);
+  if (typeof oneShot === 'function') return (text) => oneShot('sha256', text, 'hex');
   if (typeof nodeCrypto?.createHash !== 'function') return undefined;
-  return (text, encoding) => nodeCrypto.createHash('sha256').update(text).digest(encoding);
+  return (text) => nodeCrypto.createHash('sha256').update(text).digest('hex');
 }
 
 const syncSha256 = findSyncSha256();
 
 /** Computes the hex SHA-256 digest of an API key, to keep in config instead of the key. */
 export async function sha256Hex(text: string): Promise<string> {
-  if (syncSha256) return syncSha256(text, 'hex');
+  if (syncSha256) return syncSha256(text);
   return webCryptoSha256Hex(text);
 }
 
@@ -78,7 +73,7 @@ async function webCryptoSha256Hex(text: string): Promise<string> {
 }
 
 interface Entry {
-  /** Lower-case hex, or latin1 text on the synchronous path (see `syncVerifier`). */
+  /** Lower-case hex. */
   readonly digest: string;
   readonly tenant: Tenant;
 }
@@ -128,22 +123,12 @@ function match(entries: readonly Entry[], digest: string): Tenant | null {
   return found;
 }
 
-// The digests as latin1 text, 32 characters instead of 64 hex digits: half the comparison on
-// every request, and a cheaper encoding of the presented key's digest.
 function syncVerifier(keys: readonly StaticApiKey[], sha: SyncSha256): ApiKeyVerifier {
   const entries = keys.map((k) => ({
-    digest: 'sha256' in k ? latin1OfHex(k.sha256) : sha(k.key, 'latin1'),
+    digest: 'sha256' in k ? k.sha256.toLowerCase() : sha(k.key),
     tenant: tenantOf(k),
   }));
-  return { verify: (token) => match(entries, sha(token, 'latin1')) };
-}
-
-// The bytes a hex digest spells, one character each (what `digest('latin1')` gives).
-function latin1OfHex(hex: string): string {
-  let text = '';
-  for (let i = 0; i < hex.length; i += 2)
-    text += String.fromCharCode(Number.parseInt(hex.slice(i, i + 2), 16));
-  return text;
+  return { verify: (token) => match(entries, sha(token)) };
 }
 
 /**

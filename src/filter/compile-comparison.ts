@@ -114,9 +114,8 @@ function foldedString(op: CompareOperator, raw: string): (value: unknown) => boo
       return (v) => typeof v === 'string' && foldCase(v) < s;
     case 'le':
       return (v) => typeof v === 'string' && foldCase(v) <= s;
-    // The exact spelling is the common case (IdPs send back what they stored): skip folding.
     default:
-      return (v) => typeof v === 'string' && (v === raw || foldCase(v) === s);
+      return (v) => typeof v === 'string' && foldCase(v) === s;
   }
 }
 

@@ -1,7 +1,6 @@
 import { scimErrors } from '../errors/index.js';
 import { compileElementFilter, valueLookupsOf, type LiteralHeard } from './match-element.js';
 import { parsePatchPath } from './parse-patch-path.js';
-import { rememberPath } from './patch-context.js';
 import type { PatchContext, PatchPath, Resolved } from './types.js';
 import { previewJson } from '../json/preview-json.js';
 import { SCHEMAS_ATTRIBUTE } from '../schema/schemas-attribute.js';
@@ -9,13 +8,13 @@ import { isIdReference } from '../schema/value-shape.js';
 import { unquotedValue, type FiredRule } from '../schema/dialect-rules.js';
 
 /**
- * Parses and resolves a PATCH path's text, or returns what the same text resolved to before in
- * this context. The dialect rules reading the path took are reported to `ctx.trace` each time.
+ * Parses and resolves a PATCH path's text. The dialect rules reading the path took are reported
+ * to `ctx.trace`.
  *
- * @throws ScimError 400 `invalidPath` (nothing is remembered for a path that fails).
+ * @throws ScimError 400 `invalidPath`.
  */
 export function resolvePath(ctx: PatchContext, path: string): Resolved {
-  const resolved = ctx.paths.get(path) ?? rememberPath(ctx, path, resolveText(ctx, path));
+  const resolved = resolveText(ctx, path);
   const fired = resolved.kind === 'attribute' ? resolved.target.fired : undefined;
   if (fired && ctx.trace) for (const rule of fired) ctx.trace(rule);
   return resolved;

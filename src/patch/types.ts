@@ -65,7 +65,7 @@ export interface PatchPath {
 
 /**
  * What every step of a PATCH needs: the compiled resource type (its index and resolver), the
- * rules in force, the limits, and the paths already resolved (kept on the resource type).
+ * rules in force and the limits.
  * `createScim` builds one and reuses it for every request; `applyPatch` builds one per call.
  */
 export interface PatchContext {
@@ -74,8 +74,6 @@ export interface PatchContext {
   readonly rules: DialectRules;
   readonly maxOperations: number;
   readonly maxWork: number;
-  /** Path text → what it resolved to; see `rememberPath`. */
-  readonly paths: Map<string, Resolved>;
   /** The value rules of every attribute and sub-attribute, compiled once (`compileShapes`). */
   readonly shapes: ValueShapes;
   /**

@@ -126,15 +126,13 @@ export function checkImmutable(
   type: CompiledResourceType,
 ): Json {
   const { core, extensions } = type;
-  // Only the attributes `immutable` can hold back: none, for the standard User.
-  let out = checkValues(current, next, type.immutableIn(core), '', 'keep');
+  let out = checkValues(current, next, core.attributes, '', 'keep');
   for (const extension of extensions) {
-    const guarded = type.immutableIn(extension);
     const stored = current[extension.id];
-    if (guarded.length === 0 || !isJsonObject(stored)) continue;
+    if (!isJsonObject(stored)) continue;
     const sent = out[extension.id];
     const values = isJsonObject(sent) ? sent : {};
-    const checked = checkValues(stored, values, guarded, `${extension.id}:`, 'keep');
+    const checked = checkValues(stored, values, extension.attributes, `${extension.id}:`, 'keep');
     if (checked !== values && (sent !== undefined || Object.keys(checked).length > 0)) {
       out = out === next ? { ...next } : out;
       out[extension.id] = checked;

@@ -24,9 +24,6 @@ export function checkValueCounts(
   max: number,
   current?: Readonly<Json>,
 ): void {
-  // The walk below names the first attribute over the limit; it is only needed for a write
-  // that holds such a list at all, which most do not.
-  if (!holdsListOver(next, max)) return;
   type.schemas.forEach((schema, i) => {
     const values = i === 0 ? next : next[schema.id];
     if (!isJsonObject(values)) return;
@@ -45,28 +42,6 @@ export function checkValueCounts(
       );
     }
   });
-}
-
-/**
- * Tells whether any array of `next`, at the top level or one object down (an extension's
- * attributes, a complex value), holds more than `max` values: without one, no multi-valued
- * attribute can be over the limit. Exported for its test.
- *
- * @internal
- */
-export function holdsListOver(next: Readonly<Json>, max: number): boolean {
-  for (const key in next) {
-    const value = next[key];
-    if (Array.isArray(value)) {
-      if (value.length > max) return true;
-    } else if (isJsonObject(value)) {
-      for (const inner in value) {
-        const list = value[inner];
-        if (Array.isArray(list) && list.length > max) return true;
-      }
-    }
-  }
-  return false;
 }
 
 function countOf(value: unknown): number {

@@ -1,5 +1,4 @@
 import type { AttributePath } from './attribute-path.js';
-import { holdsImmutable } from './holds-immutable.js';
 import { compileResourceInput, type CompiledResourceInput } from './compile-resource-input.js';
 import { resolveDialectRules, type DialectRuleName, type DialectRules } from './dialect-rules.js';
 import { SCHEMAS_ATTRIBUTE } from './schemas-attribute.js';
@@ -57,12 +56,6 @@ export interface CompiledResourceType {
   readonly rules: DialectRules;
   /** The required attributes of every schema, which no write may leave unassigned. */
   readonly required: readonly (readonly [SchemaDefinition, AttributeDefinition])[];
-  /**
-   * The attributes of `schema` (one of {@link CompiledResourceType.schemas}) that `immutable`
-   * can hold back on a write, in order: immutable ones and singular ones with an immutable
-   * sub-attribute (`holdsImmutable`). A PUT checks only these.
-   */
-  immutableIn(schema: SchemaDefinition): readonly AttributeDefinition[];
   /** The request-body reader of POST and PUT, compiled on first use. */
   readonly input: CompiledResourceInput;
   /**
@@ -93,17 +86,7 @@ export interface CompiledResourceType {
    * (RFC 7643 §3: `schemas` lists the extensions used).
    */
   schemasOf(resource: Readonly<Record<string, unknown>>): readonly string[];
-  /**
-   * Returns the memory an engine keeps for this resource type under `key`, made on first use:
-   * PATCH remembers the paths it resolved here, so every call with this type shares them. What
-   * an engine keeps must depend only on the text it is keyed by and on this type, and the
-   * engine bounds its size.
-   */
-  memory<T>(key: symbol): Map<string, T>;
 }
-
-// Beyond this many extensions (256 combinations) `schemasOf` makes each list afresh.
-const MAX_LISTED_EXTENSIONS = 8;
 
 function byName(
   list: readonly AttributeDefinition[] | undefined,
@@ -113,9 +96,9 @@ function byName(
   return map;
 }
 
-/** A lookup in a lower-cased index: the name as given first, as it usually is canonical. */
+/** A lookup in a lower-cased index. */
 function lookup<T>(map: ReadonlyMap<string, T> | undefined, name: string): T | undefined {
-  return map?.get(name) ?? map?.get(name.toLowerCase());
+  return map?.get(name.toLowerCase());
 }
 
 /**
@@ -149,28 +132,8 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
   const required = Object.freeze(
     schemas.flatMap((s) => s.attributes.filter((a) => a.required).map((a) => [s, a] as const)),
   );
-  const immutable = new Map(
-    schemas.map((s) => [s, Object.freeze(s.attributes.filter(holdsImmutable))]),
-  );
-  const coreSchemas = Object.freeze([core.id]);
-  // The `schemas` list of each combination of extensions met so far, made once: every write
-  // asks for one, and a resource's list is then the same frozen array as its last version's
-  // (and the store's shared one). Bounded by the combinations of at most 8 extensions. A list
-  // made afresh per write would add to what every write allocates (`bench/http/allocations.ts`
-  // measures a request's allocations).
-  const listsHeld = new Map<number, readonly string[]>();
-  const listOfHeld = (resource: Readonly<Record<string, unknown>>): readonly string[] => {
-    let list: string[] | undefined;
-    for (const e of extensions) {
-      if (resource[e.id] !== undefined) (list ??= [core.id]).push(e.id);
-    }
-    return list ? Object.freeze(list) : coreSchemas;
-  };
   let input: CompiledResourceInput | undefined;
   let shapes: ValueShapes | undefined;
-  // Per engine: what it derived from this type, e.g. PATCH's resolved paths.
-  const memories = new Map<symbol, Map<string, unknown>>();
-
   const type: CompiledResourceType = {
     name: definition.name,
     endpoint: definition.endpoint,
@@ -180,7 +143,6 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
     schemas,
     rules,
     required,
-    immutableIn: (schema) => immutable.get(schema) ?? schema.attributes.filter(holdsImmutable),
     get input() {
       return (input ??= compileResourceInput(schemas, rules));
     },
@@ -218,21 +180,9 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
       return subAttribute && { extension, attribute, subAttribute };
     },
     schemasOf(resource) {
-      if (extensions.length > MAX_LISTED_EXTENSIONS) return listOfHeld(resource);
-      // Which extensions the resource holds, one bit each: the lists are made per combination.
-      let held = 0;
-      for (let i = 0; i < extensions.length; i++) {
-        if (resource[(extensions[i] as SchemaDefinition).id] !== undefined) held |= 1 << i;
-      }
-      if (held === 0) return coreSchemas;
-      let list = listsHeld.get(held);
-      if (list === undefined) listsHeld.set(held, (list = listOfHeld(resource)));
-      return list;
-    },
-    memory<T>(key: symbol): Map<string, T> {
-      let memory = memories.get(key);
-      if (!memory) memories.set(key, (memory = new Map()));
-      return memory as Map<string, T>;
+      const list = [core.id];
+      for (const e of extensions) if (resource[e.id] !== undefined) list.push(e.id);
+      return Object.freeze(list);
     },
   };
   return Object.freeze(type);

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isScimError } from '../../src/errors/index.js';
 import { checkImmutable } from '../../src/schema/check-immutable.js';
-import { defineSchema } from '../../src/schema/define-schema.js';
-import { userSchema } from '../../src/schema/user-schema.js';
-import { DISTRICT, districtSchema, resourceType } from './fixtures.js';
+import { DISTRICT, resourceType } from './fixtures.js';
 
 const stored = {
   id: 'u1',
@@ -99,37 +97,7 @@ describe('checkImmutable (PUT)', () => {
   });
 });
 
-// The seam: a PUT walks only the attributes `immutable` can hold back, listed once per
-// compiled resource type.
-describe('immutableIn (the attributes a PUT checks)', () => {
-  it('are the immutable ones and the singular ones with an immutable sub-attribute, in order', () => {
-    expect(resourceType.immutableIn(districtSchema).map((a) => a.name)).toEqual([
-      'studentNumber',
-      'homeRoom',
-      'tags',
-      'guardian',
-    ]);
-    expect(resourceType.immutableIn(districtSchema)).toBe(resourceType.immutableIn(districtSchema));
-  });
-
-  it('are none for the standard User, whose attributes are all readWrite or readOnly', () => {
-    expect(resourceType.immutableIn(userSchema)).toEqual([]);
-  });
-
-  it('are worked out for a schema the type does not hold too', () => {
-    const plain = defineSchema({
-      id: 'urn:example:plain',
-      name: 'Plain',
-      description: 'No immutable attribute of its own',
-      attributes: districtSchema.attributes.map((a) => ({
-        ...a,
-        mutability: 'readWrite' as const,
-      })),
-    });
-    // guardian's own `since` stays immutable.
-    expect(resourceType.immutableIn(plain).map((a) => a.name)).toEqual(['guardian']);
-  });
-
+describe('a PUT over attributes immutable cannot hold back', () => {
   it('leave a PUT over every other attribute exactly as sent', () => {
     const stored = { id: 'u1', userName: 'ada@example.org', displayName: 'Ada', title: 'Dr' };
     const next = { userName: 'ada@example.org', title: 'Prof' };

@@ -40,18 +40,16 @@ function resourceHolding(extensions: readonly SchemaDefinition[], held: number) 
 }
 
 describe('CompiledResourceType.schemasOf', () => {
-  it('lists the extensions held, in declared order, as one frozen array per combination', () => {
+  it('lists the extensions held, in declared order, as a frozen array', () => {
     const type = typeWith(3);
     for (let held = 0; held < 8; held++) {
       const list = type.schemasOf(resourceHolding(type.extensions, held));
       expect(list).toEqual(expected(type.extensions, held));
       expect(Object.isFrozen(list)).toBe(true);
-      // Asked again for the same combination (another resource): the same array, not a copy.
-      expect(type.schemasOf(resourceHolding(type.extensions, held))).toBe(list);
     }
   });
 
-  it('lists them right for a type with more extensions than it keeps lists for', () => {
+  it('lists them right for a type with many extensions', () => {
     const type = typeWith(12);
     for (const held of [0, 1, 0b100000000001, 0b111111111111, 0b010101010101]) {
       const list = type.schemasOf(resourceHolding(type.extensions, held));

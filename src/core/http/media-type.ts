@@ -5,8 +5,6 @@ export const RESPONSE_CONTENT_TYPE = 'application/scim+json; charset=utf-8';
 
 /** Tells whether a Content-Type names a JSON body scimkit reads. */
 export function isJsonMediaType(contentType: string): boolean {
-  // As most clients send it: no parameters, no other spelling.
-  if (contentType === SCIM_MEDIA_TYPE) return true;
   const semi = contentType.indexOf(';');
   const type = (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
   return type === SCIM_MEDIA_TYPE || type === 'application/json';
