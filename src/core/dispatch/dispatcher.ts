@@ -21,7 +21,14 @@ import type {
   ScimRequestHead,
   ScimResponse,
 } from '../types.js';
-import type { RequestContext, RoutedContext, TenantContext } from './request-context.js';
+import {
+  routedContext,
+  tenantContext,
+  withRequest,
+  type RequestContext,
+  type RoutedContext,
+  type TenantContext,
+} from './request-context.js';
 import {
   applyRateLimit,
   authenticateRequest,
@@ -102,7 +109,7 @@ export class Dispatcher implements OperationRunner {
   async runOperation(request: BulkOperationRequest, tenant: Tenant): Promise<OperationAnswer> {
     const context = this.#start(request, false);
     if (context.trace) context.trace.tenant = tenant.id;
-    const admission = await this.#admitTenant({ ...context, tenant }, undefined);
+    const admission = await this.#admitTenant(tenantContext(context, tenant), undefined);
     const response: BulkOperationResponse =
       typeof admission === 'function' ? await admission(request.body) : admission;
     const { status, headers, resource, error } = response;
@@ -135,7 +142,7 @@ export class Dispatcher implements OperationRunner {
       const match = routeRequest(current, this.#settings.basePath, this.#router);
       authoriseScope(current, match);
       const declared = checkBody(current, this.#settings.maxBodyBytes);
-      const routed: RoutedContext = { ...current, match, declared };
+      const routed = routedContext(current, match, declared);
       return (body, end = 'complete') => this.#answer(routed, body, end);
     } catch (error) {
       return this.#refuse(error, current);
@@ -164,9 +171,9 @@ export class Dispatcher implements OperationRunner {
     const request = withBody(context, body);
     let response: ScimResponse;
     try {
-      response = await this.#runHandler({ ...context, request });
+      response = await this.#runHandler(withRequest(context, request));
     } catch (error) {
-      response = refusal(error, { ...context, request, onWire: false }, this.#settings.reportError);
+      response = refusal(error, withRequest(context, request, false), this.#settings.reportError);
     }
     // A body cut at the limit, or declared but not read (a Fetch `Request` has none on GET), has
     // bytes left on the wire: close rather than read them.

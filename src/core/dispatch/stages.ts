@@ -12,7 +12,12 @@ import type { RateLimit } from '../options.js';
 import type { RouteMatch, Router } from '../routes.js';
 import type { ResourceEndpoint } from '../handlers/resource-endpoint.js';
 import type { BodyEnd, ScimRequest, ScimResponse } from '../types.js';
-import type { RequestContext, RoutedContext, TenantContext } from './request-context.js';
+import {
+  tenantContext,
+  type RequestContext,
+  type RoutedContext,
+  type TenantContext,
+} from './request-context.js';
 
 /** How long a client refused for lack of room to buffer its body is asked to wait. */
 const BUSY_RETRY_AFTER_SECONDS = 1;
@@ -28,7 +33,7 @@ export async function authenticateRequest(
 ): Promise<TenantContext> {
   const tenant = await authenticate(getHeader(context.request.headers, 'authorization'), verifier);
   if (context.trace) context.trace.tenant = tenant.id;
-  return { ...context, tenant };
+  return tenantContext(context, tenant);
 }
 
 /**
@@ -112,7 +117,10 @@ export function checkBody(context: TenantContext, maxBodyBytes: number): boolean
 export function withBody(context: RoutedContext, body: unknown): ScimRequest {
   const { request } = context;
   if (body === undefined || (request as ScimRequest).body === body) return request;
-  return { ...request, body };
+  // Written out rather than spread, as the contexts are (see `request-context.ts`); a member the
+  // head lacks is present as `undefined`, which reads the same.
+  const { method, path, query, headers, baseUrl, context: hostContext } = request as ScimRequest;
+  return { method, path, query, headers, baseUrl, context: hostContext, body } as ScimRequest;
 }
 
 /** The error for a body the adapter did not read whole, which no handler may see. */
