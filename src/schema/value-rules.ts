@@ -138,10 +138,14 @@ function decodeJson(text: string): Json | undefined {
 // Entra ID's AppRoleAssignmentsComplex sends `{"value": "{\"id\":…,\"value\":\"Admin\",
 // \"displayName\":\"Admin\"}"}`: the real value is JSON inside `value`, with `displayName`
 // for `display`.
+// The `value` member is found in any letter case, as every member name is (RFC 7643 §2.1).
 function unwrapEncoded(v: Json): Json {
-  const inner = typeof v.value === 'string' ? decodeJson(v.value) : undefined;
-  if (!inner || !('value' in inner)) return v;
-  return { ...v, ...fromEncoded(inner) };
+  const key = Object.keys(v).find((name) => name.toLowerCase() === 'value');
+  const text = key === undefined ? undefined : v[key];
+  const inner = typeof text === 'string' ? decodeJson(text) : undefined;
+  if (key === undefined || !inner || !('value' in inner)) return v;
+  const { [key]: _encoded, ...rest } = v;
+  return { ...rest, ...fromEncoded(inner) };
 }
 
 function fromEncoded(decoded: Json): Json {

@@ -143,6 +143,15 @@ describe('validateResourceInput: values per type', () => {
       validate({ emails: [two[0], { value: 'b@x.org', primary: false }] }).attributes.emails,
     ).toHaveLength(2);
   });
+
+  it('multi-valued: JSON inside `value` is read the same whatever the letter case of `value`', () => {
+    const encoded = JSON.stringify({ value: 'Admin', displayName: 'Administrator' });
+    const lower = validate({ roles: [{ value: encoded }] }).attributes.roles;
+    expect(lower).toEqual([{ value: 'Admin', display: 'Administrator' }]);
+    expect(validate({ roles: [{ VALUE: encoded }] }).attributes.roles).toEqual(lower);
+    // Read again, the value stays what it became.
+    expect(validate({ roles: lower }).attributes.roles).toEqual(lower);
+  });
 });
 
 describe('validateResourceInput: names, mutability and schemas', () => {
