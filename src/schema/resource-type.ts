@@ -137,6 +137,8 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
   const multiValued = Object.freeze(
     schemas.flatMap((s) => s.attributes.filter((a) => a.multiValued).map((a) => [s, a] as const)),
   );
+  // The list of most resources, which hold no extension: one frozen array for all of them.
+  const coreOnly = Object.freeze([core.id]);
   let input: CompiledResourceInput | undefined;
   let shapes: ValueShapes | undefined;
   const type: CompiledResourceType = {
@@ -186,9 +188,9 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
       return subAttribute && { extension, attribute, subAttribute };
     },
     schemasOf(resource) {
-      const list = [core.id];
-      for (const e of extensions) if (resource[e.id] !== undefined) list.push(e.id);
-      return Object.freeze(list);
+      let list: string[] | undefined;
+      for (const e of extensions) if (resource[e.id] !== undefined) (list ??= [core.id]).push(e.id);
+      return list === undefined ? coreOnly : Object.freeze(list);
     },
   };
   return Object.freeze(type);
