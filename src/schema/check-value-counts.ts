@@ -24,24 +24,22 @@ export function checkValueCounts(
   max: number,
   current?: Readonly<Json>,
 ): void {
-  type.schemas.forEach((schema, i) => {
-    const values = i === 0 ? next : next[schema.id];
-    if (!isJsonObject(values)) return;
-    const stored = i === 0 ? current : current?.[schema.id];
-    for (const attr of schema.attributes) {
-      if (!attr.multiValued) continue;
-      const count = countOf(values[attr.name]);
-      if (count <= max || count <= countOf(isJsonObject(stored) ? stored[attr.name] : undefined))
-        continue;
-      const name = i === 0 ? attr.name : `${schema.id}:${attr.name}`;
-      // invalidValue, not tooMany: RFC 7644 §3.12 keeps tooMany for filters that yield too
-      // many results; here the value sent is more than this server stores.
-      throw scimErrors.invalidValue(
-        `"${name}" would hold ${count.toLocaleString('en-US')} values; this server keeps at most ` +
-          `${max.toLocaleString('en-US')} per attribute (maxAttributeValues).`,
-      );
-    }
-  });
+  for (const [schema, attr] of type.multiValued) {
+    const core = schema === type.core;
+    const values = core ? next : next[schema.id];
+    if (!isJsonObject(values)) continue;
+    const count = countOf(values[attr.name]);
+    if (count <= max) continue;
+    const stored = core ? current : current?.[schema.id];
+    if (count <= countOf(isJsonObject(stored) ? stored[attr.name] : undefined)) continue;
+    const name = core ? attr.name : `${schema.id}:${attr.name}`;
+    // invalidValue, not tooMany: RFC 7644 §3.12 keeps tooMany for filters that yield too
+    // many results; here the value sent is more than this server stores.
+    throw scimErrors.invalidValue(
+      `"${name}" would hold ${count.toLocaleString('en-US')} values; this server keeps at most ` +
+        `${max.toLocaleString('en-US')} per attribute (maxAttributeValues).`,
+    );
+  }
 }
 
 function countOf(value: unknown): number {

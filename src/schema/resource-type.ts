@@ -56,6 +56,8 @@ export interface CompiledResourceType {
   readonly rules: DialectRules;
   /** The required attributes of every schema, which no write may leave unassigned. */
   readonly required: readonly (readonly [SchemaDefinition, AttributeDefinition])[];
+  /** The multi-valued attributes of every schema, whose value counts a write is held to. */
+  readonly multiValued: readonly (readonly [SchemaDefinition, AttributeDefinition])[];
   /** The request-body reader of POST and PUT, compiled on first use. */
   readonly input: CompiledResourceInput;
   /**
@@ -132,6 +134,11 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
   const required = Object.freeze(
     schemas.flatMap((s) => s.attributes.filter((a) => a.required).map((a) => [s, a] as const)),
   );
+  const multiValued = Object.freeze(
+    schemas.flatMap((s) => s.attributes.filter((a) => a.multiValued).map((a) => [s, a] as const)),
+  );
+  // The list of most resources, which hold no extension: one frozen array for all of them.
+  const coreOnly = Object.freeze([core.id]);
   let input: CompiledResourceInput | undefined;
   let shapes: ValueShapes | undefined;
   const type: CompiledResourceType = {
@@ -143,6 +150,7 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
     schemas,
     rules,
     required,
+    multiValued,
     get input() {
       return (input ??= compileResourceInput(schemas, rules));
     },
@@ -180,9 +188,9 @@ export function compileResourceType(definition: ResourceTypeDefinition): Compile
       return subAttribute && { extension, attribute, subAttribute };
     },
     schemasOf(resource) {
-      const list = [core.id];
-      for (const e of extensions) if (resource[e.id] !== undefined) list.push(e.id);
-      return Object.freeze(list);
+      let list: string[] | undefined;
+      for (const e of extensions) if (resource[e.id] !== undefined) (list ??= [core.id]).push(e.id);
+      return list === undefined ? coreOnly : Object.freeze(list);
     },
   };
   return Object.freeze(type);
