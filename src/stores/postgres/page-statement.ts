@@ -12,12 +12,13 @@ export interface PageSource {
 }
 
 /**
- * The users: an unfiltered total comes from the counter table, whatever the number of users,
+ * The users: an unfiltered total is the sum of the tenant's counter rows (migration 10),
+ * whatever the number of users,
  * and each page row brings its user's direct groups (`groups`, see `groupsColumn`).
  */
 export const usersPage = (t: TableNames): PageSource => ({
   from: t.users,
-  countAll: `COALESCE((SELECT n FROM ${t.userCounts} WHERE tenant = $1), 0)::int`,
+  countAll: `(SELECT COALESCE(sum(n), 0) FROM ${t.userCounts} WHERE tenant = $1)::int`,
   extra: `, ${groupsColumn(t, 'p.id')} AS groups`,
 });
 
