@@ -48,13 +48,27 @@ export const DIAGNOSTIC_SERVERS = {
 } as const;
 
 /**
+ * Kit servers on the PostgreSQL store, not in a default run: over a `pg` Pool beside the kit's
+ * `raw-pg` baseline (a PostgreSQL server at `DATABASE_URL`, as raw-pg), and on PGlite
+ * (`--servers raw-pg,scimkit-node-pg,scimkit-node-pglite`).
+ */
+export const POSTGRES_SERVERS = {
+  'scimkit-node-pg': 'bench/kit/servers/node-pg.mjs',
+  'scimkit-node-pglite': 'bench/kit/servers/node-pglite.mjs',
+} as const;
+
+/**
  * The kit's `--add` value registering the servers named in `names`: scimkit's and the diagnostic
  * ones by name, and `name=path` entries as given (a path relative to the working directory), so
  * that a kit server of another checkout runs beside this one's, side by side in one run
  * (`--servers raw-store,scimkit-node,main=../main/bench/kit/servers/node.mjs`).
  */
 export function addSpec(names: readonly string[]): string {
-  const known: Readonly<Record<string, string>> = { ...SCIMKIT_SERVERS, ...DIAGNOSTIC_SERVERS };
+  const known: Readonly<Record<string, string>> = {
+    ...SCIMKIT_SERVERS,
+    ...DIAGNOSTIC_SERVERS,
+    ...POSTGRES_SERVERS,
+  };
   return names
     .flatMap((entry) => {
       const at = entry.indexOf('=');

@@ -9,6 +9,8 @@
 //   npm run bench:kit -- --servers raw-store,scimkit-node --repeats 2 --no-build
 //   npm run bench:kit -- --servers raw-store,scimkit-node,main=../main/bench/kit/servers/node.mjs
 //     (a kit server of another checkout, with that checkout's dist, beside this one's)
+//   npm run bench:kit -- --servers raw-pg,scimkit-node-pg,scimkit-node-pglite --connections 64
+//     (the PostgreSQL store beside the kit's raw-pg; needs a server at DATABASE_URL)
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,6 +29,8 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '1' },
     seed: { type: 'string', default: '10000' },
+    // Concurrent connections of the load generator.
+    connections: { type: 'string', default: '16' },
     scenarios: { type: 'string', default: 'filter,get,list_first,list_deep,patch,put,create' },
     out: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
@@ -56,6 +60,8 @@ await runKitScript(
     args.warmup,
     '--seed',
     args.seed,
+    '--connections',
+    args.connections,
     '--scenarios',
     args.scenarios,
     '--out',

@@ -1,5 +1,5 @@
 import type { ScimUser } from '../schema/user-resource.js';
-import type { GroupStore } from './group-store.js';
+import type { GroupStore, MemberGroup } from './group-store.js';
 import type { OutboxMessage, OutboxStore } from './outbox.js';
 import type { ListQuery, StorePage } from './store-query.js';
 import type { TypeStore } from './type-store.js';
@@ -78,4 +78,12 @@ export interface UserStore extends TypeStore<UserStoreShape> {
    * 501.
    */
   readonly groups?: GroupStore;
+  /**
+   * The groups of `user` (as `groups.groupsOfMembers` lists them) when the store read them in
+   * the same atomic step as the user itself: `user` is the very object a `get` or `list` of
+   * this store returned, or that a `create` or `replace` wrote. The core then shows these
+   * rather than asking `groups`, which saves a read per response. `undefined`: not read with
+   * it, and the core asks `groups`. Optional.
+   */
+  groupsReadWith?(user: ScimUser): readonly MemberGroup[] | undefined;
 }

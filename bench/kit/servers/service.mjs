@@ -12,14 +12,19 @@ export const HOST = process.env.HOST ?? '127.0.0.1';
 export const PREFIX = process.env.PREFIX ?? '/api/v1/scim/v2';
 const TOKEN = process.env.SCIM_TOKEN ?? 'bench-token';
 
-/** The service: one tenant, one key, nothing mailed. */
-export const scim = createScim({
-  store: new MemoryUserStore(),
-  verifier: staticApiKeys([{ key: TOKEN, tenant: 'bench' }]),
-  mailer: { sendWelcome: async () => undefined },
-  basePath: PREFIX,
-  userNameRule: 'email',
-});
+/** The service over `store`: one tenant, one key, nothing mailed. */
+export function serviceOn(store) {
+  return createScim({
+    store,
+    verifier: staticApiKeys([{ key: TOKEN, tenant: 'bench' }]),
+    mailer: { sendWelcome: async () => undefined },
+    basePath: PREFIX,
+    userNameRule: 'email',
+  });
+}
+
+/** The service on the memory store. */
+export const scim = serviceOn(new MemoryUserStore());
 
 /** The keep-alive timeout the kit's baselines use, so idle wrk connections are not closed. */
 export const KEEP_ALIVE_MS = 65_000;
@@ -40,7 +45,7 @@ export function ready(name, server) {
  * HTTP, before the server listens: the kit seeds through HTTP, which on a loaded 2-core machine
  * runs at a few hundred users a second, too slow to reach 1,000,000 (bench/kit/scaling.ts).
  */
-export async function preseed() {
+export async function preseed(service = scim) {
   const count = Number(process.env.SCIMKIT_PRESEED ?? 0);
   const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/scim+json' };
   for (let i = 0; i < count; i++) {
@@ -50,7 +55,7 @@ export async function preseed() {
       active: true,
       name: { givenName: `Given${i}`, familyName: `Family${i}` },
     });
-    const response = await scim.handle({
+    const response = await service.handle({
       method: 'POST',
       path: `${PREFIX}/Users`,
       headers,

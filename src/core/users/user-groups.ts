@@ -78,9 +78,10 @@ export async function addGroups(
 }
 
 /**
- * Adds each user's `groups` (direct and indirect, computed from memberships, one store read
- * for all) when the response shaped by `project` shows them and the store keeps groups;
- * otherwise asks the store nothing and resolves to `users` as they are.
+ * Adds each user's `groups` (direct and indirect, computed from memberships) when the response
+ * shaped by `project` shows them and the store keeps groups: those the store read with the
+ * users (`groupsReadWith`), else one store read for all. Otherwise asks the store nothing and
+ * resolves to `users` as they are.
  */
 export async function expandGroups(
   store: UserStore,
@@ -91,5 +92,22 @@ export async function expandGroups(
 ): Promise<readonly ScimUser[]> {
   const groups = store.groups;
   if (!groups || users.length === 0 || !keepsGroups(project)) return users;
+  const read = readWith(store, users);
+  if (read) return users.map((user, i) => withGroupValues(user, read[i], groupsUrl));
   return await addGroups(groups, tenant, users, groupsUrl);
+}
+
+// The groups the store read with each of `users`, or `undefined` unless it read them for all.
+function readWith(
+  store: UserStore,
+  users: readonly ScimUser[],
+): (readonly MemberGroup[])[] | undefined {
+  if (!store.groupsReadWith) return undefined;
+  const read: (readonly MemberGroup[])[] = [];
+  for (const user of users) {
+    const groups = store.groupsReadWith(user);
+    if (groups === undefined) return undefined;
+    read.push(groups);
+  }
+  return read;
 }

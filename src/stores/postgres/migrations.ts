@@ -24,6 +24,12 @@ export interface Migration {
   readonly statements: (t: TableNames) => readonly (string | MigrationScript)[];
 }
 
+/**
+ * How many counter rows a tenant's user count is spread over (migration 10): each connection
+ * adds to one, chosen by its backend's process id, and a page sums them.
+ */
+const USER_COUNT_SHARDS = 64;
+
 /** How migration 6 fills a table's `folded` column from its document. */
 const FOLDED = {
   from: 'doc',
@@ -241,6 +247,43 @@ export const migrations: readonly Migration[] = [
         last_used_at timestamptz
       )`,
       `CREATE INDEX "${t.prefix}api_keys_tenant_idx" ON ${t.apiKeys} (tenant, created_at, id)`,
+    ],
+  },
+  {
+    version: 10,
+    name: 'user counts in shards',
+    statements: (t) => [
+      // One counter row per tenant made every create of the tenant wait for the previous
+      // one's commit (the row stays locked until then). Each connection now adds to a row of
+      // its own among USER_COUNT_SHARDS, and a page sums the tenant's rows: as exact, and two
+      // creates wait for each other only when their connections share a shard.
+      `ALTER TABLE ${t.userCounts} ADD COLUMN shard smallint NOT NULL DEFAULT 0`,
+      `DO $body$
+       DECLARE pkey text;
+       BEGIN
+         SELECT conname INTO pkey FROM pg_constraint
+           WHERE conrelid = '${t.userCounts}'::regclass AND contype = 'p';
+         EXECUTE format('ALTER TABLE ${t.userCounts} DROP CONSTRAINT %I', pkey);
+       END
+       $body$`,
+      `ALTER TABLE ${t.userCounts} ADD PRIMARY KEY (tenant, shard)`,
+      `CREATE OR REPLACE FUNCTION ${t.schema}."${t.prefix}count_users"() RETURNS trigger
+       LANGUAGE plpgsql AS $body$
+       BEGIN
+         IF TG_OP = 'INSERT' THEN
+           INSERT INTO ${t.userCounts} AS c (tenant, shard, n)
+             SELECT tenant, pg_backend_pid() % ${USER_COUNT_SHARDS}, count(*)
+             FROM new_rows GROUP BY tenant
+             ON CONFLICT (tenant, shard) DO UPDATE SET n = c.n + excluded.n;
+         ELSE
+           INSERT INTO ${t.userCounts} AS c (tenant, shard, n)
+             SELECT tenant, pg_backend_pid() % ${USER_COUNT_SHARDS}, -count(*)
+             FROM old_rows GROUP BY tenant
+             ON CONFLICT (tenant, shard) DO UPDATE SET n = c.n + excluded.n;
+         END IF;
+         RETURN NULL;
+       END
+       $body$`,
     ],
   },
 ];

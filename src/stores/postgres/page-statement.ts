@@ -1,3 +1,4 @@
+import { groupsColumn } from './groups-with-user.js';
 import type { TableNames } from './table-names.js';
 
 /** The table a page reads, how its unfiltered total is counted, and what each row adds. */
@@ -10,10 +11,15 @@ export interface PageSource {
   readonly extra?: string;
 }
 
-/** The users: an unfiltered total comes from the counter table, whatever the number of users. */
+/**
+ * The users: an unfiltered total is the sum of the tenant's counter rows (migration 10),
+ * whatever the number of users,
+ * and each page row brings its user's direct groups (`groups`, see `groupsColumn`).
+ */
 export const usersPage = (t: TableNames): PageSource => ({
   from: t.users,
-  countAll: `COALESCE((SELECT n FROM ${t.userCounts} WHERE tenant = $1), 0)::int`,
+  countAll: `(SELECT COALESCE(sum(n), 0) FROM ${t.userCounts} WHERE tenant = $1)::int`,
+  extra: `, ${groupsColumn(t, 'p.id')} AS groups`,
 });
 
 /** How a page is ordered when not by id. */

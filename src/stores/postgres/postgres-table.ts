@@ -17,6 +17,8 @@ export interface TableRow {
   readonly doc: Record<string, unknown> | null;
   /** The group's members (a JSON array or NULL), when the statement reads them. */
   readonly members?: unknown;
+  /** The user's direct groups (see `groupsColumn`), when the statement reads them. */
+  readonly groups?: unknown;
 }
 
 /** The statements that delete one row; their first parameters are the row's key (`key`). */

@@ -1,4 +1,4 @@
-import type { GroupStore } from '../../contracts/group-store.js';
+import type { GroupStore, MemberGroup } from '../../contracts/group-store.js';
 import type { OutboxMessage } from '../../contracts/outbox.js';
 import type {
   DeleteOptions,
@@ -25,6 +25,7 @@ import { restoreOrder } from './restore-order.js';
 import { storeStatementTimeout } from './statement-timeout.js';
 import { StoreContext } from './store-context.js';
 import { foldedJson } from './folded-json.js';
+import { groupsFromColumn } from './groups-with-user.js';
 import type { TableLocation } from './table-names.js';
 import { toStoreError } from './to-store-error.js';
 import { sortKey } from './sort-key.js';
@@ -56,6 +57,9 @@ export interface PostgresUserStoreOptions extends TableLocation {
 }
 
 type Doc = Record<string, unknown>;
+
+/** What a replace reports: the write's outcome, and the user's direct groups. */
+type Replaced = WriteOutcome & { groups: unknown };
 
 /** The columns every write sends, in statement order ($3 to $10). */
 function userColumns(user: ScimUser): unknown[] {
@@ -120,6 +124,11 @@ export class PostgresUserStore implements UserStore {
   private readonly context: StoreContext;
   private readonly sql: UserStatements;
   private readonly rows: PostgresTable<ScimUser>;
+  /**
+   * The groups read in the same statement as each user object this store returned or wrote
+   * (see `groupsReadWith`); held weakly, so they live exactly as long as the user object.
+   */
+  private readonly readGroups = new WeakMap<ScimUser, readonly MemberGroup[]>();
 
   constructor(options: PostgresUserStoreOptions) {
     this.context = new StoreContext(
@@ -137,7 +146,7 @@ export class PostgresUserStore implements UserStore {
       table: USERS_TABLE,
       defaultType: this.defaultType,
       page: () => page,
-      resource: (row) => restoreOrder(row.doc as Doc),
+      resource: (row) => this.withGroups(restoreOrder(row.doc as Doc), row.groups),
       key: (tenant, id) => [tenant, id],
       deletes: { versioned: this.sql.deleteVersioned, any: this.sql.delete },
       groups: (tenant) => this.groupsContext(tenant),
@@ -161,6 +170,8 @@ export class PostgresUserStore implements UserStore {
     } catch (error) {
       throw toStoreError(error, this.context.tables, user.userName);
     }
+    // A member must exist when it is added: a user is in no group when its insert commits.
+    this.readGroups.set(user, []);
   }
 
   /** Returns the user, or `null`. */
@@ -172,16 +183,18 @@ export class PostgresUserStore implements UserStore {
   async replace(tenant: string, user: ScimUser, options: ReplaceOptions): Promise<boolean> {
     const outbox = messages(options.outbox);
     const params = [tenant, user.id, ...userColumns(user), options.expectedVersion];
-    let rows: WriteOutcome[];
+    let rows: Replaced[];
     try {
       rows =
         outbox === undefined
-          ? await this.context.query<WriteOutcome>(this.sql.replace, params)
-          : await this.context.query<WriteOutcome>(this.sql.replaceWithOutbox, [...params, outbox]);
+          ? await this.context.query<Replaced>(this.sql.replace, params)
+          : await this.context.query<Replaced>(this.sql.replaceWithOutbox, [...params, outbox]);
     } catch (error) {
       throw toStoreError(error, this.context.tables, user.userName);
     }
-    return settleWrite(rows[0]);
+    const written = settleWrite(rows[0]);
+    if (written) this.withGroups(user, rows[0]?.groups);
+    return written;
   }
 
   /** Deletes a user and its memberships; `false` when there is no such user. */
@@ -195,6 +208,21 @@ export class PostgresUserStore implements UserStore {
     if (!query.seek && query.filter && matchesAtMostOne(query.filter))
       return this.lookup(tenant, query.filter, query, query.resourceType ?? this.defaultType);
     return this.rows.list(tenant, query);
+  }
+
+  /**
+   * The groups read with `user` in the statement that returned or wrote it, when none of them
+   * is itself in a group (the indirect ones then need a read of their own).
+   */
+  groupsReadWith(user: ScimUser): readonly MemberGroup[] | undefined {
+    return this.readGroups.get(user);
+  }
+
+  /** Records the groups column read with `user` (see `groupsFromColumn`), and returns `user`. */
+  private withGroups(user: ScimUser, column: unknown): ScimUser {
+    const groups = groupsFromColumn(column);
+    if (groups !== undefined) this.readGroups.set(user, groups);
+    return user;
   }
 
   /** What a filter on `groups` reads: this store's membership tables, for `tenant`. */
@@ -213,13 +241,14 @@ export class PostgresUserStore implements UserStore {
     type: CompiledResourceType,
   ): Promise<ListResult> {
     const compiled = compileSqlFilter(filter, 2, type, this.groupsContext(tenant));
-    const rows = await this.context.query<{ doc: Doc }>(
+    const rows = await this.context.query<{ doc: Doc; groups: unknown }>(
       this.sql.lookup + compiled.sql,
       [tenant, ...compiled.params],
       isIndexedEquality(query),
     );
     const start = query.startIndex - 1;
     const page = rows.slice(start, start + query.count);
-    return { totalResults: rows.length, resources: page.map((row) => restoreOrder(row.doc)) };
+    const resources = page.map((row) => this.withGroups(restoreOrder(row.doc), row.groups));
+    return { totalResults: rows.length, resources };
   }
 }

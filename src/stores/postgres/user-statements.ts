@@ -1,8 +1,11 @@
+import { groupsColumn } from './groups-with-user.js';
 import type { TableNames } from './table-names.js';
 
 /**
  * The SQL text of every user statement, built once per store. Each is a single statement, so
- * each store call is one round trip and atomic without an explicit transaction.
+ * each store call is one round trip and atomic without an explicit transaction. The reads and
+ * the replaces also read the user's direct groups (`groups`, see `groupsColumn`) in the same
+ * statement, so that an answer needs no second read for them.
  */
 export interface UserStatements {
   readonly insert: string;
@@ -40,17 +43,19 @@ export function userStatements(t: TableNames): UserStatements {
       WHERE tenant = $1 AND id = $2 AND version = $11
       RETURNING 1
     )`;
-  const replaceResult = `SELECT (SELECT count(*) FROM upd)::int AS changed, (SELECT version FROM cur) AS current`;
+  const replaceResult = `SELECT (SELECT count(*) FROM upd)::int AS changed,
+    (SELECT version FROM cur) AS current, ${groupsColumn(t, '$2')} AS groups`;
   return {
     insert: insertUser,
     insertWithOutbox: `WITH u AS (${insertUser} RETURNING 1) ${outboxFrom('u', '$11')}`,
-    get: `SELECT doc FROM ${t.users} WHERE tenant = $1 AND id = $2`,
+    get: `SELECT doc, ${groupsColumn(t, '$2')} AS groups FROM ${t.users} WHERE tenant = $1 AND id = $2`,
     replace: `${replaceCtes} ${replaceResult}`,
     replaceWithOutbox: `${replaceCtes}, ob AS (${outboxFrom('upd', '$12')}) ${replaceResult}`,
     delete: `DELETE FROM ${t.users} WHERE tenant = $1 AND id = $2 RETURNING 1`,
     deleteVersioned: `WITH cur AS (SELECT version FROM ${t.users} WHERE tenant = $1 AND id = $2),
       del AS (DELETE FROM ${t.users} WHERE tenant = $1 AND id = $2 AND version = $3 RETURNING 1)
       SELECT (SELECT count(*) FROM del)::int AS changed, (SELECT version FROM cur) AS current`,
-    lookup: `SELECT doc FROM ${t.users} WHERE tenant = $1 AND `,
+    lookup: `SELECT u.doc, ${groupsColumn(t, 'u.id')} AS groups FROM ${t.users} AS u
+      WHERE tenant = $1 AND `,
   };
 }

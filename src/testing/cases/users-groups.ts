@@ -75,6 +75,47 @@ export const userGroupsCases: readonly StoreConformanceCase[] = [
     },
   },
   {
+    id: 'users.groups-read-with',
+    title:
+      'groupsReadWith answers, for a user get, list, create or replace handed out, its groups as groupsOf lists them, or nothing',
+    async run(ctx) {
+      const { groups, group, createUsers } = groupCase(ctx);
+      const { store, tenant } = ctx;
+      if (!store.groupsReadWith) return ctx.skip('the store does not read groups with users');
+      const readWith = store.groupsReadWith.bind(store);
+      const [u, v, w] = await createUsers(3);
+      const made = ctx.users.make();
+      await store.create(tenant, made);
+      const before = readWith(made);
+      if (before !== undefined) check.deepEqual(before, [], 'a new user is in no group');
+      const inner = group();
+      const outer = group();
+      await groups.create(tenant, inner, [{ value: w }]);
+      await groups.create(tenant, outer, [{ value: inner.id }, { value: u }]);
+      const agrees = async (user: Parameters<typeof readWith>[0] | null, what: string) => {
+        check.ok(user !== null, `${what}: the user is there`);
+        const read = readWith(user);
+        if (read !== undefined)
+          check.deepEqual(read, await groups.groupsOf(tenant, user.id), `${what}: groups`);
+      };
+      for (const id of [u, v, w]) await agrees(await store.get(tenant, id), `get ${id}`);
+      const page = await store.list(tenant, { startIndex: 1, count: 10 });
+      for (const user of page.resources) await agrees(user, `list ${user.id}`);
+      // Never an answer older than the read: v joins a group, the next read shows it.
+      await groups.addMembers(tenant, outer.id, [{ value: v }]);
+      const current = await store.get(tenant, v);
+      await agrees(current, 'get after an add');
+      check.ok(current !== null, 'v is there');
+      const next = ctx.users.next(current, { displayName: 'Renamed' });
+      check.equal(
+        await store.replace(tenant, next, { expectedVersion: current.meta.version }),
+        true,
+        'replace',
+      );
+      await agrees(next, 'replace');
+    },
+  },
+  {
     id: 'users.groups-filter-direct',
     title: 'groups[value eq "g"] and groups.value eq "g" find the users directly in group g',
     async run(ctx) {
