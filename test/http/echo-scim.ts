@@ -97,6 +97,7 @@ export function echoScim(): Scim {
       delete: () => Promise.resolve({ keys: 0, resources: {} }),
       export: async function* () {},
     },
+    events: { list: () => Promise.resolve({ events: [], next: undefined }) },
     on: () => () => undefined,
     onRequest: () => () => undefined,
     dispatchOutbox: () => Promise.resolve(0),

@@ -1,0 +1,154 @@
+// The directory event log as a host reads it through `scim.events`: every committed write of
+// every type (single requests and Bulk) leaves its events, a refused write none, in commit
+// order, resumable from any cursor, on every bundled store.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LoggedEvent, Scim } from '../../src/index.js';
+import { isScimError } from '../../src/errors/index.js';
+import { everyStore, type OpenedStore } from '../core/every-store.js';
+import { KEY_B, patchBody, setup, USER_SCHEMA } from '../core/harness.js';
+
+const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+
+// Every event of tenant-a after `after`, page by page.
+async function readAll(scim: Scim, after?: string, limit = 3): Promise<LoggedEvent[]> {
+  const all: LoggedEvent[] = [];
+  let cursor = after;
+  for (let i = 0; i < 1000; i++) {
+    const page = await scim.events.list('tenant-a', { after: cursor, limit });
+    all.push(...page.events);
+    if (page.events.length === 0) return all;
+    cursor = page.next;
+  }
+  throw new Error('the feed did not end');
+}
+
+describe.each(everyStore)('the event log on $name', ({ open }) => {
+  let opened: OpenedStore;
+  let h: ReturnType<typeof setup>;
+
+  beforeAll(async () => {
+    opened = await open();
+    h = setup({ store: opened.store });
+  }, 60_000);
+  afterAll(() => opened?.close());
+
+  it('records the events of each committed write, in commit order, with the resource', async () => {
+    const start = (await h.scim.events.list('tenant-a', { limit: 1000 })).next;
+    const ada = await h.createUser('ada@example.org', { active: true });
+    const patched = await h.request('PATCH', `/Users/${ada.id}`, {
+      body: patchBody({ op: 'replace', path: 'displayName', value: 'Ada L.' }),
+    });
+    expect(patched.status).toBe(200);
+    await h.request('PATCH', `/Users/${ada.id}`, {
+      body: patchBody({ op: 'replace', path: 'active', value: false }),
+    });
+    const bob = await h.createUser('bob@example.org');
+    const group = await h.request('POST', '/Groups', {
+      body: { schemas: [GROUP_SCHEMA], displayName: 'Class 4B', members: [{ value: ada.id }] },
+    });
+    expect(group.status).toBe(201);
+    const gid = group.body.id as string;
+    await h.request('PATCH', `/Groups/${gid}`, {
+      body: patchBody(
+        { op: 'add', path: 'members', value: [{ value: bob.id }] },
+        { op: 'remove', path: `members[value eq "${ada.id}"]` },
+      ),
+    });
+    await h.request('DELETE', `/Users/${bob.id}`);
+    await h.request('DELETE', `/Groups/${gid}`);
+
+    const events = await readAll(h.scim, start);
+    expect(events.map((e) => e.type)).toEqual([
+      'user.created',
+      'user.updated',
+      'user.updated',
+      'user.deactivated',
+      'user.created',
+      'group.created',
+      'group.member_added',
+      'group.member_removed',
+      'group.member_added',
+      'user.deleted',
+      'group.deleted',
+    ]);
+    const [created, renamed, , deactivated] = events;
+    expect(created?.tenant).toBe('tenant-a');
+    expect(created?.data).toMatchObject({ id: ada.id, resourceType: 'User' });
+    expect(created?.data.resource).toMatchObject({ id: ada.id, userName: 'ada@example.org' });
+    expect(Date.parse(created?.occurredAt ?? '')).not.toBeNaN();
+    expect(renamed?.data.changed).toEqual(['displayName']);
+    expect(renamed?.data.resource).toMatchObject({ displayName: 'Ada L.' });
+    expect(deactivated?.data.resource).toMatchObject({ active: false });
+    const added = events[6];
+    expect(added?.data).toMatchObject({ id: gid, groupId: gid, userId: ada.id, memberType: 'User' });
+    expect(events[5]?.data.resource).toMatchObject({ id: gid, displayName: 'Class 4B' });
+    expect(events[5]?.data.resource).not.toHaveProperty('members');
+    // A deletion carries the resource as it stood.
+    expect(events[9]?.data.resource).toMatchObject({ id: bob.id, userName: 'bob@example.org' });
+    expect(events[10]?.data.resource).toMatchObject({ id: gid, displayName: 'Class 4B' });
+    expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
+  });
+
+  it('records nothing for a refused write (409, 412, 404, 400) or one that changes nothing', async () => {
+    const ada = await h.createUser('refused@example.org');
+    const { next } = await h.scim.events.list('tenant-a', { limit: 1000 });
+    expect((await h.request('POST', '/Users', { body: { schemas: [USER_SCHEMA], userName: 'refused@example.org' } })).status).toBe(409);
+    const stale = await h.request('PATCH', `/Users/${ada.id}`, {
+      headers: { 'if-match': 'W/"99"' },
+      body: patchBody({ op: 'replace', path: 'displayName', value: 'x' }),
+    });
+    expect(stale.status).toBe(412);
+    expect((await h.request('DELETE', '/Users/nope')).status).toBe(404);
+    const badMember = await h.request('POST', '/Groups', {
+      body: { schemas: [GROUP_SCHEMA], displayName: 'Bad', members: [{ value: 'no-such-user' }] },
+    });
+    expect(badMember.status).toBe(400);
+    const same = await h.request('PATCH', `/Users/${ada.id}`, {
+      body: patchBody({ op: 'replace', path: 'userName', value: 'refused@example.org' }),
+    });
+    expect(same.status).toBe(200);
+    expect((await h.scim.events.list('tenant-a', { after: next, limit: 10 })).events).toEqual([]);
+  });
+
+  it('records the same events for Bulk operations as for single requests', async () => {
+    const { next } = await h.scim.events.list('tenant-a', { limit: 1000 });
+    const reply = await h.request('POST', '/Bulk', {
+      body: {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:BulkRequest'],
+        Operations: [
+          { method: 'POST', path: '/Users', bulkId: 'u', data: { schemas: [USER_SCHEMA], userName: 'bulk@example.org' } },
+          { method: 'POST', path: '/Groups', bulkId: 'g', data: { schemas: [GROUP_SCHEMA], displayName: 'Bulk', members: [{ value: 'bulkId:u' }] } },
+        ],
+      },
+    });
+    expect(reply.status).toBe(200);
+    const events = await readAll(h.scim, next);
+    expect(events.map((e) => e.type)).toEqual(['user.created', 'group.created', 'group.member_added']);
+  });
+
+  it('keeps tenants apart and filters by type', async () => {
+    const { next } = await h.scim.events.list('tenant-a', { limit: 1000 });
+    await h.createUser('other-tenant@example.org', {}, KEY_B);
+    const mine = await h.createUser('types@example.org', { active: true });
+    await h.request('PATCH', `/Users/${mine.id}`, {
+      body: patchBody({ op: 'replace', path: 'active', value: false }),
+    });
+    const page = await h.scim.events.list('tenant-a', { after: next, types: ['user.deactivated'] });
+    expect(page.events.map((e) => [e.type, e.data.id])).toEqual([['user.deactivated', mine.id]]);
+    const b = await h.scim.events.list('tenant-b', { limit: 1000 });
+    expect(b.events.every((e) => e.tenant === 'tenant-b')).toBe(true);
+    expect(b.events.map((e) => e.type)).toContain('user.created');
+  });
+
+  it('resumes from any cursor exactly once, and refuses a cursor it did not make', async () => {
+    const all = await readAll(h.scim, undefined, 1000);
+    for (const [i, event] of all.entries()) {
+      const rest = await readAll(h.scim, event.cursor, 4);
+      expect(rest.map((e) => e.id)).toEqual(all.slice(i + 1).map((e) => e.id));
+    }
+    const refused = await h.scim.events.list('tenant-a', { after: 'not a cursor!' }).catch((e: unknown) => e);
+    expect(isScimError(refused) && refused.status === 400 && refused.scimType).toBe('invalidCursor');
+    const badLimit = await h.scim.events.list('tenant-a', { limit: 0 }).catch((e: unknown) => e);
+    expect(isScimError(badLimit) && badLimit.status).toBe(400);
+  });
+});
