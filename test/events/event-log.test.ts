@@ -80,7 +80,12 @@ describe.each(everyStore)('the event log on $name', ({ open }) => {
     expect(renamed?.data.resource).toMatchObject({ displayName: 'Ada L.' });
     expect(deactivated?.data.resource).toMatchObject({ active: false });
     const added = events[6];
-    expect(added?.data).toMatchObject({ id: gid, groupId: gid, userId: ada.id, memberType: 'User' });
+    expect(added?.data).toMatchObject({
+      id: gid,
+      groupId: gid,
+      userId: ada.id,
+      memberType: 'User',
+    });
     expect(events[5]?.data.resource).toMatchObject({ id: gid, displayName: 'Class 4B' });
     expect(events[5]?.data.resource).not.toHaveProperty('members');
     // A deletion carries the resource as it stood.
@@ -92,7 +97,13 @@ describe.each(everyStore)('the event log on $name', ({ open }) => {
   it('records nothing for a refused write (409, 412, 404, 400) or one that changes nothing', async () => {
     const ada = await h.createUser('refused@example.org');
     const { next } = await h.scim.events.list('tenant-a', { limit: 1000 });
-    expect((await h.request('POST', '/Users', { body: { schemas: [USER_SCHEMA], userName: 'refused@example.org' } })).status).toBe(409);
+    expect(
+      (
+        await h.request('POST', '/Users', {
+          body: { schemas: [USER_SCHEMA], userName: 'refused@example.org' },
+        })
+      ).status,
+    ).toBe(409);
     const stale = await h.request('PATCH', `/Users/${ada.id}`, {
       headers: { 'if-match': 'W/"99"' },
       body: patchBody({ op: 'replace', path: 'displayName', value: 'x' }),
@@ -116,14 +127,32 @@ describe.each(everyStore)('the event log on $name', ({ open }) => {
       body: {
         schemas: ['urn:ietf:params:scim:api:messages:2.0:BulkRequest'],
         Operations: [
-          { method: 'POST', path: '/Users', bulkId: 'u', data: { schemas: [USER_SCHEMA], userName: 'bulk@example.org' } },
-          { method: 'POST', path: '/Groups', bulkId: 'g', data: { schemas: [GROUP_SCHEMA], displayName: 'Bulk', members: [{ value: 'bulkId:u' }] } },
+          {
+            method: 'POST',
+            path: '/Users',
+            bulkId: 'u',
+            data: { schemas: [USER_SCHEMA], userName: 'bulk@example.org' },
+          },
+          {
+            method: 'POST',
+            path: '/Groups',
+            bulkId: 'g',
+            data: {
+              schemas: [GROUP_SCHEMA],
+              displayName: 'Bulk',
+              members: [{ value: 'bulkId:u' }],
+            },
+          },
         ],
       },
     });
     expect(reply.status).toBe(200);
     const events = await readAll(h.scim, next);
-    expect(events.map((e) => e.type)).toEqual(['user.created', 'group.created', 'group.member_added']);
+    expect(events.map((e) => e.type)).toEqual([
+      'user.created',
+      'group.created',
+      'group.member_added',
+    ]);
   });
 
   it('keeps tenants apart and filters by type', async () => {
@@ -146,8 +175,12 @@ describe.each(everyStore)('the event log on $name', ({ open }) => {
       const rest = await readAll(h.scim, event.cursor, 4);
       expect(rest.map((e) => e.id)).toEqual(all.slice(i + 1).map((e) => e.id));
     }
-    const refused = await h.scim.events.list('tenant-a', { after: 'not a cursor!' }).catch((e: unknown) => e);
-    expect(isScimError(refused) && refused.status === 400 && refused.scimType).toBe('invalidCursor');
+    const refused = await h.scim.events
+      .list('tenant-a', { after: 'not a cursor!' })
+      .catch((e: unknown) => e);
+    expect(isScimError(refused) && refused.status === 400 && refused.scimType).toBe(
+      'invalidCursor',
+    );
     const badLimit = await h.scim.events.list('tenant-a', { limit: 0 }).catch((e: unknown) => e);
     expect(isScimError(badLimit) && badLimit.status).toBe(400);
   });

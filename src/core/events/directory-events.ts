@@ -54,7 +54,9 @@ function dataOf(
     case 'user.deleted':
     case 'group.deleted':
     case 'resource.deleted':
-      return before === null ? { id: event.id, resourceType } : { id: event.id, resourceType, resource: before };
+      return before === null
+        ? { id: event.id, resourceType }
+        : { id: event.id, resourceType, resource: before };
     case 'group.member_added':
     case 'group.member_removed': {
       const { groupId, member } = event;

@@ -94,8 +94,7 @@ export function eventFeed(
       })
       .finally(() => (running = undefined));
   };
-  const timer =
-    log && retentionDays !== Infinity ? setInterval(tick, PURGE_EVERY_MS) : undefined;
+  const timer = log && retentionDays !== Infinity ? setInterval(tick, PURGE_EVERY_MS) : undefined;
   timer?.unref?.();
   return {
     feed: {
@@ -105,7 +104,9 @@ export function eventFeed(
             'scim.events: the store keeps no event log (its `events` is absent), so there is no feed to read.',
           );
         if (typeof tenant !== 'string' || tenant === '')
-          throw scimErrors.invalidValue(`The tenant must be a non-empty string (got ${previewJson(tenant)}).`);
+          throw scimErrors.invalidValue(
+            `The tenant must be a non-empty string (got ${previewJson(tenant)}).`,
+          );
         return await log.list({ tenant, limit: limitOf(options.limit), ...rest(options) });
       },
     },
@@ -134,12 +135,16 @@ function limitOf(limit: number | undefined): number {
 function rest(options: EventListOptions): { after?: string; types?: readonly string[] } {
   const { after, types } = options;
   if (after !== undefined && (typeof after !== 'string' || after === ''))
-    throw scimErrors.invalidCursor(`"after" must be a cursor the feed returned (got ${previewJson(after)}).`);
+    throw scimErrors.invalidCursor(
+      `"after" must be a cursor the feed returned (got ${previewJson(after)}).`,
+    );
   if (
     types !== undefined &&
     (!Array.isArray(types) || !types.every((t) => typeof t === 'string' && t !== ''))
   )
-    throw scimErrors.invalidValue(`"types" must be a list of event types (got ${previewJson(types)}).`);
+    throw scimErrors.invalidValue(
+      `"types" must be a list of event types (got ${previewJson(types)}).`,
+    );
   return {
     ...(after === undefined ? {} : { after }),
     ...(types === undefined ? {} : { types }),

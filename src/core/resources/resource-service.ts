@@ -45,7 +45,13 @@ export class ResourceService<R extends StoredResource, W, D> {
         notFound: (id) => this.notFound(id),
         read: (tenant, id) => kind.read(tenant, id),
         write: (tenant, current, planned, ifMatch, at) =>
-          kind.write(tenant, current, planned, ifMatch, this.#recorder(tenant, at, current.id, current)),
+          kind.write(
+            tenant,
+            current,
+            planned,
+            ifMatch,
+            this.#recorder(tenant, at, current.id, current),
+          ),
         readsBeforeDelete: kind.recordsEvents,
         remove: (tenant, id, options, before, at) =>
           kind.remove(
@@ -189,7 +195,12 @@ export class ResourceService<R extends StoredResource, W, D> {
 
   // The directory events of a write over `before` (null: a creation), for the store to record
   // with it; none when the store keeps no log.
-  #recorder(tenant: string, at: string, id: string, before: R | null): EventRecorder<D> | undefined {
+  #recorder(
+    tenant: string,
+    at: string,
+    id: string,
+    before: R | null,
+  ): EventRecorder<D> | undefined {
     if (!this.#kind.recordsEvents) return undefined;
     const kind = this.#kind;
     return (done) => directoryEvents(kind.events(tenant, at, id, before, done), kind.name, null);

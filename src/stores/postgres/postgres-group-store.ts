@@ -143,7 +143,11 @@ export class PostgresGroupStore implements GroupStore {
       const resolved = await this.resolve(tx, tenant, group.id, members, false);
       await tx.query(this.sql.insert, [tenant, group.id, ...groupColumns(group)]);
       await this.insertMembers(tx, tenant, group.id, resolved);
-      await recordEvents(tx, this.context.tables, effects?.events?.({ added: resolved, removed: [] }));
+      await recordEvents(
+        tx,
+        this.context.tables,
+        effects?.events?.({ added: resolved, removed: [] }),
+      );
     });
   }
 

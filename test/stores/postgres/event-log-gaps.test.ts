@@ -58,8 +58,14 @@ describe.skipIf(!databaseUrl)('the event feed on the server never skips a late c
   }, 60_000);
   afterAll(() => backend?.close());
 
-  async function readFrom(after: string | undefined): Promise<{ events: LoggedEvent[]; next?: string }> {
-    const page = await store.events.list({ tenant: 'gaps', limit: 100, ...(after ? { after } : {}) });
+  async function readFrom(
+    after: string | undefined,
+  ): Promise<{ events: LoggedEvent[]; next?: string }> {
+    const page = await store.events.list({
+      tenant: 'gaps',
+      limit: 100,
+      ...(after ? { after } : {}),
+    });
     return { events: [...page.events], ...(page.next ? { next: page.next } : {}) };
   }
 

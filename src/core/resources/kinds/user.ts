@@ -24,12 +24,7 @@ import {
 } from '../../users/account-status.js';
 import { assembleUser, firstMeta, nextMeta, type UserAttributes } from '../../users/stored-user.js';
 import { userEvents } from '../../users/user-events.js';
-import type {
-  EventRecorder,
-  PatchStep,
-  ResourceKind,
-  WriteOnlyValues,
-} from '../resource-kind.js';
+import type { EventRecorder, PatchStep, ResourceKind, WriteOnlyValues } from '../resource-kind.js';
 import type { ResourceService } from '../resource-service.js';
 
 /** The user attributes a store keys on besides `userName` (see `checkKeyText`). */
@@ -121,7 +116,8 @@ export class UserKind implements ResourceKind<ScimUser, PlannedUserWrite, Planne
   ): Promise<PlannedUserWrite | null> {
     const { user, outbox } = planned;
     const expectedVersion = current.meta.version;
-    const options: ReplaceOptions = outbox.length > 0 ? { expectedVersion, outbox } : { expectedVersion };
+    const options: ReplaceOptions =
+      outbox.length > 0 ? { expectedVersion, outbox } : { expectedVersion };
     const events = record?.(planned);
     const replaced = await this.store.replace(
       tenant,
