@@ -2,7 +2,16 @@
 // every type (single requests and Bulk) leaves its events, a refused write none, in commit
 // order, resumable from any cursor, on every bundled store.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LoggedEvent, Scim } from '../../src/index.js';
+import {
+  defineAttribute,
+  defineSchema,
+  type LoggedEvent,
+  type ResourceStore,
+  type Scim,
+} from '../../src/index.js';
+import { MemoryResourceStore, MemoryUserStore } from '../../src/stores/memory/index.js';
+import { PostgresResourceStore } from '../../src/stores/postgres/index.js';
+import { backends } from '../stores/postgres/harness.js';
 import { isScimError } from '../../src/errors/index.js';
 import { everyStore, type OpenedStore } from '../core/every-store.js';
 import { KEY_B, patchBody, setup, USER_SCHEMA } from '../core/harness.js';
@@ -183,5 +192,117 @@ describe.each(everyStore)('the event log on $name', ({ open }) => {
     );
     const badLimit = await h.scim.events.list('tenant-a', { limit: 0 }).catch((e: unknown) => e);
     expect(isScimError(badLimit) && badLimit.status).toBe(400);
+  });
+});
+
+const ROOM = 'urn:example:params:scim:schemas:district:2.0:Room';
+const roomSchema = defineSchema({
+  id: ROOM,
+  name: 'Room',
+  description: 'A room',
+  attributes: [
+    defineAttribute('displayName', 'string', { required: true }),
+    defineAttribute('number', 'integer', { uniqueness: 'server' }),
+  ],
+});
+
+// A host type's store beside each bundled user store, recording into the same log.
+const hostStores: { name: string; open: () => Promise<OpenedStore & { rooms: ResourceStore }> }[] =
+  [
+    {
+      name: 'memory',
+      open: async () => {
+        const store = new MemoryUserStore();
+        return {
+          store,
+          rooms: new MemoryResourceStore({ events: store.events }),
+          close: async () => {},
+        };
+      },
+    },
+    ...backends.map(({ name, open }) => ({
+      name,
+      open: async () => {
+        const backend = await open();
+        const { executor, schema } = backend;
+        const rooms = new PostgresResourceStore({ executor, schema, resourceType: 'Room' });
+        return { store: backend.newStore(), rooms, close: () => backend.close() };
+      },
+    })),
+  ];
+
+describe.each(hostStores)("a host type's writes in the log on $name", ({ open }) => {
+  let opened: OpenedStore & { rooms: ResourceStore };
+  let h: ReturnType<typeof setup>;
+  beforeAll(async () => {
+    opened = await open();
+    h = setup({
+      store: opened.store,
+      resourceTypes: [
+        { name: 'Room', endpoint: '/Rooms', schema: roomSchema, store: opened.rooms },
+      ],
+    });
+  }, 60_000);
+  afterAll(() => opened?.close());
+
+  it('records room.created|updated|deleted beside the users, none for a refused write', async () => {
+    const user = await h.createUser('rooms@example.org');
+    const created = await h.request('POST', '/Rooms', {
+      body: { schemas: [ROOM], displayName: 'Lab', number: 7 },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const taken = await h.request('POST', '/Rooms', {
+      body: { schemas: [ROOM], displayName: 'Other', number: 7 },
+    });
+    expect(taken.status).toBe(409);
+    await h.request('PATCH', `/Rooms/${id}`, {
+      body: patchBody({ op: 'replace', path: 'displayName', value: 'Lab 2' }),
+    });
+    expect((await h.request('DELETE', `/Rooms/${id}`)).status).toBe(204);
+    const events = await readAll(h.scim);
+    expect(events.map((e) => [e.type, e.data.id])).toEqual([
+      ['user.created', user.id],
+      ['room.created', id],
+      ['room.updated', id],
+      ['room.deleted', id],
+    ]);
+    expect(events[1]?.data).toMatchObject({
+      resourceType: 'Room',
+      resource: { displayName: 'Lab' },
+    });
+    expect(events[2]?.data).toMatchObject({
+      changed: ['displayName'],
+      resource: { displayName: 'Lab 2' },
+    });
+    expect(events[3]?.data.resource).toMatchObject({ id, displayName: 'Lab 2' });
+  });
+});
+
+describe('without a log', () => {
+  it('serves as before, and scim.events refuses to list with a clear error', async () => {
+    const h = setup({ store: new MemoryUserStore({ events: false }) });
+    await h.createUser('nolog@example.org');
+    await expect(h.scim.events.list('tenant-a')).rejects.toThrow(/keeps no event log/);
+  });
+});
+
+describe('retention', () => {
+  it('purges events older than retentionDays, in bounded batches, and keeps the rest', async () => {
+    let now = new Date('2026-01-01T00:00:00.000Z');
+    const h = setup({ events: { retentionDays: 30 }, hooks: { now: () => now } });
+    const old = await h.createUser('old@example.org');
+    now = new Date('2026-01-20T00:00:00.000Z');
+    const recent = await h.createUser('recent@example.org');
+    now = new Date('2026-02-05T00:00:00.000Z');
+    expect(await h.scim.events.purge()).toBe(1);
+    const left = await readAll(h.scim);
+    expect(left.map((e) => e.data.id)).toEqual([recent.id]);
+    expect(left.map((e) => e.data.id)).not.toContain(old.id);
+    await h.scim.close();
+  });
+
+  it('refuses a retention that is not a number of days > 0', () => {
+    expect(() => setup({ events: { retentionDays: 0 } })).toThrow(/retentionDays/);
   });
 });

@@ -37,6 +37,12 @@ export interface EventFeed {
    * ```
    */
   list(tenant: string, options?: EventListOptions): Promise<EventPage>;
+  /**
+   * Deletes the events older than `events.retentionDays` now, in bounded batches (at most
+   * 100,000 per call), as the service's hourly timer does; resolves to how many it deleted.
+   * For a host that runs it from its own scheduler. Without a log, or with `Infinity`: 0.
+   */
+  purge(): Promise<number>;
 }
 
 /** The most events one page returns, and the default. */
@@ -52,8 +58,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The feed of one `createScim`, and what stops its purge timer. */
 export interface EventFeedService {
   readonly feed: EventFeed;
-  /** Runs one bounded purge of events older than the retention; resolves to how many went. */
-  purge(): Promise<number>;
   /** Stops the purge timer and waits for a purge under way. */
   close(): Promise<void>;
 }
@@ -109,10 +113,10 @@ export function eventFeed(
           );
         return await log.list({ tenant, limit: limitOf(options.limit), ...rest(options) });
       },
-    },
-    purge: async () => {
-      tick();
-      return (await running) ?? 0;
+      purge: async () => {
+        tick();
+        return (await running) ?? 0;
+      },
     },
     close: async () => {
       if (timer) clearInterval(timer);
