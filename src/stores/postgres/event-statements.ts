@@ -24,11 +24,13 @@ export interface EventStatements {
   readonly purge: string;
 }
 
-const built = new WeakMap<TableNames, EventStatements>();
+// The statements of each table location, built once: every write with events uses them, and
+// the texts must stay the same strings for the drivers' prepared-statement caches.
+const statementsCache = new WeakMap<TableNames, EventStatements>();
 
 /** Returns the event statements of a table location (built on first use). */
 export function eventStatements(t: TableNames): EventStatements {
-  let sql = built.get(t);
+  let sql = statementsCache.get(t);
   if (sql) return sql;
   sql = {
     insert: `INSERT INTO ${t.events} (tenant, type, occurred_at, event)
@@ -45,7 +47,7 @@ export function eventStatements(t: TableNames): EventStatements {
         ORDER BY occurred_at LIMIT $2)
       RETURNING 1`,
   };
-  built.set(t, sql);
+  statementsCache.set(t, sql);
   return sql;
 }
 

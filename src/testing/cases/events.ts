@@ -4,8 +4,6 @@ import { check } from '../assertions.js';
 import type { StoreConformanceCase, StoreTestContext } from '../types.js';
 import { groupCase } from './groups-factory.js';
 
-let counter = 0;
-
 /** The store's event log; the case is skipped for a store without one. */
 function logOf(ctx: StoreTestContext): EventLog {
   return ctx.store.events ?? ctx.skip('the store keeps no event log (no `events`)');
@@ -18,9 +16,8 @@ function event(
   id: string,
   occurredAt = new Date().toISOString(),
 ): DirectoryEvent {
-  counter += 1;
   return {
-    id: `evt-${ctx.tenant}-${counter}`,
+    id: `evt-${crypto.randomUUID()}`,
     type,
     tenant: ctx.tenant,
     occurredAt,
