@@ -15,6 +15,9 @@ interface Entry {
   readonly event: LoggedEvent;
 }
 
+/** The events a memory log keeps by default, the most recent ones. */
+export const DEFAULT_EVENTS_KEPT = 100_000;
+
 // A cursor is the entry's sequence number in base 36: short, and opaque enough.
 const CURSOR = /^[0-9a-z]{1,10}$/;
 
@@ -62,7 +65,8 @@ class EntryQueue {
  * a sequence number, per tenant as well, so a tenant's page costs the same whatever the other
  * tenants wrote. A store records a write's events in the same synchronous step as the write,
  * so the log order is the commit order and a reader never sees a gap. Lost with the process,
- * like everything the memory stores keep.
+ * like everything the memory stores keep, and bounded: the most recent `kept` events (default
+ * 100,000) stay, the older ones go as a purge would take them.
  *
  * @example
  * ```ts
@@ -75,6 +79,13 @@ export class MemoryEventLog implements EventLog {
   readonly #all = new EntryQueue();
   readonly #tenants = new Map<string, EntryQueue>();
   #nextSeq = 1;
+  #size = 0;
+
+  /**
+   * Keeps at most `kept` events: past it the oldest go as a purge would take them, so a
+   * process that writes for days holds a bounded log (`MemoryUserStoreOptions.eventsKept`).
+   */
+  constructor(private readonly kept: number = DEFAULT_EVENTS_KEPT) {}
 
   /**
    * Appends the events of a committed write; the store calls it in the write's synchronous
@@ -113,6 +124,7 @@ export class MemoryEventLog implements EventLog {
       let tenant = this.#tenants.get(event.tenant);
       if (!tenant) this.#tenants.set(event.tenant, (tenant = new EntryQueue()));
       tenant.push(entry);
+      if (++this.#size > this.kept) this.#dropOldest();
     }
   }
 
@@ -139,13 +151,21 @@ export class MemoryEventLog implements EventLog {
     let purged = 0;
     for (let entry = this.#all.first; entry && purged < limit; entry = this.#all.first) {
       if (Date.parse(entry.event.occurredAt) >= cutoff) break;
-      this.#all.shift();
-      const tenant = this.#tenants.get(entry.event.tenant) as EntryQueue;
-      tenant.shift();
-      if (!tenant.first) this.#tenants.delete(entry.event.tenant);
+      this.#dropOldest();
       purged++;
     }
     return purged;
+  }
+
+  // Removes the oldest event, from the log and from its tenant's list (it is first in both).
+  #dropOldest(): void {
+    const entry = this.#all.first;
+    if (!entry) return;
+    this.#all.shift();
+    this.#size--;
+    const tenant = this.#tenants.get(entry.event.tenant) as EntryQueue;
+    tenant.shift();
+    if (!tenant.first) this.#tenants.delete(entry.event.tenant);
   }
 }
 

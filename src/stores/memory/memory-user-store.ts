@@ -25,7 +25,7 @@ import {
   matchesIndexed,
   usersEqualTo,
 } from './filter-plan.js';
-import { MemoryEventLog } from './memory-event-log.js';
+import { DEFAULT_EVENTS_KEPT, MemoryEventLog } from './memory-event-log.js';
 import { MemoryGroupStore } from './memory-group-store.js';
 import { DEFAULT_SENT_KEPT, MemoryOutbox, type MemoryOutboxEntry } from './memory-outbox.js';
 import { scanTable } from './scan-table.js';
@@ -65,6 +65,13 @@ export interface MemoryUserStoreOptions {
    * `false` keeps no log, and the core builds no event for the store's writes.
    */
   readonly events?: boolean;
+  /**
+   * How many events the log keeps, the most recent ones: a log in memory must not grow for as
+   * long as the process runs (each event holds the resource as it stood). Older events go as
+   * `events.retentionDays` would take them, and a reader whose cursor is older resumes at the
+   * oldest kept. Default 100,000; `Infinity` keeps every one until the retention purge.
+   */
+  readonly eventsKept?: number;
 }
 
 /**
@@ -125,14 +132,19 @@ export class MemoryUserStore implements UserStore {
   };
 
   /**
-   * @throws ScimConfigError when `sentMessagesKept` is not a whole number ≥ 0 or `Infinity`, or
-   *   `maxFilterWork` is not a number > 0.
+   * @throws ScimConfigError when `sentMessagesKept` is not a whole number ≥ 0 or `Infinity`,
+   *   `eventsKept` not a whole number ≥ 1 or `Infinity`, or `maxFilterWork` not a number > 0.
    */
   constructor(options: MemoryUserStoreOptions = {}) {
     this.#resourceType = options.resourceType ?? userResourceType();
     const maxFilterWork = checkMaxFilterWork('MemoryUserStore', options.maxFilterWork);
     this.#users = new MemoryTable(() => new TenantUsers(), maxFilterWork);
-    this.#log = options.events === false ? undefined : new MemoryEventLog();
+    const eventsKept = options.eventsKept ?? DEFAULT_EVENTS_KEPT;
+    if (!(eventsKept >= 1 && (Number.isInteger(eventsKept) || eventsKept === Infinity)))
+      throw new ScimConfigError(
+        `MemoryUserStore: eventsKept must be a whole number ≥ 1 or Infinity (got ${String(eventsKept)}).`,
+      );
+    this.#log = options.events === false ? undefined : new MemoryEventLog(eventsKept);
     if (this.#log) this.events = this.#log;
     this.#groups = new MemoryGroupStore(
       (tenant, id) => this.#users.of(tenant)?.byId.has(id) ?? false,
