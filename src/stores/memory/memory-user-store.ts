@@ -69,7 +69,7 @@ export interface MemoryUserStoreOptions {
    * How many events the log keeps, the most recent ones: a log in memory must not grow for as
    * long as the process runs (each event holds the resource as it stood). Older events go as
    * `events.retentionDays` would take them, and a reader whose cursor is older resumes at the
-   * oldest kept. Default 100,000; `Infinity` keeps every one until the retention purge.
+   * oldest kept. Default 10,000; `Infinity` keeps every one until the retention purge.
    */
   readonly eventsKept?: number;
 }

@@ -36,7 +36,9 @@ export function eventStatements(t: TableNames): EventStatements {
     insert: `INSERT INTO ${t.events} (tenant, type, occurred_at, event)
       SELECT e->>'tenant', e->>'type', (e->>'occurredAt')::timestamptz, e
       FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(e, n) ORDER BY n`,
-    list: `SELECT xid::text AS xid, seq::text AS seq, event FROM ${t.events}
+    // The text columns have names of their own: ORDER BY a name of the output would sort the
+    // text ("10" before "9"), not the numbers.
+    list: `SELECT xid::text AS xid_text, seq::text AS seq_text, event FROM ${t.events}
       WHERE (xid, seq) > ($1::xid8, $2::bigint)
         AND xid < pg_snapshot_xmin(pg_current_snapshot())
         AND ($4::text IS NULL OR tenant = $4)

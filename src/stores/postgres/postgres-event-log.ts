@@ -28,13 +28,20 @@ export class PostgresEventLog implements EventLog {
   /** Returns the events after `query.after` whose transactions have all ended, in log order. */
   async list(query: EventListQuery): Promise<EventPage> {
     const [xid, seq] = query.after === undefined ? ['0', '0'] : parseCursor(query.after);
-    const rows = await this.context.query<{ xid: string; seq: string; event: DirectoryEvent }>(
-      eventStatements(this.context.tables).list,
-      [xid, seq, query.limit, query.tenant ?? null, query.types ? [...query.types] : null],
-    );
+    const rows = await this.context.query<{
+      xid_text: string;
+      seq_text: string;
+      event: DirectoryEvent;
+    }>(eventStatements(this.context.tables).list, [
+      xid,
+      seq,
+      query.limit,
+      query.tenant ?? null,
+      query.types ? [...query.types] : null,
+    ]);
     const events: LoggedEvent[] = rows.map((row) => ({
       ...row.event,
-      cursor: `${base36(row.xid)}.${base36(row.seq)}`,
+      cursor: `${base36(row.xid_text)}.${base36(row.seq_text)}`,
     }));
     const last = events[events.length - 1];
     return { events, next: last ? last.cursor : query.after };
