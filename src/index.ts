@@ -42,6 +42,7 @@ export type { KeyStoreErrorCode } from './auth/key-store-error.js';
 export type { ApiKeyInfo, ApiKeyRecords, StoredApiKey } from './contracts/api-key-records.js';
 export type { StaticApiKey } from './auth/static-api-keys.js';
 export type { Scim, UserLifecycle, GroupAccess } from './core/scim.js';
+export type { EventFeed, EventListOptions } from './core/events/event-feed.js';
 export type { TenantAdmin } from './core/tenants/tenant-admin.js';
 export type {
   DeleteTenantOptions,
@@ -55,6 +56,7 @@ export type {
   ScimOptionsBase,
   AuthOptions,
   MailOptions,
+  EventOptions,
   LimitOptions,
   PagingOptions,
   DialectOptions,
@@ -104,6 +106,18 @@ export type {
   UserStoreShape,
   WriteEffects,
 } from './contracts/user-store.js';
+export type {
+  DirectoryEvent,
+  DirectoryEventData,
+  DirectoryEventType,
+  EventEffects,
+  EventListQuery,
+  EventLog,
+  EventPage,
+  LoggedEvent,
+  MembershipEventChange,
+  MembershipEventEffects,
+} from './contracts/event-log.js';
 export type {
   MemberPageOptions,
   MembershipDeltas,

@@ -11,11 +11,15 @@ export interface ClassesStores {
   close(): Promise<void>;
 }
 
-/** Both stores in memory: what is written is gone when the process stops. */
+/**
+ * Both stores in memory: what is written is gone when the process stops. The classes record
+ * their events in the user store's log, so one feed holds every type's.
+ */
 export function memoryStores(): ClassesStores {
+  const users = new MemoryUserStore();
   return {
-    users: new MemoryUserStore(),
-    classes: new MemoryResourceStore(),
+    users,
+    classes: new MemoryResourceStore({ events: users.events }),
     close: async () => undefined,
   };
 }

@@ -5,6 +5,8 @@
  * subscriber fed from it, never misses a change the IdP was told about.
  */
 
+import type { GroupMember } from '../schema/group-schema.js';
+
 /** The type of a directory event; a host-defined type's events are `<type>.created` and so on. */
 export type DirectoryEventType =
   | 'user.created'
@@ -65,6 +67,34 @@ export interface LoggedEvent extends DirectoryEvent {
    * committed after the one it saw.
    */
   readonly cursor: string;
+}
+
+/**
+ * The events a write records with it (a write option of every store): the store records them
+ * in the same atomic step as the write, and none when the write is refused or rolled back. A
+ * store with no log ignores them; the core builds none for it.
+ */
+export interface EventEffects {
+  /** The events of the write, in order. */
+  readonly events?: readonly DirectoryEvent[];
+}
+
+/** What a membership write changed, as the store found it inside the write. */
+export interface MembershipEventChange {
+  /** The members the write added, each once. */
+  readonly added: readonly GroupMember[];
+  /** The members the write removed, each once. */
+  readonly removed: readonly GroupMember[];
+}
+
+/**
+ * The events of a write that changes memberships: only the store knows which members it
+ * actually added or removed, so it calls `events` inside the write with what changed (once,
+ * after every check passed) and records the events it returns in the same atomic step.
+ */
+export interface MembershipEventEffects {
+  /** Lists the write's events (the group's own, then one per membership changed). */
+  readonly events?: (change: MembershipEventChange) => readonly DirectoryEvent[];
 }
 
 /** What {@link EventLog.list} reads. */

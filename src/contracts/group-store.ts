@@ -1,4 +1,5 @@
 import type { GroupMember, ScimGroup } from '../schema/group-schema.js';
+import type { MembershipEventEffects } from './event-log.js';
 import type { ListQuery, StorePage } from './store-query.js';
 import type { MemberInput, MembershipDeltas, TypeStore } from './type-store.js';
 
@@ -20,7 +21,7 @@ export interface GroupReadOptions {
 }
 
 /** Options of {@link GroupStore.replace}. */
-export interface GroupReplaceOptions {
+export interface GroupReplaceOptions extends MembershipEventEffects {
   /** The `meta.version` the write is based on; a stale one throws `versionConflict`. */
   readonly expectedVersion: string;
   /**
@@ -76,8 +77,8 @@ export type GroupListResult = StorePage<ScimGroup>;
 export interface GroupStoreShape {
   /** A group; its `members` are ignored on writes (they are kept apart). */
   readonly resource: ScimGroup;
-  /** The new group's members. */
-  readonly createArgs: [members: readonly MemberInput[]];
+  /** The new group's members, and the events recorded with the write (see `events`). */
+  readonly createArgs: [members: readonly MemberInput[], effects?: MembershipEventEffects];
   /** Whether to read the members. */
   readonly getArgs: [options?: GroupReadOptions];
   /** The expected version, and the member changes of the same atomic step. */

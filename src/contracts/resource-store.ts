@@ -1,4 +1,5 @@
 import type { CompiledResourceType } from '../schema/resource-type.js';
+import type { EventEffects, EventLog } from './event-log.js';
 import type { ListQuery, StorePage } from './store-query.js';
 import type { TypeStore } from './type-store.js';
 
@@ -41,7 +42,7 @@ export interface ScimResource {
 export type UniqueKeys = Readonly<Record<string, string>>;
 
 /** Options of a `ResourceStore`'s `create`. */
-export interface ResourceCreateOptions {
+export interface ResourceCreateOptions extends EventEffects {
   /** Keys no other resource of the tenant may hold for the same attribute (409 if one does). */
   readonly uniqueKeys: UniqueKeys;
 }
@@ -96,4 +97,12 @@ export interface ResourceStoreShape {
  * });
  * ```
  */
-export type ResourceStore = TypeStore<ResourceStoreShape>;
+export interface ResourceStore extends TypeStore<ResourceStoreShape> {
+  /**
+   * The log this store records the events of its writes in: the user store's `events` (one log
+   * for every type), which a store can record into atomically with its own writes (the same
+   * database and transaction; for `MemoryResourceStore`, the same process). Omitted: the store
+   * records no events and the core builds none for its writes.
+   */
+  readonly events?: EventLog;
+}

@@ -1,8 +1,9 @@
+import type { EventEffects } from './event-log.js';
 import type { AttributePath, Filter } from '../filter/ast.js';
 import type { CompiledResourceType } from '../schema/resource-type.js';
 
-/** Options of a store's `delete`. */
-export interface DeleteOptions {
+/** Options of a store's `delete`: the expected version, and the events recorded with it. */
+export interface DeleteOptions extends EventEffects {
   /** When set, delete only if the stored `meta.version` is still this one. */
   readonly expectedVersion?: string;
 }

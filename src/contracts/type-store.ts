@@ -1,4 +1,5 @@
 import type { GroupMember } from '../schema/group-schema.js';
+import type { MembershipEventEffects } from './event-log.js';
 import type { DeleteOptions, ListQuery, StoreCapabilities, StorePage } from './store-query.js';
 
 /** What every stored resource carries: its id and its version. */
@@ -101,7 +102,7 @@ export interface TypeStore<S extends TypeStoreShape> {
 }
 
 /** Options of {@link MembershipDeltas.addMembers} and {@link MembershipDeltas.removeMembers}. */
-export interface MembershipOptions {
+export interface MembershipOptions extends MembershipEventEffects {
   /** When set, change the resource only if its stored `meta.version` is still this one. */
   readonly expectedVersion?: string;
   /** The time to record as `meta.lastModified` (ISO 8601). Default: the store's clock. */

@@ -1,4 +1,5 @@
 import type { ScimUser } from '../schema/user-resource.js';
+import type { EventEffects, EventLog } from './event-log.js';
 import type { GroupStore, MemberGroup } from './group-store.js';
 import type { OutboxMessage, OutboxStore } from './outbox.js';
 import type { ListQuery, StorePage } from './store-query.js';
@@ -15,8 +16,8 @@ export type {
   StorePage,
 } from './store-query.js';
 
-/** Side effects a store records in the same atomic write as the user. */
-export interface WriteEffects {
+/** Side effects a store records in the same atomic write as the user: emails and events. */
+export interface WriteEffects extends EventEffects {
   /** Emails to send once the write has been committed (the outbox). */
   readonly outbox?: readonly OutboxMessage[];
 }
@@ -86,4 +87,11 @@ export interface UserStore extends TypeStore<UserStoreShape> {
    * it, and the core asks `groups`. Optional.
    */
   groupsReadWith?(user: ScimUser): readonly MemberGroup[] | undefined;
+  /**
+   * The directory event log: the events every write of this store family (users, groups, and
+   * host types whose stores record into it) is handed, recorded atomically with the write.
+   * Omitted: the store keeps no log, the core builds no event for it, and `scim.events`
+   * refuses to list.
+   */
+  readonly events?: EventLog;
 }

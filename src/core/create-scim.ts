@@ -3,6 +3,7 @@ import { compileService, type ServiceDescription } from './compile/compile-servi
 import { resolveOptions } from './compile/resolve-options.js';
 import { Dispatcher } from './dispatch/dispatcher.js';
 import { EventHub } from './events/event-hub.js';
+import { eventFeed } from './events/event-feed.js';
 import { RequestHub } from './events/request-hub.js';
 import type { HandlerConfig } from './handlers/context.js';
 import { cursorSettings } from './handlers/cursor-settings.js';
@@ -49,6 +50,7 @@ export function createScim(options: ScimOptions): Scim {
   const resourceType = service.types[0] as ServiceDescription['types'][number];
   const { events, requests } = eventHubs(service, reportError);
   const outbox = welcomeOutbox({ store, ...service.mail }, now, reportError);
+  const feed = eventFeed(store.events, service.events.retentionDays, now, reportError);
   const services = resourceServices({
     service,
     events,
@@ -83,10 +85,13 @@ export function createScim(options: ScimOptions): Scim {
     users: services.users,
     groups: services.groups,
     tenants: tenantAdmin(config.endpoints, { ...service, verifier: service.auth.verifier }),
+    events: feed.feed,
     on: (listener: (event: ScimEvent) => void) => events.on(listener),
     onRequest: (listener) => requests.on(listener),
     dispatchOutbox: () => outbox?.drain() ?? Promise.resolve(0),
-    close: () => outbox?.close() ?? Promise.resolve(),
+    close: async () => {
+      await Promise.all([outbox?.close(), feed.close()]);
+    },
   };
 }
 

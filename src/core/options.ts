@@ -113,6 +113,15 @@ export interface MailOptions {
   readonly outbox?: OutboxOptions;
 }
 
+/** The directory event log the store keeps (`scim.events`). See docs/events.md. */
+export interface EventOptions {
+  /**
+   * How many days events are kept: older ones are purged in bounded batches, from a timer of
+   * the service's (stopped by `scim.close()`). Default 30; `Infinity` keeps every event.
+   */
+  readonly retentionDays?: number;
+}
+
 /** What one request may cost: body, Bulk, response and PATCH limits. See docs/limits.md. */
 export interface LimitOptions {
   /** Largest accepted request body in bytes. Default 1 MiB. */
@@ -310,6 +319,8 @@ export interface ScimOptionsBase {
   readonly auth?: AuthOptions;
   /** The welcome email: the mailer and the delivery of the outbox it sends through. */
   readonly mail?: MailOptions;
+  /** The directory event log: how long events are kept. See docs/events.md. */
+  readonly events?: EventOptions;
   /** What one request may cost: body, Bulk, response and PATCH limits. See docs/limits.md. */
   readonly limits?: LimitOptions;
   /** How lists are paged: page sizes and RFC 9865 cursors. See docs/paging.md. */

@@ -1,6 +1,7 @@
 import type { MemberGroup, MemberInput } from '../contracts/group-store.js';
 import type { GroupMember, ScimGroup } from '../schema/group-schema.js';
 import type { ScimUser } from '../schema/user-resource.js';
+import type { EventFeed } from './events/event-feed.js';
 import type { RequestCompletedEvent, ScimEvent } from './events/types.js';
 import type { TenantAdmin } from './tenants/tenant-admin.js';
 import type { ScimAdmission, ScimRequest, ScimRequestHead, ScimResponse } from './types.js';
@@ -101,7 +102,17 @@ export interface Scim {
   readonly groups?: GroupAccess | undefined;
   /** Offboarding: deletes or exports everything of one tenant (see docs/tenants.md). */
   readonly tenants: TenantAdmin;
-  /** Subscribes to lifecycle events; returns the function that unsubscribes. */
+  /**
+   * The directory event feed: every committed write's events, recorded by the store in the
+   * same atomic step as the write, read in commit order with a cursor (see docs/events.md).
+   * Its `list` refuses when the store keeps no log.
+   */
+  readonly events: EventFeed;
+  /**
+   * Subscribes to lifecycle events in process, after each commit: best-effort (a crash between
+   * the commit and the listener loses the notification; the durable record is
+   * {@link Scim.events}). Returns the function that unsubscribes.
+   */
   on(listener: (event: ScimEvent) => void): () => void;
   /**
    * Subscribes to `request.completed`: every SCIM request as answered, for request logs and
@@ -112,7 +123,8 @@ export interface Scim {
   dispatchOutbox(): Promise<number>;
   /**
    * Stops the outbox's timers, waits for the welcome email being sent (at most
-   * `outbox.sendTimeoutMs`), and hands emails claimed but not sent back to the store.
+   * `outbox.sendTimeoutMs`), and hands emails claimed but not sent back to the store; stops
+   * the event log's purge timer.
    */
   close(): Promise<void>;
 }

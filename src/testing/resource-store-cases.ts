@@ -1,4 +1,5 @@
 import { CONFORMANCE_THING_SCHEMA } from '../schema/urns.js';
+import type { DirectoryEvent } from '../contracts/event-log.js';
 import type { ResourceStore, ScimResource } from '../contracts/resource-store.js';
 import { parseFilter } from '../filter/parse-filter.js';
 import { parseAttributePath } from '../schema/attribute-path.js';
@@ -230,6 +231,65 @@ export const resourceStoreCases: readonly ResourceStoreCase[] = [
       check.deepEqual(ids(back.resources), ids(made.slice(0, 1)), 'the page before it');
       check.equal(back.seek?.more, false, 'nothing before the first resource');
       check.equal(back.totalResults, 4, 'totalResults');
+    },
+  },
+  {
+    id: 'resource.events',
+    title: 'a store with a log lists the events of its writes, and none of a refused write',
+    async run(ctx) {
+      const { store, tenant } = ctx;
+      const log = store.events ?? ctx.skip('the store records no events (no `events`)');
+      let n = 0;
+      const event = (type: DirectoryEvent['type'], id: string): DirectoryEvent => ({
+        id: `evt-${tenant}-${(n += 1)}`,
+        type,
+        tenant,
+        occurredAt: new Date().toISOString(),
+        data: { id, resourceType: 'Thing' },
+      });
+      const one = ctx.make({ displayName: 'One', code: 'e-1' });
+      const created = event('thing.created', one.id);
+      await store.create(tenant, one, { uniqueKeys: keys(one), events: [created] });
+      const twin = ctx.make({ displayName: 'Twin', code: 'e-1' });
+      await check.rejects(
+        store.create(tenant, twin, {
+          uniqueKeys: keys(twin),
+          events: [event('thing.created', twin.id)],
+        }),
+        409,
+        'uniqueness',
+        'create with a taken key',
+      );
+      const two = ctx.next(one, { displayName: 'Two' });
+      const updated = event('thing.updated', one.id);
+      await store.replace(tenant, two, {
+        expectedVersion: one.meta.version,
+        uniqueKeys: keys(two),
+        events: [updated],
+      });
+      await check.rejects(
+        store.replace(tenant, ctx.next(one, { displayName: 'Late' }), {
+          expectedVersion: one.meta.version,
+          uniqueKeys: {},
+          events: [event('thing.updated', one.id)],
+        }),
+        412,
+        undefined,
+        'a replace over a stale version',
+      );
+      const deleted = event('thing.deleted', one.id);
+      await store.delete(tenant, one.id, { events: [deleted] });
+      check.equal(
+        await store.delete(tenant, one.id, { events: [event('thing.deleted', one.id)] }),
+        false,
+        'a second delete',
+      );
+      const page = await log.list({ tenant, limit: 10 });
+      check.deepEqual(
+        page.events.map(({ cursor: _cursor, ...e }) => e),
+        [created, updated, deleted],
+        'events listed',
+      );
     },
   },
 ];

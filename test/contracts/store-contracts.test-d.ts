@@ -17,6 +17,7 @@ import type {
   UserStore,
   UserStoreShape,
   WriteEffects,
+  MembershipEventEffects,
 } from '../../src/index.js';
 import type { Filter } from '../../src/filter/index.js';
 import type { MemoryResourceStore, MemoryUserStore } from '../../src/stores/memory/index.js';
@@ -60,7 +61,12 @@ describe('store contracts', () => {
       [tenant: string, resource: ScimUser, effects?: WriteEffects]
     >();
     expectTypeOf<GroupStore['create']>().parameters.toEqualTypeOf<
-      [tenant: string, resource: ScimGroup, members: readonly MemberInput[]]
+      [
+        tenant: string,
+        resource: ScimGroup,
+        members: readonly MemberInput[],
+        effects?: MembershipEventEffects,
+      ]
     >();
     expectTypeOf<UserStore['replace']>().returns.toEqualTypeOf<Promise<boolean>>();
   });

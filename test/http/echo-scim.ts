@@ -97,6 +97,10 @@ export function echoScim(): Scim {
       delete: () => Promise.resolve({ keys: 0, resources: {} }),
       export: async function* () {},
     },
+    events: {
+      list: () => Promise.resolve({ events: [], next: undefined }),
+      purge: () => Promise.resolve(0),
+    },
     on: () => () => undefined,
     onRequest: () => () => undefined,
     dispatchOutbox: () => Promise.resolve(0),

@@ -2,12 +2,15 @@
 // cases against stores that break the contract (they must fail, or they prove nothing).
 import { describe, expect, it } from 'vitest';
 import type { ResourceStore } from '../../src/index.js';
-import { MemoryResourceStore } from '../../src/stores/memory/index.js';
+import { MemoryResourceStore, MemoryUserStore } from '../../src/stores/memory/index.js';
 import { runStoreConformance } from '../../src/testing/index.js';
 import { describeStoreConformance } from '../../src/testing/vitest.js';
 
 describeStoreConformance('MemoryResourceStore', {
-  resourceTypes: { Thing: () => new MemoryResourceStore() },
+  resourceTypes: {
+    Thing: () => new MemoryResourceStore(),
+    'Thing with a log': () => new MemoryResourceStore({ events: new MemoryUserStore().events }),
+  },
 });
 
 // A memory store with one flaw, as a custom store might have it.

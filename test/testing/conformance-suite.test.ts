@@ -251,7 +251,9 @@ describe('the one entry point of the conformance suite', () => {
   });
 
   it('keeps the deprecated host-type runner, running the same cases', async () => {
-    const results = await runResourceStoreConformance(() => new MemoryResourceStore());
+    const results = await runResourceStoreConformance(
+      () => new MemoryResourceStore({ events: new MemoryUserStore().events }),
+    );
     expect(results.map((r) => [r.id, r.status])).toEqual(
       resourceStoreCases.map((c) => [c.id, 'passed']),
     );

@@ -121,6 +121,9 @@ function missingMethods(settings: ScimSettings): string[] {
   return missing;
 }
 
+/** How many days the event log keeps events when `events.retentionDays` is not given. */
+const DEFAULT_RETENTION_DAYS = 30;
+
 /**
  * Resolves `createScim`'s options into the one form everything downstream reads: the groups,
  * with the deprecated flat names folded in and the simple defaults applied; then checks what
@@ -147,6 +150,7 @@ export function resolveOptions(options: ScimOptions): ScimSettings {
     me: options.me,
     auth: { verifier: auth.verifier as AuthOptions['verifier'] & {}, rateLimit: auth.rateLimit },
     mail: { mailer: mail.mailer, outbox: mail.outbox ?? {} },
+    events: { retentionDays: options.events?.retentionDays ?? DEFAULT_RETENTION_DAYS },
     limits: {
       maxBodyBytes: limits.maxBodyBytes ?? MiB,
       bodyTimeoutMs: limits.bodyTimeoutMs ?? 10_000,

@@ -30,6 +30,9 @@ export interface ScimSettings {
     readonly mailer: Mailer | undefined;
     readonly outbox: OutboxOptions;
   };
+  readonly events: {
+    readonly retentionDays: number;
+  };
   readonly limits: {
     readonly maxBodyBytes: number;
     readonly bodyTimeoutMs: number;

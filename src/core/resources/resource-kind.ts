@@ -1,3 +1,4 @@
+import type { DirectoryEvent } from '../../contracts/event-log.js';
 import type { DeleteOptions, ListQuery, StoreCapabilities } from '../../contracts/store-query.js';
 import type { PatchContext } from '../../patch/patch-context.js';
 import type { ResourceInput } from '../../schema/validate-resource-input.js';
@@ -12,6 +13,13 @@ export interface PatchStep<W> {
   readonly write: W | null;
   readonly writeOnly: WriteOnlyValues;
 }
+
+/**
+ * Lists the directory events of a write from what it did (`D`), for the store to record in
+ * the same atomic step: a type whose store learns what changed only inside the write (a
+ * group's memberships) calls it there.
+ */
+export type EventRecorder<D> = (done: D) => readonly DirectoryEvent[];
 
 /**
  * One resource type as the one {@link ResourceService} serves it: the binding to the type's
@@ -31,19 +39,30 @@ export interface ResourceKind<R extends StoredResource, W, D> {
    * store: a group's, whose store keeps the members apart.
    */
   readonly readsBack?: boolean;
+  /** Whether the type's store records events in a log: without one, the core builds none. */
+  readonly recordsEvents: boolean;
 
   /** Reads the current version, or `null`. */
   read(tenant: string, id: string): Promise<R | null>;
   /** Lists resources, as `read` reads each. */
   list(tenant: string, query: ListQuery): Promise<ResourcePage<R>>;
-  /** Stores a new resource as planned. */
-  insert(tenant: string, planned: W): Promise<D>;
+  /** Stores a new resource as planned, with the events `record` lists (when the log is on). */
+  insert(tenant: string, planned: W, record: EventRecorder<D> | undefined): Promise<D>;
   /**
-   * Writes `planned` over `current` (see `WriteTarget.write`); `null` when the resource is
-   * gone, 412 when another write came first.
+   * Writes `planned` over `current` (see `WriteTarget.write`) with the events `record` lists;
+   * `null` when the resource is gone, 412 when another write came first.
    */
-  write(tenant: string, current: R, planned: W, ifMatch: string | undefined): Promise<D | null>;
-  /** Deletes the resource; `false` when there is none; 412 for a stale expected version. */
+  write(
+    tenant: string,
+    current: R,
+    planned: W,
+    ifMatch: string | undefined,
+    record: EventRecorder<D> | undefined,
+  ): Promise<D | null>;
+  /**
+   * Deletes the resource, with the events `options.events` lists; `false` when there is none;
+   * 412 for a stale expected version.
+   */
   remove(tenant: string, id: string, options: DeleteOptions): Promise<boolean>;
 
   /** Plans a new resource `id` from a validated POST body, created at `now`. */

@@ -1,4 +1,4 @@
-import type { ListQuery } from '../../contracts/store-query.js';
+import type { DeleteOptions, ListQuery } from '../../contracts/store-query.js';
 import { scimErrors, type ScimError } from '../../errors/index.js';
 import type { AttributePath, Filter } from '../../filter/ast.js';
 import { previewJson } from '../../json/preview-json.js';
@@ -11,9 +11,10 @@ import type {
   ResourcePage,
   StoredResource,
 } from '../handlers/resource-endpoint.js';
+import { directoryEvents } from '../events/directory-events.js';
 import { emitEvents } from './events.js';
 import { newId } from './new-id.js';
-import type { ResourceKind, WriteOnlyValues } from './resource-kind.js';
+import type { EventRecorder, ResourceKind, WriteOnlyValues } from './resource-kind.js';
 import { assertStoreFilters, assertStoreSorts } from './store-support.js';
 import { WriteLoop, type WriteOutcome, type WriteStep } from './write-loop.js';
 
@@ -21,8 +22,9 @@ import { WriteLoop, type WriteOutcome, type WriteStep } from './write-loop.js';
  * The operations of one resource type (the User, the Group, a type of the host's), behind the
  * SCIM endpoints and the host API. What differs by type is its {@link ResourceKind}; here is
  * what every type shares: new ids and write times, one {@link WriteLoop} (per-id lock,
- * If-Match, 404, retries after a version conflict), the store's declared capabilities, and the
- * events of what was committed.
+ * If-Match, 404, retries after a version conflict), the store's declared capabilities, the
+ * directory events each write hands its store to record with it (when the store keeps a log),
+ * and the in-process events of what was committed (`scim.on`).
  *
  * One service serves every compatibility profile: a PATCH names the context (dialect rules,
  * rule trace) it is read in, so every profile's writes to a resource queue on the same lock
@@ -42,8 +44,23 @@ export class ResourceService<R extends StoredResource, W, D> {
       {
         notFound: (id) => this.notFound(id),
         read: (tenant, id) => kind.read(tenant, id),
-        write: (tenant, current, planned, ifMatch) => kind.write(tenant, current, planned, ifMatch),
-        remove: (tenant, id, options) => kind.remove(tenant, id, options),
+        write: (tenant, current, planned, ifMatch, at) =>
+          kind.write(
+            tenant,
+            current,
+            planned,
+            ifMatch,
+            this.#recorder(tenant, at, current.id, current),
+          ),
+        readsBeforeDelete: kind.recordsEvents,
+        remove: (tenant, id, options, before, at) =>
+          kind.remove(
+            tenant,
+            id,
+            before === null || !kind.recordsEvents
+              ? options
+              : this.#deletion(tenant, at, id, before, options),
+          ),
         committed: (tenant, at, id, before, done) => this.#committed(tenant, at, id, before, done),
       },
       clock,
@@ -64,8 +81,9 @@ export class ResourceService<R extends StoredResource, W, D> {
   async create(tenant: string, input: ResourceInput): Promise<R> {
     const date = this.#clock();
     const now = date.toISOString();
-    const planned = await this.#kind.planCreate(tenant, newId(date.getTime()), input, now);
-    const done = await this.#kind.insert(tenant, planned);
+    const id = newId(date.getTime());
+    const planned = await this.#kind.planCreate(tenant, id, input, now);
+    const done = await this.#kind.insert(tenant, planned, this.#recorder(tenant, now, id, null));
     const created = this.#kind.after(done);
     this.#committed(tenant, now, created.id, null, done);
     await this.#delivered(tenant, created, writeOnlyOf(input));
@@ -173,6 +191,32 @@ export class ResourceService<R extends StoredResource, W, D> {
   async #written(outcome: Promise<WriteOutcome<R, D>>): Promise<R> {
     const { current, done } = await outcome;
     return done === null ? current : this.#kind.after(done);
+  }
+
+  // The directory events of a write over `before` (null: a creation), for the store to record
+  // with it; none when the store keeps no log.
+  #recorder(
+    tenant: string,
+    at: string,
+    id: string,
+    before: R | null,
+  ): EventRecorder<D> | undefined {
+    if (!this.#kind.recordsEvents) return undefined;
+    const kind = this.#kind;
+    return (done) => directoryEvents(kind.events(tenant, at, id, before, done), kind.name, null);
+  }
+
+  // A deletion's options with its events, which carry the resource as it stood.
+  #deletion(
+    tenant: string,
+    at: string,
+    id: string,
+    before: R,
+    options: DeleteOptions,
+  ): DeleteOptions {
+    const events = this.#kind.events(tenant, at, id, before, null);
+    const resource = before as unknown as Readonly<Record<string, unknown>> & { id: string };
+    return { ...options, events: directoryEvents(events, this.#kind.name, resource) };
   }
 
   // After a committed write or deletion: its events, then what else the type does.

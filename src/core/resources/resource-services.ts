@@ -92,7 +92,11 @@ export function resourceServices(sources: ResourceServiceSources): ResourceServi
   const groupStore = store.groups;
   if (groupStore) {
     const groupType = compileGroupType({ ...typeOptions, patchRules: defaultSwitches });
-    const service = new ResourceService(new GroupKind(groupStore, groupType, events), events, now);
+    const service = new ResourceService(
+      new GroupKind(groupStore, groupType, events, store.events !== undefined),
+      events,
+      now,
+    );
     groups = groupAccess(service, groupStore);
     served.push({
       compile: (patchRules) => compileGroupType({ ...typeOptions, patchRules }),

@@ -25,14 +25,35 @@ export interface WriteTarget<R extends StoredResource, W, D> {
   /** Reads the current version, or `null`. */
   read(tenant: string, id: string): Promise<R | null>;
   /**
-   * Writes `planned` over `current`, whose version the write is based on; `null` when the
-   * resource is gone. Throws `versionConflict` (412) when another write came first, where the
-   * write is conditional: always with `ifMatch`; without it, a target may apply a change that
-   * does not depend on the version (a membership delta) unconditionally.
+   * Writes `planned` over `current`, whose version the write is based on, at the time `at`
+   * (with its events); `null` when the resource is gone. Throws `versionConflict` (412) when
+   * another write came first, where the write is conditional: always with `ifMatch`; without
+   * it, a target may apply a change that does not depend on the version (a membership delta)
+   * unconditionally.
    */
-  write(tenant: string, current: R, planned: W, ifMatch: string | undefined): Promise<D | null>;
-  /** Deletes the resource; `false` when there is none; 412 for a stale expected version. */
-  remove(tenant: string, id: string, options: DeleteOptions): Promise<boolean>;
+  write(
+    tenant: string,
+    current: R,
+    planned: W,
+    ifMatch: string | undefined,
+    at: string,
+  ): Promise<D | null>;
+  /**
+   * Whether a deletion reads the resource first even without If-Match: its events carry the
+   * resource as it stood, so the delete then holds on the version read.
+   */
+  readonly readsBeforeDelete: boolean;
+  /**
+   * Deletes the resource (`before`, when it was read) at the time `at`; `false` when there is
+   * none; 412 for a stale expected version.
+   */
+  remove(
+    tenant: string,
+    id: string,
+    options: DeleteOptions,
+    before: R | null,
+    at: string,
+  ): Promise<boolean>;
   /** After a committed write (`done`) or deletion (`done` null): its events, say. */
   committed(tenant: string, at: string, id: string, before: R | null, done: D | null): void;
 }
@@ -98,7 +119,7 @@ export class WriteLoop<R extends StoredResource, W, D> {
       try {
         const planned = await step(current, now);
         if (planned === null) return { current, done: null };
-        done = await this.target.write(tenant, current, planned, ifMatch);
+        done = await this.target.write(tenant, current, planned, ifMatch, now);
       } catch (error) {
         // A step may meet another writer too (a read of its own that is newer): 412 either way.
         const conflict = isScimError(error) && error.status === 412;
@@ -112,18 +133,35 @@ export class WriteLoop<R extends StoredResource, W, D> {
     }
   }
 
-  /** Deletes the resource `id`, then reports it. Throws 404, or 412 for a stale If-Match. */
+  /**
+   * Deletes the resource `id`, then reports it. Throws 404, or 412 for a stale If-Match. When
+   * the resource is read first (If-Match, or a target whose events carry it), the delete holds
+   * on the version read, and without If-Match runs again after a version conflict.
+   */
   async delete(tenant: string, id: string, ifMatch: string | undefined): Promise<void> {
-    let expectedVersion: string | undefined;
-    if (ifMatch !== undefined) {
-      const current = await this.target.read(tenant, id);
-      if (!current) throw this.target.notFound(id);
-      assertIfMatch(ifMatch, current.meta.version);
-      expectedVersion = current.meta.version;
+    const reads = ifMatch !== undefined || this.target.readsBeforeDelete;
+    for (let attempt = 1; ; attempt++) {
+      let current: R | null = null;
+      if (reads) {
+        current = await this.target.read(tenant, id);
+        if (!current) throw this.target.notFound(id);
+        assertIfMatch(ifMatch, current.meta.version);
+      }
+      const options = current === null ? {} : { expectedVersion: current.meta.version };
+      const at = this.now();
+      let removed: boolean;
+      try {
+        removed = await this.target.remove(tenant, id, options, current, at);
+      } catch (error) {
+        const conflict = isScimError(error) && error.status === 412;
+        if (!conflict || ifMatch !== undefined || attempt >= MAX_WRITE_ATTEMPTS) throw error;
+        await backOff(attempt);
+        continue;
+      }
+      if (!removed) throw this.target.notFound(id);
+      this.target.committed(tenant, at, id, null, null);
+      return;
     }
-    const options = expectedVersion === undefined ? {} : { expectedVersion };
-    if (!(await this.target.remove(tenant, id, options))) throw this.target.notFound(id);
-    this.target.committed(tenant, this.now(), id, null, null);
   }
 }
 

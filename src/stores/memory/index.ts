@@ -12,6 +12,7 @@
  */
 export { MemoryUserStore } from './memory-user-store.js';
 export { MemoryResourceStore } from './memory-resource-store.js';
+export { MemoryEventLog } from './memory-event-log.js';
 export type { MemoryUserStoreOptions } from './memory-user-store.js';
 export type { MemoryResourceStoreOptions } from './memory-resource-store.js';
 export type { MemoryOutboxEntry, MemoryOutboxState } from './memory-outbox.js';

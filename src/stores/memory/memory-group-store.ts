@@ -12,6 +12,7 @@ import type {
   MembershipChange,
   MembershipOptions,
 } from '../../contracts/group-store.js';
+import type { MembershipEventEffects } from '../../contracts/event-log.js';
 import type { DeleteOptions, StoreCapabilities } from '../../contracts/user-store.js';
 import { nextVersion } from '../../schema/version.js';
 import type { Filter } from '../../filter/ast.js';
@@ -22,6 +23,7 @@ import { groupResourceType } from '../../schema/group-resource-type.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import { distinctBy, memberCycle, unknownMember } from '../group-errors.js';
 import { frozenCopy, frozenNextVersion } from './clone-json.js';
+import type { MemoryEventLog } from './memory-event-log.js';
 import {
   isMembersPath,
   memberEquality,
@@ -65,21 +67,32 @@ export class MemoryGroupStore implements GroupStore {
    * @param isUser - Tells whether an id is a user of the tenant (a member may be one).
    * @param maxFilterWork - The work budget of one list request's filter and sort (see
    *   `MemoryUserStoreOptions.maxFilterWork`).
+   * @param log - The user store's event log, which the group writes record in.
    */
   constructor(
     private readonly isUser: IsUser,
     maxFilterWork: number,
+    /** The user store's event log, which the group writes record in; none without a log. */
+    private readonly log: MemoryEventLog | undefined,
   ) {
     this.#groups = new MemoryTable(() => new TenantGroups(), maxFilterWork);
   }
 
-  async create(tenant: string, group: ScimGroup, members: readonly MemberInput[]): Promise<void> {
+  async create(
+    tenant: string,
+    group: ScimGroup,
+    members: readonly MemberInput[],
+    effects?: MembershipEventEffects,
+  ): Promise<void> {
     const groups = this.#groups.for(tenant);
     if (groups.byId.has(group.id) || this.isUser(tenant, group.id))
       throw new Error(`MemoryGroupStore: id "${group.id}" already exists.`);
     const resolved = this.#resolve(tenant, groups, group.id, members);
-    groups.add(storedForm(group));
+    const stored = storedForm(group);
+    groups.add(stored);
     for (const member of resolved) groups.link(group.id, member);
+    if (effects?.events)
+      this.log?.record(effects.events({ added: resolved, removed: [] }), group, stored);
   }
 
   async get(tenant: string, id: string, options?: GroupReadOptions): Promise<ScimGroup | null> {
@@ -118,13 +131,16 @@ export class MemoryGroupStore implements GroupStore {
       groups.link(group.id, member);
       added.push(member);
     }
-    groups.byId.set(group.id, storedForm(group));
+    const stored = storedForm(group);
+    groups.byId.set(group.id, stored);
+    if (options.events) this.log?.record(options.events({ added, removed }), group, stored);
     return { added, removed };
   }
 
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
     if (!this.#groups.delete(tenant, id, options?.expectedVersion)) return false;
     this.forgetMember(tenant, id);
+    this.log?.record(options?.events);
     return true;
   }
 
@@ -153,6 +169,7 @@ export class MemoryGroupStore implements GroupStore {
     const resolved = this.#resolve(tenant, groups, groupId, members);
     const added = resolved.filter((m) => !groups.has(groupId, m.value));
     for (const member of added) groups.link(groupId, member);
+    if (options?.events) this.log?.record(options.events({ added, removed: [] }));
     return this.#settle(groups, stored, added, options);
   }
 
@@ -170,6 +187,7 @@ export class MemoryGroupStore implements GroupStore {
       const member = groups.unlink(groupId, id);
       if (member) removed.push(member);
     }
+    if (options?.events) this.log?.record(options.events({ added: [], removed }));
     return this.#settle(groups, stored, removed, options);
   }
 

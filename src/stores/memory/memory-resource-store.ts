@@ -8,10 +8,12 @@ import type {
   UniqueKeys,
 } from '../../contracts/resource-store.js';
 import type { DeleteOptions, StoreCapabilities } from '../../contracts/store-query.js';
-import { scimErrors } from '../../errors/index.js';
+import type { EventLog } from '../../contracts/event-log.js';
+import { ScimConfigError, scimErrors } from '../../errors/index.js';
 import { checkMaxFilterWork } from './check-max-filter-work.js';
 import { previewJson } from '../../json/preview-json.js';
 import { frozenCopy } from './clone-json.js';
+import { MemoryEventLog } from './memory-event-log.js';
 import { MemoryTable, TenantTable } from './tenant-table.js';
 
 /** Options of {@link MemoryResourceStore}. */
@@ -22,6 +24,12 @@ export interface MemoryResourceStoreOptions {
    * answers 400 `tooMany`. Default 20,000,000 (`DEFAULT_MAX_FILTER_WORK`).
    */
   readonly maxFilterWork?: number;
+  /**
+   * The event log the store records its writes' events in: the `events` of the
+   * `MemoryUserStore` served beside it, so one log holds every type's events. Omitted: the
+   * store records none.
+   */
+  readonly events?: EventLog | undefined;
 }
 
 /** One tenant's resources: the table, and the unique keys each holds. */
@@ -86,11 +94,24 @@ class TenantResources extends TenantTable<ScimResource> {
  */
 export class MemoryResourceStore implements ResourceStore {
   readonly #resources: MemoryTable<ScimResource, TenantResources>;
+  readonly #log: MemoryEventLog | undefined;
+  /** The log the store records its events in (`options.events`), if any. */
+  readonly events?: EventLog;
 
-  /** @throws ScimConfigError when `maxFilterWork` is not a number > 0. */
+  /**
+   * @throws ScimConfigError when `maxFilterWork` is not a number > 0, or `events` is not a
+   *   memory store's event log (another log cannot be written in the same step).
+   */
   constructor(options: MemoryResourceStoreOptions = {}) {
     const maxFilterWork = checkMaxFilterWork('MemoryResourceStore', options.maxFilterWork);
     this.#resources = new MemoryTable(() => new TenantResources(), maxFilterWork);
+    const log = options.events;
+    if (log !== undefined && !(log instanceof MemoryEventLog))
+      throw new ScimConfigError(
+        'MemoryResourceStore: `events` must be the `events` of a MemoryUserStore.',
+      );
+    this.#log = log;
+    if (log) this.events = log;
   }
 
   /** Every filter (the filter engine over the resources), every sort, and keyset paging. */
@@ -102,8 +123,10 @@ export class MemoryResourceStore implements ResourceStore {
     if (resources.byId.has(resource.id))
       throw new Error(`MemoryResourceStore: id "${resource.id}" already exists.`);
     resources.checkUnique(resource.id, options.uniqueKeys);
-    resources.add(frozenCopy(resource));
+    const stored = frozenCopy(resource);
+    resources.add(stored);
     resources.holdKeys(resource.id, options.uniqueKeys);
+    this.#log?.record(options.events, resource, stored);
   }
 
   /** Reads a resource of the tenant, or `null`. */
@@ -121,14 +144,18 @@ export class MemoryResourceStore implements ResourceStore {
     if (!found) return false;
     const [resources] = found;
     resources.checkUnique(resource.id, options.uniqueKeys);
-    resources.byId.set(resource.id, frozenCopy(resource));
+    const stored = frozenCopy(resource);
+    resources.byId.set(resource.id, stored);
     resources.holdKeys(resource.id, options.uniqueKeys);
+    this.#log?.record(options.events, resource, stored);
     return true;
   }
 
   /** Deletes a resource (at `expectedVersion` when given); `false` when it is gone. */
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
-    return this.#resources.delete(tenant, id, options?.expectedVersion);
+    if (!this.#resources.delete(tenant, id, options?.expectedVersion)) return false;
+    this.#log?.record(options?.events);
+    return true;
   }
 
   /** Answers a page query: the filter engine over the tenant's resources, any sort, keyset pages. */

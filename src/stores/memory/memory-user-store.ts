@@ -25,6 +25,7 @@ import {
   matchesIndexed,
   usersEqualTo,
 } from './filter-plan.js';
+import { DEFAULT_EVENTS_KEPT, MemoryEventLog } from './memory-event-log.js';
 import { MemoryGroupStore } from './memory-group-store.js';
 import { DEFAULT_SENT_KEPT, MemoryOutbox, type MemoryOutboxEntry } from './memory-outbox.js';
 import { scanTable } from './scan-table.js';
@@ -58,6 +59,19 @@ export interface MemoryUserStoreOptions {
    * 20,000,000 (`DEFAULT_MAX_FILTER_WORK`), about 0.1 s of work; `Infinity` turns it off.
    */
   readonly maxFilterWork?: number;
+  /**
+   * Whether the store keeps the directory event log (`events`): every write of users, groups
+   * and of the `MemoryResourceStore`s given this log records its events in it. Default `true`;
+   * `false` keeps no log, and the core builds no event for the store's writes.
+   */
+  readonly events?: boolean;
+  /**
+   * How many events the log keeps, the most recent ones: a log in memory must not grow for as
+   * long as the process runs (each event holds the resource as it stood). Older events go as
+   * `events.retentionDays` would take them, and a reader whose cursor is older resumes at the
+   * oldest kept. Default 10,000; `Infinity` keeps every one until the retention purge.
+   */
+  readonly eventsKept?: number;
 }
 
 /**
@@ -92,6 +106,13 @@ export class MemoryUserStore implements UserStore {
   readonly outbox: OutboxStore;
   /** The groups and memberships; a user's delete removes its memberships in the same step. */
   readonly groups: GroupStore;
+  /**
+   * The directory event log, written in the same synchronous step as each write; absent with
+   * `events: false`. Hand it to a `MemoryResourceStore` (`{ events: store.events }`) so one
+   * log holds the events of every type.
+   */
+  readonly events?: MemoryEventLog;
+  readonly #log: MemoryEventLog | undefined;
 
   /**
    * What the store answers itself: every filter but one on `groups.$ref`, and every sort but
@@ -111,16 +132,24 @@ export class MemoryUserStore implements UserStore {
   };
 
   /**
-   * @throws ScimConfigError when `sentMessagesKept` is not a whole number ≥ 0 or `Infinity`, or
-   *   `maxFilterWork` is not a number > 0.
+   * @throws ScimConfigError when `sentMessagesKept` is not a whole number ≥ 0 or `Infinity`,
+   *   `eventsKept` not a whole number ≥ 1 or `Infinity`, or `maxFilterWork` not a number > 0.
    */
   constructor(options: MemoryUserStoreOptions = {}) {
     this.#resourceType = options.resourceType ?? userResourceType();
     const maxFilterWork = checkMaxFilterWork('MemoryUserStore', options.maxFilterWork);
     this.#users = new MemoryTable(() => new TenantUsers(), maxFilterWork);
+    const eventsKept = options.eventsKept ?? DEFAULT_EVENTS_KEPT;
+    if (!(eventsKept >= 1 && (Number.isInteger(eventsKept) || eventsKept === Infinity)))
+      throw new ScimConfigError(
+        `MemoryUserStore: eventsKept must be a whole number ≥ 1 or Infinity (got ${String(eventsKept)}).`,
+      );
+    this.#log = options.events === false ? undefined : new MemoryEventLog(eventsKept);
+    if (this.#log) this.events = this.#log;
     this.#groups = new MemoryGroupStore(
       (tenant, id) => this.#users.of(tenant)?.byId.has(id) ?? false,
       maxFilterWork,
+      this.#log,
     );
     this.groups = this.#groups;
     const kept = options.sentMessagesKept ?? DEFAULT_SENT_KEPT;
@@ -143,6 +172,7 @@ export class MemoryUserStore implements UserStore {
     const stored = frozenCopy(schemas === user.schemas ? user : { ...user, schemas });
     if (!users.addUnlessTaken(stored)) throw taken(user.userName);
     if (effects?.outbox) this.#outbox.record(effects.outbox);
+    this.#log?.record(effects?.events, user, stored);
   }
 
   /** Returns the user (deeply frozen, so shared safely), or `null`. */
@@ -161,8 +191,10 @@ export class MemoryUserStore implements UserStore {
       const owner = users.ownerOf(user.userName);
       if (owner !== undefined && owner !== user.id) throw taken(user.userName);
     }
-    users.swap(stored, frozenNextVersion(user, stored));
+    const next = frozenNextVersion(user, stored);
+    users.swap(stored, next);
     if (options.outbox) this.#outbox.record(options.outbox);
+    this.#log?.record(options.events, user, next);
     return true;
   }
 
@@ -170,6 +202,7 @@ export class MemoryUserStore implements UserStore {
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
     if (!this.#users.delete(tenant, id, options?.expectedVersion)) return false;
     this.#groups.forgetMember(tenant, id);
+    this.#log?.record(options?.events);
     return true;
   }
 

@@ -250,6 +250,26 @@ export const migrations: readonly Migration[] = [
     ],
   },
   {
+    version: 8,
+    name: 'directory event log',
+    statements: (t) => [
+      // The log is read in (xid, seq) order, and only below the oldest transaction still
+      // running: an event whose transaction commits late has the xid it began with, so no
+      // reader has passed it (see event-statements.ts). No counter row serialises the writers.
+      `CREATE TABLE ${t.events} (
+        xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
+        seq bigint GENERATED ALWAYS AS IDENTITY,
+        tenant text COLLATE "C" NOT NULL,
+        type text COLLATE "C" NOT NULL,
+        occurred_at timestamptz NOT NULL,
+        event jsonb NOT NULL,
+        PRIMARY KEY (xid, seq)
+      )`,
+      `CREATE INDEX "${t.prefix}events_tenant_idx" ON ${t.events} (tenant, xid, seq)`,
+      `CREATE INDEX "${t.prefix}events_occurred_at_idx" ON ${t.events} (occurred_at)`,
+    ],
+  },
+  {
     version: 10,
     name: 'user counts in shards',
     statements: (t) => [

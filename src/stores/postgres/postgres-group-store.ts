@@ -1,3 +1,5 @@
+import type { MembershipEventEffects } from '../../contracts/event-log.js';
+import { recordEvents } from './event-statements.js';
 import type {
   GroupListQuery,
   GroupListResult,
@@ -131,11 +133,21 @@ export class PostgresGroupStore implements GroupStore {
     });
   }
 
-  async create(tenant: string, group: ScimGroup, members: readonly MemberInput[]): Promise<void> {
+  async create(
+    tenant: string,
+    group: ScimGroup,
+    members: readonly MemberInput[],
+    effects?: MembershipEventEffects,
+  ): Promise<void> {
     await this.context.transaction(async (tx) => {
       const resolved = await this.resolve(tx, tenant, group.id, members, false);
       await tx.query(this.sql.insert, [tenant, group.id, ...groupColumns(group)]);
       await this.insertMembers(tx, tenant, group.id, resolved);
+      await recordEvents(
+        tx,
+        this.context.tables,
+        effects?.events?.({ added: resolved, removed: [] }),
+      );
     });
   }
 
@@ -191,12 +203,13 @@ export class PostgresGroupStore implements GroupStore {
         options.expectedVersion,
       ]);
       settleWrite(rows[0]);
+      await recordEvents(tx, this.context.tables, options.events?.({ added, removed }));
       return { added, removed };
     });
   }
 
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
-    return this.rows.delete(tenant, id, options?.expectedVersion);
+    return this.rows.delete(tenant, id, options?.expectedVersion, options?.events);
   }
 
   async list(tenant: string, query: GroupListQuery): Promise<GroupListResult> {
@@ -215,6 +228,7 @@ export class PostgresGroupStore implements GroupStore {
       const resolved = await this.resolve(tx, tenant, groupId, members, true);
       const inserted = new Set(await this.insertMembers(tx, tenant, groupId, resolved));
       const added = resolved.filter((m) => inserted.has(m.value));
+      await recordEvents(tx, this.context.tables, options?.events?.({ added, removed: [] }));
       return this.settle(tx, tenant, groupId, locked, added, options);
     });
   }
@@ -235,6 +249,7 @@ export class PostgresGroupStore implements GroupStore {
           : await tx.query<MemberRow>(this.sql.removeMembers, [tenant, groupId, ids]);
       const byId = new Map(rows.map((row) => [row.member_id, toMember(row)]));
       const removed = ids.flatMap((id) => byId.get(id) ?? []);
+      await recordEvents(tx, this.context.tables, options?.events?.({ added: [], removed }));
       return this.settle(tx, tenant, groupId, locked, removed, options);
     });
   }

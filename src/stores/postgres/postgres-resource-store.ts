@@ -11,7 +11,10 @@ import type { DeleteOptions, StoreCapabilities } from '../../contracts/store-que
 import { ScimConfigError, scimErrors } from '../../errors/index.js';
 import { previewJson } from '../../json/preview-json.js';
 import { isAttributeName } from '../../schema/attribute-path.js';
+import type { EventLog } from '../../contracts/event-log.js';
+import { recordEvents } from './event-statements.js';
 import { foldedJson } from './folded-json.js';
+import { PostgresEventLog } from './postgres-event-log.js';
 import type { MigrateResult } from './migrate.js';
 import { PostgresTable } from './postgres-table.js';
 import type { PostgresUserStoreOptions } from './postgres-user-store.js';
@@ -93,6 +96,11 @@ export class PostgresResourceStore implements ResourceStore {
   readonly capabilities: StoreCapabilities = { supportsSort: () => true, keysetPaging: true };
   /** The name of the resource type kept. */
   readonly resourceType: string;
+  /**
+   * The directory event log of the store's table location (migration 8), the same one as the
+   * `PostgresUserStore` of that location: each write records its events in its transaction.
+   */
+  readonly events: EventLog;
   private readonly context: StoreContext;
   private readonly sql: ResourceStatements;
   private readonly rows: PostgresTable<ScimResource>;
@@ -115,6 +123,7 @@ export class PostgresResourceStore implements ResourceStore {
       storeStatementTimeout(options.statementTimeoutMs, 'PostgresResourceStore'),
     );
     this.sql = resourceStatements(this.context.tables);
+    this.events = new PostgresEventLog(this.context);
     const page = resourcesPage(this.context.tables, this.resourceType);
     this.rows = new PostgresTable({
       context: this.context,
@@ -138,6 +147,7 @@ export class PostgresResourceStore implements ResourceStore {
       await this.context.transaction(async (tx) => {
         await tx.query(this.sql.insert, [...row, ...columns(resource)], { prepare: true });
         await this.holdKeys(tx, row, options.uniqueKeys, false);
+        await recordEvents(tx, this.context.tables, options.events);
       });
     } catch (error) {
       const { code } = (error ?? {}) as { code?: unknown };
@@ -165,13 +175,14 @@ export class PostgresResourceStore implements ResourceStore {
       const outcome = await tx.query<WriteOutcome>(this.sql.replace, params, { prepare: true });
       if (!settleWrite(outcome[0])) return false;
       await this.holdKeys(tx, row, options.uniqueKeys, true);
+      await recordEvents(tx, this.context.tables, options.events);
       return true;
     });
   }
 
   /** Deletes a resource and its keys (at `expectedVersion` when given); `false` when gone. */
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
-    return this.rows.delete(tenant, id, options?.expectedVersion);
+    return this.rows.delete(tenant, id, options?.expectedVersion, options?.events);
   }
 
   /** Answers one page in SQL: the query's filter and sort, by index or by keyset. */

@@ -1,7 +1,9 @@
 import type { ListQuery, StorePage } from '../../contracts/store-query.js';
 import { scimErrors } from '../../errors/index.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
+import type { DirectoryEvent } from '../../contracts/event-log.js';
 import { compileSqlFilter } from './compile-sql-filter.js';
+import { recordEvents } from './event-statements.js';
 import type { ResourceTable } from './filter-targets.js';
 import type { GroupsFilterContext } from './groups-filter-sql.js';
 import { keysetPage } from './keyset-page.js';
@@ -114,11 +116,17 @@ export class PostgresTable<R> {
 
   /**
    * Deletes a row (only at `expectedVersion`, when given: else 412), then runs `afterDelete`
-   * in the same transaction; `false` when there is no such row.
+   * and records `events` in the same transaction; `false` when there is no such row.
    */
-  async delete(tenant: string, id: string, expectedVersion: string | undefined): Promise<boolean> {
+  async delete(
+    tenant: string,
+    id: string,
+    expectedVersion: string | undefined,
+    events?: readonly DirectoryEvent[],
+  ): Promise<boolean> {
     const { context, afterDelete } = this.spec;
-    if (!afterDelete)
+    const logged = events !== undefined && events.length > 0;
+    if (!afterDelete && !logged)
       return this.deleteRow(
         (text, params) => context.query(text, params),
         tenant,
@@ -130,7 +138,8 @@ export class PostgresTable<R> {
     return context.transaction(async (tx) => {
       const run: Run = (text, params) => tx.query(text, params, { prepare: true });
       const deleted = await this.deleteRow(run, tenant, id, expectedVersion);
-      if (deleted) await afterDelete(tx, tenant, id);
+      if (deleted) await afterDelete?.(tx, tenant, id);
+      if (deleted) await recordEvents(tx, context.tables, events);
       return deleted;
     });
   }

@@ -31,6 +31,9 @@ import { toStoreError } from './to-store-error.js';
 import { sortKey } from './sort-key.js';
 import { isIndexedEquality, matchesAtMostOne } from './filter-shapes.js';
 import { settleWrite, type WriteOutcome } from './settle-write.js';
+import type { EventLog } from '../../contracts/event-log.js';
+import { writeWithEvents } from './event-statements.js';
+import { PostgresEventLog } from './postgres-event-log.js';
 import { compiles } from './unsupported-filter.js';
 import { userStatements, type UserStatements } from './user-statements.js';
 import { USERS_TABLE } from './filter-targets.js';
@@ -118,6 +121,12 @@ export class PostgresUserStore implements UserStore {
   readonly outbox: PostgresOutboxStore;
   /** The groups and memberships (migration 4); a user's delete removes its memberships. */
   readonly groups: GroupStore;
+  /**
+   * The directory event log (migration 8): every write of users, groups and of the
+   * `PostgresResourceStore`s of the same table location records its events in it, in the
+   * write's transaction.
+   */
+  readonly events: EventLog;
   private readonly groupStore: PostgresGroupStore;
   /** The resource type paths resolve in when a query carries none. */
   private readonly defaultType = userResourceType();
@@ -139,6 +148,7 @@ export class PostgresUserStore implements UserStore {
     );
     this.sql = userStatements(this.context.tables);
     this.outbox = new PostgresOutboxStore(this.context);
+    this.events = new PostgresEventLog(this.context);
     this.groups = this.groupStore = new PostgresGroupStore(this.context);
     const page = usersPage(this.context.tables);
     this.rows = new PostgresTable({
@@ -165,8 +175,15 @@ export class PostgresUserStore implements UserStore {
     const outbox = messages(effects?.outbox);
     const params = [tenant, user.id, ...userColumns(user)];
     try {
-      if (outbox === undefined) await this.context.query(this.sql.insert, params);
-      else await this.context.query(this.sql.insertWithOutbox, [...params, outbox]);
+      await writeWithEvents(
+        this.context,
+        effects?.events,
+        (run) =>
+          outbox === undefined
+            ? run(this.sql.insert, params)
+            : run(this.sql.insertWithOutbox, [...params, outbox]),
+        () => true,
+      );
     } catch (error) {
       throw toStoreError(error, this.context.tables, user.userName);
     }
@@ -185,10 +202,15 @@ export class PostgresUserStore implements UserStore {
     const params = [tenant, user.id, ...userColumns(user), options.expectedVersion];
     let rows: Replaced[];
     try {
-      rows =
-        outbox === undefined
-          ? await this.context.query<Replaced>(this.sql.replace, params)
-          : await this.context.query<Replaced>(this.sql.replaceWithOutbox, [...params, outbox]);
+      rows = await writeWithEvents(
+        this.context,
+        options.events,
+        (run) =>
+          outbox === undefined
+            ? run<Replaced>(this.sql.replace, params)
+            : run<Replaced>(this.sql.replaceWithOutbox, [...params, outbox]),
+        (result) => settleWrite(result[0]),
+      );
     } catch (error) {
       throw toStoreError(error, this.context.tables, user.userName);
     }
@@ -199,7 +221,7 @@ export class PostgresUserStore implements UserStore {
 
   /** Deletes a user and its memberships; `false` when there is no such user. */
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
-    return this.rows.delete(tenant, id, options?.expectedVersion);
+    return this.rows.delete(tenant, id, options?.expectedVersion, options?.events);
   }
 
   /** Answers one page of the tenant's users, in SQL. */

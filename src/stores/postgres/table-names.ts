@@ -30,6 +30,8 @@ export interface TableNames {
   readonly resourceKeys: string;
   /** The API keys of `PostgresKeyStore` (migration 7). */
   readonly apiKeys: string;
+  /** The directory event log (migration 8). */
+  readonly events: string;
   /** Unquoted prefix for index, function and trigger names. */
   readonly prefix: string;
   /** The schema name as given, unquoted (for the advisory lock key). */
@@ -72,5 +74,6 @@ export function tableNames(location: TableLocation = {}): TableNames {
     resources: table('resources'),
     resourceKeys: table('resource_keys'),
     apiKeys: table('api_keys'),
+    events: table('events'),
   };
 }

@@ -1,6 +1,7 @@
 import type { StoreConformanceCase } from '../types.js';
 import { copyCases } from './copies.js';
 import { crudCases } from './crud.js';
+import { eventLogCases } from './events.js';
 import { filterCases } from './filters.js';
 import { groupCrudCases } from './groups-crud.js';
 import { groupFilterCases } from './groups-filters.js';
@@ -35,4 +36,5 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...groupFilterCases,
   ...groupPagingCases,
   ...userGroupsCases,
+  ...eventLogCases,
 ];

@@ -48,6 +48,7 @@ describe('PostgresUserStore table location', () => {
     );
     expect(tables.map((t) => t.tablename)).toEqual([
       'scim_api_keys',
+      'scim_events',
       'scim_group_members',
       'scim_groups',
       'scim_migrations',

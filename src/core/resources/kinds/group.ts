@@ -1,3 +1,4 @@
+import type { MembershipEventChange } from '../../../contracts/event-log.js';
 import type { GroupStore, MemberInput } from '../../../contracts/group-store.js';
 import type { DeleteOptions, ListQuery } from '../../../contracts/store-query.js';
 import { scimErrors } from '../../../errors/index.js';
@@ -16,7 +17,7 @@ import { groupEvents } from '../../groups/group-events.js';
 import type { GroupWritten, PlannedGroupWrite } from '../../groups/group-write.js';
 import { assembleGroup, firstGroupMeta, nextGroupMeta } from '../../groups/stored-group.js';
 import type { ResourcePage } from '../../handlers/resource-endpoint.js';
-import type { PatchStep, ResourceKind } from '../resource-kind.js';
+import type { EventRecorder, PatchStep, ResourceKind } from '../resource-kind.js';
 import type { ResourceService } from '../resource-service.js';
 
 /** The group attributes a store keys on (see `checkKeyText`). */
@@ -43,6 +44,8 @@ export class GroupKind implements ResourceKind<ScimGroup, PlannedGroupWrite, Gro
     private readonly type: CompiledResourceType,
     /** Whether anyone listens: a new group's members are read back only for their events. */
     private readonly hub: EventHub,
+    /** Whether the store family keeps an event log (the user store's `events`). */
+    readonly recordsEvents: boolean,
   ) {}
 
   get capabilities() {
@@ -58,9 +61,17 @@ export class GroupKind implements ResourceKind<ScimGroup, PlannedGroupWrite, Gro
   }
 
   /** Creates the group with its members; 400 `invalidValue` for a member not in the tenant. */
-  async insert(tenant: string, planned: PlannedGroupWrite): Promise<GroupWritten> {
+  async insert(
+    tenant: string,
+    planned: PlannedGroupWrite,
+    record: EventRecorder<GroupWritten> | undefined,
+  ): Promise<GroupWritten> {
     const group = planned.group as ScimGroup;
-    await this.store.create(tenant, group, planned.created ?? []);
+    const effects = record && {
+      events: ({ added }: MembershipEventChange) =>
+        record({ group, renamed: false, added, removed: [] }),
+    };
+    await this.store.create(tenant, group, planned.created ?? [], effects);
     const stored = (await this.store.get(tenant, group.id, { members: this.hub.active })) ?? group;
     const { members, ...answer } = stored;
     return { group: answer as ScimGroup, renamed: false, added: members ?? [], removed: [] };
@@ -74,6 +85,7 @@ export class GroupKind implements ResourceKind<ScimGroup, PlannedGroupWrite, Gro
     current: ScimGroup,
     planned: PlannedGroupWrite,
     ifMatch: string | undefined,
+    record: EventRecorder<GroupWritten> | undefined,
   ): Promise<GroupWritten | null> {
     const { members, at } = planned;
     const list = members.list;
@@ -84,10 +96,17 @@ export class GroupKind implements ResourceKind<ScimGroup, PlannedGroupWrite, Gro
       list === undefined &&
       (adds.length === 0) !== (removes.length === 0)
     ) {
-      const options =
+      const held =
         ifMatch === undefined && planned.onVersion !== true
           ? { lastModified: at }
           : { lastModified: at, expectedVersion: current.meta.version };
+      const options = record
+        ? {
+            ...held,
+            events: (change: MembershipEventChange) =>
+              record({ group: current, renamed: false, ...change }),
+          }
+        : held;
       const change =
         adds.length > 0
           ? await this.store.addMembers(tenant, current.id, adds, options)
@@ -112,14 +131,18 @@ export class GroupKind implements ResourceKind<ScimGroup, PlannedGroupWrite, Gro
     const group =
       planned.group ??
       assembleGroup(current.id, current, nextGroupMeta(current.meta, at), this.type);
+    const renamed = planned.group !== null;
     const result = await this.store.replace(tenant, group, {
+      ...(record && {
+        events: (change: MembershipEventChange) => record({ group, renamed, ...change }),
+      }),
       expectedVersion: current.meta.version,
       ...(list === undefined ? {} : { members: list }),
       ...(removes.length > 0 ? { removeMembers: removes } : {}),
       ...(adds.length > 0 ? { addMembers: adds } : {}),
     });
     if (!result) return null;
-    return { group, renamed: planned.group !== null, ...result };
+    return { group, renamed, ...result };
   }
 
   /** DELETE: the group and every membership it is part of. */

@@ -12,7 +12,7 @@ import type { ResourcePage } from '../../handlers/resource-endpoint.js';
 import type { HostResourceType } from '../../host-types/host-resource-type.js';
 import { resourceEvents } from '../../host-types/resource-events.js';
 import { checkUniqueKeyText, uniqueKeysOf } from '../../host-types/unique-keys.js';
-import type { PatchStep, ResourceKind } from '../resource-kind.js';
+import type { EventRecorder, PatchStep, ResourceKind } from '../resource-kind.js';
 import { assembleResource, firstResourceMeta, nextResourceMeta } from '../stored-resource.js';
 
 type Json = Readonly<Record<string, unknown>>;
@@ -57,8 +57,18 @@ export class HostKind implements ResourceKind<ScimResource, ScimResource, ScimRe
     return this.#store.list(tenant, { ...query, resourceType: query.resourceType ?? this.type });
   }
 
-  async insert(tenant: string, resource: ScimResource): Promise<ScimResource> {
-    await this.#store.create(tenant, resource, { uniqueKeys: uniqueKeysOf(resource, this.type) });
+  get recordsEvents(): boolean {
+    return this.#store.events !== undefined;
+  }
+
+  async insert(
+    tenant: string,
+    resource: ScimResource,
+    record: EventRecorder<ScimResource> | undefined,
+  ): Promise<ScimResource> {
+    const uniqueKeys = uniqueKeysOf(resource, this.type);
+    const options = record ? { uniqueKeys, events: record(resource) } : { uniqueKeys };
+    await this.#store.create(tenant, resource, options);
     return resource;
   }
 
@@ -66,11 +76,18 @@ export class HostKind implements ResourceKind<ScimResource, ScimResource, ScimRe
     tenant: string,
     current: ScimResource,
     planned: ScimResource,
+    _ifMatch: string | undefined,
+    record: EventRecorder<ScimResource> | undefined,
   ): Promise<ScimResource | null> {
     await this.host.check?.(tenant, planned);
     const uniqueKeys = uniqueKeysOf(planned, this.type);
     const expectedVersion = current.meta.version;
-    const replaced = await this.#store.replace(tenant, planned, { expectedVersion, uniqueKeys });
+    const events = record?.(planned);
+    const options =
+      events && events.length > 0
+        ? { expectedVersion, uniqueKeys, events }
+        : { expectedVersion, uniqueKeys };
+    const replaced = await this.#store.replace(tenant, planned, options);
     return replaced ? planned : null;
   }
 

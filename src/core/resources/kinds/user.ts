@@ -1,6 +1,6 @@
 import type { OutboxMessage } from '../../../contracts/outbox.js';
 import type { DeleteOptions, ListQuery } from '../../../contracts/store-query.js';
-import type { UserStore } from '../../../contracts/user-store.js';
+import type { ReplaceOptions, UserStore } from '../../../contracts/user-store.js';
 import { jsonMembersEqual } from '../../../json/json-value.js';
 import { applyPatchIn } from '../../../patch/apply-patch.js';
 import type { PatchContext } from '../../../patch/patch-context.js';
@@ -24,7 +24,7 @@ import {
 } from '../../users/account-status.js';
 import { assembleUser, firstMeta, nextMeta, type UserAttributes } from '../../users/stored-user.js';
 import { userEvents } from '../../users/user-events.js';
-import type { PatchStep, ResourceKind, WriteOnlyValues } from '../resource-kind.js';
+import type { EventRecorder, PatchStep, ResourceKind, WriteOnlyValues } from '../resource-kind.js';
 import type { ResourceService } from '../resource-service.js';
 
 /** The user attributes a store keys on besides `userName` (see `checkKeyText`). */
@@ -92,8 +92,18 @@ export class UserKind implements ResourceKind<ScimUser, PlannedUserWrite, Planne
     );
   }
 
-  async insert(tenant: string, planned: PlannedUserWrite): Promise<PlannedUserWrite> {
-    await this.store.create(tenant, planned.user, { outbox: planned.outbox });
+  get recordsEvents(): boolean {
+    return this.store.events !== undefined;
+  }
+
+  async insert(
+    tenant: string,
+    planned: PlannedUserWrite,
+    record: EventRecorder<PlannedUserWrite> | undefined,
+  ): Promise<PlannedUserWrite> {
+    const { outbox } = planned;
+    const effects = record ? { outbox, events: record(planned) } : { outbox };
+    await this.store.create(tenant, planned.user, effects);
     return planned;
   }
 
@@ -101,13 +111,18 @@ export class UserKind implements ResourceKind<ScimUser, PlannedUserWrite, Planne
     tenant: string,
     current: ScimUser,
     planned: PlannedUserWrite,
+    _ifMatch: string | undefined,
+    record: EventRecorder<PlannedUserWrite> | undefined,
   ): Promise<PlannedUserWrite | null> {
     const { user, outbox } = planned;
     const expectedVersion = current.meta.version;
+    const options: ReplaceOptions =
+      outbox.length > 0 ? { expectedVersion, outbox } : { expectedVersion };
+    const events = record?.(planned);
     const replaced = await this.store.replace(
       tenant,
       user,
-      outbox.length > 0 ? { expectedVersion, outbox } : { expectedVersion },
+      events && events.length > 0 ? { ...options, events } : options,
     );
     return replaced ? planned : null;
   }

@@ -1,0 +1,368 @@
+// The directory event log as a host reads it through `scim.events`: every committed write of
+// every type (single requests and Bulk) leaves its events, a refused write none, in commit
+// order, resumable from any cursor, on every bundled store.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  defineAttribute,
+  defineSchema,
+  type LoggedEvent,
+  type ResourceStore,
+  type Scim,
+} from '../../src/index.js';
+import { MemoryResourceStore, MemoryUserStore } from '../../src/stores/memory/index.js';
+import { PostgresResourceStore } from '../../src/stores/postgres/index.js';
+import { backends } from '../stores/postgres/harness.js';
+import { isScimError } from '../../src/errors/index.js';
+import { everyStore, type OpenedStore } from '../core/every-store.js';
+import { KEY_B, patchBody, setup, USER_SCHEMA } from '../core/harness.js';
+
+const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+
+// On a PostgreSQL server the feed holds back while any transaction of the cluster is open (a
+// parallel test file's, say): read until the events a test waits for are there, within bounds.
+async function readUntil(
+  scim: Scim,
+  done: (events: readonly LoggedEvent[]) => boolean,
+  tenant = 'tenant-a',
+  types?: string[],
+): Promise<LoggedEvent[]> {
+  const all: LoggedEvent[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < 400; i++) {
+    const page = await scim.events.list(tenant, { after: cursor, limit: 50, types });
+    all.push(...page.events);
+    cursor = page.next;
+    if (page.events.length === 0) {
+      if (done(all)) return all;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+  throw new Error('the feed did not show the events awaited');
+}
+
+// The events from the first one about `id` on.
+const from = (events: readonly LoggedEvent[], id: string) =>
+  events.slice(events.findIndex((e) => e.data.id === id));
+
+const has = (type: string, id: string) => (events: readonly LoggedEvent[]) =>
+  events.some((e) => e.type === type && e.data.id === id);
+
+// Every event of tenant-a after `after`, page by page.
+async function readAll(scim: Scim, after?: string, limit = 3): Promise<LoggedEvent[]> {
+  const all: LoggedEvent[] = [];
+  let cursor = after;
+  for (let i = 0; i < 1000; i++) {
+    const page = await scim.events.list('tenant-a', { after: cursor, limit });
+    all.push(...page.events);
+    if (page.events.length === 0) return all;
+    cursor = page.next;
+  }
+  throw new Error('the feed did not end');
+}
+
+describe.each(everyStore)('the event log on $name', ({ open }) => {
+  let opened: OpenedStore;
+  let h: ReturnType<typeof setup>;
+
+  beforeAll(async () => {
+    opened = await open();
+    h = setup({ store: opened.store });
+  }, 60_000);
+  afterAll(() => opened?.close());
+
+  it('records the events of each committed write, in commit order, with the resource', async () => {
+    const ada = await h.createUser('ada@example.org', { active: true });
+    const patched = await h.request('PATCH', `/Users/${ada.id}`, {
+      body: patchBody({ op: 'replace', path: 'displayName', value: 'Ada L.' }),
+    });
+    expect(patched.status).toBe(200);
+    await h.request('PATCH', `/Users/${ada.id}`, {
+      body: patchBody({ op: 'replace', path: 'active', value: false }),
+    });
+    const bob = await h.createUser('bob@example.org');
+    const group = await h.request('POST', '/Groups', {
+      body: { schemas: [GROUP_SCHEMA], displayName: 'Class 4B', members: [{ value: ada.id }] },
+    });
+    expect(group.status).toBe(201);
+    const gid = group.body.id as string;
+    await h.request('PATCH', `/Groups/${gid}`, {
+      body: patchBody(
+        { op: 'add', path: 'members', value: [{ value: bob.id }] },
+        { op: 'remove', path: `members[value eq "${ada.id}"]` },
+      ),
+    });
+    await h.request('DELETE', `/Users/${bob.id}`);
+    await h.request('DELETE', `/Groups/${gid}`);
+
+    const events = from(await readUntil(h.scim, has('group.deleted', gid)), ada.id);
+    expect(events.map((e) => e.type)).toEqual([
+      'user.created',
+      'user.updated',
+      'user.updated',
+      'user.deactivated',
+      'user.created',
+      'group.created',
+      'group.member_added',
+      'group.member_removed',
+      'group.member_added',
+      'user.deleted',
+      'group.deleted',
+    ]);
+    const [created, renamed, , deactivated] = events;
+    expect(created?.tenant).toBe('tenant-a');
+    expect(created?.data).toMatchObject({ id: ada.id, resourceType: 'User' });
+    expect(created?.data.resource).toMatchObject({ id: ada.id, userName: 'ada@example.org' });
+    expect(Date.parse(created?.occurredAt ?? '')).not.toBeNaN();
+    expect(renamed?.data.changed).toEqual(['displayName']);
+    expect(renamed?.data.resource).toMatchObject({ displayName: 'Ada L.' });
+    expect(deactivated?.data.resource).toMatchObject({ active: false });
+    const added = events[6];
+    expect(added?.data).toMatchObject({
+      id: gid,
+      groupId: gid,
+      userId: ada.id,
+      memberType: 'User',
+    });
+    expect(events[5]?.data.resource).toMatchObject({ id: gid, displayName: 'Class 4B' });
+    expect(events[5]?.data.resource).not.toHaveProperty('members');
+    // A deletion carries the resource as it stood.
+    expect(events[9]?.data.resource).toMatchObject({ id: bob.id, userName: 'bob@example.org' });
+    expect(events[10]?.data.resource).toMatchObject({ id: gid, displayName: 'Class 4B' });
+    expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
+  });
+
+  it('records nothing for a refused write (409, 412, 404, 400) or one that changes nothing', async () => {
+    const ada = await h.createUser('refused@example.org');
+    expect(
+      (
+        await h.request('POST', '/Users', {
+          body: { schemas: [USER_SCHEMA], userName: 'refused@example.org' },
+        })
+      ).status,
+    ).toBe(409);
+    const stale = await h.request('PATCH', `/Users/${ada.id}`, {
+      headers: { 'if-match': 'W/"99"' },
+      body: patchBody({ op: 'replace', path: 'displayName', value: 'x' }),
+    });
+    expect(stale.status).toBe(412);
+    expect((await h.request('DELETE', '/Users/nope')).status).toBe(404);
+    const badMember = await h.request('POST', '/Groups', {
+      body: { schemas: [GROUP_SCHEMA], displayName: 'Bad', members: [{ value: 'no-such-user' }] },
+    });
+    expect(badMember.status).toBe(400);
+    const same = await h.request('PATCH', `/Users/${ada.id}`, {
+      body: patchBody({ op: 'replace', path: 'userName', value: 'refused@example.org' }),
+    });
+    expect(same.status).toBe(200);
+    const marker = await h.createUser('after-refused@example.org');
+    const events = from(await readUntil(h.scim, has('user.created', marker.id)), ada.id);
+    expect(events.map((e) => [e.type, e.data.id])).toEqual([
+      ['user.created', ada.id],
+      ['user.created', marker.id],
+    ]);
+  });
+
+  it('records the same events for Bulk operations as for single requests', async () => {
+    const reply = await h.request('POST', '/Bulk', {
+      body: {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:BulkRequest'],
+        Operations: [
+          {
+            method: 'POST',
+            path: '/Users',
+            bulkId: 'u',
+            data: { schemas: [USER_SCHEMA], userName: 'bulk@example.org' },
+          },
+          {
+            method: 'POST',
+            path: '/Groups',
+            bulkId: 'g',
+            data: {
+              schemas: [GROUP_SCHEMA],
+              displayName: 'Bulk',
+              members: [{ value: 'bulkId:u' }],
+            },
+          },
+        ],
+      },
+    });
+    expect(reply.status).toBe(200);
+    const [userId, groupId] = (reply.body.Operations as { location: string }[]).map(
+      (op) => op.location.split('/').pop() as string,
+    );
+    const events = from(
+      await readUntil(h.scim, has('group.member_added', groupId as string)),
+      userId as string,
+    );
+    expect(events.map((e) => e.type)).toEqual([
+      'user.created',
+      'group.created',
+      'group.member_added',
+    ]);
+  });
+
+  it('keeps tenants apart and filters by type', async () => {
+    const theirs = await h.createUser('other-tenant@example.org', {}, KEY_B);
+    const mine = await h.createUser('types@example.org', { active: true });
+    await h.request('PATCH', `/Users/${mine.id}`, {
+      body: patchBody({ op: 'replace', path: 'active', value: false }),
+    });
+    const deactivations = await readUntil(h.scim, has('user.deactivated', mine.id), 'tenant-a', [
+      'user.deactivated',
+    ]);
+    expect(deactivations.every((e) => e.type === 'user.deactivated')).toBe(true);
+    expect(deactivations.filter((e) => e.data.id === mine.id)).toHaveLength(1);
+    const b = await readUntil(h.scim, has('user.created', theirs.id), 'tenant-b');
+    expect(b.every((e) => e.tenant === 'tenant-b')).toBe(true);
+    expect(deactivations.some((e) => e.data.id === theirs.id)).toBe(false);
+  });
+
+  it('resumes from any cursor exactly once, and refuses a cursor it did not make', async () => {
+    const all = await readAll(h.scim, undefined, 1000);
+    for (const [i, event] of all.entries()) {
+      // Events held back meanwhile (see readUntil) may follow: what was listed comes first.
+      const rest = await readAll(h.scim, event.cursor, 4);
+      const expected = all.slice(i + 1).map((e) => e.id);
+      expect(rest.map((e) => e.id).slice(0, expected.length)).toEqual(expected);
+    }
+    const refused = await h.scim.events
+      .list('tenant-a', { after: 'not a cursor!' })
+      .catch((e: unknown) => e);
+    expect(isScimError(refused) && refused.status === 400 && refused.scimType).toBe(
+      'invalidCursor',
+    );
+    const badLimit = await h.scim.events.list('tenant-a', { limit: 0 }).catch((e: unknown) => e);
+    expect(isScimError(badLimit) && badLimit.status).toBe(400);
+  });
+});
+
+const ROOM = 'urn:example:params:scim:schemas:district:2.0:Room';
+const roomSchema = defineSchema({
+  id: ROOM,
+  name: 'Room',
+  description: 'A room',
+  attributes: [
+    defineAttribute('displayName', 'string', { required: true }),
+    defineAttribute('number', 'integer', { uniqueness: 'server' }),
+  ],
+});
+
+// A host type's store beside each bundled user store, recording into the same log.
+const hostStores: { name: string; open: () => Promise<OpenedStore & { rooms: ResourceStore }> }[] =
+  [
+    {
+      name: 'memory',
+      open: async () => {
+        const store = new MemoryUserStore();
+        return {
+          store,
+          rooms: new MemoryResourceStore({ events: store.events }),
+          close: async () => {},
+        };
+      },
+    },
+    ...backends.map(({ name, open }) => ({
+      name,
+      open: async () => {
+        const backend = await open();
+        const { executor, schema } = backend;
+        const rooms = new PostgresResourceStore({ executor, schema, resourceType: 'Room' });
+        return { store: backend.newStore(), rooms, close: () => backend.close() };
+      },
+    })),
+  ];
+
+describe.each(hostStores)("a host type's writes in the log on $name", ({ open }) => {
+  let opened: OpenedStore & { rooms: ResourceStore };
+  let h: ReturnType<typeof setup>;
+  beforeAll(async () => {
+    opened = await open();
+    h = setup({
+      store: opened.store,
+      resourceTypes: [
+        { name: 'Room', endpoint: '/Rooms', schema: roomSchema, store: opened.rooms },
+      ],
+    });
+  }, 60_000);
+  afterAll(() => opened?.close());
+
+  it('records room.created|updated|deleted beside the users, none for a refused write', async () => {
+    const user = await h.createUser('rooms@example.org');
+    const created = await h.request('POST', '/Rooms', {
+      body: { schemas: [ROOM], displayName: 'Lab', number: 7 },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const taken = await h.request('POST', '/Rooms', {
+      body: { schemas: [ROOM], displayName: 'Other', number: 7 },
+    });
+    expect(taken.status).toBe(409);
+    await h.request('PATCH', `/Rooms/${id}`, {
+      body: patchBody({ op: 'replace', path: 'displayName', value: 'Lab 2' }),
+    });
+    expect((await h.request('DELETE', `/Rooms/${id}`)).status).toBe(204);
+    const events = from(await readUntil(h.scim, has('room.deleted', id)), user.id);
+    expect(events.map((e) => [e.type, e.data.id])).toEqual([
+      ['user.created', user.id],
+      ['room.created', id],
+      ['room.updated', id],
+      ['room.deleted', id],
+    ]);
+    expect(events[1]?.data).toMatchObject({
+      resourceType: 'Room',
+      resource: { displayName: 'Lab' },
+    });
+    expect(events[2]?.data).toMatchObject({
+      changed: ['displayName'],
+      resource: { displayName: 'Lab 2' },
+    });
+    expect(events[3]?.data.resource).toMatchObject({ id, displayName: 'Lab 2' });
+  });
+});
+
+describe('without a log', () => {
+  it('serves as before, and scim.events refuses to list with a clear error', async () => {
+    const h = setup({ store: new MemoryUserStore({ events: false }) });
+    await h.createUser('nolog@example.org');
+    await expect(h.scim.events.list('tenant-a')).rejects.toThrow(/keeps no event log/);
+  });
+});
+
+describe('retention', () => {
+  it('purges events older than retentionDays, in bounded batches, and keeps the rest', async () => {
+    let now = new Date('2026-01-01T00:00:00.000Z');
+    const h = setup({ events: { retentionDays: 30 }, hooks: { now: () => now } });
+    const old = await h.createUser('old@example.org');
+    now = new Date('2026-01-20T00:00:00.000Z');
+    const recent = await h.createUser('recent@example.org');
+    now = new Date('2026-02-05T00:00:00.000Z');
+    expect(await h.scim.events.purge()).toBe(1);
+    const left = await readAll(h.scim);
+    expect(left.map((e) => e.data.id)).toEqual([recent.id]);
+    expect(left.map((e) => e.data.id)).not.toContain(old.id);
+    await h.scim.close();
+  });
+
+  it('refuses a retention that is not a number of days > 0', () => {
+    expect(() => setup({ events: { retentionDays: 0 } })).toThrow(/retentionDays/);
+  });
+});
+
+describe('the memory log is bounded', () => {
+  it('keeps the most recent `eventsKept` events; an older cursor resumes at the oldest kept', async () => {
+    const h = setup({ store: new MemoryUserStore({ eventsKept: 3 }) });
+    const first = await h.createUser('k1@example.org');
+    const { next } = await h.scim.events.list('tenant-a');
+    const later = [];
+    for (let i = 2; i <= 5; i++) later.push(await h.createUser(`k${i}@example.org`));
+    const kept = await readAll(h.scim);
+    expect(kept.map((e) => e.data.id)).toEqual(later.slice(1).map((u) => u.id));
+    expect(kept.map((e) => e.data.id)).not.toContain(first.id);
+    const resumed = await readAll(h.scim, next);
+    expect(resumed.map((e) => e.id)).toEqual(kept.map((e) => e.id));
+  });
+
+  it('refuses an eventsKept that is not a whole number ≥ 1', () => {
+    expect(() => new MemoryUserStore({ eventsKept: 0 })).toThrow(/eventsKept/);
+  });
+});
