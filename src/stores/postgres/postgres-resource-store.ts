@@ -66,7 +66,8 @@ const columns = (resource: ScimResource) => [
  * document in one table shared by the host's types (keyed by tenant, type and id), its unique
  * keys one row each in a second table whose primary key lets one resource of the tenant hold a
  * key (a race for a key has exactly one winner, the other gets 409), `replace` and `delete`
- * conditional on the stored version, all in one transaction per write. `list` answers every
+ * conditional on the stored version, each write atomic (one statement, or one transaction when
+ * it takes or frees keys) with its events. `list` answers every
  * filter and sort in SQL through the same compilers as the user and group stores, resolved in
  * the compiled type the query carries (extension attributes under their URN, multi-valued
  * attributes by any element, `meta.created` / `meta.lastModified` on timestamp columns), and
