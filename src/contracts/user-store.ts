@@ -1,4 +1,5 @@
 import type { ScimUser } from '../schema/user-resource.js';
+import type { SubscriptionStore } from './event-subscriptions.js';
 import type { GroupStore } from './group-store.js';
 import type { OutboxMessage, OutboxStore } from './outbox.js';
 import type { ListQuery, StorePage } from './store-query.js';
@@ -78,4 +79,10 @@ export interface UserStore extends TypeStore<UserStoreShape> {
    * 501.
    */
   readonly groups?: GroupStore;
+  /**
+   * The delivery state of durable event subscribers (checkpoints, leases, attempts, dead
+   * letters), in the same database as the event log. Omitted: `scim.events.subscribe` is
+   * refused.
+   */
+  readonly subscriptions?: SubscriptionStore;
 }
