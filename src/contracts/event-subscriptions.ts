@@ -248,7 +248,8 @@ export interface SubscriptionStore {
    * at `now`, with failed attempts reset: the partition of `tenant`, created if missing, or
    * with `tenant` `undefined` every partition of the subscriber and its walker. A partition
    * under a lease loses its token (its holder can record nothing more) but keeps the lease's
-   * end, so no one delivers it before the holder's attempt in flight has ended.
+   * end, so no one delivers it before the holder's attempt in flight has ended; the walker's
+   * lease ends at once (it delivers nothing).
    */
   replay(
     subscriber: string,
@@ -256,12 +257,12 @@ export interface SubscriptionStore {
     after: string | undefined,
     now: Date,
   ): Promise<void>;
-  /** Lists dead letters, ordered by tenant then event id. */
+  /** Lists dead letters, ordered by event id. */
   listDeadLetters(query: DeadLetterQuery): Promise<readonly DeadLetter[]>;
   /**
-   * Queues dead letters for another delivery and marks their partitions due at `now`: those of
-   * `eventIds`, or with none given, every `dead` letter of `tenant` (every tenant's when it is
-   * omitted too). Resolves to how many it queued.
+   * Queues `dead` letters for another delivery and marks their partitions due at `now`: those
+   * of `tenant` (every tenant's when omitted) whose event is among `eventIds` (any when
+   * omitted). Resolves to how many it queued.
    */
   retryDeadLetters(
     subscriber: string,

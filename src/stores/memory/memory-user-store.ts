@@ -7,6 +7,7 @@ import type {
   UserStore,
   WriteEffects,
 } from '../../contracts/user-store.js';
+import type { SubscriptionStore } from '../../contracts/event-subscriptions.js';
 import type { OutboxStore } from '../../contracts/outbox.js';
 import type { GroupStore } from '../../contracts/group-store.js';
 import { ScimConfigError, scimErrors } from '../../errors/index.js';
@@ -27,6 +28,7 @@ import {
 } from './filter-plan.js';
 import { MemoryGroupStore } from './memory-group-store.js';
 import { DEFAULT_SENT_KEPT, MemoryOutbox, type MemoryOutboxEntry } from './memory-outbox.js';
+import { MemorySubscriptionStore } from './memory-subscription-store.js';
 import { scanTable } from './scan-table.js';
 import { groupIdEquality, groupsAttribute, groupsPartsRead } from '../user-group-paths.js';
 import { SharedLists } from './shared-lists.js';
@@ -92,6 +94,8 @@ export class MemoryUserStore implements UserStore {
   readonly outbox: OutboxStore;
   /** The groups and memberships; a user's delete removes its memberships in the same step. */
   readonly groups: GroupStore;
+  /** The delivery state of durable event subscribers, in the same process. */
+  readonly subscriptions: SubscriptionStore;
 
   /**
    * What the store answers itself: every filter but one on `groups.$ref`, and every sort but
@@ -130,6 +134,7 @@ export class MemoryUserStore implements UserStore {
       );
     this.#outbox = new MemoryOutbox(kept);
     this.outbox = this.#outbox;
+    this.subscriptions = new MemorySubscriptionStore();
   }
 
   /** Stores a new user; throws `scimErrors.uniqueness()` when its userName is taken. */

@@ -20,6 +20,7 @@ import { userResourceType } from '../../schema/user-resource-type.js';
 import type { MigrateResult } from './migrate.js';
 import { PostgresGroupStore } from './postgres-group-store.js';
 import { PostgresOutboxStore } from './postgres-outbox-store.js';
+import { PostgresSubscriptionStore } from './postgres-subscription-store.js';
 import type { QueryExecutor } from './query-executor.js';
 import { restoreOrder } from './restore-order.js';
 import { storeStatementTimeout } from './statement-timeout.js';
@@ -114,6 +115,8 @@ export class PostgresUserStore implements UserStore {
   readonly outbox: PostgresOutboxStore;
   /** The groups and memberships (migration 4); a user's delete removes its memberships. */
   readonly groups: GroupStore;
+  /** The delivery state of durable event subscribers (migration 9). */
+  readonly subscriptions: PostgresSubscriptionStore;
   private readonly groupStore: PostgresGroupStore;
   /** The resource type paths resolve in when a query carries none. */
   private readonly defaultType = userResourceType();
@@ -130,6 +133,7 @@ export class PostgresUserStore implements UserStore {
     );
     this.sql = userStatements(this.context.tables);
     this.outbox = new PostgresOutboxStore(this.context);
+    this.subscriptions = new PostgresSubscriptionStore(this.context);
     this.groups = this.groupStore = new PostgresGroupStore(this.context);
     const page = usersPage(this.context.tables);
     this.rows = new PostgresTable({

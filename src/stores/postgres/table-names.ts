@@ -30,6 +30,14 @@ export interface TableNames {
   readonly resourceKeys: string;
   /** The API keys of `PostgresKeyStore` (migration 7). */
   readonly apiKeys: string;
+  /** One row per event subscriber: its walker's cursor and lease (migration 9). */
+  readonly subscriptionWalkers: string;
+  /** One row per subscriber and tenant: checkpoint, retries, lease (migration 9). */
+  readonly subscriptionPartitions: string;
+  /** One row per delivery attempt of a subscriber (migration 9). */
+  readonly deliveryAttempts: string;
+  /** The events subscribers gave up on (migration 9). */
+  readonly deadLetters: string;
   /** Unquoted prefix for index, function and trigger names. */
   readonly prefix: string;
   /** The schema name as given, unquoted (for the advisory lock key). */
@@ -72,5 +80,9 @@ export function tableNames(location: TableLocation = {}): TableNames {
     resources: table('resources'),
     resourceKeys: table('resource_keys'),
     apiKeys: table('api_keys'),
+    subscriptionWalkers: table('subscription_walkers'),
+    subscriptionPartitions: table('subscription_partitions'),
+    deliveryAttempts: table('delivery_attempts'),
+    deadLetters: table('dead_letters'),
   };
 }
