@@ -51,7 +51,7 @@ describe('a durable subscriber delivers the log', () => {
     await sub.stop();
     log.append('a');
     const second = recordingHandler();
-    const again = subscribe('from-2', second.handler, { startAfter: undefined });
+    const again = subscribe('from-2', second.handler, { startAfter: log.events[0]!.cursor });
     await again.drain();
     expect(second.delivered()).toEqual(['ev-5']);
     await again.stop();
