@@ -68,6 +68,13 @@ export class Subscribers {
       },
       drain: () => runner.drain(),
       async replay(from) {
+        // The log refuses a cursor it did not give (400 invalidCursor) before anything moves.
+        if (from.after !== undefined)
+          await log.list({
+            after: from.after,
+            limit: 1,
+            ...(from.tenant === undefined ? {} : { tenant: from.tenant }),
+          });
         await store.replay(name, from.tenant, from.after, now());
         runner.kick();
       },

@@ -32,6 +32,8 @@ export class SubscriptionRunner {
   /** The deliveries under way, one per claimed tenant. */
   readonly #tasks = new Set<Promise<void>>();
   #round: Promise<void> | undefined;
+  /** The claim under way (or the last one). */
+  #claiming: Promise<number> = Promise.resolve(0);
   #again = false;
   #stopped = false;
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
@@ -155,8 +157,18 @@ export class SubscriptionRunner {
     return read;
   }
 
-  /** Claims due tenants while there is room, each delivered in a task; resolves to how many. */
-  async #claim(): Promise<number> {
+  /**
+   * Claims due tenants while there is room, each delivered in a task; resolves to how many.
+   * Claims of this process run one after another, so that together they never take more
+   * tenants than `concurrency`.
+   */
+  #claim(): Promise<number> {
+    const claiming = this.#claiming.then(() => this.#claimNow());
+    this.#claiming = claiming.catch(() => 0);
+    return claiming;
+  }
+
+  async #claimNow(): Promise<number> {
     const { store, subscriber, settings, now } = this.#parts;
     const room = settings.concurrency - this.#tasks.size;
     if (room <= 0 || this.#stopped) return 0;

@@ -105,6 +105,9 @@ export interface Subscription {
   /**
    * Delivers again every event after `after` (omitted: from the oldest kept): of `tenant`,
    * or of every tenant when it is omitted.
+   *
+   * @throws ScimError 400 `invalidCursor` (from the log) for a cursor the log did not give;
+   *   nothing is moved then.
    */
   replay(from: { readonly tenant?: string; readonly after?: string }): Promise<void>;
   /** Lists the events this subscriber gave up on. */

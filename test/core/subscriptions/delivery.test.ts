@@ -195,4 +195,19 @@ describe('replay', () => {
     expect(delivered('b')).toEqual([...ids(log.events, 'b'), ...ids(log.events, 'b')]);
     await sub.stop();
   });
+
+  it('refuses a cursor the log did not give, and moves nothing', async () => {
+    const { log, subscribe } = subscriberSetup();
+    log.appendMany(['a'], 2);
+    const { handler, delivered } = recordingHandler();
+    const sub = subscribe('careful', handler);
+    await sub.drain();
+    await expect(sub.replay({ tenant: 'a', after: 'forged' })).rejects.toMatchObject({
+      status: 400,
+      scimType: 'invalidCursor',
+    });
+    await sub.drain();
+    expect(delivered()).toEqual(['ev-1', 'ev-2']);
+    await sub.stop();
+  });
 });

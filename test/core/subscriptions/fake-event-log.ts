@@ -5,6 +5,7 @@ import type {
   EventPage,
   LoggedEvent,
 } from '../../../src/contracts/event-log.js';
+import { scimErrors } from '../../../src/errors/index.js';
 
 /**
  * An in-memory event log for the subscriber tests: events get increasing positions, a cursor
@@ -50,6 +51,8 @@ export class FakeEventLog implements EventLog {
 
   async list(query: EventListQuery): Promise<EventPage> {
     this.reads.push(query);
+    if (query.after !== undefined && !/^c:\d{8}$/.test(query.after))
+      throw scimErrors.invalidCursor('That cursor was not given by this log.');
     const after = query.after === undefined ? 0 : Number(query.after.slice(2));
     const visible = this.#heldFrom === undefined ? this.events.length : this.#heldFrom - 1;
     const events = this.events
