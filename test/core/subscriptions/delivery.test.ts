@@ -210,4 +210,24 @@ describe('replay', () => {
     expect(delivered()).toEqual(['ev-1', 'ev-2']);
     await sub.stop();
   });
+
+  it('stop() waits for the call in flight and hands the tenant back at once', async () => {
+    const { log, subscribe } = subscriberSetup();
+    log.appendMany(['a'], 3);
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const first = recordingHandler(() => gate);
+    const sub = subscribe('handover', first.handler);
+    await expect.poll(() => first.calls.length).toBe(1);
+    const stopping = sub.stop();
+    open();
+    await stopping;
+    expect(first.delivered()).toEqual(['ev-1']);
+    // The clock stands still: a tenant not handed back would wait for its lease forever.
+    const second = recordingHandler();
+    const next = subscribe('handover', second.handler);
+    await next.drain();
+    expect(second.delivered()).toEqual(['ev-2', 'ev-3']);
+    await next.stop();
+  });
 });
