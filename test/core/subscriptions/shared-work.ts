@@ -58,6 +58,20 @@ export async function twoInstancesShareTheWork(
     await w.call(instance, event, fail);
   };
   const parts = { log, now: () => new Date(), onError: (e: unknown) => errors.push(e) };
+  // The log walked already, every tenant due: each instance's first claim finds work, so both
+  // take part whichever starts first (without polling, a later one would not look again).
+  const walker = await storeA.claimWalker(
+    'shared',
+    new Date(),
+    new Date(Date.now() + 60_000),
+    undefined,
+  );
+  const marked = await storeA.advanceWalker('shared', walker!.token, {
+    ...{ from: undefined, cursor: log.events.at(-1)!.cursor, tenants: TENANTS },
+    ...{ now: new Date(), leaseUntil: new Date() },
+  });
+  expect(marked).toBe(true);
+  await storeA.releaseWalker('shared', walker!.token);
   const a = new Subscribers({ ...parts, store: storeA }).subscribe(
     'shared',
     handlerOf('A'),
