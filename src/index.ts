@@ -131,6 +131,29 @@ export type {
   OutboxStore,
   PendingOutboxMessage,
 } from './contracts/outbox.js';
+export type {
+  AttemptListQuery,
+  AttemptPage,
+  AttemptRecord,
+  DeadLetter,
+  DeadLetterQuery,
+  DeadLetterState,
+  DeliveryAttempt,
+  DeliveryStatus,
+  ListedDeliveryAttempt,
+  PartitionClaim,
+  SubscriptionStore,
+  WalkerClaim,
+} from './contracts/event-subscriptions.js';
+export type {
+  AttemptListOptions,
+  BackoffOptions,
+  DeadLetterListOptions,
+  DeliveryContext,
+  EventHandler,
+  SubscribeOptions,
+  Subscription,
+} from './core/subscriptions/index.js';
 export type { Mailer, SendOptions, WelcomeEmail } from './contracts/mailer.js';
 export type { ApiKeyVerifier, Scope, Tenant } from './contracts/api-key-verifier.js';
 export type {
