@@ -11,6 +11,11 @@ async function main(): Promise<void> {
   console.log(
     `Provisioning console: ${running.consoleUrl} (sign in with a tenant id and its API key)`,
   );
+  console.log(`Event feed: ${new URL(running.url).origin}/api/v1/events (a tenant's API key)`);
+  if (config.webhook)
+    console.log(
+      `Webhooks: every tenant's events are POSTed to ${new URL(config.webhook.url).origin}`,
+    );
   const dev = running.devKey;
   if (dev) {
     console.log(
