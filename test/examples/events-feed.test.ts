@@ -105,6 +105,34 @@ describe('GET /api/v1/events', () => {
     expect(other.body).toEqual({ data: [], next: null });
   });
 
+  it("pages the console's events page newest first", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++)
+      ids.push(
+        String((await api.scim('POST', '/Users', newUser(`p${i}@example.org`), 'k2')).body.id),
+      );
+    const page = async (query: string) => {
+      const response = await fetch(`${running.consoleUrl}/events${query}`, {
+        headers: { authorization: 'Bearer k2' },
+      });
+      const html = await response.text();
+      return {
+        html,
+        shown: [...html.matchAll(/class="resource-id">([^<]+)</g)].map((m) => m[1]),
+      };
+    };
+    const newest = await page('');
+    expect(newest.shown).toEqual(ids.slice(5).reverse());
+    expect(newest.html).toContain('href="/console/events?page=1" rel="next"');
+    expect(newest.html).toContain('None: no subscriber.');
+    const older = await page('?page=1');
+    expect(older.shown).toEqual(ids.slice(0, 5).reverse());
+    expect(older.html).toContain('href="/console/events" rel="prev"');
+    expect((await page('?page=99')).shown).toEqual(older.shown);
+    const signedOut = await fetch(`${running.consoleUrl}/events`);
+    expect(signedOut.status).toBe(401);
+  });
+
   it('answers 401 without a key or with an unknown one, in JSON', async () => {
     for (const key of [null, 'not-a-key']) {
       const refused = await api.feed('', key);
