@@ -250,13 +250,15 @@ export async function startServer(
         'SCIMKIT_WEBHOOK_URL is set, but this store keeps no event log to deliver from.',
       );
     }
+    // The subscriber's limit on an attempt stays above the endpoint's, and its lease twice that.
+    const attemptMs = Math.max(WEBHOOK_RETRY.timeoutMs, (timeoutMs ?? 0) + 5_000);
     webhooks = events.subscribe(
       WEBHOOK_SUBSCRIBER,
       webhookSubscriber({
         endpoint: { url, secrets },
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
       }),
-      WEBHOOK_RETRY,
+      { ...WEBHOOK_RETRY, timeoutMs: attemptMs, leaseMs: Math.max(60_000, 2 * attemptMs) },
     );
   }
   const feed = eventsRoute({ verifier, events, onError: (error) => print(describeError(error)) });

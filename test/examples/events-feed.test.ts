@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readConfig, readWebhookConfig } from '../../examples/server/config.js';
 import { EVENTS_PATH } from '../../examples/server/events/events-route.js';
 import { startServer, type RunningServer } from '../../examples/server/server.js';
-import { generateWebhookSecret } from '../../src/index.js';
+import { generateWebhookSecret, ScimConfigError } from '../../src/index.js';
 import { fakeDirectoryEvents, type FakeDirectoryEvents } from './fake-directory-events.js';
 import { testConfig } from './test-config.js';
 
@@ -184,6 +184,20 @@ describe('the example server without an event log', () => {
       expect(answer.body.detail).toMatch(/keeps no event log/);
     } finally {
       await running.close();
+    }
+    // The library's feed refuses the same way when the store has no log.
+    const refusing = await startServer(testConfig(), {
+      print: () => undefined,
+      events: () => ({
+        list: () =>
+          Promise.reject(new ScimConfigError('scim.events: the store keeps no event log')),
+        subscribe: () => ({ stop: () => undefined }),
+      }),
+    });
+    try {
+      expect((await client(refusing).feed()).status).toBe(501);
+    } finally {
+      await refusing.close();
     }
     const webhook = { url: 'http://127.0.0.1:9/hooks', secrets: [generateWebhookSecret()] };
     await expect(

@@ -178,5 +178,8 @@ describe('WEBHOOK_RETRY', () => {
     expect(span / 2).toBeGreaterThanOrEqual(24 * 3_600_000);
     // The first retry comes soon: a blip at the receiver costs seconds, not hours.
     expect(backoff.initialMs).toBeLessThanOrEqual(60_000);
+    // The runner's limit on an attempt leaves the webhook's own default timeout (15 s) room
+    // to fire first, with its clearer error.
+    expect(WEBHOOK_RETRY.timeoutMs).toBeGreaterThan(15_000);
   });
 });

@@ -20,6 +20,10 @@ export type EventHandler = (event: LoggedEvent, context: WebhookAttempt) => Prom
 
 /** How a subscriber retries. */
 export interface SubscribeOptions {
+  /** Longest wait for one handler call. */
+  readonly timeoutMs?: number;
+  /** How long a claim keeps other instances out; at least twice `timeoutMs`. */
+  readonly leaseMs?: number;
   readonly maxAttempts: number;
   readonly backoff: { readonly initialMs: number; readonly maxMs: number };
 }
@@ -71,12 +75,14 @@ interface AttemptsStore {
 }
 
 /**
- * The service's directory events, or undefined when its store keeps no event log. Read through
- * optional members: the feed, the subscribers and the attempts listing may each be missing.
+ * The service's directory events, or undefined when its store keeps no event log (the store's
+ * `events`). Read through optional members: the feed, the subscribers and the attempts listing
+ * may each be missing.
  */
 export function directoryEvents(scim: Scim, store: UserStore): DirectoryEvents | undefined {
   const events = (scim as Scim & { readonly events?: LibraryEvents }).events;
-  if (events === undefined) return undefined;
+  const log = (store as UserStore & { readonly events?: unknown }).events;
+  if (events === undefined || log === undefined) return undefined;
   const kept = (store as UserStore & { readonly subscriptions?: AttemptsStore }).subscriptions;
   return {
     list: (tenant, query) => events.list(tenant, query),

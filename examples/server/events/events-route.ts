@@ -1,5 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isScimError, ScimError, scimErrors, type ApiKeyVerifier } from '../../../src/index.js';
+import {
+  isScimError,
+  ScimConfigError,
+  ScimError,
+  scimErrors,
+  type ApiKeyVerifier,
+} from '../../../src/index.js';
 import type { DirectoryEvents, FeedQuery } from './directory-events.js';
 
 /** Where the example server serves each tenant's event feed. */
@@ -35,6 +41,8 @@ function answer(res: ServerResponse, status: number, body: unknown, extra = {}):
     })
     .end(text);
 }
+
+const noLog = () => new ScimError(501, "This server's store keeps no event log.");
 
 function refuse(res: ServerResponse, error: ScimError): void {
   answer(res, error.status, error, error.headers);
@@ -105,8 +113,7 @@ export function eventsRoute(options: EventsRouteOptions) {
           { headers: { 'www-authenticate': 'Bearer' } },
         ),
       );
-    if (events === undefined)
-      return refuse(res, new ScimError(501, "This server's store keeps no event log."));
+    if (events === undefined) return refuse(res, noLog());
     const query = readFeedQuery(url.searchParams);
     if (query instanceof ScimError) return refuse(res, query);
     let page;
@@ -115,6 +122,7 @@ export function eventsRoute(options: EventsRouteOptions) {
     } catch (error) {
       // The store judges a cursor that looks right but is not one of its own.
       if (isScimError(error) && error.status < 500) return refuse(res, error);
+      if (error instanceof ScimConfigError) return refuse(res, noLog());
       throw error;
     }
     answer(res, 200, { data: page.events, next: page.next ?? null });
