@@ -256,6 +256,12 @@ describe('webhooks of the example server', () => {
     const feed = await api.feed();
     const event = feed.body.data?.find((e) => e.data.id === created.body.id);
     expect(received).toHaveLength(1);
+    expect(events.subscribed).toEqual([
+      {
+        name: 'webhooks',
+        options: expect.objectContaining({ maxAttempts: 20, timeoutMs: 20_000, leaseMs: 60_000 }),
+      },
+    ]);
     const [delivery] = received;
     expect(delivery?.headers['webhook-id']).toBe(event?.id);
     expect(new Webhook(secret).verify(delivery?.body ?? '', delivery?.headers ?? {})).toEqual(

@@ -8,6 +8,7 @@ import type {
   DeliveryAttempt,
   DirectoryEvents,
   EventHandler,
+  SubscribeOptions,
 } from '../../examples/server/events/directory-events.js';
 
 const FAKE_ATTEMPTS = 3;
@@ -97,6 +98,8 @@ function directoryEvent(event: ScimEvent, id: string): DirectoryEvent {
 /** The fake, with a way to wait until every subscriber has handled every event. */
 export interface FakeDirectoryEvents extends DirectoryEvents {
   readonly log: readonly LoggedEvent[];
+  /** Each subscriber started, with the options it was given. */
+  readonly subscribed: readonly { name: string; options: SubscribeOptions }[];
   /** Resolves once every subscriber has delivered or given up every event so far. */
   idle(): Promise<void>;
 }
@@ -105,6 +108,7 @@ export interface FakeDirectoryEvents extends DirectoryEvents {
 export function fakeDirectoryEvents(scim: Scim): FakeDirectoryEvents {
   const log: LoggedEvent[] = [];
   const attempts: DeliveryAttempt[] = [];
+  const subscribed: { name: string; options: SubscribeOptions }[] = [];
   const runners: { wake(): void; idle(): Promise<void> }[] = [];
   scim.on((event) => {
     const seq = log.length + 1;
@@ -147,6 +151,7 @@ export function fakeDirectoryEvents(scim: Scim): FakeDirectoryEvents {
 
   return {
     log,
+    subscribed,
     async list(tenant, { after, limit, types }) {
       if (after !== undefined && !/^[0-9]+$/.test(after))
         throw scimErrors.invalidCursor('This cursor is not one of the log.');
@@ -157,7 +162,8 @@ export function fakeDirectoryEvents(scim: Scim): FakeDirectoryEvents {
         .slice(0, limit);
       return { events, next: events.at(-1)?.cursor ?? after };
     },
-    subscribe(name, handler) {
+    subscribe(name, handler, options) {
+      subscribed.push({ name, options });
       const runner = subscriber(name, handler);
       runners.push(runner);
       runner.wake();
