@@ -53,7 +53,7 @@ function attemptsCell(row: EventRow, webhooks: boolean): SafeHtml {
       (a) =>
         markup`<li class="attempt attempt-${a.status}" data-status="${a.status}">
           <b>${a.status}</b> #${a.attempt} <span class="subscriber">${a.subscriber}</span>
-          <time>${a.at}</time>${a.error === undefined ? '' : markup` <span class="error">${a.error}</span>`}
+          <time>${a.at}</time>${a.error ? markup` <span class="error">${a.error}</span>` : ''}
         </li>`,
     )}
   </ul>`;
