@@ -102,7 +102,7 @@ export function webhookSubscriber(options: WebhookSubscriberOptions): WebhookHan
           cause: error,
         });
       const reason = error instanceof Error ? (error.cause ?? error) : error;
-      throw new WebhookDeliveryError(`${origin} could not be reached: ${describe(reason)}.`, {
+      throw new WebhookDeliveryError(`${origin} could not be reached: ${describeReason(reason)}.`, {
         cause: error,
       });
     }
@@ -160,7 +160,7 @@ function perTenant(
   };
 }
 
-function describe(reason: unknown): string {
+function describeReason(reason: unknown): string {
   if (reason instanceof Error) {
     const code = (reason as { code?: unknown }).code;
     return typeof code === 'string' ? `${code} (${reason.message})` : reason.message;
