@@ -131,7 +131,48 @@ export type {
   OutboxStore,
   PendingOutboxMessage,
 } from './contracts/outbox.js';
+export type {
+  AttemptListQuery,
+  AttemptPage,
+  AttemptRecord,
+  DeadLetter,
+  DeadLetterQuery,
+  DeadLetterState,
+  DeliveryAttempt,
+  DeliveryStatus,
+  ListedDeliveryAttempt,
+  PartitionClaim,
+  SubscriptionStore,
+  WalkerClaim,
+} from './contracts/event-subscriptions.js';
+export type {
+  AttemptListOptions,
+  BackoffOptions,
+  DeadLetterListOptions,
+  DeliveryContext,
+  EventHandler,
+  SubscribeOptions,
+  Subscription,
+} from './core/subscriptions/index.js';
 export type { Mailer, SendOptions, WelcomeEmail } from './contracts/mailer.js';
+export { generateWebhookSecret } from './core/webhooks/webhook-secret.js';
+export { webhookSigner } from './core/webhooks/webhook-signer.js';
+export type {
+  WebhookHeaders,
+  WebhookMessage,
+  WebhookSigner,
+} from './core/webhooks/webhook-signer.js';
+export { checkWebhookEndpoint } from './core/webhooks/webhook-endpoint.js';
+export type { CheckedWebhookEndpoint, WebhookEndpoint } from './core/webhooks/webhook-endpoint.js';
+export { webhookSubscriber } from './core/webhooks/webhook-subscriber.js';
+export type {
+  WebhookAttempt,
+  WebhookEndpoints,
+  WebhookHandler,
+  WebhookSubscriberOptions,
+} from './core/webhooks/webhook-subscriber.js';
+export { WebhookDeliveryError } from './core/webhooks/webhook-delivery-error.js';
+export { WEBHOOK_RETRY } from './core/webhooks/webhook-retry.js';
 export type { ApiKeyVerifier, Scope, Tenant } from './contracts/api-key-verifier.js';
 export type {
   GroupListQuery,

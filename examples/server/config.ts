@@ -1,8 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import {
   BUILT_IN_PROFILES,
+  checkWebhookEndpoint,
   ScimConfigError,
   staticApiKeys,
+  webhookSigner,
   type OutboxOptions,
 } from '../../src/index.js';
 import { DEFAULT_CONSOLE_LIMITS, type ConsoleLimits } from './console/console-limits.js';
@@ -68,6 +70,16 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   maxBufferedBodyBytes: 64 * 1024 * 1024,
 };
 
+/** Where every tenant's events are POSTed, signed (`SCIMKIT_WEBHOOK_URL`, `_SECRET`). */
+export interface WebhookConfig {
+  /** `https:`, or `http:` to a loopback host. */
+  readonly url: string;
+  /** One `whsec_` secret, or two (the new one and the old) while the secret is rotated. */
+  readonly secrets: readonly string[];
+  /** How long the endpoint has to answer one attempt. Default 15,000. */
+  readonly timeoutMs?: number;
+}
+
 /** Everything the example server reads from its environment. */
 export interface ServerConfig {
   readonly host: string;
@@ -125,6 +137,8 @@ export interface ServerConfig {
    * header, which a client may spoof, and the links from the listening address.
    */
   readonly publicUrl?: string | undefined;
+  /** Sends every tenant's directory events to one endpoint. Undefined: no webhooks. */
+  readonly webhook?: WebhookConfig | undefined;
 }
 
 /** The data folder used when SCIMKIT_DATA_DIR is unset: `.data/` next to this file. */
@@ -297,6 +311,32 @@ function readPublicUrl(env: NodeJS.ProcessEnv): string | undefined {
   return text.replace(/\/+$/, '');
 }
 
+/**
+ * Reads `SCIMKIT_WEBHOOK_URL` and `SCIMKIT_WEBHOOK_SECRET` (one `whsec_` secret, or the new and
+ * the old separated by a space while rotating): both or neither. The URL must be `https:`
+ * (plain `http:` only to a loopback host); the library's own check says what is wrong.
+ */
+export function readWebhookConfig(env: NodeJS.ProcessEnv): WebhookConfig | undefined {
+  const url = env.SCIMKIT_WEBHOOK_URL?.trim() || undefined;
+  const secretText = env.SCIMKIT_WEBHOOK_SECRET?.trim() || undefined;
+  if (url === undefined && secretText === undefined) return undefined;
+  if (url === undefined)
+    throw new Error('SCIMKIT_WEBHOOK_SECRET is set but SCIMKIT_WEBHOOK_URL is not: set both.');
+  if (secretText === undefined)
+    throw new Error(
+      "SCIMKIT_WEBHOOK_URL needs SCIMKIT_WEBHOOK_SECRET (make one with: node -e \"console.log('whsec_' + crypto.randomBytes(32).toString('base64'))\").",
+    );
+  const secrets = secretText.split(/\s+/);
+  try {
+    webhookSigner(secrets, 'SCIMKIT_WEBHOOK_SECRET');
+    checkWebhookEndpoint({ url, secrets }, 'SCIMKIT_WEBHOOK_URL');
+  } catch (error) {
+    if (!(error instanceof ScimConfigError)) throw error;
+    throw new Error(error.message);
+  }
+  return { url, secrets, timeoutMs: integer(env, 'SCIMKIT_WEBHOOK_TIMEOUT_MS', 15_000, 1) };
+}
+
 /** Reads the server's configuration from environment variables. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 8080);
@@ -340,5 +380,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     ),
     meHeader,
     publicUrl: readPublicUrl(env),
+    webhook: readWebhookConfig(env),
   };
 }

@@ -1,5 +1,6 @@
 // The runnable example service: `npm start` at the repository root.
 import { readConfig } from './config.js';
+import { EVENTS_PATH } from './events/events-route.js';
 import { startServer } from './server.js';
 
 async function main(): Promise<void> {
@@ -11,6 +12,11 @@ async function main(): Promise<void> {
   console.log(
     `Provisioning console: ${running.consoleUrl} (sign in with a tenant id and its API key)`,
   );
+  console.log(`Event feed: ${new URL(running.url).origin}${EVENTS_PATH} (a tenant's API key)`);
+  if (config.webhook)
+    console.log(
+      `Webhooks: every tenant's events are POSTed to ${new URL(config.webhook.url).origin}`,
+    );
   const dev = running.devKey;
   if (dev) {
     console.log(

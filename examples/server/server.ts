@@ -7,6 +7,8 @@ import {
   createScim,
   MemoryKeyStore,
   staticApiKeys,
+  WEBHOOK_RETRY,
+  webhookSubscriber,
   type MeHook,
   type Scim,
   type ScimOptions,
@@ -17,6 +19,12 @@ import { CONSOLE_PATH, isConsolePath, startConsole } from './console/console.js'
 import { DevMailbox, MailboxLinks } from './console/mailbox.js';
 import { DEFAULT_CONNECTION_LIMITS, DEFAULT_HTTP_TIMEOUTS, type ServerConfig } from './config.js';
 import { devKey, type DevKey } from './dev-key.js';
+import {
+  directoryEvents,
+  type DirectoryEvents,
+  type Subscription,
+} from './events/directory-events.js';
+import { EVENTS_PATH, eventsRoute } from './events/events-route.js';
 import { trackConnections } from './graceful-close.js';
 import { memoryInvitations } from './invitations.js';
 import { keyGate } from './key-gate.js';
@@ -55,7 +63,15 @@ export interface StartOptions {
   /** A store of the caller's, used instead of `config.store`; the caller closes it. */
   readonly store?: UserStore;
   readonly print?: (text: string) => void;
+  /**
+   * Gives the directory events the server reads and subscribes with, instead of the service's
+   * own (`scim.events` and the store's delivery attempts).
+   */
+  readonly events?: (scim: Scim) => DirectoryEvents | undefined;
 }
+
+/** The name of the durable subscriber that POSTs events to `SCIMKIT_WEBHOOK_URL`. */
+export const WEBHOOK_SUBSCRIBER = 'webhooks';
 
 /**
  * Picks the secret that signs activation links: the configured one, else the one kept in the
@@ -222,6 +238,30 @@ export async function startServer(
       .then(() => scim.users.resendInvitation(tenant, user.id))
       .catch((error: unknown) => print(describeError(error)));
   });
+  const events = options.events ? options.events(scim) : directoryEvents(scim, opened.store);
+  let webhooks: Subscription | undefined;
+  if (config.webhook !== undefined) {
+    const { url, secrets, timeoutMs } = config.webhook;
+    if (events === undefined) {
+      server.close();
+      await scim.close();
+      await opened.close();
+      throw new Error(
+        'SCIMKIT_WEBHOOK_URL is set, but this store keeps no event log to deliver from.',
+      );
+    }
+    // The subscriber's limit on an attempt stays above the endpoint's, and its lease twice that.
+    const attemptMs = Math.max(WEBHOOK_RETRY.timeoutMs, (timeoutMs ?? 0) + 5_000);
+    webhooks = events.subscribe(
+      WEBHOOK_SUBSCRIBER,
+      webhookSubscriber({
+        endpoint: { url, secrets },
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      }),
+      { ...WEBHOOK_RETRY, timeoutMs: attemptMs, leaseMs: Math.max(60_000, 2 * attemptMs) },
+    );
+  }
+  const feed = eventsRoute({ verifier, events, onError: (error) => print(describeError(error)) });
   const scimNodeListener = scimNode(scim, { maxBufferedBodyBytes: limits.maxBufferedBodyBytes });
   const scimListener = (req: IncomingMessage, res: ServerResponse) => {
     if (perKey.enter(req, res)) scimNodeListener(req, res);
@@ -236,6 +276,8 @@ export async function startServer(
     keys: fromStore ? opened.keys : undefined,
     discoveryKey: config.keys[0]?.key ?? dev?.key,
     mailbox,
+    events,
+    webhooks: config.webhook !== undefined,
     basePath: BASE_PATH,
     publicUrl: config.publicUrl,
     ...(config.consoleLimits === undefined ? {} : { limits: config.consoleLimits }),
@@ -264,6 +306,10 @@ export async function startServer(
       req.url = `${url.pathname}${url.search}`;
       return scimListener(req, res);
     }
+    if (url.pathname === EVENTS_PATH) {
+      if (perKey.enter(req, res)) feed(req, res, url);
+      return;
+    }
     if (url.pathname === '/activate') return activation(req, res, url);
     if (url.pathname === '/openapi.json') return openApi(req, res);
     if (isConsolePath(url.pathname)) return devConsole(req, res, url);
@@ -284,6 +330,7 @@ export async function startServer(
     async close() {
       await connections.drain(timeouts.shutdownGraceMs);
       mailer.abort();
+      await webhooks?.stop();
       await scim.close();
       await opened.close();
     },

@@ -1,5 +1,6 @@
 import type { ScimUser } from '../schema/user-resource.js';
 import type { EventEffects, EventLog } from './event-log.js';
+import type { SubscriptionStore } from './event-subscriptions.js';
 import type { GroupStore, MemberGroup } from './group-store.js';
 import type { OutboxMessage, OutboxStore } from './outbox.js';
 import type { ListQuery, StorePage } from './store-query.js';
@@ -94,4 +95,10 @@ export interface UserStore extends TypeStore<UserStoreShape> {
    * refuses to list.
    */
   readonly events?: EventLog;
+  /**
+   * The delivery state of durable event subscribers (checkpoints, leases, attempts, dead
+   * letters), in the same database as the event log. Omitted: `scim.events.subscribe` is
+   * refused.
+   */
+  readonly subscriptions?: SubscriptionStore;
 }

@@ -50,7 +50,14 @@ export function createScim(options: ScimOptions): Scim {
   const resourceType = service.types[0] as ServiceDescription['types'][number];
   const { events, requests } = eventHubs(service, reportError);
   const outbox = welcomeOutbox({ store, ...service.mail }, now, reportError);
-  const feed = eventFeed(store.events, service.events.retentionDays, now, reportError);
+  const feed = eventFeed(
+    store.events,
+    service.events.retentionDays,
+    now,
+    reportError,
+    store.subscriptions,
+  );
+  events.onCommit(() => feed.kick());
   const services = resourceServices({
     service,
     events,

@@ -58,19 +58,6 @@ function nestsDeeper(text: string, maxDepth: number): boolean {
   return false;
 }
 
-// A backslash (an escape may spell U+0000 or a lone surrogate), U+0000, or any surrogate.
-const MAY_HOLD_BAD_TEXT = /[\0\\\uD800-\uDFFF]/;
-
-/**
- * Tells whether JSON text might parse to a key or string that is not {@link isClientText}.
- * `false` is certain: text without a backslash, U+0000 or a surrogate parses to keys and
- * strings without them, so a body that is also not {@link jsonTextTooDeep} needs no
- * {@link findBadJson} walk. `true` only means the walk must look.
- */
-export function jsonTextMayHoldBadText(text: string): boolean {
-  return MAY_HOLD_BAD_TEXT.test(text);
-}
-
 /** What {@link findBadJson} found, and where: a path such as `emails[0].value`. */
 export interface BadJson {
   readonly problem: 'depth' | 'text';

@@ -100,6 +100,9 @@ export function echoScim(): Scim {
     events: {
       list: () => Promise.resolve({ events: [], next: undefined }),
       purge: () => Promise.resolve(0),
+      subscribe: () => {
+        throw new Error('echo has no subscribers');
+      },
     },
     on: () => () => undefined,
     onRequest: () => () => undefined,

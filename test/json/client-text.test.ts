@@ -1,9 +1,7 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   findBadJson,
   isClientText,
-  jsonTextMayHoldBadText,
   jsonTextTooDeep,
   MAX_JSON_DEPTH,
 } from '../../src/json/client-text.js';
@@ -78,37 +76,6 @@ describe('jsonTextTooDeep', () => {
       expect(jsonTextTooDeep(text.value, MAX_JSON_DEPTH)).toBe(deep);
       expect(text.read()).toBeLessThanOrEqual(4 * body.length);
     }
-  });
-});
-
-describe('jsonTextMayHoldBadText', () => {
-  it('is true for every text whose value the walk refuses for its text', () => {
-    const bad = ['\\u0000', '\\ud800', '\\uDC00'];
-    for (const escape of bad) {
-      const text = `{"a":["x${escape}"]}`;
-      expect(findBadJson(JSON.parse(text), MAX_JSON_DEPTH)?.problem).toBe('text');
-      expect(jsonTextMayHoldBadText(text)).toBe(true);
-    }
-    expect(jsonTextMayHoldBadText('{"k\\u0000":1}')).toBe(true);
-  });
-
-  it('says false only for text that parses to a value the walk accepts', () => {
-    fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => {
-        const text = JSON.stringify(value);
-        if (!jsonTextMayHoldBadText(text) && !jsonTextTooDeep(text, MAX_JSON_DEPTH))
-          expect(findBadJson(JSON.parse(text), MAX_JSON_DEPTH)).toBeUndefined();
-      }),
-      { numRuns: 500 },
-    );
-    fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), (key) => {
-        const text = JSON.stringify({ [key]: key });
-        if (findBadJson(JSON.parse(text), MAX_JSON_DEPTH) !== undefined)
-          expect(jsonTextMayHoldBadText(text)).toBe(true);
-      }),
-      { numRuns: 500 },
-    );
   });
 });
 

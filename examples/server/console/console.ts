@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiKeyVerifier, KeyStore, Scim, ScimUser, UserStore } from '../../../src/index.js';
 import type { DevMailbox } from './mailbox.js';
+import type { DirectoryEvents } from '../events/directory-events.js';
+import { EVENTS_PER_PAGE, eventsPage, type EventRow } from './events-page.js';
+import { DEFAULT_RECENT_EVENTS_LIMITS, RecentEvents } from './recent-events.js';
 import { DEFAULT_CONSOLE_LIMITS, type ConsoleLimits } from './console-limits.js';
 import { REQUEST_HISTORY, RequestLog } from './request-log.js';
 import {
@@ -30,6 +33,8 @@ const KEY_VERBS: Record<string, KeyVerb> = {
 };
 /** The most users the console lists. */
 const MAX_USERS = 200;
+/** The most delivery attempts shown per event. */
+const MAX_ATTEMPTS_SHOWN = 10;
 
 const ASSETS: Record<string, { type: string; body: string }> = {
   'console.js': { type: 'text/javascript; charset=utf-8', body: asset('console.js') },
@@ -55,6 +60,10 @@ export interface ConsoleOptions {
   /** A key to ask the SCIM service which resource types it serves, if one is known. */
   readonly discoveryKey: string | undefined;
   readonly mailbox: DevMailbox;
+  /** The directory events and their delivery attempts; undefined when the store keeps none. */
+  readonly events?: DirectoryEvents | undefined;
+  /** Whether the server POSTs events to a webhook endpoint. */
+  readonly webhooks?: boolean;
   /** Where the SCIM service is mounted, to ask it which resource types it serves. */
   readonly basePath: string;
   /**
@@ -122,6 +131,8 @@ export async function startConsole(options: ConsoleOptions) {
     publicUrl: options.publicUrl,
     basePath: options.basePath,
   });
+  const events = options.events;
+  const recent = events === undefined ? undefined : new RecentEvents(events);
   let userChanges = 0;
   scim.onRequest((event) => log.record(event));
   // Activation happens outside SCIM (the activation page): lifecycle events tell the view.
@@ -163,6 +174,43 @@ export async function startConsole(options: ConsoleOptions) {
       mailbox: mailboxSection(mailbox.list(tenant)),
       log: logSection(log.list(tenant), filters, limits.pageBytes),
     };
+  }
+
+  /** The events page: the tenant's newest events, a page at a time, with their attempts. */
+  async function showEvents(res: ServerResponse, caller: ConsoleCaller, url: URL) {
+    const pageText = url.searchParams.get('page') ?? '0';
+    const asked = /^[0-9]{1,4}$/.test(pageText) ? Number(pageText) : 0;
+    const newest = recent === undefined ? undefined : await recent.newest(caller.tenant);
+    const all = newest?.events ?? [];
+    const pages = Math.ceil(all.length / EVENTS_PER_PAGE);
+    const page = Math.max(0, Math.min(asked, pages - 1));
+    const listAttempts = events?.attempts;
+    const rows: EventRow[] = await Promise.all(
+      all.slice(page * EVENTS_PER_PAGE, (page + 1) * EVENTS_PER_PAGE).map(async (event) => ({
+        event,
+        attempts:
+          listAttempts === undefined
+            ? undefined
+            : await listAttempts({
+                tenant: caller.tenant,
+                eventId: event.id,
+                limit: MAX_ATTEMPTS_SHOWN,
+              }),
+      })),
+    );
+    const view = eventsPage({
+      tenant: caller.tenant,
+      csrf: caller.session?.csrf ?? '',
+      rows,
+      page,
+      pages,
+      keep: DEFAULT_RECENT_EVENTS_LIMITS.keep,
+      caughtUp: newest?.caughtUp ?? true,
+      read: newest?.read ?? 0,
+      webhooks: options.webhooks ?? false,
+      noLog: events === undefined,
+    });
+    send(res, 200, HTML, view.text);
   }
 
   async function post(req: IncomingMessage, res: ServerResponse, route: string) {
@@ -211,6 +259,10 @@ export async function startConsole(options: ConsoleOptions) {
       const parts = await sections(caller.tenant, url);
       const body = Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, String(v)]));
       return send(res, 200, 'application/json', JSON.stringify(body));
+    }
+    if (route === '/events') {
+      if (caller === undefined) return sendSignIn(req, res, 401, 'Sign in to see the events.');
+      return showEvents(res, caller, url);
     }
     if (route === '/setup') {
       if (caller === undefined) return sendSignIn(req, res, 401, 'Sign in to see the setup page.');

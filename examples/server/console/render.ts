@@ -271,6 +271,7 @@ export function consolePage(parts: {
           <h1>Provisioning console</h1>
           <span>tenant <b id="tenant">${parts.tenant}</b></span>
           <a href="/console/setup" id="setup-link">Setup</a>
+          <a href="/console/events" id="events-link">Events</a>
           ${signOutForm(parts.csrf)}
         </header>
         <main>

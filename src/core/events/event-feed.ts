@@ -1,4 +1,7 @@
 import type { EventLog, EventPage } from '../../contracts/event-log.js';
+import type { SubscriptionStore } from '../../contracts/event-subscriptions.js';
+import { Subscribers } from '../subscriptions/subscribers.js';
+import type { EventHandler, SubscribeOptions, Subscription } from '../subscriptions/types.js';
 import { ScimConfigError, scimErrors } from '../../errors/index.js';
 import { previewJson } from '../../json/preview-json.js';
 
@@ -43,6 +46,16 @@ export interface EventFeed {
    * For a host that runs it from its own scheduler. Without a log, or with `Infinity`: 0.
    */
   purge(): Promise<number>;
+  /**
+   * Starts the durable subscriber `name`: `handler` gets every event of the log at least once,
+   * in log order per tenant, with its checkpoint, retries and dead letters kept in the store
+   * (`store.subscriptions`); another process subscribing under the same name shares the work.
+   * `scim.close()` stops it. See docs/events.md, "Subscribers".
+   *
+   * @throws ScimConfigError when the store keeps no event log or no subscription state, the
+   *   name already runs in this process, or an option cannot work.
+   */
+  subscribe(name: string, handler: EventHandler, options?: SubscribeOptions): Subscription;
 }
 
 /** The most events one page returns, and the default. */
@@ -58,7 +71,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The feed of one `createScim`, and what stops its purge timer. */
 export interface EventFeedService {
   readonly feed: EventFeed;
-  /** Stops the purge timer and waits for a purge under way. */
+  /** Wakes the durable subscribers of this process, after a committed write. */
+  kick(): void;
+  /** Stops the purge timer and the subscribers, and waits for a purge under way. */
   close(): Promise<void>;
 }
 
@@ -73,6 +88,7 @@ export function eventFeed(
   retentionDays: number,
   now: () => Date,
   reportError: (error: unknown) => void,
+  subscriptions?: SubscriptionStore,
 ): EventFeedService {
   if (typeof retentionDays !== 'number' || !(retentionDays > 0))
     throw new ScimConfigError(
@@ -88,6 +104,9 @@ export function eventFeed(
       purged += n;
       if (n < PURGE_BATCH) break;
     }
+    // Delivery attempts and dead letters go with the events they were about.
+    for (let batch = 0; subscriptions && batch < PURGE_BATCHES; batch++)
+      if ((await subscriptions.purge(before, PURGE_BATCH)) < PURGE_BATCH) break;
     return purged;
   };
   const tick = () => {
@@ -100,6 +119,8 @@ export function eventFeed(
   };
   const timer = log && retentionDays !== Infinity ? setInterval(tick, PURGE_EVERY_MS) : undefined;
   timer?.unref?.();
+  const subscribers =
+    log && new Subscribers({ log, store: subscriptions, now, onError: reportError });
   return {
     feed: {
       async list(tenant, options = {}) {
@@ -117,10 +138,18 @@ export function eventFeed(
         tick();
         return (await running) ?? 0;
       },
+      subscribe(name, handler, options) {
+        if (!subscribers)
+          throw new ScimConfigError(
+            `events.subscribe("${name}"): the store keeps no event log (its \`events\` is absent), so there is nothing to deliver.`,
+          );
+        return subscribers.subscribe(name, handler, options);
+      },
     },
+    kick: () => subscribers?.kick(),
     close: async () => {
       if (timer) clearInterval(timer);
-      await running;
+      await Promise.all([running, subscribers?.close()]);
     },
   };
 }

@@ -4,6 +4,7 @@ import type { ScimEvent } from './types.js';
 export class EventHub {
   readonly #listeners = new Set<(event: ScimEvent) => void>();
   readonly #onError: (error: unknown) => void;
+  #onCommit: (() => void) | undefined;
 
   constructor(onError: (error: unknown) => void) {
     this.#onError = onError;
@@ -18,6 +19,16 @@ export class EventHub {
   /** Tells whether anyone listens, so callers can skip building events nobody reads. */
   get active(): boolean {
     return this.#listeners.size > 0;
+  }
+
+  /** Sets what a committed write wakes besides the listeners (the durable subscribers). */
+  onCommit(wake: () => void): void {
+    this.#onCommit = wake;
+  }
+
+  /** Tells that a write committed: wakes what `onCommit` set, even when no one listens. */
+  committed(): void {
+    this.#onCommit?.();
   }
 
   emit(event: ScimEvent): void {

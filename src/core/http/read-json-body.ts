@@ -1,10 +1,5 @@
 import { scimErrors } from '../../errors/index.js';
-import {
-  findBadJson,
-  jsonTextMayHoldBadText,
-  jsonTextTooDeep,
-  MAX_JSON_DEPTH,
-} from '../../json/client-text.js';
+import { findBadJson, jsonTextTooDeep, MAX_JSON_DEPTH } from '../../json/client-text.js';
 import type { ScimRequest } from '../types.js';
 import { checkBodyMediaType } from './declared-body.js';
 import { utf8Length } from '../../json/utf8-length.js';
@@ -50,8 +45,7 @@ export function readJsonBody(request: ScimRequest, maxBytes: number): unknown {
     const reason = error instanceof SyntaxError ? error.message : 'malformed JSON';
     throw scimErrors.invalidSyntax(`The request body is not valid JSON: ${reason}`);
   }
-  // Text that cannot spell bad text, and is not too deep, parses to a value the walk accepts.
-  return jsonTextMayHoldBadText(text) ? checkClientJson(value) : value;
+  return checkClientJson(value);
 }
 
 // Holds a body to what a client may send: at most MAX_JSON_DEPTH levels, and no U+0000 or lone

@@ -7,6 +7,7 @@ import type {
   UserStore,
   WriteEffects,
 } from '../../contracts/user-store.js';
+import type { SubscriptionStore } from '../../contracts/event-subscriptions.js';
 import type { OutboxStore } from '../../contracts/outbox.js';
 import type { GroupStore } from '../../contracts/group-store.js';
 import { ScimConfigError, scimErrors } from '../../errors/index.js';
@@ -28,6 +29,7 @@ import {
 import { DEFAULT_EVENTS_KEPT, MemoryEventLog } from './memory-event-log.js';
 import { MemoryGroupStore } from './memory-group-store.js';
 import { DEFAULT_SENT_KEPT, MemoryOutbox, type MemoryOutboxEntry } from './memory-outbox.js';
+import { MemorySubscriptionStore } from './memory-subscription-store.js';
 import { scanTable } from './scan-table.js';
 import { groupIdEquality, groupsAttribute, groupsPartsRead } from '../user-group-paths.js';
 import { SharedLists } from './shared-lists.js';
@@ -113,6 +115,8 @@ export class MemoryUserStore implements UserStore {
    */
   readonly events?: MemoryEventLog;
   readonly #log: MemoryEventLog | undefined;
+  /** The delivery state of durable event subscribers, in the same process. */
+  readonly subscriptions: SubscriptionStore;
 
   /**
    * What the store answers itself: every filter but one on `groups.$ref`, and every sort but
@@ -159,6 +163,7 @@ export class MemoryUserStore implements UserStore {
       );
     this.#outbox = new MemoryOutbox(kept);
     this.outbox = this.#outbox;
+    this.subscriptions = new MemorySubscriptionStore();
   }
 
   /** Stores a new user; throws `scimErrors.uniqueness()` when its userName is taken. */

@@ -1,28 +1,11 @@
 import { foldCase } from '../../schema/fold-case.js';
 import { backfillColumn } from './backfill-column.js';
 import { foldedJson } from './folded-json.js';
-import type { QueryExecutor } from './query-executor.js';
-import type { TableNames } from './table-names.js';
+import { eventMigrations } from './event-migrations.js';
+import type { Migration } from './migration.js';
 import { fillUserNameKeys } from './user-name-keys.js';
 
-/**
- * A step of a migration that SQL alone cannot express (a value only scimkit's own code can
- * compute). It runs in the migration's transaction: throwing rolls the whole migration back.
- */
-export type MigrationScript = (tx: QueryExecutor, t: TableNames) => Promise<void>;
-
-/** One schema change, applied once and recorded in the migrations table. */
-export interface Migration {
-  /** Applied in increasing order; never reused or renumbered. */
-  readonly version: number;
-  /** What the migration does, for the migrations table and logs. */
-  readonly name: string;
-  /**
-   * The steps, in order, in one transaction with the others: SQL statements, each run on its
-   * own, and scripts.
-   */
-  readonly statements: (t: TableNames) => readonly (string | MigrationScript)[];
-}
+export type { Migration, MigrationScript } from './migration.js';
 
 /**
  * How many counter rows a tenant's user count is spread over (migration 10): each connection
@@ -249,26 +232,7 @@ export const migrations: readonly Migration[] = [
       `CREATE INDEX "${t.prefix}api_keys_tenant_idx" ON ${t.apiKeys} (tenant, created_at, id)`,
     ],
   },
-  {
-    version: 8,
-    name: 'directory event log',
-    statements: (t) => [
-      // The log is read in (xid, seq) order, and only below the oldest transaction still
-      // running: an event whose transaction commits late has the xid it began with, so no
-      // reader has passed it (see event-statements.ts). No counter row serialises the writers.
-      `CREATE TABLE ${t.events} (
-        xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
-        seq bigint GENERATED ALWAYS AS IDENTITY,
-        tenant text COLLATE "C" NOT NULL,
-        type text COLLATE "C" NOT NULL,
-        occurred_at timestamptz NOT NULL,
-        event jsonb NOT NULL,
-        PRIMARY KEY (xid, seq)
-      )`,
-      `CREATE INDEX "${t.prefix}events_tenant_idx" ON ${t.events} (tenant, xid, seq)`,
-      `CREATE INDEX "${t.prefix}events_occurred_at_idx" ON ${t.events} (occurred_at)`,
-    ],
-  },
+  ...eventMigrations,
   {
     version: 10,
     name: 'user counts in shards',

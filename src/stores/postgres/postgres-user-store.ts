@@ -20,6 +20,7 @@ import { userResourceType } from '../../schema/user-resource-type.js';
 import type { MigrateResult } from './migrate.js';
 import { PostgresGroupStore } from './postgres-group-store.js';
 import { PostgresOutboxStore } from './postgres-outbox-store.js';
+import { PostgresSubscriptionStore } from './postgres-subscription-store.js';
 import type { QueryExecutor } from './query-executor.js';
 import { restoreOrder } from './restore-order.js';
 import { storeStatementTimeout } from './statement-timeout.js';
@@ -127,6 +128,8 @@ export class PostgresUserStore implements UserStore {
    * write's transaction.
    */
   readonly events: EventLog;
+  /** The delivery state of durable event subscribers (migration 9). */
+  readonly subscriptions: PostgresSubscriptionStore;
   private readonly groupStore: PostgresGroupStore;
   /** The resource type paths resolve in when a query carries none. */
   private readonly defaultType = userResourceType();
@@ -149,6 +152,7 @@ export class PostgresUserStore implements UserStore {
     this.sql = userStatements(this.context.tables);
     this.outbox = new PostgresOutboxStore(this.context);
     this.events = new PostgresEventLog(this.context);
+    this.subscriptions = new PostgresSubscriptionStore(this.context);
     this.groups = this.groupStore = new PostgresGroupStore(this.context);
     const page = usersPage(this.context.tables);
     this.rows = new PostgresTable({

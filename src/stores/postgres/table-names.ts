@@ -32,6 +32,14 @@ export interface TableNames {
   readonly apiKeys: string;
   /** The directory event log (migration 8). */
   readonly events: string;
+  /** One row per event subscriber: its walker's cursor and lease (migration 9). */
+  readonly subscriptionWalkers: string;
+  /** One row per subscriber and tenant: checkpoint, retries, lease (migration 9). */
+  readonly subscriptionPartitions: string;
+  /** One row per delivery attempt of a subscriber (migration 9). */
+  readonly deliveryAttempts: string;
+  /** The events subscribers gave up on (migration 9). */
+  readonly deadLetters: string;
   /** Unquoted prefix for index, function and trigger names. */
   readonly prefix: string;
   /** The schema name as given, unquoted (for the advisory lock key). */
@@ -75,5 +83,9 @@ export function tableNames(location: TableLocation = {}): TableNames {
     resourceKeys: table('resource_keys'),
     apiKeys: table('api_keys'),
     events: table('events'),
+    subscriptionWalkers: table('subscription_walkers'),
+    subscriptionPartitions: table('subscription_partitions'),
+    deliveryAttempts: table('delivery_attempts'),
+    deadLetters: table('dead_letters'),
   };
 }

@@ -11,6 +11,8 @@ import { outboxCases } from './outbox.js';
 import { keysetPagingCases } from './keyset-paging.js';
 import { pagingCases } from './paging.js';
 import { sortingCases } from './sorting.js';
+import { subscriptionLeaseCases } from './subscriptions-leases.js';
+import { subscriptionRecordCases } from './subscriptions-records.js';
 import { tenancyCases } from './tenancy.js';
 import { uniquenessCases } from './uniqueness.js';
 import { userGroupsCases } from './users-groups.js';
@@ -37,4 +39,6 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...groupPagingCases,
   ...userGroupsCases,
   ...eventLogCases,
+  ...subscriptionLeaseCases,
+  ...subscriptionRecordCases,
 ];

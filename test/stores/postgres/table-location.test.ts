@@ -48,6 +48,8 @@ describe('PostgresUserStore table location', () => {
     );
     expect(tables.map((t) => t.tablename)).toEqual([
       'scim_api_keys',
+      'scim_dead_letters',
+      'scim_delivery_attempts',
       'scim_events',
       'scim_group_members',
       'scim_groups',
@@ -55,6 +57,8 @@ describe('PostgresUserStore table location', () => {
       'scim_outbox',
       'scim_resource_keys',
       'scim_resources',
+      'scim_subscription_partitions',
+      'scim_subscription_walkers',
       'scim_user_counts',
       'scim_users',
     ]);

@@ -1,0 +1,176 @@
+import type { EventLog, LoggedEvent } from '../../contracts/event-log.js';
+import type { PartitionClaim, SubscriptionStore } from '../../contracts/event-subscriptions.js';
+import { callHandler, errorText } from './call-handler.js';
+import { retryDelay, type SubscribeSettings } from './subscribe-settings.js';
+import type { EventHandler } from './types.js';
+
+/** Pages of the log one claim delivers at most before it hands the tenant back (still due). */
+const PAGES_PER_CLAIM = 10;
+
+/** The reason reported when a delivery was made under a claim that had passed to another. */
+export class SubscriptionClaimLost extends Error {
+  override readonly name = 'SubscriptionClaimLost';
+}
+
+/** What delivering one partition needs from its subscriber. */
+export interface PartitionDeps {
+  readonly subscriber: string;
+  readonly log: EventLog;
+  readonly store: SubscriptionStore;
+  readonly handler: EventHandler;
+  readonly settings: SubscribeSettings;
+  readonly now: () => Date;
+  readonly onError: (error: unknown) => void;
+  /** Whether the subscription is stopping: deliver nothing more, hand the tenant back. */
+  readonly stopping: () => boolean;
+  /** Asks for a delivery round at `at` (ms), when a retry is due. */
+  readonly wakeAt: (at: number) => void;
+}
+
+/** What an attempt came to for the partition: go on with the next event, or stop. */
+type Next = 'next' | 'stop';
+
+/**
+ * Delivers one claimed partition: its queued dead letters first, then its tenant's events after
+ * the checkpoint, in log order, one at a time, each recorded under the claim's token before the
+ * next is handed over. Stops at the first failure (the partition waits for its retry, alone),
+ * when the claim is lost, after a bounded number of pages, or when the subscription stops; a
+ * partition that found nothing more is released as idle.
+ */
+export async function deliverPartition(deps: PartitionDeps, claim: PartitionClaim): Promise<void> {
+  const run = new PartitionRun(deps, claim);
+  try {
+    await run.deliver();
+  } catch (error) {
+    deps.onError(error);
+    // A store or log failure: hand the tenant back, still due, for a later round to retry.
+    await run.release(undefined).catch(deps.onError);
+  }
+}
+
+class PartitionRun {
+  readonly #deps: PartitionDeps;
+  readonly #claim: PartitionClaim;
+  #attempts: number;
+  /** When the claim's lease ends (ms), as of its claim or last extension. */
+  #leaseEnds: number;
+  #released = false;
+
+  constructor(deps: PartitionDeps, claim: PartitionClaim) {
+    this.#deps = deps;
+    this.#claim = claim;
+    this.#attempts = claim.attempts;
+    // Claimed just now, by the caller's clock: the lease runs a full leaseMs from about here.
+    this.#leaseEnds = deps.now().getTime() + deps.settings.leaseMs;
+  }
+
+  async deliver(): Promise<void> {
+    const { store, log, subscriber, settings } = this.#deps;
+    const { tenant } = this.#claim;
+    const queued = await store.listDeadLetters({
+      subscriber,
+      tenant,
+      state: 'queued',
+      limit: settings.batchSize,
+    });
+    for (const letter of queued) {
+      if (this.#deps.stopping()) return this.release(undefined);
+      if ((await this.#attempt(letter.event, true)) === 'stop') return;
+    }
+    let after = this.#claim.checkpoint;
+    for (let page = 0; page < PAGES_PER_CLAIM; page++) {
+      const { events } = await log.list({
+        tenant,
+        limit: settings.batchSize,
+        ...(after === undefined ? {} : { after }),
+        ...(settings.types === undefined ? {} : { types: settings.types }),
+      });
+      // Caught up: idle, unless the walker marked the tenant again meanwhile.
+      if (events.length === 0) return this.release(this.#claim.wakes);
+      for (const event of events) {
+        if (this.#deps.stopping()) return this.release(undefined);
+        if ((await this.#attempt(event, false)) === 'stop') return;
+        after = event.cursor;
+      }
+    }
+    // A long backlog: hand the tenant back, still due, so other tenants get their turn.
+    return this.release(undefined);
+  }
+
+  /** Ends the claim, idle when `idleIfWakes` is still the partition's count of marks. */
+  async release(idleIfWakes: number | undefined): Promise<void> {
+    if (this.#released) return;
+    this.#released = true;
+    const { store, subscriber } = this.#deps;
+    await store.releasePartition(subscriber, this.#claim.tenant, this.#claim.token, idleIfWakes);
+  }
+
+  // One attempt at `event`, recorded under the claim.
+  async #attempt(event: LoggedEvent, fromDeadLetter: boolean): Promise<Next> {
+    const { store, subscriber, settings, now, handler } = this.#deps;
+    const { token, tenant } = this.#claim;
+    if (!(await this.#keepLease())) return this.#lost();
+    const attempt = this.#attempts + 1;
+    let failure: unknown;
+    let failed = false;
+    try {
+      await callHandler(handler, event, attempt, settings.timeoutMs);
+    } catch (error) {
+      failed = true;
+      failure = error;
+    }
+    const at = now();
+    const record = { event, attempt, at, fromDeadLetter };
+    const leaseUntil = new Date(at.getTime() + settings.leaseMs);
+    if (!failed) {
+      if (!(await store.recordDelivered(subscriber, token, record, leaseUntil))) {
+        this.#deps.onError(
+          new SubscriptionClaimLost(
+            `Subscriber "${subscriber}" delivered event ${event.id} of tenant "${tenant}", but its claim had passed to another process (or a replay), which may deliver it again. Make leaseMs longer than the longest stall of this process.`,
+          ),
+        );
+        return this.#lost();
+      }
+      this.#leaseEnds = leaseUntil.getTime();
+      this.#attempts = 0;
+      return 'next';
+    }
+    const error = errorText(failure);
+    if (attempt >= settings.maxAttempts) {
+      if (!(await store.recordDead(subscriber, token, record, error, leaseUntil)))
+        return this.#lost();
+      this.#leaseEnds = leaseUntil.getTime();
+      this.#attempts = 0;
+      return 'next';
+    }
+    const retryAt = at.getTime() + retryDelay(settings, attempt);
+    // The failure ends the claim in the store; nothing is left to release.
+    this.#released = true;
+    if (await store.recordFailed(subscriber, token, record, error, new Date(retryAt)))
+      this.#deps.wakeAt(retryAt);
+    return 'stop';
+  }
+
+  /**
+   * Extends the lease before an attempt when less than a timeout and a third of the lease are
+   * left of it, so that the claim outlives every attempt made under it; false when the claim
+   * is gone.
+   */
+  async #keepLease(): Promise<boolean> {
+    const { store, subscriber, settings, now } = this.#deps;
+    const at = now().getTime();
+    if (this.#leaseEnds - at > settings.timeoutMs + settings.leaseMs / 3) return true;
+    const leaseUntil = at + settings.leaseMs;
+    const { tenant, token } = this.#claim;
+    if (!(await store.renewPartition(subscriber, tenant, token, new Date(leaseUntil))))
+      return false;
+    this.#leaseEnds = leaseUntil;
+    return true;
+  }
+
+  #lost(): Next {
+    // Another holder (or a replay) owns the partition now; there is nothing of ours to release.
+    this.#released = true;
+    return 'stop';
+  }
+}

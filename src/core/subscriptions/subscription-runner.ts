@@ -1,0 +1,206 @@
+import type { EventLog } from '../../contracts/event-log.js';
+import type { SubscriptionStore } from '../../contracts/event-subscriptions.js';
+import { deliverPartition, type PartitionDeps } from './deliver-partition.js';
+import type { SubscribeSettings } from './subscribe-settings.js';
+import type { EventHandler } from './types.js';
+
+/** Pages of the whole log one walk reads at most before it lets deliveries start. */
+const PAGES_PER_WALK = 10;
+
+/** What a runner is made of. */
+export interface RunnerParts {
+  readonly subscriber: string;
+  readonly log: EventLog;
+  readonly store: SubscriptionStore;
+  readonly handler: EventHandler;
+  readonly settings: SubscribeSettings;
+  readonly now: () => Date;
+  readonly onError: (error: unknown) => void;
+}
+
+/**
+ * Runs one durable subscriber in this process. A round walks the log (when no other process
+ * holds this subscriber's walker) and marks the tenants it found due, then claims due tenants
+ * up to `concurrency` and delivers each in a task of its own: a tenant whose handler fails or
+ * hangs holds one task until its timeout, never the others. A round starts on `kick()` (a
+ * write of this process), on the poll, when a retry comes due, and when a task ends with room
+ * for another tenant.
+ */
+export class SubscriptionRunner {
+  readonly #parts: RunnerParts;
+  readonly #deps: PartitionDeps;
+  /** The deliveries under way, one per claimed tenant. */
+  readonly #tasks = new Set<Promise<void>>();
+  #round: Promise<void> | undefined;
+  /** The claim under way (or the last one). */
+  #claiming: Promise<number> = Promise.resolve(0);
+  #again = false;
+  #stopped = false;
+  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  #poll: ReturnType<typeof setInterval> | undefined;
+
+  constructor(parts: RunnerParts) {
+    this.#parts = parts;
+    this.#deps = {
+      ...parts,
+      stopping: () => this.#stopped,
+      wakeAt: (at) => this.#wakeAt(at),
+    };
+  }
+
+  /** Starts polling (when `pollIntervalMs` is above 0) and a first round. */
+  start(): void {
+    const every = this.#parts.settings.pollIntervalMs;
+    if (every > 0) {
+      this.#poll = setInterval(() => this.kick(), every);
+      this.#poll.unref?.();
+    }
+    this.kick();
+  }
+
+  /** Starts a round soon, without waiting for it; one under way goes round again. */
+  kick(): void {
+    if (this.#stopped) return;
+    if (this.#round !== undefined) {
+      this.#again = true;
+      return;
+    }
+    this.#round = this.#rounds().finally(() => {
+      this.#round = undefined;
+    });
+  }
+
+  /**
+   * Runs rounds until one finds nothing to walk and no tenant to claim, waiting for every
+   * delivery it started; resolves once this process has delivered everything due now.
+   */
+  async drain(): Promise<void> {
+    // Bounded: a handler that keeps failing with no backoff would otherwise spin here.
+    for (let i = 0; i < 10_000 && !this.#stopped; i++) {
+      await this.#settled();
+      const walked = await this.#walk();
+      const claimed = await this.#claim();
+      await this.#settled();
+      if (!walked && claimed === 0 && this.#round === undefined) return;
+    }
+  }
+
+  // Waits until no round and no delivery of this process is under way.
+  async #settled(): Promise<void> {
+    for (let i = 0; i < 10_000 && (this.#round !== undefined || this.#tasks.size > 0); i++) {
+      await this.#round;
+      await Promise.all(this.#tasks);
+    }
+  }
+
+  /**
+   * Stops polling and retry timers, waits for the deliveries under way (each hands its tenant
+   * back after the attempt in flight, which lasts at most `timeoutMs`).
+   */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#poll) clearInterval(this.#poll);
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    await this.#round;
+    await Promise.all(this.#tasks);
+  }
+
+  async #rounds(): Promise<void> {
+    do {
+      this.#again = false;
+      try {
+        await this.#walk();
+        await this.#claim();
+      } catch (error) {
+        // A store or log failure: the next kick, poll or retry timer tries again.
+        this.#parts.onError(error);
+        return;
+      }
+    } while (this.#again && !this.#stopped);
+  }
+
+  /**
+   * Reads the whole log after the walker's cursor, a bounded number of pages, and marks the
+   * tenants found due, each page in one atomic step with moving the cursor. Resolves to whether
+   * it read any event (false too when another process holds the walker).
+   */
+  async #walk(): Promise<boolean> {
+    const { store, log, subscriber, settings, now } = this.#parts;
+    const lease = () => new Date(now().getTime() + settings.leaseMs);
+    const claim = await store.claimWalker(subscriber, now(), lease(), settings.startAfter);
+    if (claim === null) return false;
+    let { cursor } = claim;
+    let read = false;
+    let more = true;
+    try {
+      for (let page = 0; page < PAGES_PER_WALK && more && !this.#stopped; page++) {
+        const { events, next } = await log.list({
+          limit: settings.batchSize,
+          ...(cursor === undefined ? {} : { after: cursor }),
+          ...(settings.types === undefined ? {} : { types: settings.types }),
+        });
+        more = events.length === settings.batchSize;
+        if (events.length === 0) break;
+        read = true;
+        const tenants = [...new Set(events.map((e) => e.tenant))];
+        const to = next ?? events.at(-1)!.cursor;
+        const advance = { from: cursor, cursor: to, tenants, now: now(), leaseUntil: lease() };
+        if (!(await store.advanceWalker(subscriber, claim.token, advance))) return read;
+        cursor = to;
+      }
+      // More pages left: another round reads them once deliveries have started.
+      if (more && read && !this.#stopped) this.#again = true;
+    } finally {
+      await store.releaseWalker(subscriber, claim.token).catch(this.#parts.onError);
+    }
+    return read;
+  }
+
+  /**
+   * Claims due tenants while there is room, each delivered in a task; resolves to how many.
+   * Claims of this process run one after another, so that together they never take more
+   * tenants than `concurrency`.
+   */
+  #claim(): Promise<number> {
+    const claiming = this.#claiming.then(() => this.#claimNow());
+    this.#claiming = claiming.catch(() => 0);
+    return claiming;
+  }
+
+  async #claimNow(): Promise<number> {
+    const { store, subscriber, settings, now } = this.#parts;
+    const room = settings.concurrency - this.#tasks.size;
+    if (room <= 0 || this.#stopped) return 0;
+    const at = now();
+    const leaseUntil = new Date(at.getTime() + settings.leaseMs);
+    const claims = await store.claimPartitions(subscriber, at, leaseUntil, room);
+    for (const claim of claims) {
+      const task: Promise<void> = deliverPartition(this.#deps, claim).finally(() => {
+        this.#tasks.delete(task);
+        // Room for another tenant, or this one has more to deliver.
+        this.kick();
+      });
+      this.#tasks.add(task);
+    }
+    return claims.length;
+  }
+
+  /**
+   * Starts a round when a retry is due. Node's timers run on the event loop's clock, which
+   * can fire before `now()` reaches the due time; an early timer waits again for what is left.
+   */
+  #wakeAt(at: number): void {
+    if (this.#stopped) return;
+    const timer = setTimeout(
+      () => {
+        this.#timers.delete(timer);
+        if (this.#parts.now().getTime() < at) this.#wakeAt(at);
+        else this.kick();
+      },
+      Math.max(1, at - this.#parts.now().getTime()),
+    );
+    timer.unref?.();
+    this.#timers.add(timer);
+  }
+}
