@@ -1,6 +1,5 @@
 import type { DirectoryEvent } from '../../contracts/event-log.js';
 import type { QueryExecutor } from './query-executor.js';
-import type { StoreContext } from './store-context.js';
 import type { TableNames } from './table-names.js';
 
 /**
@@ -24,6 +23,24 @@ export interface EventStatements {
   readonly purge: string;
 }
 
+/**
+ * The `INSERT` of a write's events, `param` (a jsonb array) in order, one row each: on its own
+ * (in the write's transaction), or as a CTE of the write's own statement, where `wrote` names
+ * the write's CTE, which returns a row exactly when the write wrote. That CTE sees the write's
+ * `RETURNING` rows, not its snapshot's, so a write that found no row, or a stale version,
+ * records nothing; and it runs in the write's transaction, so its rows share the write's xid.
+ */
+export function insertEvents(t: TableNames, param: string, wrote?: string): string {
+  const when = wrote === undefined ? '' : ` WHERE EXISTS (SELECT 1 FROM ${wrote})`;
+  return `INSERT INTO ${t.events} (tenant, type, occurred_at, event)
+      SELECT e->>'tenant', e->>'type', (e->>'occurredAt')::timestamptz, e
+      FROM jsonb_array_elements(${param}::jsonb) WITH ORDINALITY AS x(e, n)${when} ORDER BY n`;
+}
+
+/** A write's events as the statements that record them take them; `undefined` for none. */
+export const eventsParam = (events: readonly DirectoryEvent[] | undefined): string | undefined =>
+  events && events.length > 0 ? JSON.stringify(events) : undefined;
+
 // The statements of each table location, built once: every write with events uses them, and
 // the texts must stay the same strings for the drivers' prepared-statement caches.
 const statementsCache = new WeakMap<TableNames, EventStatements>();
@@ -33,9 +50,7 @@ export function eventStatements(t: TableNames): EventStatements {
   let sql = statementsCache.get(t);
   if (sql) return sql;
   sql = {
-    insert: `INSERT INTO ${t.events} (tenant, type, occurred_at, event)
-      SELECT e->>'tenant', e->>'type', (e->>'occurredAt')::timestamptz, e
-      FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(e, n) ORDER BY n`,
+    insert: insertEvents(t, '$1'),
     // The text columns have names of their own: ORDER BY a name of the output would sort the
     // text ("10" before "9"), not the numbers.
     list: `SELECT xid::text AS xid_text, seq::text AS seq_text, event FROM ${t.events}
@@ -61,24 +76,4 @@ export async function recordEvents(
 ): Promise<void> {
   if (!events || events.length === 0) return;
   await tx.query(eventStatements(t).insert, [JSON.stringify(events)], { prepare: true });
-}
-
-/**
- * Runs a write that is one statement, with its events in the same transaction: as it is (one
- * round trip) when it has none. `written` tells from the write's result whether it wrote (a
- * write of a resource that is gone records nothing); a write that throws records nothing.
- */
-export async function writeWithEvents<T>(
-  context: StoreContext,
-  events: readonly DirectoryEvent[] | undefined,
-  write: (run: QueryExecutor['query']) => Promise<T>,
-  written: (result: T) => boolean,
-): Promise<T> {
-  if (!events || events.length === 0)
-    return write((sql, params) => context.query(sql, params ?? []));
-  return context.transaction(async (tx) => {
-    const result = await write((sql, params) => tx.query(sql, params, { prepare: true }));
-    if (written(result)) await recordEvents(tx, context.tables, events);
-    return result;
-  });
 }

@@ -1,5 +1,7 @@
+import { insertEvents } from './event-statements.js';
 import { GROUP_ALIAS } from './group-filter.js';
 import type { PageSource } from './page-statement.js';
+import type { DeleteTexts } from './postgres-table.js';
 import type { TableNames } from './table-names.js';
 
 /**
@@ -11,6 +13,8 @@ import type { TableNames } from './table-names.js';
 export interface GroupStatements {
   /** $1 tenant, $2 id, $3 displayName, $4 its key, $5 externalId, $6 version, $7 created, $8 lastModified, $9 doc, $10 its folded copy. */
   readonly insert: string;
+  /** As `insert` plus $11 the events (a jsonb array), recorded with the group. */
+  readonly insertWithEvents: string;
   readonly get: string;
   /** The group and its members (`members`, a JSON array in id order) in one snapshot. */
   readonly getWithMembers: string;
@@ -41,8 +45,8 @@ export interface GroupStatements {
   readonly memberPage: string;
   /** $2 group ids, $3 count: the first members of each, as (group_id, member) rows by id. */
   readonly firstMembers: string;
-  /** $2 group id, $3 expected version or NULL: deletes the group row. */
-  readonly deleteGroup: string;
+  /** $2 group id, $3 expected version or NULL (then $4 the events): deletes the group row. */
+  readonly deleteGroup: DeleteTexts;
   /** $2 group id: removes the group's own memberships. */
   readonly clearMembers: string;
   /** $2 member id, $3 lastModified: removes it from every group and bumps each of those. */
@@ -80,11 +84,22 @@ export function groupStatements(t: TableNames): GroupStatements {
   const bumpSet = `version = ${next}, last_modified = $3::text::timestamptz,
     doc = ${meta('doc', (sql) => sql)},
     folded = ${meta('folded', (sql) => `lower(${sql} COLLATE "C")`)}`;
-  return {
-    insert: `INSERT INTO ${t.groups}
+  const insert = `INSERT INTO ${t.groups}
       (tenant, id, display_name, display_name_key, external_id, version, created, last_modified,
         doc, folded)
-      VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8::timestamptz, $9::jsonb, $10::jsonb)`,
+      VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8::timestamptz, $9::jsonb, $10::jsonb)`;
+  const deleteGroup = (events: string) => `WITH cur AS (
+        SELECT version FROM ${t.groups} WHERE tenant = $1 AND id = $2
+      ),
+      del AS (
+        DELETE FROM ${t.groups} WHERE tenant = $1 AND id = $2 AND ($3::text IS NULL OR version = $3)
+        RETURNING 1
+      )${events}
+      SELECT (SELECT count(*) FROM del)::int AS changed, (SELECT version FROM cur) AS current`;
+  return {
+    insert,
+    insertWithEvents: `WITH g AS (${insert} RETURNING 1), ev AS (${insertEvents(t, '$11', 'g')})
+      SELECT 1 FROM g`,
     get: `SELECT doc FROM ${t.groups} WHERE tenant = $1 AND id = $2`,
     getWithMembers: `SELECT grp.doc, ${membersColumn(t, 'grp.id')} AS members
       FROM ${t.groups} AS grp WHERE grp.tenant = $1 AND grp.id = $2`,
@@ -130,12 +145,10 @@ export function groupStatements(t: TableNames): GroupStatements {
         WHERE tenant = $1 AND group_id = g.id ORDER BY member_id LIMIT $3
       ) AS m
       ORDER BY g.id, m.member_id`,
-    deleteGroup: `WITH cur AS (SELECT version FROM ${t.groups} WHERE tenant = $1 AND id = $2),
-      del AS (
-        DELETE FROM ${t.groups} WHERE tenant = $1 AND id = $2 AND ($3::text IS NULL OR version = $3)
-        RETURNING 1
-      )
-      SELECT (SELECT count(*) FROM del)::int AS changed, (SELECT version FROM cur) AS current`,
+    deleteGroup: {
+      plain: deleteGroup(''),
+      events: deleteGroup(`, ev AS (${insertEvents(t, '$4', 'del')})`),
+    },
     clearMembers: `DELETE FROM ${t.groupMembers} WHERE tenant = $1 AND group_id = $2`,
     forgetMember: `WITH gone AS (
         DELETE FROM ${t.groupMembers} WHERE tenant = $1 AND member_id = $2 RETURNING group_id

@@ -1,5 +1,5 @@
 import type { MembershipEventEffects } from '../../contracts/event-log.js';
-import { recordEvents } from './event-statements.js';
+import { eventsParam, recordEvents } from './event-statements.js';
 import type {
   GroupListQuery,
   GroupListResult,
@@ -139,15 +139,23 @@ export class PostgresGroupStore implements GroupStore {
     members: readonly MemberInput[],
     effects?: MembershipEventEffects,
   ): Promise<void> {
+    const row = [tenant, group.id, ...groupColumns(group)];
+    // The group's insert records its events too (members included, known once resolved).
+    const insert = (resolved: GroupMember[]): [string, unknown[]] => {
+      const events = eventsParam(effects?.events?.({ added: resolved, removed: [] }));
+      return events === undefined
+        ? [this.sql.insert, row]
+        : [this.sql.insertWithEvents, [...row, events]];
+    };
+    // Without members, that one statement is the whole write.
+    if (members.length === 0) {
+      await this.context.query(...insert([]));
+      return;
+    }
     await this.context.transaction(async (tx) => {
       const resolved = await this.resolve(tx, tenant, group.id, members, false);
-      await tx.query(this.sql.insert, [tenant, group.id, ...groupColumns(group)]);
+      await tx.query(...insert(resolved));
       await this.insertMembers(tx, tenant, group.id, resolved);
-      await recordEvents(
-        tx,
-        this.context.tables,
-        effects?.events?.({ added: resolved, removed: [] }),
-      );
     });
   }
 

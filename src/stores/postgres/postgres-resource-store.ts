@@ -12,7 +12,7 @@ import { ScimConfigError, scimErrors } from '../../errors/index.js';
 import { previewJson } from '../../json/preview-json.js';
 import { isAttributeName } from '../../schema/attribute-path.js';
 import type { EventLog } from '../../contracts/event-log.js';
-import { recordEvents } from './event-statements.js';
+import { eventsParam } from './event-statements.js';
 import { foldedJson } from './folded-json.js';
 import { PostgresEventLog } from './postgres-event-log.js';
 import type { MigrateResult } from './migrate.js';
@@ -66,7 +66,8 @@ const columns = (resource: ScimResource) => [
  * document in one table shared by the host's types (keyed by tenant, type and id), its unique
  * keys one row each in a second table whose primary key lets one resource of the tenant hold a
  * key (a race for a key has exactly one winner, the other gets 409), `replace` and `delete`
- * conditional on the stored version, all in one transaction per write. `list` answers every
+ * conditional on the stored version, each write atomic (one statement, or one transaction when
+ * it takes or frees keys) with its events. `list` answers every
  * filter and sort in SQL through the same compilers as the user and group stores, resolved in
  * the compiled type the query carries (extension attributes under their URN, multi-valued
  * attributes by any element, `meta.created` / `meta.lastModified` on timestamp columns), and
@@ -143,12 +144,19 @@ export class PostgresResourceStore implements ResourceStore {
   /** Stores a new resource; throws 409 `uniqueness` when another holds one of its keys. */
   async create(tenant: string, resource: ScimResource, options: ResourceCreateOptions) {
     const row = [tenant, this.resourceType, resource.id];
+    const events = eventsParam(options.events);
+    const [text, params] =
+      events === undefined
+        ? [this.sql.insert, [...row, ...columns(resource)]]
+        : [this.sql.insertWithEvents, [...row, ...columns(resource), events]];
     try {
-      await this.context.transaction(async (tx) => {
-        await tx.query(this.sql.insert, [...row, ...columns(resource)], { prepare: true });
-        await this.holdKeys(tx, row, options.uniqueKeys, false);
-        await recordEvents(tx, this.context.tables, options.events);
-      });
+      // Without unique keys, the insert (its events with it) is the whole write.
+      if (Object.keys(options.uniqueKeys).length === 0) await this.context.query(text, params);
+      else
+        await this.context.transaction(async (tx) => {
+          await tx.query(text, params, { prepare: true });
+          await this.holdKeys(tx, row, options.uniqueKeys, false);
+        });
     } catch (error) {
       const { code } = (error ?? {}) as { code?: unknown };
       if (code === UNIQUE_VIOLATION)
@@ -170,12 +178,16 @@ export class PostgresResourceStore implements ResourceStore {
   ): Promise<boolean> {
     const row = [tenant, this.resourceType, resource.id];
     const params = [...row, ...columns(resource), options.expectedVersion];
+    const events = eventsParam(options.events);
+    const [text, all] =
+      events === undefined
+        ? [this.sql.replace, params]
+        : [this.sql.replaceWithEvents, [...params, events]];
     return this.context.transaction(async (tx) => {
       // The update locks the row: the keys change under that lock, or not at all.
-      const outcome = await tx.query<WriteOutcome>(this.sql.replace, params, { prepare: true });
+      const outcome = await tx.query<WriteOutcome>(text, all, { prepare: true });
       if (!settleWrite(outcome[0])) return false;
       await this.holdKeys(tx, row, options.uniqueKeys, true);
-      await recordEvents(tx, this.context.tables, options.events);
       return true;
     });
   }

@@ -3,7 +3,7 @@ import { scimErrors } from '../../errors/index.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { DirectoryEvent } from '../../contracts/event-log.js';
 import { compileSqlFilter } from './compile-sql-filter.js';
-import { recordEvents } from './event-statements.js';
+import { eventsParam } from './event-statements.js';
 import type { ResourceTable } from './filter-targets.js';
 import type { GroupsFilterContext } from './groups-filter-sql.js';
 import { keysetPage } from './keyset-page.js';
@@ -23,15 +23,24 @@ export interface TableRow {
   readonly groups?: unknown;
 }
 
+/**
+ * The texts of one delete: `plain`, and `events`, which also records the write's events (a
+ * jsonb array, the parameter after the delete's own) exactly when it deletes the row.
+ */
+export interface DeleteTexts {
+  readonly plain: string;
+  readonly events: string;
+}
+
 /** The statements that delete one row; their first parameters are the row's key (`key`). */
 export interface DeleteStatements {
   /**
    * Deletes the row when its version is the next parameter (or that parameter is NULL) and
    * reports a `WriteOutcome`.
    */
-  readonly versioned: string;
+  readonly versioned: DeleteTexts;
   /** Deletes the row whatever its version, `RETURNING` a row when it did; used when set. */
-  readonly any?: string;
+  readonly any?: DeleteTexts;
 }
 
 /** What one resource type's table is to {@link PostgresTable}. */
@@ -115,8 +124,9 @@ export class PostgresTable<R> {
   }
 
   /**
-   * Deletes a row (only at `expectedVersion`, when given: else 412), then runs `afterDelete`
-   * and records `events` in the same transaction; `false` when there is no such row.
+   * Deletes a row (only at `expectedVersion`, when given: else 412) and records `events` in
+   * the same statement, then runs `afterDelete` in the same transaction; `false` when there is
+   * no such row.
    */
   async delete(
     tenant: string,
@@ -125,21 +135,21 @@ export class PostgresTable<R> {
     events?: readonly DirectoryEvent[],
   ): Promise<boolean> {
     const { context, afterDelete } = this.spec;
-    const logged = events !== undefined && events.length > 0;
-    if (!afterDelete && !logged)
+    const logged = eventsParam(events);
+    if (!afterDelete)
       return this.deleteRow(
         (text, params) => context.query(text, params),
         tenant,
         id,
         expectedVersion,
+        logged,
       );
     // The follow-up is a second statement of the same transaction: it sees a membership
     // committed while the delete waited for the row, which the first one's snapshot cannot.
     return context.transaction(async (tx) => {
       const run: Run = (text, params) => tx.query(text, params, { prepare: true });
-      const deleted = await this.deleteRow(run, tenant, id, expectedVersion);
-      if (deleted) await afterDelete?.(tx, tenant, id);
-      if (deleted) await recordEvents(tx, context.tables, events);
+      const deleted = await this.deleteRow(run, tenant, id, expectedVersion, logged);
+      if (deleted) await afterDelete(tx, tenant, id);
       return deleted;
     });
   }
@@ -149,11 +159,18 @@ export class PostgresTable<R> {
     tenant: string,
     id: string,
     expectedVersion: string | undefined,
+    events: string | undefined,
   ): Promise<boolean> {
     const key = this.spec.key(tenant, id);
+    const withEvents = (params: unknown[]) => (events === undefined ? params : [...params, events]);
+    const text = (texts: DeleteTexts) => (events === undefined ? texts.plain : texts.events);
     const { versioned, any } = this.spec.deletes;
-    if (expectedVersion === undefined && any !== undefined) return (await run(any, key)).length > 0;
-    const outcome = await run<WriteOutcome>(versioned, [...key, expectedVersion ?? null]);
+    if (expectedVersion === undefined && any !== undefined)
+      return (await run(text(any), withEvents(key))).length > 0;
+    const outcome = await run<WriteOutcome>(
+      text(versioned),
+      withEvents([...key, expectedVersion ?? null]),
+    );
     return settleWrite(outcome[0]);
   }
 }

@@ -33,10 +33,10 @@ import { sortKey } from './sort-key.js';
 import { isIndexedEquality, matchesAtMostOne } from './filter-shapes.js';
 import { settleWrite, type WriteOutcome } from './settle-write.js';
 import type { EventLog } from '../../contracts/event-log.js';
-import { writeWithEvents } from './event-statements.js';
+import { eventsParam } from './event-statements.js';
 import { PostgresEventLog } from './postgres-event-log.js';
 import { compiles } from './unsupported-filter.js';
-import { userStatements, type UserStatements } from './user-statements.js';
+import { userStatements, writeText, type UserStatements } from './user-statements.js';
 import { USERS_TABLE } from './filter-targets.js';
 import { usersPage } from './page-statement.js';
 import { PostgresTable } from './postgres-table.js';
@@ -86,7 +86,7 @@ const messages = (outbox: readonly OutboxMessage[] | undefined) =>
  * Keeps users in PostgreSQL (a server through `pg`, or PGlite in process). Each call is one
  * statement: writes are conditional on the stored version, userName is unique per tenant
  * regardless of case through a unique index on its key (`userNameKey`, computed here, never
- * by the database's locale), outbox messages are written in the same
+ * by the database's locale), outbox messages and directory events are written in the same
  * statement as their user, and filters run in SQL.
  *
  * @example
@@ -176,18 +176,14 @@ export class PostgresUserStore implements UserStore {
 
   /** Stores a new user; throws `scimErrors.uniqueness()` when its userName is taken. */
   async create(tenant: string, user: ScimUser, effects?: WriteEffects): Promise<void> {
-    const outbox = messages(effects?.outbox);
-    const params = [tenant, user.id, ...userColumns(user)];
+    const [text, params] = writeText(
+      this.sql.insert,
+      [tenant, user.id, ...userColumns(user)],
+      messages(effects?.outbox),
+      eventsParam(effects?.events),
+    );
     try {
-      await writeWithEvents(
-        this.context,
-        effects?.events,
-        (run) =>
-          outbox === undefined
-            ? run(this.sql.insert, params)
-            : run(this.sql.insertWithOutbox, [...params, outbox]),
-        () => true,
-      );
+      await this.context.query(text, params);
     } catch (error) {
       throw toStoreError(error, this.context.tables, user.userName);
     }
@@ -202,19 +198,15 @@ export class PostgresUserStore implements UserStore {
 
   /** Replaces a user at its expected version; `false` when there is no such user. */
   async replace(tenant: string, user: ScimUser, options: ReplaceOptions): Promise<boolean> {
-    const outbox = messages(options.outbox);
-    const params = [tenant, user.id, ...userColumns(user), options.expectedVersion];
+    const [text, params] = writeText(
+      this.sql.replace,
+      [tenant, user.id, ...userColumns(user), options.expectedVersion],
+      messages(options.outbox),
+      eventsParam(options.events),
+    );
     let rows: Replaced[];
     try {
-      rows = await writeWithEvents(
-        this.context,
-        options.events,
-        (run) =>
-          outbox === undefined
-            ? run<Replaced>(this.sql.replace, params)
-            : run<Replaced>(this.sql.replaceWithOutbox, [...params, outbox]),
-        (result) => settleWrite(result[0]),
-      );
+      rows = await this.context.query<Replaced>(text, params);
     } catch (error) {
       throw toStoreError(error, this.context.tables, user.userName);
     }

@@ -1,5 +1,7 @@
+import { insertEvents } from './event-statements.js';
 import type { ResourceTable } from './filter-targets.js';
 import type { PageSource } from './page-statement.js';
+import type { DeleteTexts } from './postgres-table.js';
 import type { TableNames } from './table-names.js';
 
 /**
@@ -9,14 +11,21 @@ import type { TableNames } from './table-names.js';
 export interface ResourceStatements {
   /** $4 version, $5 created, $6 lastModified, $7 doc, $8 its folded copy. */
   readonly insert: string;
+  /** As `insert` plus $9 the events (a jsonb array), recorded with the resource. */
+  readonly insertWithEvents: string;
   readonly get: string;
   /**
    * As `insert` plus $9 the expected version; reports `changed` and the `current` version in
    * the statement's snapshot, as a user replace does.
    */
   readonly replace: string;
-  /** $4 the expected version or NULL; reports as `replace` does. The keys go with the row. */
-  readonly delete: string;
+  /** As `replace` plus $10 the events, recorded only when it writes. */
+  readonly replaceWithEvents: string;
+  /**
+   * $4 the expected version or NULL (then $5 the events); reports as `replace` does. The keys
+   * go with the row.
+   */
+  readonly delete: DeleteTexts;
   /**
    * Serialises the writes that take keys within a tenant and type, so that two writes each
    * taking a key the other frees wait one for the other instead of deadlocking.
@@ -36,21 +45,31 @@ export function resourceStatements(t: TableNames): ResourceStatements {
   const cur = `cur AS (SELECT version FROM ${t.resources} WHERE ${row})`;
   const outcome = (cte: string) =>
     `SELECT (SELECT count(*) FROM ${cte})::int AS changed, (SELECT version FROM cur) AS current`;
-  return {
-    insert: `INSERT INTO ${t.resources}
+  const insert = `INSERT INTO ${t.resources}
       (tenant, resource_type, id, version, created, last_modified, doc, folded)
-      VALUES ($1, $2, $3, $4, $5::timestamptz, $6::timestamptz, $7::jsonb, $8::jsonb)`,
-    get: `SELECT doc FROM ${t.resources} WHERE ${row}`,
-    replace: `WITH ${cur}, upd AS (
+      VALUES ($1, $2, $3, $4, $5::timestamptz, $6::timestamptz, $7::jsonb, $8::jsonb)`;
+  const upd = `upd AS (
         UPDATE ${t.resources} SET version = $4, created = $5::timestamptz,
           last_modified = $6::timestamptz, doc = $7::jsonb, folded = $8::jsonb
         WHERE ${row} AND version = $9
         RETURNING 1
-      ) ${outcome('upd')}`,
-    delete: `WITH ${cur}, del AS (
+      )`;
+  const del = `del AS (
         DELETE FROM ${t.resources} WHERE ${row} AND ($4::text IS NULL OR version = $4)
         RETURNING 1
-      ) ${outcome('del')}`,
+      )`;
+  // The events of a write, recorded when the write's CTE `wrote` returns a row.
+  const events = (param: string, wrote: string) => `, ev AS (${insertEvents(t, param, wrote)})`;
+  return {
+    insert,
+    insertWithEvents: `WITH r AS (${insert} RETURNING 1)${events('$9', 'r')} SELECT 1 FROM r`,
+    get: `SELECT doc FROM ${t.resources} WHERE ${row}`,
+    replace: `WITH ${cur}, ${upd} ${outcome('upd')}`,
+    replaceWithEvents: `WITH ${cur}, ${upd}${events('$10', 'upd')} ${outcome('upd')}`,
+    delete: {
+      plain: `WITH ${cur}, ${del} ${outcome('del')}`,
+      events: `WITH ${cur}, ${del}${events('$5', 'del')} ${outcome('del')}`,
+    },
     lockKeys: `SELECT pg_advisory_xact_lock(hashtextextended('scimkit.resource_keys:' || $1 || ':' || $2, 0))`,
     releaseKeys: `DELETE FROM ${t.resourceKeys} WHERE ${row}`,
     takeKeys: `INSERT INTO ${t.resourceKeys} (tenant, resource_type, attribute, key, id)

@@ -20,7 +20,7 @@ describe.each(backends)('user counts in shards (migration 10) on $name', ({ open
 
   it('keeps the counts written before it, and stays exact through creates and deletes', async () => {
     const schema = `${backend.schema}_m10`;
-    await applyMigrations(backend.executor, { schema }, upTo(7));
+    await applyMigrations(backend.executor, { schema }, upTo(9));
     const before = new PostgresUserStore({ executor: backend.executor, schema });
     for (const tenant of ['a', 'a', 'a', 'b']) await before.create(tenant, makeUser());
 

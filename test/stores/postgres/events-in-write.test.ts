@@ -1,0 +1,216 @@
+// The events a PostgreSQL write records are inserted by the write's own statement: recorded
+// exactly when that statement wrote, with the outbox rows of the same write, in the write's
+// transaction and order. Covers the variants the store conformance cases do not reach.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DirectoryEvent, DirectoryEventType } from '../../../src/contracts/event-log.js';
+import type { OutboxMessage } from '../../../src/contracts/outbox.js';
+import type { ScimResource } from '../../../src/contracts/resource-store.js';
+import { newId } from '../../../src/core/resources/new-id.js';
+import type { ScimGroup } from '../../../src/schema/group-schema.js';
+import { GROUP_SCHEMA } from '../../../src/schema/urns.js';
+import {
+  PostgresResourceStore,
+  type PostgresUserStore,
+} from '../../../src/stores/postgres/index.js';
+import { tableNames, type TableNames } from '../../../src/stores/postgres/table-names.js';
+import { backends, makeUser, type Backend } from './harness.js';
+
+const STAMP = '2025-01-01T00:00:00.000Z';
+const meta = <T extends string>(resourceType: T, version = 'W/"1"') => ({
+  resourceType,
+  created: STAMP,
+  lastModified: STAMP,
+  version,
+});
+
+for (const { name, open } of backends) {
+  describe(`events recorded by the write's statement (${name})`, () => {
+    let backend: Backend;
+    let store: PostgresUserStore;
+    let tables: TableNames;
+    let tenant: string;
+
+    const event = (type: DirectoryEventType, id: string): DirectoryEvent => ({
+      id: newId(),
+      type,
+      tenant,
+      occurredAt: new Date().toISOString(),
+      data: { id, resourceType: 'User' },
+    });
+    const message = (userId: string): OutboxMessage => ({
+      id: newId(),
+      kind: 'welcome',
+      tenant,
+      userId,
+      to: 'someone@example.org',
+      createdAt: new Date().toISOString(),
+    });
+    /** The tenant's logged events in feed order, with the transaction that wrote each. */
+    const logged = async () =>
+      (
+        await backend.executor.query<{ id: string; xid: string }>(
+          `SELECT event->>'id' AS id, xid::text AS xid FROM ${tables.events}
+          WHERE tenant = $1 ORDER BY xid, seq`,
+          [tenant],
+        )
+      ).map((row) => ({ id: row.id, xid: row.xid }));
+    const loggedIds = async () => (await logged()).map((row) => row.id);
+    const outboxIds = async () =>
+      (
+        await backend.executor.query<{ id: string }>(
+          `SELECT id FROM ${tables.outbox} WHERE tenant = $1 ORDER BY id`,
+          [tenant],
+        )
+      ).map((row) => row.id);
+
+    beforeAll(async () => {
+      backend = await open();
+      store = backend.newStore();
+      await store.migrate();
+      tables = tableNames({ schema: backend.schema });
+    }, 60_000);
+    afterAll(() => backend?.close());
+    let cases = 0;
+    // Each test reads only its own tenant's rows.
+    const nextTenant = () => (tenant = `fold-${(cases += 1)}`);
+
+    it('a user write with outbox messages records both, or neither when it writes nothing', async () => {
+      nextTenant();
+      const user = makeUser();
+      const created = [event('user.created', user.id), event('user.activated', user.id)];
+      const welcome = message(user.id);
+      await store.create(tenant, user, { outbox: [welcome], events: created });
+      const next = { ...user, meta: meta('User', 'W/"2"') };
+      const stale = { ...user, meta: meta('User', 'W/"3"') };
+      await expect(
+        store.replace(tenant, stale, {
+          expectedVersion: 'W/"2"',
+          outbox: [message(user.id)],
+          events: [event('user.updated', user.id)],
+        }),
+      ).rejects.toMatchObject({ status: 412 });
+      const ghost = makeUser();
+      const missing = await store.replace(tenant, ghost, {
+        expectedVersion: 'W/"1"',
+        outbox: [message(ghost.id)],
+        events: [event('user.updated', ghost.id)],
+      });
+      expect(missing).toBe(false);
+      const updated = event('user.updated', user.id);
+      const again = message(user.id);
+      await store.replace(tenant, next, {
+        expectedVersion: 'W/"1"',
+        outbox: [again],
+        events: [updated],
+      });
+
+      const rows = await logged();
+      expect(rows.map((row) => row.id)).toEqual([...created, updated].map((e) => e.id));
+      // One write, one transaction: its events share the xid, in the order given.
+      expect(rows[0]?.xid).toBe(rows[1]?.xid);
+      expect(rows[2]?.xid).not.toBe(rows[0]?.xid);
+      expect(await outboxIds()).toEqual([welcome.id, again.id].sort());
+    });
+
+    it('a user delete records its events only when it deletes, at any expected version', async () => {
+      nextTenant();
+      const user = makeUser();
+      await store.create(tenant, user);
+      await expect(
+        store.delete(tenant, user.id, {
+          expectedVersion: 'W/"9"',
+          events: [event('user.deleted', user.id)],
+        }),
+      ).rejects.toMatchObject({ status: 412 });
+      const deleted = event('user.deleted', user.id);
+      expect(
+        await store.delete(tenant, user.id, { expectedVersion: 'W/"1"', events: [deleted] }),
+      ).toBe(true);
+      expect(
+        await store.delete(tenant, user.id, {
+          expectedVersion: 'W/"1"',
+          events: [event('user.deleted', user.id)],
+        }),
+      ).toBe(false);
+      expect(await loggedIds()).toEqual([deleted.id]);
+    });
+
+    it('a group create without members and a group delete record their events', async () => {
+      nextTenant();
+      const group: ScimGroup = {
+        schemas: [GROUP_SCHEMA],
+        id: newId(),
+        displayName: 'Fold',
+        meta: meta('Group'),
+      };
+      const created = event('group.created', group.id);
+      await store.groups.create(tenant, group, [], { events: () => [created] });
+      await expect(
+        store.groups.create(tenant, group, [], {
+          events: () => [event('group.created', group.id)],
+        }),
+      ).rejects.toThrow();
+      await expect(
+        store.groups.delete(tenant, group.id, {
+          expectedVersion: 'W/"9"',
+          events: [event('group.deleted', group.id)],
+        }),
+      ).rejects.toMatchObject({ status: 412 });
+      const deleted = event('group.deleted', group.id);
+      expect(await store.groups.delete(tenant, group.id, { events: [deleted] })).toBe(true);
+      expect(
+        await store.groups.delete(tenant, group.id, { events: [event('group.deleted', group.id)] }),
+      ).toBe(false);
+      expect(await loggedIds()).toEqual([created.id, deleted.id]);
+    });
+
+    it('a host resource without unique keys records its events with each write', async () => {
+      nextTenant();
+      const things = new PostgresResourceStore({
+        executor: backend.executor,
+        schema: backend.schema,
+        resourceType: 'Thing',
+      });
+      const thing: ScimResource = {
+        schemas: ['urn:example:Thing'],
+        id: newId(),
+        name: 'one',
+        meta: meta('Thing'),
+      };
+      const created = event('thing.created', thing.id);
+      await things.create(tenant, thing, { uniqueKeys: {}, events: [created] });
+      await expect(
+        things.create(tenant, thing, {
+          uniqueKeys: {},
+          events: [event('thing.created', thing.id)],
+        }),
+      ).rejects.toMatchObject({ status: 409 });
+      const next = { ...thing, meta: meta('Thing', 'W/"2"') };
+      await expect(
+        things.replace(tenant, next, {
+          expectedVersion: 'W/"7"',
+          uniqueKeys: {},
+          events: [event('thing.updated', thing.id)],
+        }),
+      ).rejects.toMatchObject({ status: 412 });
+      const updated = event('thing.updated', thing.id);
+      await things.replace(tenant, next, {
+        expectedVersion: 'W/"1"',
+        uniqueKeys: {},
+        events: [updated],
+      });
+      await expect(
+        things.delete(tenant, thing.id, {
+          expectedVersion: 'W/"1"',
+          events: [event('thing.deleted', thing.id)],
+        }),
+      ).rejects.toMatchObject({ status: 412 });
+      const deleted = event('thing.deleted', thing.id);
+      expect(await things.delete(tenant, thing.id, { events: [deleted] })).toBe(true);
+      expect(
+        await things.delete(tenant, thing.id, { events: [event('thing.deleted', thing.id)] }),
+      ).toBe(false);
+      expect(await loggedIds()).toEqual([created.id, updated.id, deleted.id]);
+    });
+  });
+}
