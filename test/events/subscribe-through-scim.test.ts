@@ -25,6 +25,19 @@ describe('scim.events.subscribe', () => {
     expect(() => scim.events.subscribe('late', async () => undefined)).toThrow(/closed/);
   });
 
+  it('is woken by a write of its own process, without waiting for its poll', async () => {
+    const { scim, createUser } = setup();
+    const seen: string[] = [];
+    scim.events.subscribe('wake', async (event) => void seen.push(event.type), {
+      pollIntervalMs: 3_600_000,
+    });
+    await createUser('grace@example.com');
+    for (let i = 0; i < 200 && !seen.includes('user.created'); i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(seen).toContain('user.created');
+    await scim.close();
+  });
+
   it('refuses clearly when the store keeps no event log', () => {
     const store = new MemoryUserStore({ events: false });
     const scim = createScim({

@@ -67,6 +67,8 @@ export class SubscriptionRunner {
     }
     this.#round = this.#rounds().finally(() => {
       this.#round = undefined;
+      // A kick between the last check of the loop and now found the round still set.
+      if (this.#again && !this.#stopped) this.kick();
     });
   }
 
@@ -115,6 +117,7 @@ export class SubscriptionRunner {
       } catch (error) {
         // A store or log failure: the next kick, poll or retry timer tries again.
         this.#parts.onError(error);
+        this.#again = false;
         return;
       }
     } while (this.#again && !this.#stopped);
