@@ -65,28 +65,16 @@ export interface DirectoryEvents {
   readonly attempts?: (query: AttemptQuery) => Promise<readonly DeliveryAttempt[]>;
 }
 
-interface LibraryEvents {
-  list(tenant: string, query: FeedQuery): Promise<EventPage>;
-  subscribe(name: string, handler: EventHandler, options: SubscribeOptions): Subscription;
-}
-
-interface AttemptsStore {
-  listAttempts(query: AttemptQuery): Promise<{ readonly attempts: readonly DeliveryAttempt[] }>;
-}
-
 /**
  * The service's directory events, or undefined when its store keeps no event log (the store's
- * `events`). Read through optional members: the feed, the subscribers and the attempts listing
- * may each be missing.
+ * `events`); without the store's `subscriptions`, there is no attempts listing.
  */
 export function directoryEvents(scim: Scim, store: UserStore): DirectoryEvents | undefined {
-  const events = (scim as Scim & { readonly events?: LibraryEvents }).events;
-  const log = (store as UserStore & { readonly events?: unknown }).events;
-  if (events === undefined || log === undefined) return undefined;
-  const kept = (store as UserStore & { readonly subscriptions?: AttemptsStore }).subscriptions;
+  if (store.events === undefined) return undefined;
+  const kept = store.subscriptions;
   return {
-    list: (tenant, query) => events.list(tenant, query),
-    subscribe: (name, handler, options) => events.subscribe(name, handler, options),
+    list: (tenant, query) => scim.events.list(tenant, query),
+    subscribe: (name, handler, options) => scim.events.subscribe(name, handler, options),
     ...(kept === undefined
       ? {}
       : { attempts: async (query) => (await kept.listAttempts(query)).attempts }),
