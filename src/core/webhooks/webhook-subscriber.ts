@@ -1,5 +1,6 @@
 import type { DirectoryEvent } from '../../contracts/event-log.js';
 import { ScimConfigError } from '../../errors/index.js';
+import type { DeliveryContext } from '../subscriptions/types.js';
 import { WebhookDeliveryError } from './webhook-delivery-error.js';
 import {
   checkWebhookEndpoint,
@@ -8,12 +9,7 @@ import {
 } from './webhook-endpoint.js';
 
 /** What the subscriber runner tells a handler about the attempt it runs. */
-export interface WebhookAttempt {
-  /** Aborted when the runner gives up on the attempt (its own timeout, or shutting down). */
-  readonly signal: AbortSignal;
-  /** 1 for the first attempt at this event, 2 for the first retry, … */
-  readonly attempt: number;
-}
+export type WebhookAttempt = DeliveryContext;
 
 /** A subscriber handler: resolves once the event is delivered, rejects when the attempt failed. */
 export type WebhookHandler = (event: DirectoryEvent, context: WebhookAttempt) => Promise<void>;
