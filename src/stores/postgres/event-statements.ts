@@ -41,15 +41,12 @@ export function insertEvents(t: TableNames, param: string, wrote?: string): stri
 export const eventsParam = (events: readonly DirectoryEvent[] | undefined): string | undefined =>
   events && events.length > 0 ? JSON.stringify(events) : undefined;
 
-// The statements of each table location, built once: every write with events uses them, and
-// the texts must stay the same strings for the drivers' prepared-statement caches.
-const statementsCache = new WeakMap<TableNames, EventStatements>();
-
-/** Returns the event statements of a table location (built on first use). */
+/**
+ * Returns the event statements of a table location. The same location always gives the same
+ * texts, which is what the drivers' prepared-statement caches key on.
+ */
 export function eventStatements(t: TableNames): EventStatements {
-  let sql = statementsCache.get(t);
-  if (sql) return sql;
-  sql = {
+  return {
     insert: insertEvents(t, '$1'),
     // The text columns have names of their own: ORDER BY a name of the output would sort the
     // text ("10" before "9"), not the numbers.
@@ -64,8 +61,6 @@ export function eventStatements(t: TableNames): EventStatements {
         ORDER BY occurred_at LIMIT $2)
       RETURNING 1`,
   };
-  statementsCache.set(t, sql);
-  return sql;
 }
 
 /** Inserts a write's events in the write's transaction `tx`; nothing for none. */
