@@ -117,8 +117,15 @@ export function eventFeed(
       })
       .finally(() => (running = undefined));
   };
-  const timer = log && retentionDays !== Infinity ? setInterval(tick, PURGE_EVERY_MS) : undefined;
-  timer?.unref?.();
+  // Started by the first write or read, not here: some runtimes (workerd) refuse a timer set
+  // while a module's global scope runs, where a service is often created.
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let closed = false;
+  const startPurging = () => {
+    if (timer !== undefined || closed || !log || retentionDays === Infinity) return;
+    timer = setInterval(tick, PURGE_EVERY_MS);
+    timer.unref?.();
+  };
   const subscribers =
     log && new Subscribers({ log, store: subscriptions, now, onError: reportError });
   return {
@@ -132,6 +139,7 @@ export function eventFeed(
           throw scimErrors.invalidValue(
             `The tenant must be a non-empty string (got ${previewJson(tenant)}).`,
           );
+        startPurging();
         return await log.list({ tenant, limit: limitOf(options.limit), ...rest(options) });
       },
       purge: async () => {
@@ -146,8 +154,12 @@ export function eventFeed(
         return subscribers.subscribe(name, handler, options);
       },
     },
-    kick: () => subscribers?.kick(),
+    kick: () => {
+      startPurging();
+      subscribers?.kick();
+    },
     close: async () => {
+      closed = true;
       if (timer) clearInterval(timer);
       await Promise.all([running, subscribers?.close()]);
     },
