@@ -66,9 +66,9 @@ export function eventStatements(t: TableNames): EventStatements {
 /** Inserts a write's events in the write's transaction `tx`; nothing for none. */
 export async function recordEvents(
   tx: QueryExecutor,
-  t: TableNames,
+  sql: EventStatements,
   events: readonly DirectoryEvent[] | undefined,
 ): Promise<void> {
   if (!events || events.length === 0) return;
-  await tx.query(eventStatements(t).insert, [JSON.stringify(events)], { prepare: true });
+  await tx.query(sql.insert, [JSON.stringify(events)], { prepare: true });
 }

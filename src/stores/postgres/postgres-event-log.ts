@@ -7,7 +7,7 @@ import type {
 } from '../../contracts/event-log.js';
 import { scimErrors } from '../../errors/index.js';
 import { previewJson } from '../../json/preview-json.js';
-import { eventStatements } from './event-statements.js';
+import { eventStatements, type EventStatements } from './event-statements.js';
 import type { StoreContext } from './store-context.js';
 
 // A cursor is the event's xid and seq, each in base 36: "<xid>.<seq>".
@@ -23,7 +23,11 @@ const CURSOR = /^([0-9a-z]{1,13})\.([0-9a-z]{1,13})$/;
  * @internal
  */
 export class PostgresEventLog implements EventLog {
-  constructor(private readonly context: StoreContext) {}
+  readonly #sql: EventStatements;
+
+  constructor(private readonly context: StoreContext) {
+    this.#sql = eventStatements(context.tables);
+  }
 
   /** Returns the events after `query.after` whose transactions have all ended, in log order. */
   async list(query: EventListQuery): Promise<EventPage> {
@@ -32,7 +36,7 @@ export class PostgresEventLog implements EventLog {
       xid_text: string;
       seq_text: string;
       event: DirectoryEvent;
-    }>(eventStatements(this.context.tables).list, [
+    }>(this.#sql.list, [
       xid,
       seq,
       query.limit,
@@ -49,10 +53,7 @@ export class PostgresEventLog implements EventLog {
 
   /** Deletes up to `limit` of the oldest events that occurred before `before`. */
   async purge(before: Date, limit: number): Promise<number> {
-    const rows = await this.context.query(eventStatements(this.context.tables).purge, [
-      before.toISOString(),
-      limit,
-    ]);
+    const rows = await this.context.query(this.#sql.purge, [before.toISOString(), limit]);
     return rows.length;
   }
 }

@@ -1,5 +1,10 @@
 import type { MembershipEventEffects } from '../../contracts/event-log.js';
-import { eventsParam, recordEvents } from './event-statements.js';
+import {
+  eventStatements,
+  eventsParam,
+  recordEvents,
+  type EventStatements,
+} from './event-statements.js';
 import type {
   GroupListQuery,
   GroupListResult,
@@ -113,7 +118,11 @@ export class PostgresGroupStore implements GroupStore {
   /** The resource type paths resolve in when a query carries none. */
   private readonly defaultType = groupResourceType();
 
+  // The event insert of a membership write, which is a transaction of several statements.
+  readonly #events: EventStatements;
+
   constructor(private readonly context: StoreContext) {
+    this.#events = eventStatements(context.tables);
     this.sql = groupStatements(context.tables);
     this.table = groupsTable(context.tables);
     const withMembers = groupsPage(context.tables, true);
@@ -211,7 +220,7 @@ export class PostgresGroupStore implements GroupStore {
         options.expectedVersion,
       ]);
       settleWrite(rows[0]);
-      await recordEvents(tx, this.context.tables, options.events?.({ added, removed }));
+      await recordEvents(tx, this.#events, options.events?.({ added, removed }));
       return { added, removed };
     });
   }
@@ -236,7 +245,7 @@ export class PostgresGroupStore implements GroupStore {
       const resolved = await this.resolve(tx, tenant, groupId, members, true);
       const inserted = new Set(await this.insertMembers(tx, tenant, groupId, resolved));
       const added = resolved.filter((m) => inserted.has(m.value));
-      await recordEvents(tx, this.context.tables, options?.events?.({ added, removed: [] }));
+      await recordEvents(tx, this.#events, options?.events?.({ added, removed: [] }));
       return this.settle(tx, tenant, groupId, locked, added, options);
     });
   }
@@ -257,7 +266,7 @@ export class PostgresGroupStore implements GroupStore {
           : await tx.query<MemberRow>(this.sql.removeMembers, [tenant, groupId, ids]);
       const byId = new Map(rows.map((row) => [row.member_id, toMember(row)]));
       const removed = ids.flatMap((id) => byId.get(id) ?? []);
-      await recordEvents(tx, this.context.tables, options?.events?.({ added: [], removed }));
+      await recordEvents(tx, this.#events, options?.events?.({ added: [], removed }));
       return this.settle(tx, tenant, groupId, locked, removed, options);
     });
   }

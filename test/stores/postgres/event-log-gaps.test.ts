@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DirectoryEvent, LoggedEvent } from '../../../src/contracts/event-log.js';
 import { newId } from '../../../src/core/resources/new-id.js';
-import { recordEvents } from '../../../src/stores/postgres/event-statements.js';
+import { eventStatements, recordEvents } from '../../../src/stores/postgres/event-statements.js';
 import { tableNames, type TableNames } from '../../../src/stores/postgres/table-names.js';
 import type { PostgresUserStore, QueryExecutor } from '../../../src/stores/postgres/index.js';
 import { databaseUrl, openServer, type Backend } from './harness.js';
@@ -25,7 +25,7 @@ async function openTransaction(executor: QueryExecutor, tables: TableNames, e: D
   const isRecorded = new Promise<void>((resolve) => (recorded = resolve));
   const done = executor
     .transaction(async (tx) => {
-      await recordEvents(tx, tables, [e]);
+      await recordEvents(tx, eventStatements(tables), [e]);
       recorded();
       if (await ended) throw new Error('rolled back on purpose');
     })
@@ -118,7 +118,7 @@ describe.skipIf(!databaseUrl)('the event feed on the server never skips a late c
     const writers = Array.from({ length: 8 }, async (_, w) => {
       for (let i = 0; i < 10; i++) {
         const e = event('user.created', `w${w}-${i}`);
-        await recordEvents(w % 2 ? backend.executor : backend.other, tables, [e]);
+        await recordEvents(w % 2 ? backend.executor : backend.other, eventStatements(tables), [e]);
         written.push(e.id);
       }
     });
