@@ -106,6 +106,7 @@ describe.each(everyStore)('the event log on $name', ({ open }) => {
       'group.member_removed',
       'group.member_added',
       'user.deleted',
+      'group.member_removed',
       'group.deleted',
     ]);
     const [created, renamed, , deactivated] = events;
@@ -127,7 +128,8 @@ describe.each(everyStore)('the event log on $name', ({ open }) => {
     expect(events[5]?.data.resource).not.toHaveProperty('members');
     // A deletion carries the resource as it stood.
     expect(events[9]?.data.resource).toMatchObject({ id: bob.id, userName: 'bob@example.org' });
-    expect(events[10]?.data.resource).toMatchObject({ id: gid, displayName: 'Class 4B' });
+    expect(events[10]?.data).toMatchObject({ groupId: gid, userId: bob.id, memberType: 'User' });
+    expect(events[11]?.data.resource).toMatchObject({ id: gid, displayName: 'Class 4B' });
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
   });
 

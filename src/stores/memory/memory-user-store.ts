@@ -206,8 +206,9 @@ export class MemoryUserStore implements UserStore {
   /** Deletes a user and its memberships; `false` when there is no such user. */
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
     if (!this.#users.delete(tenant, id, options?.expectedVersion)) return false;
-    this.#groups.forgetMember(tenant, id);
+    const left = this.#groups.forgetMember(tenant, id);
     this.#log?.record(options?.events);
+    this.#log?.record(options?.membershipEvents?.(left));
     return true;
   }
 

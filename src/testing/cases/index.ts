@@ -1,6 +1,7 @@
 import type { StoreConformanceCase } from '../types.js';
 import { copyCases } from './copies.js';
 import { crudCases } from './crud.js';
+import { eventDeleteCases } from './events-deletes.js';
 import { eventLogCases } from './events.js';
 import { filterCases } from './filters.js';
 import { groupCrudCases } from './groups-crud.js';
@@ -39,6 +40,7 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...groupPagingCases,
   ...userGroupsCases,
   ...eventLogCases,
+  ...eventDeleteCases,
   ...subscriptionLeaseCases,
   ...subscriptionRecordCases,
 ];
