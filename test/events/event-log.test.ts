@@ -349,22 +349,3 @@ describe('retention', () => {
     expect(() => setup({ events: { retentionDays: 0 } })).toThrow(/retentionDays/);
   });
 });
-
-describe('the memory log is bounded', () => {
-  it('keeps the most recent `eventsKept` events; an older cursor resumes at the oldest kept', async () => {
-    const h = setup({ store: new MemoryUserStore({ eventsKept: 3 }) });
-    const first = await h.createUser('k1@example.org');
-    const { next } = await h.scim.events.list('tenant-a');
-    const later = [];
-    for (let i = 2; i <= 5; i++) later.push(await h.createUser(`k${i}@example.org`));
-    const kept = await readAll(h.scim);
-    expect(kept.map((e) => e.data.id)).toEqual(later.slice(1).map((u) => u.id));
-    expect(kept.map((e) => e.data.id)).not.toContain(first.id);
-    const resumed = await readAll(h.scim, next);
-    expect(resumed.map((e) => e.id)).toEqual(kept.map((e) => e.id));
-  });
-
-  it('refuses an eventsKept that is not a whole number ≥ 1', () => {
-    expect(() => new MemoryUserStore({ eventsKept: 0 })).toThrow(/eventsKept/);
-  });
-});

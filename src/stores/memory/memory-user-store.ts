@@ -69,9 +69,13 @@ export interface MemoryUserStoreOptions {
   readonly events?: boolean;
   /**
    * How many events the log keeps, the most recent ones: a log in memory must not grow for as
-   * long as the process runs (each event holds the resource as it stood). Older events go as
-   * `events.retentionDays` would take them, and a reader whose cursor is older resumes at the
-   * oldest kept. Default 10,000; `Infinity` keeps every one until the retention purge.
+   * long as the process runs (each event holds the resource as it stood). Past it the oldest
+   * event goes. A reader that falls further behind loses events, and is told so: a
+   * `scim.events.list` whose `after` is older than a dropped event of its tenant (and types)
+   * rejects with a 400 `invalidCursor` instead of skipping it (omit `after` to read from the
+   * oldest kept), and a durable subscriber reports that error to `onError` and delivers
+   * nothing more of that tenant until it is replayed. Default 10,000; `Infinity` keeps every
+   * one until the retention purge.
    */
   readonly eventsKept?: number;
 }

@@ -1,6 +1,7 @@
 import type { StoreConformanceCase } from '../types.js';
 import { copyCases } from './copies.js';
 import { crudCases } from './crud.js';
+import { eventCursorCases } from './events-cursors.js';
 import { eventDeleteCases } from './events-deletes.js';
 import { eventLogCases } from './events.js';
 import { filterCases } from './filters.js';
@@ -41,6 +42,7 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...userGroupsCases,
   ...eventLogCases,
   ...eventDeleteCases,
+  ...eventCursorCases,
   ...subscriptionLeaseCases,
   ...subscriptionRecordCases,
 ];
