@@ -1,15 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { scimOpenApi, type ScimOpenApiOptions } from '../../src/openapi/index.js';
+import {
+  scimOpenApi,
+  type OpenApiDocument,
+  type ScimOpenApiOptions,
+} from '../../src/openapi/index.js';
 
 /**
  * Serves the SCIM service's OpenAPI 3.1 document (`GET` or `HEAD`), generated once from the
- * options the service was created with. The document describes the API, not a tenant's data,
- * so it needs no API key.
+ * options the service was created with, with what `extend` adds (the server's own routes). The
+ * document describes the API, not a tenant's data, so it needs no API key.
  */
 export function openApiRoute(
   options: ScimOpenApiOptions,
+  extend: (document: OpenApiDocument) => OpenApiDocument = (document) => document,
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const body = JSON.stringify(scimOpenApi(options), null, 2);
+  const body = JSON.stringify(extend(scimOpenApi(options)), null, 2);
   const headers = {
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(body)),

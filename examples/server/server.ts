@@ -31,6 +31,7 @@ import { keyGate } from './key-gate.js';
 import { logMailer } from './log-mailer.js';
 import { SimulatedMailFailure, withMailTestAids } from './mail-test-aids.js';
 import { openStore, type OpenStore } from './open-store.js';
+import { withEventFeed } from './events/feed-openapi.js';
 import { openApiRoute } from './openapi-route.js';
 
 /** Where the SCIM service is mounted. */
@@ -268,7 +269,9 @@ export async function startServer(
   };
   const activation = activationPage(links, scim, print);
   // Described from the options the service runs with, so it lists what the service serves.
-  const openApi = openApiRoute({ ...scimOptions, serverUrl: publicUrl });
+  const openApi = openApiRoute({ ...scimOptions, serverUrl: publicUrl }, (document) =>
+    withEventFeed(document, publicUrl),
+  );
   const devConsole = await startConsole({
     scim,
     store: opened.store,

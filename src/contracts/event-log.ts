@@ -129,6 +129,10 @@ export interface EventLog {
    * Returns events in log order after `query.after`. An event becomes visible only once every
    * event that could sort before it is committed, so that no later page holds an event that
    * sorts before this page's last cursor.
+   *
+   * @throws ScimError 400 `invalidCursor` (`scimErrors.invalidCursor()`) for a cursor the log
+   *   did not give, one past its newest event included; a log that drops events before their
+   *   retention (a bounded one) also for a cursor older than an event it dropped unread.
    */
   list(query: EventListQuery): Promise<EventPage>;
   /**

@@ -1,4 +1,4 @@
-import type { EventEffects } from './event-log.js';
+import type { DirectoryEvent, EventEffects } from './event-log.js';
 import type { AttributePath, Filter } from '../filter/ast.js';
 import type { CompiledResourceType } from '../schema/resource-type.js';
 
@@ -6,6 +6,15 @@ import type { CompiledResourceType } from '../schema/resource-type.js';
 export interface DeleteOptions extends EventEffects {
   /** When set, delete only if the stored `meta.version` is still this one. */
   readonly expectedVersion?: string;
+  /**
+   * The events of the memberships the delete removes, given for a user or a group (the
+   * resources that can be members): only the store knows which groups held the resource when
+   * it was deleted, so a store that keeps groups calls this inside the delete, once, after the
+   * resource is gone, with the ids of the groups it removed it from (each once, in ascending id
+   * order; empty for none), and records the events it returns after `events`, in the same
+   * atomic step. A delete that finds nothing, or a stale version, calls it not at all.
+   */
+  readonly membershipEvents?: (groupIds: readonly string[]) => readonly DirectoryEvent[];
 }
 
 /** Sort order of a list query. */

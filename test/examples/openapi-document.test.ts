@@ -1,11 +1,14 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENTS_PATH } from '../../examples/server/events/events-route.js';
 import { startServer, type RunningServer } from '../../examples/server/server.js';
 import { ENDPOINT_NAMES } from '../../src/core/routes.js';
 import { testConfig } from './test-config.js';
 
 // The example server's /openapi.json describes exactly what that server serves: every route it
 // answers (found over HTTP: a method it does not take answers 405 with `Allow`) is in the
-// document, nothing else is, and every endpoint that answers 501 is named as such.
+// document, nothing else is, and every endpoint that answers 501 is named as such. The event
+// feed, beside the SCIM base path, is described with a server of its own.
 
 const auth = { authorization: 'Bearer k1' };
 // A method no route takes: its 405 lists, in `Allow`, the methods the route does take.
@@ -64,14 +67,21 @@ async function routesOf(base: string): Promise<Routes> {
   return routes;
 }
 
+// The SCIM operations the document describes (the feed is checked on its own).
 function operations(doc: Doc): Set<string> {
   const ops = new Set<string>();
   for (const [path, item] of Object.entries(doc.paths)) {
+    if (path === EVENTS_PATH) continue;
     for (const method of Object.keys(item)) {
       if (method !== 'parameters') ops.add(`${method.toUpperCase()} ${path}`);
     }
   }
   return ops;
+}
+
+interface FeedItem {
+  servers: { url: string }[];
+  get: { parameters: { name: string; in: string }[]; responses: Record<string, unknown> };
 }
 
 describe.each([
@@ -103,6 +113,37 @@ describe.each([
 
   it('describes nothing the server does not serve', () => {
     expect([...operations(doc)].filter((op) => routes.get(op) !== 'served')).toEqual([]);
+  });
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    expect(await new Validator().validate(structuredClone(doc) as never)).toEqual({ valid: true });
+  });
+
+  it('describes the event feed where the server serves it, and it answers as described', async () => {
+    const feed = doc.paths[EVENTS_PATH] as unknown as FeedItem;
+    expect(Object.keys(feed).sort()).toEqual(['get', 'servers']);
+    expect(feed.get.parameters.map((p) => [p.name, p.in])).toEqual([
+      ['after', 'query'],
+      ['limit', 'query'],
+      ['types', 'query'],
+    ]);
+    expect(Object.keys(feed.get.responses)).toEqual(expect.arrayContaining(['200', '400', '401']));
+    const url = `${feed.servers[0]?.url}${EVENTS_PATH}`;
+    expect(new URL(url).origin).toBe(new URL(running.url).origin);
+    const allowed = await fetch(url, { method: PROBE, headers: auth });
+    await allowed.arrayBuffer();
+    expect(allowed.headers.get('allow')).toBe('GET, HEAD');
+    const page = await fetch(`${url}?limit=1&types=user.created`, { headers: auth });
+    expect(page.status).toBe(200);
+    expect(Object.keys((await page.json()) as object).sort()).toEqual(['data', 'next']);
+    const bad = await fetch(`${url}?after=not!a!cursor`, { headers: auth });
+    expect([bad.status, ((await bad.json()) as { scimType: string }).scimType]).toEqual([
+      400,
+      'invalidCursor',
+    ]);
+    const anonymous = await fetch(url);
+    await anonymous.arrayBuffer();
+    expect(anonymous.status).toBe(401);
   });
 
   it('names every endpoint that answers 501 to every method, and no other', () => {

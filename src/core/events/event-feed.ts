@@ -26,7 +26,9 @@ export interface EventFeed {
    * transaction began before and committed after the page it read (see docs/events.md).
    *
    * @throws ScimError 400 `invalidValue` for a limit or types that are not as documented, 400
-   *   `invalidCursor` for a cursor the log did not make.
+   *   `invalidCursor` for a cursor the log did not give (one past its newest event included),
+   *   or, on a bounded log (`MemoryUserStore`'s `eventsKept`), one older than an event of the
+   *   tenant and types it dropped unread.
    * @throws ScimConfigError when the store keeps no event log.
    * @example
    * ```ts

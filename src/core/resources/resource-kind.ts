@@ -41,6 +41,11 @@ export interface ResourceKind<R extends StoredResource, W, D> {
   readonly readsBack?: boolean;
   /** Whether the type's store records events in a log: without one, the core builds none. */
   readonly recordsEvents: boolean;
+  /**
+   * The member `type` a resource of this kind has in a group (`User`, `Group`), for the kinds
+   * that can be members: their delete lists a `group.member_removed` per group it leaves.
+   */
+  readonly memberType?: 'User' | 'Group';
 
   /** Reads the current version, or `null`. */
   read(tenant: string, id: string): Promise<R | null>;

@@ -206,7 +206,8 @@ export class ResourceService<R extends StoredResource, W, D> {
     return (done) => directoryEvents(kind.events(tenant, at, id, before, done), kind.name, null);
   }
 
-  // A deletion's options with its events, which carry the resource as it stood.
+  // A deletion's options with its events, which carry the resource as it stood, and for a
+  // member the events of the memberships the store finds it removed.
   #deletion(
     tenant: string,
     at: string,
@@ -216,7 +217,25 @@ export class ResourceService<R extends StoredResource, W, D> {
   ): DeleteOptions {
     const events = this.#kind.events(tenant, at, id, before, null);
     const resource = before as unknown as Readonly<Record<string, unknown>> & { id: string };
-    return { ...options, events: directoryEvents(events, this.#kind.name, resource) };
+    const deletion = { ...options, events: directoryEvents(events, this.#kind.name, resource) };
+    const type = this.#kind.memberType;
+    if (type === undefined) return deletion;
+    const member = { value: id, type };
+    return {
+      ...deletion,
+      membershipEvents: (groupIds) =>
+        directoryEvents(
+          groupIds.map((groupId) => ({
+            type: 'group.member_removed',
+            tenant,
+            at,
+            groupId,
+            member,
+          })),
+          'Group',
+          null,
+        ),
+    };
   }
 
   // After a committed write or deletion: its events, then what else the type does.

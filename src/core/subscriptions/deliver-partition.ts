@@ -1,5 +1,6 @@
 import type { EventLog, LoggedEvent } from '../../contracts/event-log.js';
 import type { PartitionClaim, SubscriptionStore } from '../../contracts/event-subscriptions.js';
+import { isScimError } from '../../errors/index.js';
 import { callHandler, errorText } from './call-handler.js';
 import { retryDelay, type SubscribeSettings } from './subscribe-settings.js';
 import type { EventHandler } from './types.js';
@@ -79,12 +80,21 @@ class PartitionRun {
     }
     let after = this.#claim.checkpoint;
     for (let page = 0; page < PAGES_PER_CLAIM; page++) {
-      const { events } = await log.list({
-        tenant,
-        limit: settings.batchSize,
-        ...(after === undefined ? {} : { after }),
-        ...(settings.types === undefined ? {} : { types: settings.types }),
-      });
+      let events: readonly LoggedEvent[];
+      try {
+        ({ events } = await log.list({
+          tenant,
+          limit: settings.batchSize,
+          ...(after === undefined ? {} : { after }),
+          ...(settings.types === undefined ? {} : { types: settings.types }),
+        }));
+      } catch (error) {
+        if (!isScimError(error) || error.scimType !== 'invalidCursor') throw error;
+        // The log refuses the checkpoint (a bounded log dropped events after it unread): no
+        // retry can help, so the tenant sleeps, reported, until its next event or a replay.
+        this.#deps.onError(error);
+        return this.release(this.#claim.wakes);
+      }
       // Caught up: idle, unless the walker marked the tenant again meanwhile.
       if (events.length === 0) return this.release(this.#claim.wakes);
       for (const event of events) {

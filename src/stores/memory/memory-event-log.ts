@@ -35,7 +35,33 @@ function loggedEvent(entry: Entry): LoggedEvent {
 export const DEFAULT_EVENTS_KEPT = 10_000;
 
 // A cursor is the entry's sequence number in base 36: short, and opaque enough.
-const CURSOR = /^[0-9a-z]{1,10}$/;
+const CURSOR = /^[1-9a-z][0-9a-z]{0,9}$/;
+
+/**
+ * The newest event the bound (`kept`) dropped, per tenant and type and over all tenants: a
+ * reader whose cursor is older than one its query would list has missed it, and is told so
+ * rather than resumed past it.
+ */
+class DroppedMarks {
+  readonly #byTenant = new Map<string, Map<string, number>>();
+  readonly #all = new Map<string, number>();
+
+  mark(entry: Entry): void {
+    let tenant = this.#byTenant.get(entry.tenant);
+    if (!tenant) this.#byTenant.set(entry.tenant, (tenant = new Map()));
+    tenant.set(entry.type, entry.seq);
+    this.#all.set(entry.type, entry.seq);
+  }
+
+  /** The newest dropped event a query of `tenant` (all when omitted) and `types` would list. */
+  newest(tenant: string | undefined, types: ReadonlySet<string> | undefined): number {
+    const byType = tenant === undefined ? this.#all : this.#byTenant.get(tenant);
+    let newest = 0;
+    for (const [type, seq] of byType ?? [])
+      if (!types || types.has(type)) newest = Math.max(newest, seq);
+    return newest;
+  }
+}
 
 /** Events in log order, oldest first; the oldest leave from the front (purge). */
 class EntryQueue {
@@ -82,7 +108,8 @@ class EntryQueue {
  * tenants wrote. A store records a write's events in the same synchronous step as the write,
  * so the log order is the commit order and a reader never sees a gap. Lost with the process,
  * like everything the memory stores keep, and bounded: the most recent `kept` events (default
- * 10,000) stay, the older ones go as a purge would take them.
+ * 10,000) stay, the older ones go, and a reader that had not read them yet is refused rather
+ * than resumed past them (see `list`).
  *
  * @example
  * ```ts
@@ -94,12 +121,15 @@ class EntryQueue {
 export class MemoryEventLog implements EventLog {
   readonly #all = new EntryQueue();
   readonly #tenants = new Map<string, EntryQueue>();
+  readonly #dropped = new DroppedMarks();
   #nextSeq = 1;
   #size = 0;
 
   /**
-   * Keeps at most `kept` events: past it the oldest go as a purge would take them, so a
-   * process that writes for days holds a bounded log (`MemoryUserStoreOptions.eventsKept`).
+   * Keeps at most `kept` events: past it the oldest go, so a process that writes for days
+   * holds a bounded log (`MemoryUserStoreOptions.eventsKept`). A reader whose cursor is older
+   * than an event dropped this way, of its tenant and types, is refused (400 `invalidCursor`)
+   * instead of resumed past what it missed.
    */
   constructor(private readonly kept: number = DEFAULT_EVENTS_KEPT) {}
 
@@ -137,15 +167,28 @@ export class MemoryEventLog implements EventLog {
       let tenant = this.#tenants.get(event.tenant);
       if (!tenant) this.#tenants.set(event.tenant, (tenant = new EntryQueue()));
       tenant.push(entry);
-      if (++this.#size > this.kept) this.#dropOldest();
+      if (++this.#size > this.kept) {
+        const dropped = this.#dropOldest();
+        if (dropped) this.#dropped.mark(dropped);
+      }
     }
   }
 
-  /** Returns the events after `query.after` in log order (every recorded event is committed). */
+  /**
+   * Returns the events after `query.after` in log order (every recorded event is committed).
+   *
+   * @throws ScimError 400 `invalidCursor` for a cursor this log did not give (one past its
+   *   newest event included), or one older than an event of the query's tenant and types that
+   *   the bound dropped before it was read.
+   */
   async list(query: EventListQuery): Promise<EventPage> {
-    const after = query.after === undefined ? 0 : cursorSeq(query.after);
-    const queue = query.tenant === undefined ? this.#all : this.#tenants.get(query.tenant);
     const types = query.types && new Set(query.types);
+    const after = query.after === undefined ? 0 : this.#cursorSeq(query.after);
+    if (after > 0 && after < this.#dropped.newest(query.tenant, types))
+      throw scimErrors.invalidCursor(
+        `Events after ${previewJson(query.after)} were dropped before they were read: this in-memory log keeps only the most recent ${this.kept} (eventsKept). Read again from the oldest kept (no cursor), or replay the subscriber.`,
+      );
+    const queue = query.tenant === undefined ? this.#all : this.#tenants.get(query.tenant);
     const events: LoggedEvent[] = [];
     if (queue) {
       for (let i = queue.after(after); events.length < query.limit; i++) {
@@ -171,20 +214,23 @@ export class MemoryEventLog implements EventLog {
   }
 
   // Removes the oldest event, from the log and from its tenant's list (it is first in both).
-  #dropOldest(): void {
+  #dropOldest(): Entry | undefined {
     const entry = this.#all.first;
-    if (!entry) return;
+    if (!entry) return undefined;
     this.#all.shift();
     this.#size--;
     const tenant = this.#tenants.get(entry.tenant) as EntryQueue;
     tenant.shift();
     if (!tenant.first) this.#tenants.delete(entry.tenant);
+    return entry;
   }
-}
 
-// The sequence number a cursor names; 400 `invalidCursor` for text no memory log made.
-function cursorSeq(cursor: string): number {
-  if (!CURSOR.test(cursor))
-    throw scimErrors.invalidCursor(`${previewJson(cursor)} is not a cursor of this event log.`);
-  return parseInt(cursor, 36);
+  // The sequence number a cursor names; 400 `invalidCursor` for text this log did not give,
+  // a number past its newest event among them.
+  #cursorSeq(cursor: string): number {
+    const seq = CURSOR.test(cursor) ? parseInt(cursor, 36) : this.#nextSeq;
+    if (seq >= this.#nextSeq)
+      throw scimErrors.invalidCursor(`${previewJson(cursor)} is not a cursor of this event log.`);
+    return seq;
+  }
 }

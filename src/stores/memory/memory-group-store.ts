@@ -139,8 +139,9 @@ export class MemoryGroupStore implements GroupStore {
 
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
     if (!this.#groups.delete(tenant, id, options?.expectedVersion)) return false;
-    this.forgetMember(tenant, id);
+    const left = this.forgetMember(tenant, id);
     this.log?.record(options?.events);
+    this.log?.record(options?.membershipEvents?.(left));
     return true;
   }
 
@@ -279,19 +280,22 @@ export class MemoryGroupStore implements GroupStore {
   }
 
   /**
-   * Removes every membership of a deleted user or group as a member, and bumps the version of
-   * each group it was in. Called by the user store's `delete`, in the same synchronous step.
+   * Removes every membership of a deleted user or group as a member, bumps the version of
+   * each group it was in, and returns those groups' ids in ascending order. Called by the user
+   * store's `delete`, in the same synchronous step.
    */
-  forgetMember(tenant: string, memberId: string): void {
+  forgetMember(tenant: string, memberId: string): string[] {
     const groups = this.#groups.of(tenant);
     const parents = groups?.groupsOf.get(memberId);
-    if (!groups || !parents) return;
+    if (!groups || !parents) return [];
     const now = new Date().toISOString();
-    for (const parent of [...parents]) {
+    const left = [...parents].sort();
+    for (const parent of left) {
       groups.unlink(parent, memberId);
       const stored = groups.byId.get(parent) as ScimGroup;
       groups.byId.set(parent, bumped(stored, now));
     }
+    return left;
   }
 
   /**

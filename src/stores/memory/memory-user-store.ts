@@ -69,9 +69,13 @@ export interface MemoryUserStoreOptions {
   readonly events?: boolean;
   /**
    * How many events the log keeps, the most recent ones: a log in memory must not grow for as
-   * long as the process runs (each event holds the resource as it stood). Older events go as
-   * `events.retentionDays` would take them, and a reader whose cursor is older resumes at the
-   * oldest kept. Default 10,000; `Infinity` keeps every one until the retention purge.
+   * long as the process runs (each event holds the resource as it stood). Past it the oldest
+   * event goes. A reader that falls further behind loses events, and is told so: a
+   * `scim.events.list` whose `after` is older than a dropped event of its tenant (and types)
+   * rejects with a 400 `invalidCursor` instead of skipping it (omit `after` to read from the
+   * oldest kept), and a durable subscriber reports that error to `onError` and delivers
+   * nothing more of that tenant until it is replayed. Default 10,000; `Infinity` keeps every
+   * one until the retention purge.
    */
   readonly eventsKept?: number;
 }
@@ -206,8 +210,9 @@ export class MemoryUserStore implements UserStore {
   /** Deletes a user and its memberships; `false` when there is no such user. */
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
     if (!this.#users.delete(tenant, id, options?.expectedVersion)) return false;
-    this.#groups.forgetMember(tenant, id);
+    const left = this.#groups.forgetMember(tenant, id);
     this.#log?.record(options?.events);
+    this.#log?.record(options?.membershipEvents?.(left));
     return true;
   }
 

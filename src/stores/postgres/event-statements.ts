@@ -17,7 +17,11 @@ import type { TableNames } from './table-names.js';
 export interface EventStatements {
   /** $1: the events, a jsonb array, in order. */
   readonly insert: string;
-  /** $1 xid, $2 seq (the cursor), $3 limit, $4 tenant or NULL, $5 types (text[]) or NULL. */
+  /**
+   * $1 xid, $2 seq (the cursor), $3 limit, $4 tenant or NULL, $5 types (text[]) or NULL:
+   * `known` (whether the log can have given the cursor) on every row, and at least one row;
+   * `event` is NULL on the only row of an empty page.
+   */
   readonly list: string;
   /** $1 before (timestamptz), $2 limit: deletes the oldest events, returns one row each. */
   readonly purge: string;
@@ -49,13 +53,20 @@ export function eventStatements(t: TableNames): EventStatements {
   return {
     insert: insertEvents(t, '$1'),
     // The text columns have names of their own: ORDER BY a name of the output would sort the
-    // text ("10" before "9"), not the numbers.
-    list: `SELECT xid::text AS xid_text, seq::text AS seq_text, event FROM ${t.events}
-      WHERE (xid, seq) > ($1::xid8, $2::bigint)
-        AND xid < pg_snapshot_xmin(pg_current_snapshot())
-        AND ($4::text IS NULL OR tenant = $4)
-        AND ($5::text[] IS NULL OR type = ANY($5::text[]))
-      ORDER BY xid, seq LIMIT $3`,
+    // text ("10" before "9"), not the numbers. Every cursor handed out has an xid below the
+    // bound of its read, and the bound never goes down: a cursor at or above it now was never
+    // given (`known` false), and the same statement says so, even for an empty page.
+    list: `SELECT b.known, e.xid_text, e.seq_text, e.event
+      FROM (SELECT $1::xid8 < pg_snapshot_xmin(pg_current_snapshot()) AS known) AS b
+      LEFT JOIN LATERAL (
+        SELECT xid, seq, xid::text AS xid_text, seq::text AS seq_text, event FROM ${t.events}
+        WHERE b.known AND (xid, seq) > ($1::xid8, $2::bigint)
+          AND xid < pg_snapshot_xmin(pg_current_snapshot())
+          AND ($4::text IS NULL OR tenant = $4)
+          AND ($5::text[] IS NULL OR type = ANY($5::text[]))
+        ORDER BY xid, seq LIMIT $3
+      ) AS e ON true
+      ORDER BY e.xid, e.seq`,
     purge: `DELETE FROM ${t.events} WHERE (xid, seq) IN (
         SELECT xid, seq FROM ${t.events} WHERE occurred_at < $1::timestamptz
         ORDER BY occurred_at LIMIT $2)

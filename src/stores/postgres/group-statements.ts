@@ -49,7 +49,7 @@ export interface GroupStatements {
   readonly deleteGroup: DeleteTexts;
   /** $2 group id: removes the group's own memberships. */
   readonly clearMembers: string;
-  /** $2 member id, $3 lastModified: removes it from every group and bumps each of those. */
+  /** $2 member id, $3 lastModified: removes it from every group, bumps and returns (`id`) each. */
   readonly forgetMember: string;
   /** $2 member id: its direct groups. */
   readonly directGroups: string;
@@ -154,7 +154,8 @@ export function groupStatements(t: TableNames): GroupStatements {
         DELETE FROM ${t.groupMembers} WHERE tenant = $1 AND member_id = $2 RETURNING group_id
       )
       UPDATE ${t.groups} SET ${bumpSet}
-      WHERE tenant = $1 AND id IN (SELECT group_id FROM gone)`,
+      WHERE tenant = $1 AND id IN (SELECT group_id FROM gone)
+      RETURNING id`,
     directGroups: `SELECT g.id AS value, g.display_name AS display, 'direct' AS type
       FROM ${t.groupMembers} AS m JOIN ${t.groups} AS g ON g.tenant = m.tenant AND g.id = m.group_id
       WHERE m.tenant = $1 AND m.member_id = $2

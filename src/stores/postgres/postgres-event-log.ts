@@ -29,13 +29,19 @@ export class PostgresEventLog implements EventLog {
     this.#sql = eventStatements(context.tables);
   }
 
-  /** Returns the events after `query.after` whose transactions have all ended, in log order. */
+  /**
+   * Returns the events after `query.after` whose transactions have all ended, in log order.
+   *
+   * @throws ScimError 400 `invalidCursor` for a cursor this log did not give: one of another
+   *   shape, or past every event it can have listed so far.
+   */
   async list(query: EventListQuery): Promise<EventPage> {
     const [xid, seq] = query.after === undefined ? ['0', '0'] : parseCursor(query.after);
     const rows = await this.context.query<{
-      xid_text: string;
-      seq_text: string;
-      event: DirectoryEvent;
+      known: boolean;
+      xid_text: string | null;
+      seq_text: string | null;
+      event: DirectoryEvent | null;
     }>(this.#sql.list, [
       xid,
       seq,
@@ -43,10 +49,14 @@ export class PostgresEventLog implements EventLog {
       query.tenant ?? null,
       query.types ? [...query.types] : null,
     ]);
-    const events: LoggedEvent[] = rows.map((row) => ({
-      ...row.event,
-      cursor: `${base36(row.xid_text)}.${base36(row.seq_text)}`,
-    }));
+    if (rows[0]?.known !== true) throw notACursor(query.after as string);
+    const events: LoggedEvent[] = [];
+    for (const { event, xid_text, seq_text } of rows)
+      if (event !== null)
+        events.push({
+          ...event,
+          cursor: `${base36(xid_text as string)}.${base36(seq_text as string)}`,
+        });
     const last = events[events.length - 1];
     return { events, next: last ? last.cursor : query.after };
   }
@@ -68,9 +78,12 @@ function parseCursor(cursor: string): [string, string] {
   const match = CURSOR.exec(cursor);
   const xid = match ? fromBase36(match[1] as string) : -1n;
   const seq = match ? fromBase36(match[2] as string) : -1n;
-  if (xid < 0n || seq < 0n || xid >= 2n ** 63n || seq >= 2n ** 63n)
-    throw scimErrors.invalidCursor(`${previewJson(cursor)} is not a cursor of this event log.`);
+  if (xid < 0n || seq < 0n || xid >= 2n ** 63n || seq >= 2n ** 63n) throw notACursor(cursor);
   return [xid.toString(), seq.toString()];
+}
+
+function notACursor(cursor: string) {
+  return scimErrors.invalidCursor(`${previewJson(cursor)} is not a cursor of this event log.`);
 }
 
 function fromBase36(text: string): bigint {

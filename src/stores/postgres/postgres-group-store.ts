@@ -135,9 +135,9 @@ export class PostgresGroupStore implements GroupStore {
       resource: (row) => toGroup(row.doc as Doc, row.members),
       key: (tenant, id) => [tenant, id],
       deletes: { versioned: this.sql.deleteGroup },
-      afterDelete: async (tx, tenant, id) => {
+      afterDelete: async (tx, tenant, id, options) => {
         await tx.query(this.sql.clearMembers, [tenant, id]);
-        await this.forgetMember(tx, tenant, id);
+        await this.forgetMember(tx, tenant, id, options);
       },
     });
   }
@@ -226,7 +226,7 @@ export class PostgresGroupStore implements GroupStore {
   }
 
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
-    return this.rows.delete(tenant, id, options?.expectedVersion, options?.events);
+    return this.rows.delete(tenant, id, options);
   }
 
   async list(tenant: string, query: GroupListQuery): Promise<GroupListResult> {
@@ -367,12 +367,24 @@ export class PostgresGroupStore implements GroupStore {
   /**
    * Removes a deleted user or group from every group it was in and bumps each of those, in
    * the caller's transaction (the user store's delete runs it after deleting the user row, so
-   * a membership added meanwhile is seen and removed too).
+   * a membership added meanwhile is seen and removed too), then records the events
+   * `options.membershipEvents` lists for the groups the statement found, in that transaction.
    */
-  async forgetMember(tx: QueryExecutor, tenant: string, memberId: string): Promise<void> {
-    await tx.query(this.sql.forgetMember, [tenant, memberId, new Date().toISOString()], {
-      prepare: true,
-    });
+  async forgetMember(
+    tx: QueryExecutor,
+    tenant: string,
+    memberId: string,
+    options: DeleteOptions | undefined,
+  ): Promise<void> {
+    const left = await tx.query<{ id: string }>(
+      this.sql.forgetMember,
+      [tenant, memberId, new Date().toISOString()],
+      { prepare: true },
+    );
+    if (left.length === 0 || !options?.membershipEvents) return;
+    // The ids are "C"-collated text: the code-unit order JavaScript sorts in.
+    const ids = left.map((row) => row.id).sort();
+    await recordEvents(tx, this.#events, options.membershipEvents(ids));
   }
 
   /** Locks the group row and checks the expected version; `undefined` when there is none. */

@@ -194,7 +194,7 @@ export class PostgresResourceStore implements ResourceStore {
 
   /** Deletes a resource and its keys (at `expectedVersion` when given); `false` when gone. */
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
-    return this.rows.delete(tenant, id, options?.expectedVersion, options?.events);
+    return this.rows.delete(tenant, id, options);
   }
 
   /** Answers one page in SQL: the query's filter and sort, by index or by keyset. */

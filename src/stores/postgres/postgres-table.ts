@@ -1,7 +1,6 @@
-import type { ListQuery, StorePage } from '../../contracts/store-query.js';
+import type { DeleteOptions, ListQuery, StorePage } from '../../contracts/store-query.js';
 import { scimErrors } from '../../errors/index.js';
 import type { CompiledResourceType } from '../../schema/resource-type.js';
-import type { DirectoryEvent } from '../../contracts/event-log.js';
 import { compileSqlFilter } from './compile-sql-filter.js';
 import { eventsParam } from './event-statements.js';
 import type { ResourceTable } from './filter-targets.js';
@@ -63,10 +62,16 @@ export interface TableSpec<R> {
   /** Whether a filtered page's text repeats enough to be prepared (an indexed equality). */
   readonly prepareFiltered?: (query: ListQuery) => boolean;
   /**
-   * Runs after a row is deleted, in the delete's transaction: removes what the resource is
-   * part of (its memberships). When set, `delete` runs in one transaction.
+   * Runs after a row is deleted, in the delete's transaction, given the delete's options:
+   * removes what the resource is part of (its memberships, with their events). When set,
+   * `delete` runs in one transaction.
    */
-  readonly afterDelete?: (tx: QueryExecutor, tenant: string, id: string) => Promise<void>;
+  readonly afterDelete?: (
+    tx: QueryExecutor,
+    tenant: string,
+    id: string,
+    options: DeleteOptions | undefined,
+  ) => Promise<void>;
 }
 
 /**
@@ -124,18 +129,14 @@ export class PostgresTable<R> {
   }
 
   /**
-   * Deletes a row (only at `expectedVersion`, when given: else 412) and records `events` in
-   * the same statement, then runs `afterDelete` in the same transaction; `false` when there is
-   * no such row.
+   * Deletes a row (only at `options.expectedVersion`, when given: else 412) and records
+   * `options.events` in the same statement, then runs `afterDelete` in the same transaction;
+   * `false` when there is no such row.
    */
-  async delete(
-    tenant: string,
-    id: string,
-    expectedVersion: string | undefined,
-    events?: readonly DirectoryEvent[],
-  ): Promise<boolean> {
+  async delete(tenant: string, id: string, options: DeleteOptions | undefined): Promise<boolean> {
     const { context, afterDelete } = this.spec;
-    const logged = eventsParam(events);
+    const expectedVersion = options?.expectedVersion;
+    const logged = eventsParam(options?.events);
     if (!afterDelete)
       return this.deleteRow(
         (text, params) => context.query(text, params),
@@ -149,7 +150,7 @@ export class PostgresTable<R> {
     return context.transaction(async (tx) => {
       const run: Run = (text, params) => tx.query(text, params, { prepare: true });
       const deleted = await this.deleteRow(run, tenant, id, expectedVersion, logged);
-      if (deleted) await afterDelete(tx, tenant, id);
+      if (deleted) await afterDelete(tx, tenant, id, options);
       return deleted;
     });
   }

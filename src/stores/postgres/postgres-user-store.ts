@@ -165,7 +165,8 @@ export class PostgresUserStore implements UserStore {
       deletes: { versioned: this.sql.deleteVersioned, any: this.sql.delete },
       groups: (tenant) => this.groupsContext(tenant),
       prepareFiltered: isIndexedEquality,
-      afterDelete: (tx, tenant, id) => this.groupStore.forgetMember(tx, tenant, id),
+      afterDelete: (tx, tenant, id, options) =>
+        this.groupStore.forgetMember(tx, tenant, id, options),
     });
   }
 
@@ -217,7 +218,7 @@ export class PostgresUserStore implements UserStore {
 
   /** Deletes a user and its memberships; `false` when there is no such user. */
   async delete(tenant: string, id: string, options?: DeleteOptions): Promise<boolean> {
-    return this.rows.delete(tenant, id, options?.expectedVersion, options?.events);
+    return this.rows.delete(tenant, id, options);
   }
 
   /** Answers one page of the tenant's users, in SQL. */

@@ -4,13 +4,21 @@ import { check } from '../assertions.js';
 import type { StoreConformanceCase, StoreTestContext } from '../types.js';
 import { groupCase } from './groups-factory.js';
 
-/** The store's event log; the case is skipped for a store without one. */
-function logOf(ctx: StoreTestContext): EventLog {
+/**
+ * The store's event log; the case is skipped for a store without one.
+ *
+ * @internal
+ */
+export function logOf(ctx: StoreTestContext): EventLog {
   return ctx.store.events ?? ctx.skip('the store keeps no event log (no `events`)');
 }
 
-/** A directory event of the case's tenant, with a unique id. */
-function event(
+/**
+ * A directory event of the case's tenant, with a unique id.
+ *
+ * @internal
+ */
+export function event(
   ctx: StoreTestContext,
   type: DirectoryEvent['type'],
   id: string,
@@ -29,8 +37,10 @@ function event(
  * Every event of the tenant after `after`, page by page (pages of `limit`), once at least
  * `expected` are there: a log may hold back events while another transaction of its database
  * is open (see docs/events.md), so the read waits for them, 5 s at most.
+ *
+ * @internal
  */
-async function readAll(
+export async function readAll(
   log: EventLog,
   tenant: string,
   after?: string,

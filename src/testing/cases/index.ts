@@ -1,6 +1,8 @@
 import type { StoreConformanceCase } from '../types.js';
 import { copyCases } from './copies.js';
 import { crudCases } from './crud.js';
+import { eventCursorCases } from './events-cursors.js';
+import { eventDeleteCases } from './events-deletes.js';
 import { eventLogCases } from './events.js';
 import { filterCases } from './filters.js';
 import { groupCrudCases } from './groups-crud.js';
@@ -39,6 +41,8 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...groupPagingCases,
   ...userGroupsCases,
   ...eventLogCases,
+  ...eventDeleteCases,
+  ...eventCursorCases,
   ...subscriptionLeaseCases,
   ...subscriptionRecordCases,
 ];

@@ -36,6 +36,7 @@ export type GroupService = ResourceService<ScimGroup, PlannedGroupWrite, GroupWr
  */
 export class GroupKind implements ResourceKind<ScimGroup, PlannedGroupWrite, GroupWritten> {
   readonly name = 'Group';
+  readonly memberType = 'Group';
   readonly plural = 'groups';
   readonly readsBack = true;
 

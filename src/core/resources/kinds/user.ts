@@ -67,6 +67,7 @@ export interface UserSettings {
  */
 export class UserKind implements ResourceKind<ScimUser, PlannedUserWrite, PlannedUserWrite> {
   readonly name = 'User';
+  readonly memberType = 'User';
   readonly plural = 'users';
 
   constructor(
