@@ -1,0 +1,207 @@
+// Where a request's CPU goes on PostgreSQL: for `raw-pg` (the shared kit's hand-written
+// baseline) and the scimkit kit server on the same database, the CPU time the Node process and
+// the database backends serving it spend per request of each kit scenario, sent one at a time
+// over keep-alive. On the kit's 2-core machine wrk, Node and PostgreSQL share the cores, so when
+// the cores are the limit a server's throughput is bounded by 2 cores ÷ (its Node CPU + its
+// backends' CPU + the client's) per request: the ratio of those sums bounds the kit's ratio.
+// The backends are told apart from every other connection by their `application_name`, so
+// other work on the database does not count; /proc gives CPU in clock ticks (10 ms), hence the
+// thousands of requests per scenario. Run `npm run build` first (the kit server imports the
+// built package); the kit's `setup.sh` must have installed the baselines' `pg`.
+//
+//   node --import tsx bench/postgres/cpu-split.ts [--requests 3000] [--seed 2000] [--rounds 2]
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+// @ts-expect-error the shared kit's registry is plain JavaScript without types
+import { addServers, startServer } from '../../../shared/bench/lib/servers.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    requests: { type: 'string', default: '3000' },
+    seed: { type: 'string', default: '2000' },
+    rounds: { type: 'string', default: '2' },
+    database: {
+      type: 'string',
+      default: process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test',
+    },
+  },
+});
+const N = Number(args.requests);
+const PREFIX = '/api/v1/scim/v2';
+const TOKEN = 'bench-token';
+const root = new URL('../../', import.meta.url).pathname;
+addServers(`scimkit-node-pg=${root}bench/kit/servers/node-pg.mjs`);
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+function send(port: number, method: string, path: string, body?: unknown) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: PREFIX + path,
+        agent,
+        headers: {
+          authorization: `Bearer ${TOKEN}`,
+          ...(text ? { 'content-type': 'application/scim+json' } : {}),
+        },
+      },
+      (res) => {
+        let out = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (out += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: out }));
+      },
+    );
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+// utime + stime of a process, in clock ticks; 0 for one that is gone.
+function ticks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+const admin = new pg.Pool({ connectionString: args.database, max: 1 });
+async function backends(app: string): Promise<number[]> {
+  const { rows } = await admin.query<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE application_name = $1',
+    [app],
+  );
+  return rows.map((r) => r.pid);
+}
+
+const USER = (name: string, given: string) => ({
+  schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+  userName: name,
+  active: true,
+  name: { givenName: given, familyName: 'Family' },
+});
+const PATCH = (active: boolean) => ({
+  schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+  Operations: [{ op: 'replace', path: 'active', value: active }],
+});
+
+interface Seeded {
+  readonly id: string;
+  readonly userName: string;
+}
+type Scenario = (port: number, i: number, users: readonly Seeded[], tag: string) => Promise<number>;
+const SCENARIOS: Record<string, Scenario> = {
+  filter: async (port, i, users) => {
+    const u = users[i % users.length] as Seeded;
+    const f = encodeURIComponent(`userName eq "${u.userName}"`);
+    return (await send(port, 'GET', `/Users?filter=${f}`)).status;
+  },
+  get: async (port, i, users) =>
+    (await send(port, 'GET', `/Users/${(users[i % users.length] as Seeded).id}`)).status,
+  patch: async (port, i, users) =>
+    (
+      await send(
+        port,
+        'PATCH',
+        `/Users/${(users[i % users.length] as Seeded).id}`,
+        PATCH(i % 2 === 0),
+      )
+    ).status,
+  put: async (port, i, users) => {
+    const u = users[i % users.length] as Seeded;
+    return (await send(port, 'PUT', `/Users/${u.id}`, USER(u.userName, `Put${i}`))).status;
+  },
+  create: async (port, i, _users, tag) =>
+    (await send(port, 'POST', '/Users', USER(`c-${tag}-${i}@example.com`, `Given${i}`))).status,
+};
+
+async function measure(name: string, port: number, round: number) {
+  const app = `cpu-split-${name}`;
+  const server = await startServer(name, {
+    port,
+    cpu: '',
+    env: { DATABASE_URL: args.database, PGAPPNAME: app },
+  });
+  const users: Seeded[] = [];
+  for (let i = 0; i < Number(args.seed); i++) {
+    const userName = `s-${round}-${i}@example.com`;
+    const res = await send(port, 'POST', '/Users', USER(userName, `Given${i}`));
+    if (res.status !== 201) throw new Error(`${name}: seed answered ${res.status} ${res.text}`);
+    users.push({ id: (JSON.parse(res.text) as { id: string }).id, userName });
+  }
+  // Let background work of the seed (welcome emails) settle before counting.
+  await new Promise((r) => setTimeout(r, 2000));
+  const result: Record<string, { node: number; db: number; wall: number }> = {};
+  for (const [scenario, run] of Object.entries(SCENARIOS)) {
+    // Backends come and go with the pool's idle timeout: each one's CPU is read every 200 ms,
+    // and the last reading of each counts (a new one from zero).
+    const start = new Map<number, number>();
+    for (const pid of await backends(app)) start.set(pid, ticks(pid));
+    const last = new Map(start);
+    let polling = true;
+    const poll = (async () => {
+      while (polling) {
+        for (const pid of await backends(app))
+          last.set(pid, Math.max(last.get(pid) ?? 0, ticks(pid)));
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    })();
+    const nodeBefore = ticks(server.pid);
+    const began = performance.now();
+    for (let i = 0; i < N; i++) {
+      const status = await run(port, i, users, `${round}-${scenario}`);
+      if (status >= 300) throw new Error(`${name} ${scenario}: answered ${status}`);
+    }
+    const wall = performance.now() - began;
+    // The welcome email a create queues is sent after the answer: give it time to be counted.
+    if (scenario === 'create') await new Promise((r) => setTimeout(r, 3000));
+    const nodeAfter = ticks(server.pid);
+    polling = false;
+    await poll;
+    let db = 0;
+    for (const [pid, t] of last) db += t - (start.get(pid) ?? 0);
+    // A tick is 10 ms: µs per request.
+    result[scenario] = {
+      node: ((nodeAfter - nodeBefore) * 10_000) / N,
+      db: (db * 10_000) / N,
+      wall: (wall * 1000) / N,
+    };
+  }
+  await server.stop();
+  return result;
+}
+
+const names = ['raw-pg', 'scimkit-node-pg'];
+const all: Record<string, Record<string, { node: number; db: number; wall: number }>[]> = {};
+for (let round = 0; round < Number(args.rounds); round++) {
+  const order = round % 2 === 0 ? names : [...names].reverse();
+  for (const name of order) {
+    (all[name] ??= []).push(await measure(name, 3900 + round, round));
+    console.error(`round ${round} ${name} done`);
+  }
+}
+await admin.end();
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? NaN;
+const pick = (name: string, s: string, k: 'node' | 'db' | 'wall') =>
+  median((all[name] ?? []).map((r) => r[s]?.[k] ?? NaN));
+console.log(
+  '| scenario | raw-pg Node µs | raw-pg backends µs | scimkit Node µs | scimkit backends µs | CPU bound scimkit ÷ raw-pg | latency c=1 raw-pg / scimkit µs |',
+);
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const s of Object.keys(SCENARIOS)) {
+  const r = { node: pick('raw-pg', s, 'node'), db: pick('raw-pg', s, 'db') };
+  const k = { node: pick('scimkit-node-pg', s, 'node'), db: pick('scimkit-node-pg', s, 'db') };
+  const bound = (r.node + r.db) / (k.node + k.db);
+  console.log(
+    `| ${s} | ${r.node.toFixed(0)} | ${r.db.toFixed(0)} | ${k.node.toFixed(0)} | ${k.db.toFixed(0)} | ${(bound * 100).toFixed(0)}% | ${pick('raw-pg', s, 'wall').toFixed(0)} / ${pick('scimkit-node-pg', s, 'wall').toFixed(0)} |`,
+  );
+}
