@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresKeyStore, pgliteExecutor } from '../../src/stores/postgres/index.js';
 import { devKey } from '../../examples/server/dev-key.js';
 import { startServer } from '../../examples/server/server.js';
@@ -17,6 +17,14 @@ describe('example server without SCIM_API_KEYS, on its PGlite data folder', () =
     keys: [],
     generatedKey: true,
     store: { kind: 'pglite', dataDir: dir },
+  });
+  // PGlite's first start in a process compiles its WebAssembly, and a new database folder runs
+  // initdb: on a busy machine that alone takes 20 s or more. Both happen here, under the hook's
+  // timeout; the server then finds an empty database (no tables, no key, no key file), which is
+  // still its first start, and each start in the tests below costs a reopen and the migrations.
+  beforeAll(async () => {
+    const db = await PGlite.create(join(dir, 'pglite'));
+    await db.close();
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
