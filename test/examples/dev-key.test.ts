@@ -7,6 +7,7 @@ import { PostgresKeyStore, pgliteExecutor } from '../../src/stores/postgres/inde
 import { devKey } from '../../examples/server/dev-key.js';
 import { startServer } from '../../examples/server/server.js';
 import { MemoryKeyStore } from '../../src/index.js';
+import { createPgliteFolder } from '../pglite/template.js';
 import { testConfig } from './test-config.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -18,13 +19,13 @@ describe('example server without SCIM_API_KEYS, on its PGlite data folder', () =
     generatedKey: true,
     store: { kind: 'pglite', dataDir: dir },
   });
-  // PGlite's first start in a process compiles its WebAssembly, and a new database folder runs
-  // initdb: on a busy machine that alone takes 20 s or more. Both happen here, under the hook's
-  // timeout; the server then finds an empty database (no tables, no key, no key file), which is
-  // still its first start, and each start in the tests below costs a reopen and the migrations.
+  // PGlite's first start in a process compiles its WebAssembly, and a new database runs initdb:
+  // 20 s or more on a busy machine. Both happen here, under the hook's timeout, opening an empty
+  // database once; the server finds no tables, no key and no key file, still its first start,
+  // and each start in the tests costs a reopen and the migrations.
   beforeAll(async () => {
-    const db = await PGlite.create(join(dir, 'pglite'));
-    await db.close();
+    await createPgliteFolder(join(dir, 'pglite'));
+    await (await PGlite.create(join(dir, 'pglite'))).close();
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
