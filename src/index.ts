@@ -153,7 +153,7 @@ export type {
   EventHandler,
   SubscribeOptions,
   Subscription,
-} from './core/subscriptions/index.js';
+} from './core/subscriptions/types.js';
 export type { Mailer, SendOptions, WelcomeEmail } from './contracts/mailer.js';
 export { generateWebhookSecret } from './core/webhooks/webhook-secret.js';
 export { webhookSigner } from './core/webhooks/webhook-signer.js';

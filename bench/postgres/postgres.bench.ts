@@ -13,7 +13,7 @@ import type { Filter } from '../../src/filter/ast.js';
 import type { ScimUser } from '../../src/schema/user-resource.js';
 import { PostgresUserStore, migrate, pgExecutor } from '../../src/stores/postgres/index.js';
 import { createUserFactory } from '../../src/testing/index.js';
-import { bulkLoad } from './bulk-load.js';
+import { loadThroughBulk } from './bulk-load.js';
 import { compareInterleaved, median } from './measure.js';
 
 const url = process.env['SCIMKIT_BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -168,7 +168,8 @@ async function loaded(pool: pg.Pool, size: number) {
   if (!KEEP || Number(existing.rows[0]?.n) !== size) {
     await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await migrate(executor, { schema });
-    loadMs = await bulkLoad(pool, schema, T, size);
+    loadMs = (await loadThroughBulk(pool, schema, T, size)).loadMs;
+    await pool.query(`ANALYZE "${schema}".users`);
   }
   return { size, schema, loadMs, store: new PostgresUserStore({ executor, schema }) };
 }

@@ -4,6 +4,7 @@ import {
   thingMaker,
   type ResourceStoreCase,
 } from './resource-store-cases.js';
+import { settleCase } from './settle-case.js';
 import type {
   ResourceStoreFactory,
   StoreConformanceOptions,
@@ -19,12 +20,9 @@ export async function runResourceStoreCase(
   factory: ResourceStoreFactory,
   options: StoreConformanceOptions = {},
 ): Promise<StoreConformanceResult> {
-  const { id, title } = testCase;
-  const skipped = options.skip?.[id];
-  if (skipped !== undefined) return { id, title, status: 'skipped', reason: skipped };
   const suffix = Math.random().toString(36).slice(2, 8);
-  try {
-    await testCase.run({
+  return settleCase(testCase, options, async () =>
+    testCase.run({
       store: await factory(),
       tenant: `tenant-a-${suffix}`,
       otherTenant: `tenant-b-${suffix}`,
@@ -33,10 +31,6 @@ export async function runResourceStoreCase(
       skip(reason) {
         throw new CaseSkipped(reason);
       },
-    });
-    return { id, title, status: 'passed' };
-  } catch (error) {
-    if (error instanceof CaseSkipped) return { id, title, status: 'skipped', reason: error.reason };
-    return { id, title, status: 'failed', error };
-  }
+    }),
+  );
 }

@@ -1,7 +1,7 @@
-import { CaseSkipped } from './assertions.js';
 import { storeConformanceCases } from './cases/index.js';
 import { runResourceStoreCase } from './run-resource-store-case.js';
 import { resourceStoreCases } from './resource-store-cases.js';
+import { settleCase } from './settle-case.js';
 import { openStoreTestContext } from './store-test-context.js';
 import type {
   ResourceStoreFactory,
@@ -21,19 +21,14 @@ export async function runStoreConformanceCase(
   factory: StoreFactory,
   options: StoreConformanceOptions = {},
 ): Promise<StoreConformanceResult> {
-  const { id, title } = testCase;
-  const skipped = options.skip?.[id];
-  if (skipped !== undefined) return { id, title, status: 'skipped', reason: skipped };
-  const opened = await openStoreTestContext(factory);
-  try {
-    await testCase.run(opened.ctx);
-    return { id, title, status: 'passed' };
-  } catch (error) {
-    if (error instanceof CaseSkipped) return { id, title, status: 'skipped', reason: error.reason };
-    return { id, title, status: 'failed', error };
-  } finally {
-    await opened.close();
-  }
+  return settleCase(testCase, options, async () => {
+    const opened = await openStoreTestContext(factory);
+    try {
+      await testCase.run(opened.ctx);
+    } finally {
+      await opened.close();
+    }
+  });
 }
 
 /**

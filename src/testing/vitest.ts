@@ -14,15 +14,14 @@
  * ```
  */
 import { describe, it } from 'vitest';
-import { CaseSkipped } from './assertions.js';
 import { storeConformanceCases } from './cases/index.js';
 import { resourceStoreCases } from './resource-store-cases.js';
 import { runResourceStoreCase } from './run-resource-store-case.js';
-import { conformanceTargets } from './run-store-conformance.js';
-import { openStoreTestContext } from './store-test-context.js';
+import { conformanceTargets, runStoreConformanceCase } from './run-store-conformance.js';
 import type {
   ResourceStoreFactory,
   StoreConformanceOptions,
+  StoreConformanceResult,
   StoreConformanceTargets,
   StoreFactory,
 } from './types.js';
@@ -69,33 +68,34 @@ export function describeResourceStoreConformance(
 
 /** Declares one test per user, group and outbox case. */
 function userCases(factory: StoreFactory, options: StoreConformanceOptions): void {
-  for (const testCase of storeConformanceCases) {
-    const title = `${testCase.id}: ${testCase.title}`;
-    if (options.skip?.[testCase.id] !== undefined) {
-      it.skip(`${title} (${options.skip[testCase.id]})`, () => {});
-      continue;
-    }
-    it(title, async (context) => {
-      const opened = await openStoreTestContext(factory);
-      try {
-        await testCase.run(opened.ctx);
-      } catch (error) {
-        if (error instanceof CaseSkipped) context.skip(error.reason);
-        throw error;
-      } finally {
-        await opened.close();
-      }
-    });
-  }
+  for (const testCase of storeConformanceCases)
+    declareCase(testCase, options, () => runStoreConformanceCase(testCase, factory, options));
 }
 
 /** Declares one test per host-type case. */
 function resourceCases(factory: ResourceStoreFactory, options: StoreConformanceOptions): void {
-  for (const testCase of resourceStoreCases) {
-    it(`${testCase.id}: ${testCase.title}`, async (context) => {
-      const result = await runResourceStoreCase(testCase, factory, options);
-      if (result.status === 'skipped') context.skip(result.reason);
-      if (result.status === 'failed') throw result.error;
-    });
+  for (const testCase of resourceStoreCases)
+    declareCase(testCase, options, () => runResourceStoreCase(testCase, factory, options));
+}
+
+/**
+ * Declares the test of one case: a case named in `options.skip` is declared skipped, with the
+ * reason in its title; a skipped outcome is vitest's skip, a failure its error.
+ */
+function declareCase(
+  testCase: { readonly id: string; readonly title: string },
+  options: StoreConformanceOptions,
+  settle: () => Promise<StoreConformanceResult>,
+): void {
+  const title = `${testCase.id}: ${testCase.title}`;
+  const skipped = options.skip?.[testCase.id];
+  if (skipped !== undefined) {
+    it.skip(`${title} (${skipped})`, () => {});
+    return;
   }
+  it(title, async (context) => {
+    const result = await settle();
+    if (result.status === 'skipped') context.skip(result.reason);
+    if (result.status === 'failed') throw result.error;
+  });
 }

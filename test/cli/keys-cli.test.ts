@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresKeyStore, pgliteExecutor } from '../../src/stores/postgres/index.js';
+import { createPgliteFolder } from '../pglite/template.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DAY = 86_400_000;
@@ -44,10 +45,8 @@ describe('scimkit keys, on a PGlite data folder', { timeout: 120_000 }, () => {
     }
   }
 
-  beforeAll(async () => {
-    // The database the server makes at its first start.
-    await (await PGlite.create(join(dir, 'pglite'))).close();
-  });
+  // The database the server makes at its first start.
+  beforeAll(() => createPgliteFolder(join(dir, 'pglite')));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('issues a key that the server then accepts, and lists it without its secret', async () => {

@@ -1,4 +1,4 @@
-// Issue 11 item 5: text no store can hold (U+0000, lone surrogates) and absurd nesting are 400s
+// Text no store can hold (U+0000, lone surrogates) and absurd nesting are 400s
 // (404 for an id), the same on every store, and nothing is written; error details quote little.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everyStore } from './every-store.js';

@@ -1,9 +1,10 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScim, staticApiKeys, type Scim, type UserStore } from '../../src/index.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { PostgresUserStore, pgliteExecutor } from '../../src/stores/postgres/index.js';
 import { PATCH_SCHEMA, USER_SCHEMA } from './harness.js';
+import { createPglite } from '../pglite/template.js';
 
 const headers = { authorization: 'Bearer k', 'content-type': 'application/scim+json' };
 
@@ -63,7 +64,7 @@ describe('concurrent writers never lose an update', () => {
   // Started in the hook (hook timeout 60 s): PGlite's start alone can take 20 s on a busy machine.
   let db: PGlite;
   beforeAll(async () => {
-    db = await PGlite.create();
+    db = await createPglite();
   });
   afterAll(() => db.close());
   it('the same on the PostgreSQL store (PGlite)', async () => {

@@ -1,5 +1,4 @@
-// Issue 13 (GET /Groups has every list feature of /Users) and issue 14 item 4: /Groups pages by
-// RFC 9865 cursor too. Walking every page while others create and delete groups never skips nor
+// GET /Groups has every list feature of /Users, RFC 9865 cursor paging included. Walking every page while others create and delete groups never skips nor
 // repeats a group that existed throughout, on the memory store, PGlite and the PostgreSQL
 // server, in id order, sorted, and filtered by member.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

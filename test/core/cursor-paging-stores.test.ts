@@ -1,4 +1,4 @@
-// Issue 14 item 4: cursor pages are keyset pages, so walking every page while other clients
+// Cursor pages are keyset pages, so walking every page while other clients
 // create and delete users never skips nor repeats a user that existed throughout — on the
 // memory store, PGlite and the PostgreSQL server, in id order and sorted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
-// Issue 14 item 4: RFC 9865 cursor paging over HTTP — the members a cursor page carries, the
+// RFC 9865 cursor paging over HTTP — the members a cursor page carries, the
 // errors RFC 9865 §2.1 defines, the /ServiceProviderConfig pagination complex, and index paging
-// left as it was.
+// beside it unchanged.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { UserStore } from '../../src/index.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';

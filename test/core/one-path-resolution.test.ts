@@ -8,7 +8,7 @@ import { compileProjection } from '../../src/schema/project-resource.js';
 import { userResourceType } from '../../src/schema/user-resource-type.js';
 import { ENTERPRISE_USER_SCHEMA, USER_SCHEMA } from '../../src/schema/urns.js';
 
-// Issue 12: one path grammar and one resolver, so every place that takes an attribute path
+// One path grammar and one resolver, so every place that takes an attribute path
 // from a client (filter, PATCH path, sortBy, attributes=) takes the same decision for the same
 // text: the same canonical attribute, or a refusal.
 const type = userResourceType();

@@ -1,4 +1,4 @@
-// Issue 12 item 4: the host chooses the userName rule; the RFC's is the library's default, the
+// The host chooses the userName rule; the RFC's is the library's default, the
 // contract's email rule and a host function are options, and POST, PUT and PATCH apply the
 // same one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

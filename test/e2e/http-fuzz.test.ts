@@ -1,4 +1,4 @@
-// Issue 11 item 5: generated hostile requests, sent over real HTTP to the example server on the
+// Generated hostile requests, sent over real HTTP to the example server on the
 // memory store, on PGlite and (when SCIMKIT_TEST_DATABASE_URL is set) on PostgreSQL, never get
 // a 5xx, and a refused request changes no user. Replay a failure with the printed size and
 // seed: SCIMKIT_FUZZ_RUNS=… SCIMKIT_FUZZ_SEED=… npx vitest run test/e2e/http-fuzz.test.ts

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// Issue 16: no module-level mutable state in the library outside named caches with a stated
+// No module-level mutable state in the library outside named caches with a stated
 // reason. eslint.config.js holds src/ to it; these tests hold the rule to what it must refuse
 // and what it must let through, with the project's own configuration.
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

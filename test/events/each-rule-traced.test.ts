@@ -1,5 +1,5 @@
 // Every dialect rule that changes a request names itself in `request.completed.rulesFired`,
-// with where it acted, what the client sent there and what it was read as (issue 14 item 7).
+// with where it acted, what the client sent there and what it was read as.
 import { describe, expect, it } from 'vitest';
 import { DIALECT_RULES, type DialectRuleName } from '../../src/schema/dialect-rules.js';
 import type { FiredRule, RequestCompletedEvent } from '../../src/index.js';

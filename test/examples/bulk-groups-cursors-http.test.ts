@@ -1,6 +1,6 @@
 // Groups in /Bulk and RFC 9865 cursor paging over HTTP on the example server, on the memory
-// store, PGlite and the PostgreSQL server (issue 14, "Done when": Bulk and cursor paging also on
-// the PostgreSQL server).
+// store, PGlite and the PostgreSQL server: what a host runs in production answers as the
+// stores it develops on.
 import { describe, expect, it } from 'vitest';
 import { exampleStores, sendTo, serveDuringTests, type ExampleReply } from './example-stores.js';
 

@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresKeyStore, pgliteExecutor } from '../../src/stores/postgres/index.js';
 import { devKey } from '../../examples/server/dev-key.js';
 import { startServer } from '../../examples/server/server.js';
 import { MemoryKeyStore } from '../../src/index.js';
+import { createPgliteFolder } from '../pglite/template.js';
 import { testConfig } from './test-config.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -17,6 +18,14 @@ describe('example server without SCIM_API_KEYS, on its PGlite data folder', () =
     keys: [],
     generatedKey: true,
     store: { kind: 'pglite', dataDir: dir },
+  });
+  // PGlite's first start in a process compiles its WebAssembly, and a new database runs initdb:
+  // 20 s or more on a busy machine. Both happen here, under the hook's timeout, opening an empty
+  // database once; the server finds no tables, no key and no key file, still its first start,
+  // and each start in the tests costs a reopen and the migrations.
+  beforeAll(async () => {
+    await createPgliteFolder(join(dir, 'pglite'));
+    await (await PGlite.create(join(dir, 'pglite'))).close();
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { StoreConfig } from '../../examples/server/config.js';
 import { startServer, type RunningServer } from '../../examples/server/server.js';
 import { ScimClient } from '../http/contract-client.js';
+import { copyPgliteTemplate } from '../pglite/template.js';
 import { testConfig } from './test-config.js';
 
 const databaseUrl = process.env.SCIMKIT_TEST_DATABASE_URL;
@@ -28,7 +29,12 @@ export function exampleStores(label: string): ExampleStore[] {
     { name: 'memory', config: () => ({ kind: 'memory' }) },
     {
       name: 'PGlite',
-      config: () => ({ kind: 'pglite', dataDir: mkdtempSync(join(tmpdir(), `scimkit-${label}-`)) }),
+      config: () => {
+        const dataDir = mkdtempSync(join(tmpdir(), `scimkit-${label}-`));
+        // The empty database the server would make at its first start, without its initdb.
+        copyPgliteTemplate(join(dataDir, 'pglite'));
+        return { kind: 'pglite', dataDir };
+      },
     },
     {
       name: 'PostgreSQL',

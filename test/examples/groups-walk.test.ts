@@ -1,4 +1,4 @@
-// Issue 13's "done when", walked over HTTP on the example server, on each store it can run
+// A directory's group life, walked over HTTP on the example server, on each store it can run
 // on: users and groups created, members added and removed in each IdP's shape, a user's
 // `groups` read, users filtered by group, a rename, a member user deleted, the group deleted.
 import { describe, expect, it } from 'vitest';

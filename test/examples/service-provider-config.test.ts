@@ -1,6 +1,6 @@
 // /ServiceProviderConfig advertises exactly what works: one test reads it from the example
 // server and exercises every feature it names, so a claim that stops being true, or a feature
-// that works while advertised as unsupported, turns the test red (issue 14, "Done when").
+// that works while advertised as unsupported, turns the test red.
 import { describe, expect, it } from 'vitest';
 import { createScim, staticApiKeys } from '../../src/index.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';

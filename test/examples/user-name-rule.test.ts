@@ -1,4 +1,4 @@
-// Issue 12 item 4: the example server keeps the contract's email rule unless
+// The example server keeps the contract's email rule unless
 // SCIMKIT_USERNAME_RULE=rfc.
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../examples/server/config.js';

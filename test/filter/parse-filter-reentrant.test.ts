@@ -3,7 +3,7 @@ import { parseFilter } from '../../src/filter/index.js';
 import type { Filter, ParseFilterOptions } from '../../src/filter/index.js';
 import { and, cmp, pr, vp } from './ast-builders.js';
 
-// Each parse owns its state (issue 16): a parse started while another is under way, here from
+// Each parse owns its state, none at module level: a parse started while another is under way, here from
 // the options object the outer parse reads, changes nothing in the outer one.
 
 const OUTER = 'emails[type eq "work" and value co "@example.org"] and title pr';

@@ -6,8 +6,8 @@ import type { Filter, FilterValue, ParseFilterOptions } from '../../src/filter/i
 import { LOOSE, filter, soup } from './filter-arbitraries.js';
 import { legacyParseFilter } from './oracle/legacy-parse-filter.js';
 
-// The recursive-descent parser replaced one that kept its state at module level (issue 16). The
-// old one lives on in test/filter/oracle/ only, as the oracle these properties compare with.
+// The recursive-descent parser must read every filter as the module-level parser in
+// test/filter/oracle/ reads it: that one is the oracle these properties compare with.
 
 type Outcome = { readonly ast: Filter } | { readonly refused: true };
 

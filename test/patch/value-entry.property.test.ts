@@ -5,7 +5,7 @@ import { defineAttribute as attr } from '../../src/schema/define-attribute.js';
 import { defineSchema } from '../../src/schema/define-schema.js';
 import { patchBody, setup, USER_SCHEMA, type Reply } from '../core/harness.js';
 
-// Issue 12: every way a value enters — POST, PUT, PATCH with a path, PATCH without one — must
+// Every way a value enters — POST, PUT, PATCH with a path, PATCH without one — must
 // accept, refuse and coerce the same values, under the same IdP dialect switches.
 const EXT = 'urn:example:params:scim:schemas:extension:values:2.0:User';
 const sub = [

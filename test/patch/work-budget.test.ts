@@ -24,7 +24,7 @@ describe('the cost of a PATCH', () => {
         : { op: 'replace', path: `roles[value eq "r${i * 7}"].display`, value: `x${i}` },
     );
     // Copying, indexing and writing back 15,000 values plus about one visit per operation: a
-    // scan per operation (the old engine) would need 15,000,000 visits.
+    // scan of the list per operation would need 15,000,000 visits.
     const { resource } = applyPatch(user, message(...ops), { ...OPTIONS, maxWork: 2_000_000 });
     const roles = resource.roles as Json[];
     expect(roles).toHaveLength(14_500);

@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// Issue 12: one attribute-name rule and one attribute-path reader. This test fails when a second
+// One attribute-name rule and one attribute-path reader. This test fails when a second
 // copy of the name rule appears in src/, or when a parser stops using the shared reader.
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 const HOME = 'schema/attribute-path.ts';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sourceFiles } from '../../eslint-rules/import-graph.js';
 
-// Issue 16: the schema and message URNs are written once, in schema/urns.ts; every other module
+// The schema and message URNs are written once, in schema/urns.ts; every other module
 // imports them, so a URN cannot be spelled two ways.
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 const URN_LITERAL = /['"`]urn:(?:ietf|scimkit):params:scim:/;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { patchBody, setup, USER_SCHEMA } from '../core/harness.js';
 
-// Issue 12: `patchRules.stringBooleans: false` refused "True" on PATCH only; POST and PUT
-// read values under the same switches now.
+// POST, PUT and PATCH read values under the same dialect switches: with
+// `patchRules.stringBooleans: false`, "True" is refused by all three, not by PATCH alone.
 describe('the dialect switches hold on POST, PUT and PATCH alike', () => {
   const user = (extra: Record<string, unknown>) => ({
     schemas: [USER_SCHEMA],

@@ -6,8 +6,8 @@ import { exactObject } from '../../src/json/exact-objects.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { createUserFactory } from '../../src/testing/index.js';
 
-// The memory store keeps what it stores in a compact layout (bench/RESULTS.md, "Issue 16:
-// memory store footprint"); these tests hold that layout to the plain behaviour.
+// The memory store keeps what it stores in a compact layout, a device behind the memory store's
+// seam; these tests hold that layout to the plain behaviour.
 
 describe('exactObject, the seam that lays stored objects out at their exact size', () => {
   it('makes an object that is a plain `{}` to every reader', () => {

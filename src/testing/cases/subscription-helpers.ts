@@ -21,6 +21,24 @@ export function subscriptionsOf(ctx: StoreTestContext): SubscriptionStore {
 /** A subscriber name of this case alone: stores share their state across tenants. */
 export const subscriberName = () => `sub-${Math.random().toString(36).slice(2, 10)}`;
 
+/** What every case starts from: the store's subscription state and a subscriber of its own. */
+export function newSubscriber(ctx: StoreTestContext): { s: SubscriptionStore; name: string } {
+  return { s: subscriptionsOf(ctx), name: subscriberName() };
+}
+
+/**
+ * A new subscriber with the partition of `ctx.tenant` marked due (from `from`, or from the
+ * start) and claimed at +0 ms.
+ */
+export async function claimedSubscriber(
+  ctx: StoreTestContext,
+  from: string | undefined = undefined,
+): Promise<{ s: SubscriptionStore; name: string; claim: PartitionClaim }> {
+  const { s, name } = newSubscriber(ctx);
+  await mark(ctx, s, name, [ctx.tenant], 0, from);
+  return { s, name, claim: await claimOne(ctx, s, name, 0) };
+}
+
 /** An event of `tenant` at log position `n`, with an opaque cursor the store keeps as given. */
 export function event(tenant: string, n: number, subscriber: string): LoggedEvent {
   return {
@@ -33,8 +51,13 @@ export function event(tenant: string, n: number, subscriber: string): LoggedEven
   };
 }
 
-export /** An attempt record of `e`. */
-function attempt(e: LoggedEvent, n: number, at: Date, fromDeadLetter = false): AttemptRecord {
+/** An attempt record of `e`. */
+export function attempt(
+  e: LoggedEvent,
+  n: number,
+  at: Date,
+  fromDeadLetter = false,
+): AttemptRecord {
   return { event: e, attempt: n, at, fromDeadLetter };
 }
 
@@ -69,6 +92,16 @@ export async function claimAt(
 ): Promise<Map<string, PartitionClaim>> {
   const claims = await s.claimPartitions(subscriber, ctx.at(offset), ctx.at(offset + LEASE), 100);
   return new Map(claims.map((c) => [c.tenant, c]));
+}
+
+/** Claims at `offset` and returns the tenants claimed. */
+export async function tenantsClaimedAt(
+  ctx: StoreTestContext,
+  s: SubscriptionStore,
+  subscriber: string,
+  offset: number,
+): Promise<string[]> {
+  return [...(await claimAt(ctx, s, subscriber, offset)).keys()];
 }
 
 /** Claims the one partition of `ctx.tenant` at `offset`, failing when it is not claimable. */

@@ -5,10 +5,12 @@ import {
   attempt,
   claimAt,
   claimOne,
+  claimedSubscriber,
   event,
   mark,
+  newSubscriber,
   subscriberName,
-  subscriptionsOf,
+  tenantsClaimedAt,
 } from './subscription-helpers.js';
 
 /** Subscribers' walkers and partitions: leases, fencing, checkpoints, replay. */
@@ -18,8 +20,7 @@ export const subscriptionLeaseCases: readonly StoreConformanceCase[] = [
     title:
       'a walker is claimed by one holder at a time, starts where it was told, and only the current token moves it',
     async run(ctx) {
-      const s = subscriptionsOf(ctx);
-      const name = subscriberName();
+      const { s, name } = newSubscriber(ctx);
       const first = await s.claimWalker(name, ctx.at(0), ctx.at(LEASE), 'cursor:7');
       check.ok(first !== null, 'a new walker is claimable');
       check.equal(first.cursor, 'cursor:7', 'a new walker starts after startAfter');
@@ -38,7 +39,7 @@ export const subscriptionLeaseCases: readonly StoreConformanceCase[] = [
         leaseUntil: ctx.at(2 * LEASE),
       });
       check.equal(stale, false, 'advance under the stale token');
-      check.deepEqual([...(await claimAt(ctx, s, name, LEASE)).keys()], [], 'partitions marked');
+      check.deepEqual(await tenantsClaimedAt(ctx, s, name, LEASE), [], 'partitions marked');
       check.equal(await s.releaseWalker(name, first.token), false, 'release under a stale token');
       check.equal(await s.releaseWalker(name, second.token), true, 'release under the token');
       const third = await s.claimWalker(name, ctx.at(LEASE + 1), ctx.at(LEASE * 3), 'cursor:1');
@@ -50,8 +51,7 @@ export const subscriptionLeaseCases: readonly StoreConformanceCase[] = [
     title:
       "a walker's advance moves its cursor and makes each tenant's partition due, new ones at the page's start",
     async run(ctx) {
-      const s = subscriptionsOf(ctx);
-      const name = subscriberName();
+      const { s, name } = newSubscriber(ctx);
       await mark(ctx, s, name, [ctx.tenant, ctx.otherTenant], 0, 'cursor:3');
       const walker = await s.claimWalker(name, ctx.at(10), ctx.at(10 + LEASE), undefined);
       check.equal(walker?.cursor, 'cursor:after-0', 'the cursor after the advance');
@@ -64,13 +64,9 @@ export const subscriptionLeaseCases: readonly StoreConformanceCase[] = [
         ].sort(),
         'claimed partitions (tenant, checkpoint, attempts)',
       );
+      check.deepEqual(await tenantsClaimedAt(ctx, s, name, 30), [], 'claims while the leases run');
       check.deepEqual(
-        [...(await claimAt(ctx, s, name, 30)).keys()],
-        [],
-        'claims while the leases run',
-      );
-      check.deepEqual(
-        [...(await claimAt(ctx, s, subscriberName(), LEASE * 2)).keys()],
+        await tenantsClaimedAt(ctx, s, subscriberName(), LEASE * 2),
         [],
         "another subscriber's partitions",
       );
@@ -81,11 +77,8 @@ export const subscriptionLeaseCases: readonly StoreConformanceCase[] = [
     title:
       'a delivery recorded under the current token moves the checkpoint; a stale token records nothing',
     async run(ctx) {
-      const s = subscriptionsOf(ctx);
-      const name = subscriberName();
+      const { s, name, claim: first } = await claimedSubscriber(ctx);
       const e1 = event(ctx.tenant, 1, name);
-      await mark(ctx, s, name, [ctx.tenant], 0);
-      const first = await claimOne(ctx, s, name, 0);
       check.equal(first.checkpoint, undefined, 'a partition made from the start has no checkpoint');
       // The lease ran out: another holder claims it, the first one's token is stale.
       const second = await claimOne(ctx, s, name, LEASE);
@@ -111,11 +104,7 @@ export const subscriptionLeaseCases: readonly StoreConformanceCase[] = [
         true,
         'release',
       );
-      check.deepEqual(
-        [...(await claimAt(ctx, s, name, 4 * LEASE)).keys()],
-        [],
-        'an idle partition',
-      );
+      check.deepEqual(await tenantsClaimedAt(ctx, s, name, 4 * LEASE), [], 'an idle partition');
       await mark(ctx, s, name, [ctx.tenant], 4 * LEASE);
       const third = await claimOne(ctx, s, name, 4 * LEASE);
       check.equal(third.checkpoint, e1.cursor, 'the checkpoint after the delivery');
@@ -131,10 +120,7 @@ export const subscriptionLeaseCases: readonly StoreConformanceCase[] = [
     id: 'subscriptions.release-keeps-a-later-mark',
     title: 'a partition released as idle stays due when the walker marked it during the claim',
     async run(ctx) {
-      const s = subscriptionsOf(ctx);
-      const name = subscriberName();
-      await mark(ctx, s, name, [ctx.tenant], 0);
-      const claim = await claimOne(ctx, s, name, 0);
+      const { s, name, claim } = await claimedSubscriber(ctx);
       await mark(ctx, s, name, [ctx.tenant], 10);
       check.equal(
         await s.releasePartition(name, ctx.tenant, claim.token, claim.wakes),
@@ -149,8 +135,7 @@ export const subscriptionLeaseCases: readonly StoreConformanceCase[] = [
     title:
       "a replay sets a tenant's checkpoint, or every partition's and the walker's, and makes the holder's token stale",
     async run(ctx) {
-      const s = subscriptionsOf(ctx);
-      const name = subscriberName();
+      const { s, name } = newSubscriber(ctx);
       const e5 = event(ctx.tenant, 5, name);
       await mark(ctx, s, name, [ctx.tenant, ctx.otherTenant], 0, 'cursor:4');
       const claims = await claimAt(ctx, s, name, 0);
@@ -163,11 +148,7 @@ export const subscriptionLeaseCases: readonly StoreConformanceCase[] = [
         false,
         "the holder's delivery after the replay",
       );
-      check.deepEqual(
-        [...(await claimAt(ctx, s, name, 20)).keys()],
-        [],
-        'claim before the lease ends',
-      );
+      check.deepEqual(await tenantsClaimedAt(ctx, s, name, 20), [], 'claim before the lease ends');
       const replayed = await claimOne(ctx, s, name, LEASE);
       check.deepEqual([replayed.checkpoint, replayed.attempts], ['cursor:1', 0], 'after replay');
       await s.releasePartition(name, ctx.tenant, replayed.token);

@@ -5,10 +5,12 @@ import {
   attempt,
   claimAt,
   claimOne,
+  claimedSubscriber,
   event,
   mark,
+  newSubscriber,
   subscriberName,
-  subscriptionsOf,
+  tenantsClaimedAt,
 } from './subscription-helpers.js';
 
 /** Subscribers' failed attempts, dead letters, attempt listings and purge. */
@@ -18,11 +20,8 @@ export const subscriptionRecordCases: readonly StoreConformanceCase[] = [
     title:
       'a failed attempt ends the claim, keeps the checkpoint and counts, and the partition is due again at retryAt',
     async run(ctx) {
-      const s = subscriptionsOf(ctx);
-      const name = subscriberName();
+      const { s, name, claim } = await claimedSubscriber(ctx, 'cursor:0');
       const e1 = event(ctx.tenant, 1, name);
-      await mark(ctx, s, name, [ctx.tenant], 0, 'cursor:0');
-      const claim = await claimOne(ctx, s, name, 0);
       const failed = await s.recordFailed(
         name,
         claim.token,
@@ -33,7 +32,7 @@ export const subscriptionRecordCases: readonly StoreConformanceCase[] = [
       check.equal(failed, true, 'failure under the current token');
       // A mark by the walker does not cut the wait short.
       await mark(ctx, s, name, [ctx.tenant], 20);
-      check.deepEqual([...(await claimAt(ctx, s, name, 9_000)).keys()], [], 'claim before retryAt');
+      check.deepEqual(await tenantsClaimedAt(ctx, s, name, 9_000), [], 'claim before retryAt');
       const again = await claimOne(ctx, s, name, 10_000);
       check.deepEqual([again.checkpoint, again.attempts], ['cursor:0', 1], 'checkpoint, attempts');
       const listed = await s.listAttempts({ tenant: ctx.tenant, limit: 10, eventId: e1.id });
@@ -49,11 +48,8 @@ export const subscriptionRecordCases: readonly StoreConformanceCase[] = [
     title:
       'a dead event moves the checkpoint past it and is kept with its error; a retry queues it and a delivery removes it',
     async run(ctx) {
-      const s = subscriptionsOf(ctx);
-      const name = subscriberName();
+      const { s, name, claim } = await claimedSubscriber(ctx);
       const e1 = event(ctx.tenant, 1, name);
-      await mark(ctx, s, name, [ctx.tenant], 0);
-      const claim = await claimOne(ctx, s, name, 0);
       const lease = ctx.at(LEASE);
       check.equal(
         await s.recordDead(name, claim.token, attempt(e1, 3, ctx.at(5)), 'gave up', lease),
@@ -113,8 +109,7 @@ export const subscriptionRecordCases: readonly StoreConformanceCase[] = [
     title:
       'attempts are listed per tenant, newest first, in pages, filtered by subscriber and event; a forged cursor is a 400',
     async run(ctx) {
-      const s = subscriptionsOf(ctx);
-      const name = subscriberName();
+      const { s, name } = newSubscriber(ctx);
       const other = subscriberName();
       for (const sub of [name, other]) await mark(ctx, s, sub, [ctx.tenant, ctx.otherTenant], 0);
       const claims = await claimAt(ctx, s, name, 0);
@@ -181,10 +176,7 @@ export const subscriptionRecordCases: readonly StoreConformanceCase[] = [
     id: 'subscriptions.purge-is-bounded',
     title: 'purge deletes attempts and dead letters older than the time given, at most limit',
     async run(ctx) {
-      const s = subscriptionsOf(ctx);
-      const name = subscriberName();
-      await mark(ctx, s, name, [ctx.tenant], 0);
-      const claim = await claimOne(ctx, s, name, 0);
+      const { s, name, claim } = await claimedSubscriber(ctx);
       // Long past, so that no other case's rows are as old.
       const past = (n: number) => new Date(Date.UTC(2000, 0, 1, 0, 0, n));
       const lease = ctx.at(LEASE);

@@ -1,11 +1,11 @@
 import type { LoggedEvent } from '../../../src/contracts/event-log.js';
 import type { SubscriptionStore } from '../../../src/contracts/event-subscriptions.js';
-import { Subscribers } from '../../../src/core/subscriptions/index.js';
+import { Subscribers } from '../../../src/core/subscriptions/subscribers.js';
 import type {
   DeliveryContext,
   SubscribeOptions,
   Subscription,
-} from '../../../src/core/subscriptions/index.js';
+} from '../../../src/core/subscriptions/types.js';
 import { MemoryUserStore } from '../../../src/stores/memory/index.js';
 import { FakeEventLog } from './fake-event-log.js';
 

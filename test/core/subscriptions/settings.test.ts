@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ScimConfigError } from '../../../src/index.js';
-import { Subscribers } from '../../../src/core/subscriptions/index.js';
+import { Subscribers } from '../../../src/core/subscriptions/subscribers.js';
 import { retryDelay } from '../../../src/core/subscriptions/subscribe-settings.js';
 import { FakeEventLog } from './fake-event-log.js';
 import { recordingHandler, subscriberSetup } from './harness.js';

@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
 import type { LoggedEvent } from '../../../src/contracts/event-log.js';
 import type { SubscriptionStore } from '../../../src/contracts/event-subscriptions.js';
-import { Subscribers } from '../../../src/core/subscriptions/index.js';
-import type { SubscribeOptions } from '../../../src/core/subscriptions/index.js';
+import { Subscribers } from '../../../src/core/subscriptions/subscribers.js';
+import type { SubscribeOptions } from '../../../src/core/subscriptions/types.js';
 import { FakeEventLog } from './fake-event-log.js';
 
 const TENANTS = ['t0', 't1', 't2', 't3', 't4', 't5'];

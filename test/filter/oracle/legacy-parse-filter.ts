@@ -1,7 +1,7 @@
-// The filter parser as it was before the recursive-descent rewrite (main at c619b6f,
-// src/filter/parse-filter.ts and src/filter/char-class.ts), kept only as the oracle that
+// A second filter parser, apart from src/filter/parse-filter.ts, kept only as the oracle that
 // test/filter/parser-agrees-with-legacy.test.ts and bench/filter/parser-ab.bench.ts compare the
-// new parser with. Not part of the library; its module-level state is why it was replaced.
+// library's parser with. Not part of the library: it keeps its state at module
+// level, which the library does not allow.
 import { scimErrors } from '../../../src/errors/index.js';
 import type { ScimError } from '../../../src/errors/index.js';
 import { isClientText } from '../../../src/json/client-text.js';

@@ -1,4 +1,3 @@
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { ScimUser } from '../../../src/schema/user-resource.js';
@@ -11,6 +10,7 @@ import {
 } from '../../../src/stores/postgres/index.js';
 import { describeStoreConformance } from '../../../src/testing/vitest.js';
 import { databaseUrl } from './harness.js';
+import { createPglite } from '../../pglite/template.js';
 
 /**
  * One migrated schema per backend for the whole file; each case starts from emptied tables,
@@ -50,7 +50,7 @@ function conformanceOn(
 
 describe('conformance on PGlite', () => {
   conformanceOn('PostgresUserStore (PGlite)', async () => {
-    const db = await PGlite.create();
+    const db = await createPglite();
     return { executor: pgliteExecutor(db), close: () => db.close() };
   });
 });

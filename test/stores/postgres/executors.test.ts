@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,6 +8,7 @@ import {
   type QueryExecutor,
 } from '../../../src/stores/postgres/index.js';
 import { databaseUrl, makeUser } from './harness.js';
+import { createPglite } from '../../pglite/template.js';
 
 /** Checks commit, rollback and nested transactions on one executor. */
 async function transactions(executor: QueryExecutor, table: string) {
@@ -31,7 +32,7 @@ describe('pgliteExecutor', () => {
   // Started in the hook (hook timeout 60 s): PGlite's start alone can take 20 s on a busy machine.
   let db: PGlite;
   beforeAll(async () => {
-    db = await PGlite.create();
+    db = await createPglite();
   });
   afterAll(() => db.close());
   it('commits, joins nested transactions and rolls back on a throw', async () => {

@@ -4,8 +4,9 @@ import type { UserStore } from '../../../src/contracts/user-store.js';
 import { setup } from '../../core/harness.js';
 import { backends, type Backend } from './harness.js';
 
-// The IdP loop of issue 11: "find by userName, else create". Before the one folding, PostgreSQL
-// found nothing for `Ünal@x.org` and then refused to create it again: the loop never ended.
+// An IdP's loop, "find by userName, else create": the lookup and the uniqueness check must fold
+// case alike, or PostgreSQL finds nothing for `Ünal@x.org`, refuses to create it again, and the
+// loop never ends.
 const stores: { name: string; open: () => Promise<{ store: UserStore; close(): unknown }> }[] = [
   { name: 'memory', open: async () => ({ store: new MemoryUserStore(), close: () => {} }) },
   ...backends.map(({ name, open }) => ({

@@ -1,4 +1,4 @@
-// Issue 13 item 1: GET /Groups has every list feature the Users have, on both stores. The
+// GET /Groups has every list feature the Users have, on both stores. The
 // PostgreSQL group store answers each filter and sort the memory group store answers, with
 // the same groups in the same order (the memory store is the oracle), and both stores pass the
 // group list cases of the conformance kit in full (none skipped as undeclared).

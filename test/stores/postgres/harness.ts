@@ -1,4 +1,3 @@
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import type { ScimUser } from '../../../src/schema/user-resource.js';
@@ -9,6 +8,7 @@ import {
   type QueryExecutor,
 } from '../../../src/stores/postgres/index.js';
 import { ACCOUNT_SCHEMA, USER_SCHEMA } from '../../../src/schema/urns.js';
+import { createPglite } from '../../pglite/template.js';
 
 /**
  * The real server the suite also runs on. Unset on machines without PostgreSQL: those run the
@@ -32,7 +32,7 @@ const freshSchema = () => `scimkit_test_${randomBytes(6).toString('hex')}`;
 /** Opens an in-memory PGlite database. */
 export async function openPglite(): Promise<Backend> {
   // Starting the WebAssembly module takes seconds: do it in the hook, not in the first test.
-  const db = await PGlite.create();
+  const db = await createPglite();
   const executor = pgliteExecutor(db);
   const schema = freshSchema();
   return {

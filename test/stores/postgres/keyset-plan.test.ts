@@ -1,4 +1,4 @@
-// Issue 14 item 4: a deep cursor page costs what the first one does. The keyset condition is an
+// A deep cursor page costs what the first one does. The keyset condition is an
 // index range (the primary key for the id order, the userName key index when sorted by
 // userName), so PostgreSQL starts the scan at the cursor's place instead of reading and
 // skipping every earlier row, as an OFFSET would.

@@ -1,4 +1,4 @@
-// Issue 14 item 5 on PostgreSQL: the store of a host resource type answers each filter and
+// On PostgreSQL, the store of a host resource type answers each filter and
 // sort the memory store answers, with the same resources in the same order (the memory store
 // is the oracle), by index and by keyset, over every attribute type: strings case-exact or
 // not, booleans, integers, decimals, dateTimes, references, binaries, multi-valued simple and

@@ -1,8 +1,9 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScimConfigError, isScimError } from '../../../src/errors/index.js';
 import { PostgresUserStore, pgliteExecutor } from '../../../src/stores/postgres/index.js';
 import { makeUser } from './harness.js';
+import { createPglite } from '../../pglite/template.js';
 
 describe('PostgresUserStore table location', () => {
   it('refuses a schema or prefix that is not a plain lower-case identifier', () => {
@@ -18,7 +19,7 @@ describe('PostgresUserStore table location', () => {
   // Started in the hook (hook timeout 60 s): PGlite's start alone can take 20 s on a busy machine.
   let db: PGlite;
   beforeAll(async () => {
-    db = await PGlite.create();
+    db = await createPglite();
   });
   afterAll(() => db.close());
   it('keeps prefixed tables in public, with the same uniqueness and counts', async () => {
