@@ -46,16 +46,22 @@ type Next = 'next' | 'stop';
  * the checkpoint, in log order, one at a time, recorded under the claim's token in runs (at the
  * end of each page, within {@link RECORD_WITHIN_MS}, and before a failure is recorded). Stops at the first failure (the partition waits for its retry, alone),
  * when the claim is lost, after a bounded number of pages, or when the subscription stops; a
- * partition that found nothing more is released as idle.
+ * partition that found nothing more is released as idle. Resolves to `faulted` when the store or
+ * the log failed, so that the caller waits before claiming again.
  */
-export async function deliverPartition(deps: PartitionDeps, claim: PartitionClaim): Promise<void> {
+export async function deliverPartition(
+  deps: PartitionDeps,
+  claim: PartitionClaim,
+): Promise<'done' | 'faulted'> {
   const run = new PartitionRun(deps, claim);
   try {
     await run.deliver();
+    return 'done';
   } catch (error) {
     deps.onError(error);
     // A store or log failure: hand the tenant back, still due, for a later round to retry.
     await run.release(undefined).catch(deps.onError);
+    return 'faulted';
   }
 }
 

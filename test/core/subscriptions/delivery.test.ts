@@ -111,6 +111,27 @@ describe('a failing or hanging handler holds back only its tenant', () => {
     await sub.stop();
   });
 
+  it('after a store or log failure waits a retry delay before reading the tenant again', async () => {
+    const { log, subscribe, errors } = subscriberSetup();
+    log.appendMany(['a'], 2);
+    const list = log.list.bind(log);
+    let tenantReads = 0;
+    log.list = async (query) => {
+      if (query.tenant === undefined) return list(query);
+      tenantReads++;
+      throw new Error('connection lost');
+    };
+    const { handler, delivered } = recordingHandler();
+    const sub = subscribe('flaky-store', handler, { backoff: { initialMs: 60_000 } });
+    await sub.drain();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(delivered()).toEqual([]);
+    expect(tenantReads).toBeGreaterThanOrEqual(1);
+    expect(tenantReads).toBeLessThanOrEqual(2);
+    expect(errors.length).toBe(tenantReads);
+    await sub.stop();
+  });
+
   it("delivers other tenants while one tenant's handler call is still running", async () => {
     const { log, subscribe } = subscriberSetup();
     log.append('a');
