@@ -197,14 +197,17 @@ export interface SubscriptionStore {
     leaseUntil: Date,
   ): Promise<boolean>;
   /**
-   * Records a delivered event if `token` is current, in one atomic step: the attempt (`ok`),
-   * the checkpoint moved to the event's cursor (or, for a queued dead letter, the letter
-   * removed), failed attempts reset, the lease extended to `leaseUntil`.
+   * Records delivered events if `token` is current, in one atomic step: an `ok` attempt for
+   * each record, the checkpoint moved to the cursor of the last one that is not a queued dead
+   * letter (queued letters are removed instead), failed attempts reset, the lease extended to
+   * `leaseUntil`. `records` are at least one, all of the claimed partition's tenant, in the
+   * order they were delivered: the runner records a run of deliveries at once, so a process
+   * that dies before recording them delivers them again.
    */
   recordDelivered(
     subscriber: string,
     token: string,
-    record: AttemptRecord,
+    records: readonly AttemptRecord[],
     leaseUntil: Date,
   ): Promise<boolean>;
   /**

@@ -1,5 +1,9 @@
 import type { EventLog, LoggedEvent } from '../../contracts/event-log.js';
-import type { PartitionClaim, SubscriptionStore } from '../../contracts/event-subscriptions.js';
+import type {
+  AttemptRecord,
+  PartitionClaim,
+  SubscriptionStore,
+} from '../../contracts/event-subscriptions.js';
 import { isScimError } from '../../errors/index.js';
 import { callHandler, errorText } from './call-handler.js';
 import { retryDelay, type SubscribeSettings } from './subscribe-settings.js';
@@ -7,6 +11,13 @@ import type { EventHandler } from './types.js';
 
 /** Pages of the log one claim delivers at most before it hands the tenant back (still due). */
 const PAGES_PER_CLAIM = 10;
+
+/**
+ * Longest time a delivery waits to be recorded. Deliveries are recorded in runs (one store
+ * write for up to a page of events) so that a busy tenant costs the store one write per page,
+ * not one per event; a process that dies delivers again what it had not recorded.
+ */
+const RECORD_WITHIN_MS = 1000;
 
 /** The reason reported when a delivery was made under a claim that had passed to another. */
 export class SubscriptionClaimLost extends Error {
@@ -33,19 +44,25 @@ type Next = 'next' | 'stop';
 
 /**
  * Delivers one claimed partition: its queued dead letters first, then its tenant's events after
- * the checkpoint, in log order, one at a time, each recorded under the claim's token before the
- * next is handed over. Stops at the first failure (the partition waits for its retry, alone),
+ * the checkpoint, in log order, one at a time, recorded under the claim's token in runs (at the
+ * end of each page, within {@link RECORD_WITHIN_MS}, and before a failure is recorded). Stops at the first failure (the partition waits for its retry, alone),
  * when the claim is lost, after a bounded number of pages, or when the subscription stops; a
- * partition that found nothing more is released as idle.
+ * partition that found nothing more is released as idle. Resolves to `faulted` when the store or
+ * the log failed, so that the caller waits before claiming again.
  */
-export async function deliverPartition(deps: PartitionDeps, claim: PartitionClaim): Promise<void> {
+export async function deliverPartition(
+  deps: PartitionDeps,
+  claim: PartitionClaim,
+): Promise<'done' | 'faulted'> {
   const run = new PartitionRun(deps, claim);
   try {
     await run.deliver();
+    return 'done';
   } catch (error) {
     deps.onError(error);
     // A store or log failure: hand the tenant back, still due, for a later round to retry.
     await run.release(undefined).catch(deps.onError);
+    return 'faulted';
   }
 }
 
@@ -56,6 +73,9 @@ class PartitionRun {
   /** When the claim's lease ends (ms), as of its claim or last extension. */
   #leaseEnds: number;
   #released = false;
+  /** Deliveries made and not yet recorded, in order, and when the first of them was made. */
+  #delivered: AttemptRecord[] = [];
+  #firstDeliveredAt = 0;
 
   constructor(deps: PartitionDeps, claim: PartitionClaim) {
     this.#deps = deps;
@@ -78,6 +98,7 @@ class PartitionRun {
       if (this.#deps.stopping()) return this.release(undefined);
       if ((await this.#attempt(letter.event, true)) === 'stop') return;
     }
+    if (!(await this.#record())) return;
     let after = this.#claim.checkpoint;
     for (let page = 0; page < PAGES_PER_CLAIM; page++) {
       let events: readonly LoggedEvent[];
@@ -102,6 +123,7 @@ class PartitionRun {
         if ((await this.#attempt(event, false)) === 'stop') return;
         after = event.cursor;
       }
+      if (!(await this.#record())) return;
     }
     // A long backlog: hand the tenant back, still due, so other tenants get their turn.
     return this.release(undefined);
@@ -109,7 +131,7 @@ class PartitionRun {
 
   /** Ends the claim, idle when `idleIfWakes` is still the partition's count of marks. */
   async release(idleIfWakes: number | undefined): Promise<void> {
-    if (this.#released) return;
+    if (this.#released || !(await this.#record())) return;
     this.#released = true;
     const { store, subscriber } = this.#deps;
     await store.releasePartition(subscriber, this.#claim.tenant, this.#claim.token, idleIfWakes);
@@ -118,7 +140,7 @@ class PartitionRun {
   // One attempt at `event`, recorded under the claim.
   async #attempt(event: LoggedEvent, fromDeadLetter: boolean): Promise<Next> {
     const { store, subscriber, settings, now, handler } = this.#deps;
-    const { token, tenant } = this.#claim;
+    const { token } = this.#claim;
     if (!(await this.#keepLease())) return this.#lost();
     const attempt = this.#attempts + 1;
     let failure: unknown;
@@ -133,18 +155,16 @@ class PartitionRun {
     const record = { event, attempt, at, fromDeadLetter };
     const leaseUntil = new Date(at.getTime() + settings.leaseMs);
     if (!failed) {
-      if (!(await store.recordDelivered(subscriber, token, record, leaseUntil))) {
-        this.#deps.onError(
-          new SubscriptionClaimLost(
-            `Subscriber "${subscriber}" delivered event ${event.id} of tenant "${tenant}", but its claim had passed to another process (or a replay), which may deliver it again. Make leaseMs longer than the longest stall of this process.`,
-          ),
-        );
-        return this.#lost();
-      }
-      this.#leaseEnds = leaseUntil.getTime();
+      if (this.#delivered.length === 0) this.#firstDeliveredAt = at.getTime();
+      this.#delivered.push(record);
       this.#attempts = 0;
-      return 'next';
+      const due =
+        this.#delivered.length >= settings.batchSize ||
+        at.getTime() - this.#firstDeliveredAt >= RECORD_WITHIN_MS;
+      return !due || (await this.#record()) ? 'next' : 'stop';
     }
+    // What went before is recorded first: the checkpoint moves in delivery order.
+    if (!(await this.#record())) return 'stop';
     const error = errorText(failure);
     if (attempt >= settings.maxAttempts) {
       if (!(await store.recordDead(subscriber, token, record, error, leaseUntil)))
@@ -162,14 +182,40 @@ class PartitionRun {
   }
 
   /**
+   * Records the deliveries not yet recorded, which extends the lease; false when the claim had
+   * passed to another process (or a replay), which may deliver them again.
+   */
+  async #record(): Promise<boolean> {
+    const records = this.#delivered;
+    if (records.length === 0) return true;
+    const { store, subscriber, settings, now } = this.#deps;
+    const { token, tenant } = this.#claim;
+    this.#delivered = [];
+    const leaseUntil = now().getTime() + settings.leaseMs;
+    if (await store.recordDelivered(subscriber, token, records, new Date(leaseUntil))) {
+      this.#leaseEnds = leaseUntil;
+      return true;
+    }
+    const ids = records.map((r) => r.event.id).join(', ');
+    this.#deps.onError(
+      new SubscriptionClaimLost(
+        `Subscriber "${subscriber}" delivered events ${ids} of tenant "${tenant}", but its claim had passed to another process (or a replay), which may deliver them again. Make leaseMs longer than the longest stall of this process.`,
+      ),
+    );
+    this.#lost();
+    return false;
+  }
+
+  /**
    * Extends the lease before an attempt when less than a timeout and a third of the lease are
-   * left of it, so that the claim outlives every attempt made under it; false when the claim
-   * is gone.
+   * left of it, so that the claim outlives every attempt made under it (recording the
+   * deliveries made so far does so); false when the claim is gone.
    */
   async #keepLease(): Promise<boolean> {
     const { store, subscriber, settings, now } = this.#deps;
     const at = now().getTime();
     if (this.#leaseEnds - at > settings.timeoutMs + settings.leaseMs / 3) return true;
+    if (this.#delivered.length > 0) return this.#record();
     const leaseUntil = at + settings.leaseMs;
     const { tenant, token } = this.#claim;
     if (!(await store.renewPartition(subscriber, tenant, token, new Date(leaseUntil))))

@@ -1,7 +1,7 @@
 import type { EventLog } from '../../contracts/event-log.js';
 import type { SubscriptionStore } from '../../contracts/event-subscriptions.js';
 import { deliverPartition, type PartitionDeps } from './deliver-partition.js';
-import type { SubscribeSettings } from './subscribe-settings.js';
+import { retryDelay, type SubscribeSettings } from './subscribe-settings.js';
 import type { EventHandler } from './types.js';
 
 /** Pages of the whole log one walk reads at most before it lets deliveries start. */
@@ -35,6 +35,8 @@ export class SubscriptionRunner {
   /** The claim under way (or the last one). */
   #claiming: Promise<number> = Promise.resolve(0);
   #again = false;
+  /** Deliveries that ended in a store or log failure, so far. */
+  #faults = 0;
   #stopped = false;
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   #poll: ReturnType<typeof setInterval> | undefined;
@@ -79,11 +81,14 @@ export class SubscriptionRunner {
   async drain(): Promise<void> {
     // Bounded: a handler that keeps failing with no backoff would otherwise spin here.
     for (let i = 0; i < 10_000 && !this.#stopped; i++) {
+      const faults = this.#faults;
       await this.#settled();
       const walked = await this.#walk();
       const claimed = await this.#claim();
       await this.#settled();
       if (!walked && claimed === 0 && this.#round === undefined) return;
+      // A store or log failure: its tenant waits for its retry delay, not for this loop.
+      if (this.#faults > faults) return;
     }
   }
 
@@ -179,10 +184,14 @@ export class SubscriptionRunner {
     const leaseUntil = new Date(at.getTime() + settings.leaseMs);
     const claims = await store.claimPartitions(subscriber, at, leaseUntil, room);
     for (const claim of claims) {
-      const task: Promise<void> = deliverPartition(this.#deps, claim).finally(() => {
+      const task: Promise<void> = deliverPartition(this.#deps, claim).then((outcome) => {
         this.#tasks.delete(task);
-        // Room for another tenant, or this one has more to deliver.
-        this.kick();
+        // Room for another tenant, or this one has more to deliver. After a store or log
+        // failure the tenant is due again at once: a round at once would fail again at once,
+        // so the next one waits a first retry's delay.
+        if (outcome === 'done') return this.kick();
+        this.#faults++;
+        this.#wakeAt(this.#parts.now().getTime() + retryDelay(settings, 1));
       });
       this.#tasks.add(task);
     }

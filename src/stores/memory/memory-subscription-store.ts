@@ -129,14 +129,17 @@ export class MemorySubscriptionStore implements SubscriptionStore {
   async recordDelivered(
     subscriber: string,
     token: string,
-    record: AttemptRecord,
+    records: readonly AttemptRecord[],
     leaseUntil: Date,
   ): Promise<boolean> {
-    const partition = this.#held(subscriber, record.event.tenant, token);
+    const tenant = records[0]?.event.tenant;
+    const partition = tenant === undefined ? undefined : this.#held(subscriber, tenant, token);
     if (!partition) return false;
-    this.#attempt(subscriber, record, 'ok', undefined);
-    if (record.fromDeadLetter) this.#letters.delete(subscriber, record.event.id);
-    else partition.checkpoint = record.event.cursor;
+    for (const record of records) {
+      this.#attempt(subscriber, record, 'ok', undefined);
+      if (record.fromDeadLetter) this.#letters.delete(subscriber, record.event.id);
+      else partition.checkpoint = record.event.cursor;
+    }
     partition.attempts = 0;
     partition.lastError = undefined;
     partition.leaseUntil = leaseUntil.getTime();

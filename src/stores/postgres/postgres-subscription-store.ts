@@ -140,18 +140,27 @@ export class PostgresSubscriptionStore implements SubscriptionStore {
     ]);
   }
 
-  /** Records a delivered event (see `SubscriptionStore.recordDelivered`). */
+  /** Records a run of delivered events (see `SubscriptionStore.recordDelivered`). */
   async recordDelivered(
     subscriber: string,
     token: string,
-    record: AttemptRecord,
+    records: readonly AttemptRecord[],
     leaseUntil: Date,
   ): Promise<boolean> {
+    const tenant = records[0]?.event.tenant;
+    if (tenant === undefined) return false;
+    const fromLog = records.filter((r) => !r.fromDeadLetter);
     return this.counted(this.sql.recordDelivered, [
-      ...this.attemptParams(subscriber, token, record),
-      record.fromDeadLetter,
-      record.event.cursor,
+      subscriber,
+      tenant,
+      token,
+      records.map((r) => r.event.id),
+      records.map((r) => r.event.type),
+      records.map((r) => r.attempt),
+      records.map((r) => r.at.toISOString()),
+      fromLog.at(-1)?.event.cursor ?? null,
       leaseUntil.toISOString(),
+      records.filter((r) => r.fromDeadLetter).map((r) => r.event.id),
     ]);
   }
 

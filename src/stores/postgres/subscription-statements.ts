@@ -60,15 +60,22 @@ export function subscriptionStatements(t: TableNames) {
       )
       RETURNING tenant, checkpoint_cursor, attempts, token, wakes, due_at`,
     renewPartition: `UPDATE ${P} SET lease_until = $4::timestamptz ${held} RETURNING 1`,
-    // $8 from a dead letter, $9 the event's cursor, $10 lease end.
+    // A run of deliveries: $4 event ids, $5 event types, $6 attempt numbers, $7 times, in the
+    // order delivered; $8 the cursor of the last one read from the log (NULL: only queued dead
+    // letters, the checkpoint stays), $9 lease end, $10 the ids that were queued dead letters.
     recordDelivered: `WITH p AS (
-        UPDATE ${P} SET
-          checkpoint_cursor = CASE WHEN $8::boolean THEN checkpoint_cursor ELSE $9::text END,
-          attempts = 0, last_error = NULL, lease_until = $10::timestamptz
+        UPDATE ${P} SET checkpoint_cursor = COALESCE($8::text, checkpoint_cursor),
+          attempts = 0, last_error = NULL, lease_until = $9::timestamptz
         ${held} RETURNING 1
-      ), a AS (${attempt('ok', 'NULL')}
+      ), a AS (
+        INSERT INTO ${A} (subscriber, tenant, event_id, event_type, attempt, status, error, at)
+        SELECT $1, $2, r.id, r.type, r.attempt, 'ok', NULL, r.at
+        FROM unnest($4::text[], $5::text[], $6::integer[], $7::timestamptz[])
+          WITH ORDINALITY AS r(id, type, attempt, at, n)
+        WHERE EXISTS (SELECT 1 FROM p)
+        ORDER BY r.n
       ), d AS (
-        DELETE FROM ${D} WHERE $8::boolean AND subscriber = $1 AND event_id = $4
+        DELETE FROM ${D} WHERE subscriber = $1 AND event_id = ANY($10::text[])
           AND EXISTS (SELECT 1 FROM p)
       )
       SELECT count(*) AS n FROM p`,

@@ -85,7 +85,7 @@ export const subscriptionLeaseCases: readonly StoreConformanceCase[] = [
       check.ok(second.token !== first.token, 'a new claim has a new token');
       const lease = ctx.at(3 * LEASE);
       check.equal(
-        await s.recordDelivered(name, first.token, attempt(e1, 1, ctx.at(LEASE)), lease),
+        await s.recordDelivered(name, first.token, [attempt(e1, 1, ctx.at(LEASE))], lease),
         false,
         'delivery under the stale token',
       );
@@ -95,7 +95,7 @@ export const subscriptionLeaseCases: readonly StoreConformanceCase[] = [
         'renewal under the stale token',
       );
       check.equal(
-        await s.recordDelivered(name, second.token, attempt(e1, 1, ctx.at(LEASE)), lease),
+        await s.recordDelivered(name, second.token, [attempt(e1, 1, ctx.at(LEASE))], lease),
         true,
         'delivery under the current token',
       );
@@ -144,7 +144,7 @@ export const subscriptionLeaseCases: readonly StoreConformanceCase[] = [
       await s.releasePartition(name, ctx.otherTenant, idle.token, idle.wakes);
       await s.replay(name, ctx.tenant, 'cursor:1', ctx.at(10));
       check.equal(
-        await s.recordDelivered(name, held.token, attempt(e5, 1, ctx.at(10)), ctx.at(LEASE)),
+        await s.recordDelivered(name, held.token, [attempt(e5, 1, ctx.at(10))], ctx.at(LEASE)),
         false,
         "the holder's delivery after the replay",
       );

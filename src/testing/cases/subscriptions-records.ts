@@ -88,7 +88,7 @@ export const subscriptionRecordCases: readonly StoreConformanceCase[] = [
       const retry = await claimOne(ctx, s, name, 20);
       check.equal(retry.checkpoint, e1.cursor, 'the checkpoint moved past the dead event');
       check.equal(
-        await s.recordDelivered(name, retry.token, attempt(e1, 1, ctx.at(30), true), lease),
+        await s.recordDelivered(name, retry.token, [attempt(e1, 1, ctx.at(30), true)], lease),
         true,
         'delivery of the queued letter',
       );
@@ -102,6 +102,25 @@ export const subscriptionRecordCases: readonly StoreConformanceCase[] = [
         ['ok', 'dead'],
         'attempts, newest first',
       );
+      // A run recorded at once: the letter is removed, the checkpoint moves to the logged one.
+      const e2 = event(ctx.tenant, 2, name);
+      const e3 = event(ctx.tenant, 3, name);
+      await s.recordDead(name, after.token, attempt(e2, 3, ctx.at(31)), 'gave up', lease);
+      await s.retryDeadLetters(name, { tenant: ctx.tenant }, ctx.at(32));
+      check.equal(
+        await s.recordDelivered(
+          name,
+          after.token,
+          [attempt(e2, 1, ctx.at(33), true), attempt(e3, 1, ctx.at(34))],
+          lease,
+        ),
+        true,
+        'a queued letter and a logged event recorded at once',
+      );
+      check.deepEqual(await s.listDeadLetters({ subscriber: name, limit: 10 }), [], 'none left');
+      await s.releasePartition(name, ctx.tenant, after.token);
+      const last = await claimOne(ctx, s, name, LEASE * 3);
+      check.equal(last.checkpoint, e3.cursor, 'the checkpoint is the last logged event');
     },
   },
   {
@@ -115,23 +134,23 @@ export const subscriptionRecordCases: readonly StoreConformanceCase[] = [
       const claims = await claimAt(ctx, s, name, 0);
       const token = claims.get(ctx.tenant)!.token;
       const lease = ctx.at(LEASE);
-      for (let n = 1; n <= 5; n++)
-        await s.recordDelivered(
-          name,
-          token,
-          attempt(event(ctx.tenant, n, name), 1, ctx.at(n)),
-          lease,
-        );
+      // Five deliveries recorded at once are listed as five attempts, in delivery order.
+      await s.recordDelivered(
+        name,
+        token,
+        [1, 2, 3, 4, 5].map((n) => attempt(event(ctx.tenant, n, name), 1, ctx.at(n))),
+        lease,
+      );
       const theirs = (await claimAt(ctx, s, other, 0)).get(ctx.tenant)!.token;
       await s.recordDelivered(
         other,
         theirs,
-        attempt(event(ctx.tenant, 9, other), 1, ctx.at(9)),
+        [attempt(event(ctx.tenant, 9, other), 1, ctx.at(9))],
         lease,
       );
       const elsewhere = claims.get(ctx.otherTenant)!.token;
       const e7 = event(ctx.otherTenant, 7, name);
-      await s.recordDelivered(name, elsewhere, attempt(e7, 1, ctx.at(7)), lease);
+      await s.recordDelivered(name, elsewhere, [attempt(e7, 1, ctx.at(7))], lease);
 
       const first = await s.listAttempts({ tenant: ctx.tenant, subscriber: name, limit: 2 });
       const ids = (page: typeof first) => page.attempts.map((a) => a.eventId);
@@ -184,13 +203,13 @@ export const subscriptionRecordCases: readonly StoreConformanceCase[] = [
         await s.recordDelivered(
           name,
           claim.token,
-          attempt(event(ctx.tenant, n, name), 1, past(n)),
+          [attempt(event(ctx.tenant, n, name), 1, past(n))],
           lease,
         );
       const e4 = event(ctx.tenant, 4, name);
       await s.recordDead(name, claim.token, attempt(e4, 2, past(4)), 'gave up', lease);
       const recent = event(ctx.tenant, 5, name);
-      await s.recordDelivered(name, claim.token, attempt(recent, 1, ctx.at(5)), lease);
+      await s.recordDelivered(name, claim.token, [attempt(recent, 1, ctx.at(5))], lease);
       check.equal(await s.purge(past(3), 10), 2, 'purged before the third attempt');
       check.equal(await s.purge(past(60), 1), 1, 'purge bounded by its limit');
       check.equal(await s.purge(past(60), 10), 2, 'the rest: one attempt, one dead letter');

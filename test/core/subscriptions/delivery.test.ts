@@ -87,6 +87,51 @@ describe('a failing or hanging handler holds back only its tenant', () => {
     await sub.stop();
   });
 
+  it('after a failure mid-page, delivers the failed event again and none before it', async () => {
+    const { log, subscribe, clock } = subscriberSetup();
+    log.appendMany(['a'], 5);
+    let failures = 0;
+    const { handler, delivered } = recordingHandler((event) => {
+      if (event.id === 'ev-3' && failures++ === 0) throw new Error('try later');
+    });
+    const sub = subscribe('mid-page', handler, { backoff: { initialMs: 1_000 } });
+    await sub.drain();
+    clock.advance(2_000);
+    await sub.drain();
+    expect(delivered('a')).toEqual(['ev-1', 'ev-2', 'ev-3', 'ev-3', 'ev-4', 'ev-5']);
+    const { attempts } = await sub.attempts({ tenant: 'a' });
+    expect(attempts.map((a) => [a.eventId, a.status])).toEqual([
+      ['ev-5', 'ok'],
+      ['ev-4', 'ok'],
+      ['ev-3', 'ok'],
+      ['ev-3', 'failed'],
+      ['ev-2', 'ok'],
+      ['ev-1', 'ok'],
+    ]);
+    await sub.stop();
+  });
+
+  it('after a store or log failure waits a retry delay before reading the tenant again', async () => {
+    const { log, subscribe, errors } = subscriberSetup();
+    log.appendMany(['a'], 2);
+    const list = log.list.bind(log);
+    let tenantReads = 0;
+    log.list = async (query) => {
+      if (query.tenant === undefined) return list(query);
+      tenantReads++;
+      throw new Error('connection lost');
+    };
+    const { handler, delivered } = recordingHandler();
+    const sub = subscribe('flaky-store', handler, { backoff: { initialMs: 60_000 } });
+    await sub.drain();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(delivered()).toEqual([]);
+    expect(tenantReads).toBeGreaterThanOrEqual(1);
+    expect(tenantReads).toBeLessThanOrEqual(2);
+    expect(errors.length).toBe(tenantReads);
+    await sub.stop();
+  });
+
   it("delivers other tenants while one tenant's handler call is still running", async () => {
     const { log, subscribe } = subscriberSetup();
     log.append('a');
