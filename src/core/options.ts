@@ -13,8 +13,9 @@ import type { ScimRequest, ScimRequestHead } from './types.js';
 /**
  * How the welcome email is delivered: the options of the durable subscriber that sends it
  * (see {@link SubscribeOptions}), with defaults for a mailer: `timeoutMs` 30,000 ms,
- * `maxAttempts` 8, `backoff` from 1,000 ms up to 5 minutes; `leaseMs` 60,000 ms,
- * `pollIntervalMs` 1,000 ms, `batchSize` 100 and `concurrency` 4 as for any subscriber.
+ * `maxAttempts` 8, `backoff` from 1,000 ms up to 5 minutes, `pollIntervalMs` 0 (a write
+ * wakes the subscriber of its own process, a failure its retry timer, a start its first
+ * round); `leaseMs` 60,000 ms, `batchSize` 100 and `concurrency` 4 as for any subscriber.
  * Without a crash (or a stall of the process longer than `leaseMs`) each email is sent once,
  * whatever the number of instances; across a crash between send and record it may be sent
  * again, with the same idempotency key.

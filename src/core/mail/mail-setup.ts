@@ -22,10 +22,16 @@ export function missingForMail(store: UserStore, mailer: Mailer | undefined): st
   return missing;
 }
 
-/** The delivery defaults of the welcome subscriber that differ from any subscriber's. */
+/**
+ * The delivery defaults of the welcome subscriber that differ from any subscriber's. No
+ * polling: a write wakes the subscriber of its own process, a failure its retry timer, and a
+ * start its first round, which is what an email needs; a host with several instances may
+ * poll to pick up what a crashed one left sooner.
+ */
 const MAIL_DEFAULTS = {
   timeoutMs: 30_000,
   maxAttempts: 8,
+  pollIntervalMs: 0,
   backoff: { initialMs: 1000, maxMs: 300_000 },
 } as const;
 
