@@ -48,11 +48,16 @@ export function setup(overrides: Partial<ScimOptions> = {}) {
       { key: KEY_A, tenant: 'tenant-a' },
       { key: KEY_B, tenant: 'tenant-b' },
     ]),
-    mailer: {
-      async sendWelcome(email) {
-        sent.push(email);
-      },
-    },
+    // A mail group given replaces the recording mailer (`mail: {}`: none).
+    ...(overrides.mail === undefined
+      ? {
+          mailer: {
+            async sendWelcome(email: WelcomeEmail) {
+              sent.push(email);
+            },
+          },
+        }
+      : {}),
     basePath: BASE,
     ...overrides,
   });
