@@ -1,4 +1,4 @@
-// A host that sends no welcome email: no mailer, and a custom store with no outbox
+// A host that sends no welcome email: no mailer, and a custom store with no event log
 // (examples/custom-store/map-user-store.ts). Statuses move as with a mailer; nothing is sent.
 import { describe, expect, it } from 'vitest';
 import { createScim, ScimConfigError, staticApiKeys, type ScimEvent } from '../../src/index.js';
