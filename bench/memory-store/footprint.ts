@@ -65,9 +65,7 @@ const perUser = (bytes: number) => (bytes / users).toFixed(0);
 console.log(
   `${new Date().toISOString()} · Node ${process.version} · load average ${os.loadavg()[0]?.toFixed(1)}`,
 );
-console.log(
-  `${users.toLocaleString('en-US')} users created in ${seconds.toFixed(1)} s`,
-);
+console.log(`${users.toLocaleString('en-US')} users created in ${seconds.toFixed(1)} s`);
 console.log(
   '| users | heap used ÷ users | heap growth ÷ users | heap total (committed) ÷ users | RSS ÷ users right after seeding | RSS ÷ users after GC | RSS growth ÷ users after GC | RSS after GC |',
 );

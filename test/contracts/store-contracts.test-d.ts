@@ -20,10 +20,7 @@ import type {
 } from '../../src/index.js';
 import type { Filter } from '../../src/filter/index.js';
 import type { MemoryResourceStore, MemoryUserStore } from '../../src/stores/memory/index.js';
-import type {
-  PostgresResourceStore,
-  PostgresUserStore,
-} from '../../src/stores/postgres/index.js';
+import type { PostgresResourceStore, PostgresUserStore } from '../../src/stores/postgres/index.js';
 
 describe('store contracts', () => {
   it('answer null for a user that is not there', () => {

@@ -188,9 +188,7 @@ describe('example server store selection', () => {
     });
     expect(config.mailTestAids).toEqual({ failFirst: 3, delayMs: 60_000 });
     expect(readConfig({}).mailTestAids).toEqual({ failFirst: 0, delayMs: 0 });
-    expect(() => readConfig({ SCIMKIT_MAIL_RETRY_MS: 'soon' })).toThrow(
-      /SCIMKIT_MAIL_RETRY_MS/,
-    );
+    expect(() => readConfig({ SCIMKIT_MAIL_RETRY_MS: 'soon' })).toThrow(/SCIMKIT_MAIL_RETRY_MS/);
     expect(() => readConfig({ SCIMKIT_MAIL_LEASE_MS: '1' })).toThrow(/at least 2/);
   });
 

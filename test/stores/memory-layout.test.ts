@@ -2,8 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { frozenCopy, frozenNextVersion } from '../../src/stores/memory/clone-json.js';
 import { exactObject } from '../../src/json/exact-objects.js';
-import { MemoryUserStore } from '../../src/stores/memory/index.js';
-import { createUserFactory } from '../../src/testing/index.js';
 
 // The memory store keeps what it stores in a compact layout (bench/RESULTS.md, "Issue 16:
 // memory store footprint"); these tests hold that layout to the plain behaviour.

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { ScimConfigError } from '../../src/errors/index.js';
 import type { Filter } from '../../src/filter/ast.js';
 import { parseFilter } from '../../src/filter/index.js';
 import type { ScimUser } from '../../src/schema/user-resource.js';
