@@ -23,7 +23,7 @@ async function main(): Promise<void> {
       generatedKey: false,
       mailLog: undefined,
       activationSecret: 'screenshots',
-      outbox: { pollIntervalMs: 100 },
+      mailDelivery: { pollIntervalMs: 100 },
     },
     { print: () => undefined },
   );

@@ -62,6 +62,7 @@ export type {
   DialectOptions,
   SchemaOptions,
   HookOptions,
+  MailDeliveryOptions,
   OutboxOptions,
   RateLimit,
   RateLimitVerdict,
@@ -75,6 +76,7 @@ export type {
   UserDeactivatedEvent,
   UserReactivatedEvent,
   UserActivatedEvent,
+  UserInvitedEvent,
   UserDeletedEvent,
   GroupCreatedEvent,
   GroupUpdatedEvent,
@@ -125,12 +127,6 @@ export type {
   TypeStore,
   TypeStoreShape,
 } from './contracts/type-store.js';
-export type {
-  OutboxKind,
-  OutboxMessage,
-  OutboxStore,
-  PendingOutboxMessage,
-} from './contracts/outbox.js';
 export type {
   AttemptListQuery,
   AttemptPage,

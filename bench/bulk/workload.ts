@@ -12,13 +12,12 @@ export const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 export const BULK = 'urn:ietf:params:scim:api:messages:2.0:BulkRequest';
 const headers = { authorization: 'Bearer k', 'content-type': 'application/scim+json' };
 
-/** A fresh service: memory store, one key, a mailer that sends nothing, no outbox polling. */
+/** A fresh service: memory store, one key, a mailer that sends nothing. */
 export function service(): Scim {
   return createScim({
     store: new MemoryUserStore(),
     verifier: staticApiKeys([{ key: 'k', tenant: 't' }]),
     mailer: { sendWelcome: async () => {} },
-    outbox: { pollIntervalMs: 3_600_000 },
   });
 }
 

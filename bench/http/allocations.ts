@@ -41,14 +41,14 @@ for (const wanted of args.ops.split(',').map((o) => o.trim())) {
   const node = args.via === 'node' ? await serveOverNode(scim) : undefined;
   const target = node ? node.send : scim;
   await send(target, operation, 0, Number(args.warmup));
-  await scim.dispatchOutbox();
+  await scim.mail?.drain();
   await session.post('HeapProfiler.startSampling', {
     samplingInterval: Number(args.interval),
     includeObjectsCollectedByMajorGC: true,
     includeObjectsCollectedByMinorGC: true,
   });
   await send(target, operation, Number(args.warmup), requests);
-  await scim.dispatchOutbox();
+  await scim.mail?.drain();
   const { profile } = await session.post('HeapProfiler.stopSampling');
   await node?.close();
   await scim.close();

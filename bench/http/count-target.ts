@@ -18,13 +18,13 @@ const operation = ops[op];
 if (!operation) throw new Error(`no operation "${op}"`);
 const node = via === 'node' ? await serveOverNode(scim) : undefined;
 const target = node ? node.send : scim;
-// The outbox is drained after each part, so the welcome emails a create queues are sent (and
+// The welcome subscriber is drained after each part, so the welcome emails a create asks for are sent (and
 // counted) with the requests that queued them, not left to `close()`.
 await send(target, operation, 0, Number(warmup));
-await scim.dispatchOutbox();
+await scim.mail?.drain();
 const start = process.cpuUsage();
 await send(target, operation, Number(warmup), Number(requests));
-await scim.dispatchOutbox();
+await scim.mail?.drain();
 const used = process.cpuUsage(start);
 await node?.close();
 await scim.close();

@@ -25,21 +25,18 @@ const { values: args } = parseArgs({
     snapshot: { type: 'string' },
     'like-kit': { type: 'boolean', default: false },
     via: { type: 'string', default: 'handle' },
-    'sent-kept': { type: 'string' },
   },
 });
 const users = Number(args.users);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
-// `--sent-kept N`: the store's `sentMessagesKept` (default: the store's own).
-const sentKept = args['sent-kept'];
-const kit = kitService(sentKept === undefined ? {} : { sentMessagesKept: Number(sentKept) });
-const { scim, store } = kit;
+const kit = kitService();
+const { scim } = kit;
 // `--via store` adds the users straight to the store (no request, no welcome email): what the
 // store itself keeps and leaves behind, apart from the request path.
 const create = args.via === 'store' ? kit.add : kit.create;
 
-// Lets the outbox dispatcher deliver what it was kicked for, then collects everything collectable.
+// Lets the welcome subscriber deliver what it was woken for, then collects everything collectable.
 async function settle(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 200));
   gc?.();
@@ -47,16 +44,13 @@ async function settle(): Promise<void> {
 }
 
 const MiB = 1024 * 1024;
-function pendingCount(): number {
-  return store.outboxSnapshot().filter((entry) => entry.state === 'pending').length;
-}
 await create(-1); // everything a first request builds (compiled types, caches) is in the baseline
 await settle();
 const before = process.memoryUsage();
 const started = performance.now();
 for (let i = 0; i < users; i++) {
   await create(i);
-  // The dispatcher runs between requests, as it does in a server.
+  // The welcome subscriber runs between requests, as it does in a server.
   if (!args['like-kit'] && i % 1000 === 999) await new Promise((resolve) => setImmediate(resolve));
 }
 const seconds = (performance.now() - started) / 1000;
@@ -64,18 +58,14 @@ const seconds = (performance.now() - started) / 1000;
 const rightAfter = process.memoryUsage();
 const spacesRightAfter = getHeapSpaceStatistics();
 const rssRightAfter = rightAfter.rss;
-const pendingRightAfter = pendingCount();
 await settle();
 const after = process.memoryUsage();
-const pending = pendingCount();
 await settle();
 const perUser = (bytes: number) => (bytes / users).toFixed(0);
 console.log(
   `${new Date().toISOString()} · Node ${process.version} · load average ${os.loadavg()[0]?.toFixed(1)}`,
 );
-console.log(
-  `${users.toLocaleString('en-US')} users created in ${seconds.toFixed(1)} s; outbox messages pending right after: ${pendingRightAfter}, after the dispatcher ran: ${pending}`,
-);
+console.log(`${users.toLocaleString('en-US')} users created in ${seconds.toFixed(1)} s`);
 console.log(
   '| users | heap used ÷ users | heap growth ÷ users | heap total (committed) ÷ users | RSS ÷ users right after seeding | RSS ÷ users after GC | RSS growth ÷ users after GC | RSS after GC |',
 );

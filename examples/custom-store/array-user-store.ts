@@ -6,26 +6,14 @@ import type {
   DeleteOptions,
   ListQuery,
   ListResult,
-  OutboxMessage,
-  OutboxStore,
-  PendingOutboxMessage,
   ReplaceOptions,
   ScimUser,
   UserStore,
-  WriteEffects,
 } from '../../src/index.js';
 import { scimErrors, userNameKey } from '../../src/index.js';
 import type { Filter } from '../../src/filter/index.js';
 
 type Row = { tenant: string; user: ScimUser };
-type Mail = {
-  message: OutboxMessage;
-  attempts: number;
-  dueAt: number;
-  leaseUntil: number;
-  claimToken: string | undefined;
-  done: boolean;
-};
 
 const copy = <T>(value: T): T => structuredClone(value);
 // One identity whatever the case and normal form: scimkit's key, never toLowerCase.
@@ -50,7 +38,6 @@ const simple = (f: Filter): boolean =>
 /** Stores users in one array; a naive but correct {@link UserStore}. */
 export class ArrayUserStore implements UserStore {
   private rows: Row[] = [];
-  private mails: Mail[] = [];
   readonly capabilities = { supportsFilter: simple };
 
   private find(tenant: string, id: string) {
@@ -67,23 +54,9 @@ export class ArrayUserStore implements UserStore {
     if (taken) throw scimErrors.uniqueness(`userName "${user.userName}" is already taken.`);
   }
 
-  private record(messages: readonly OutboxMessage[] = []) {
-    for (const message of messages) {
-      this.mails.push({
-        message: copy(message),
-        attempts: 0,
-        dueAt: 0,
-        leaseUntil: 0,
-        claimToken: undefined,
-        done: false,
-      });
-    }
-  }
-
-  async create(tenant: string, user: ScimUser, effects?: WriteEffects): Promise<void> {
+  async create(tenant: string, user: ScimUser): Promise<void> {
     this.checkName(tenant, user);
     this.rows.push({ tenant, user: copy(user) });
-    this.record(effects?.outbox);
   }
 
   async get(tenant: string, id: string): Promise<ScimUser | null> {
@@ -97,7 +70,6 @@ export class ArrayUserStore implements UserStore {
     if (row.user.meta.version !== options.expectedVersion) throw scimErrors.versionConflict();
     this.checkName(tenant, user);
     row.user = copy(user);
-    this.record(options.outbox);
     return true;
   }
 
@@ -120,47 +92,4 @@ export class ArrayUserStore implements UserStore {
     const start = query.startIndex - 1;
     return { totalResults: found.length, resources: copy(found.slice(start, start + query.count)) };
   }
-
-  private claims = 0;
-
-  // A claim's token changes on every claim, so only its current holder settles a message.
-  private held(id: string, token: string) {
-    return this.mails.find((m) => m.message.id === id && !m.done && m.claimToken === token);
-  }
-
-  readonly outbox: OutboxStore = {
-    claim: async (now, leaseUntil, limit) => {
-      const due = this.mails.filter((m) => !m.done && m.dueAt <= +now && m.leaseUntil <= +now);
-      return due.slice(0, limit).map((m): PendingOutboxMessage => {
-        m.leaseUntil = +leaseUntil;
-        m.claimToken = String(++this.claims);
-        return { ...copy(m.message), attempts: m.attempts, claimToken: m.claimToken };
-      });
-    },
-    renew: async (id, token, leaseUntil) => {
-      const m = this.held(id, token);
-      if (m) m.leaseUntil = +leaseUntil;
-      return m !== undefined;
-    },
-    complete: async (id, token) => {
-      const m = this.held(id, token);
-      if (m) m.done = true;
-      return m !== undefined;
-    },
-    fail: async (id, token, _error, retryAt) => {
-      const m = this.held(id, token);
-      if (!m) return false;
-      m.attempts += 1;
-      if (retryAt) m.dueAt = +retryAt;
-      else m.done = true;
-      m.leaseUntil = 0;
-      m.claimToken = undefined;
-      return true;
-    },
-    release: async (id, token) => {
-      const m = this.held(id, token);
-      if (m) [m.leaseUntil, m.claimToken] = [0, undefined];
-      return m !== undefined;
-    },
-  };
 }

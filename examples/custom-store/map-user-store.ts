@@ -1,13 +1,13 @@
 // The smallest useful UserStore: users in a Map per tenant, filters answered by scimkit's own
-// evaluator, and no outbox, for a host that sends no welcome email (`createScim` without a
-// `mailer`). One process, and a scan per write: a database store keeps the same rules with a
+// evaluator, and no event log, for a host that sends no welcome email (`createScim` without
+// a `mailer`). One process, and a scan per write: a database store keeps the same rules with a
 // unique index on the userName key. In your project, import from 'scimkit' and 'scimkit/filter'.
 import type { DeleteOptions, ListQuery, ListResult, ReplaceOptions } from '../../src/index.js';
 import { scimErrors, userNameKey, userResourceType } from '../../src/index.js';
 import type { ScimUser, UserStore } from '../../src/index.js';
 import { compileFilter } from '../../src/filter/index.js';
 
-/** Keeps users in memory, with no outbox: a complete {@link UserStore} in some fifty lines. */
+/** Keeps users in memory, with no event log: a complete {@link UserStore} in some fifty lines. */
 export class MapUserStore implements UserStore {
   readonly #tenants = new Map<string, Map<string, ScimUser>>();
 

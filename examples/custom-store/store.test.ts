@@ -11,5 +11,5 @@ import { MapUserStore } from './map-user-store.js';
 // resourceTypes: { Class: () => new MyClassStore() } }).
 describeStoreConformance('ArrayUserStore', () => new ArrayUserStore());
 
-// A store without an outbox: the outbox cases are reported as skipped.
+// A store without an event log: the event log and subscriber cases are reported as skipped.
 describeStoreConformance('MapUserStore', () => new MapUserStore());

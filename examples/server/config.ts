@@ -5,7 +5,7 @@ import {
   ScimConfigError,
   staticApiKeys,
   webhookSigner,
-  type OutboxOptions,
+  type MailDeliveryOptions,
 } from '../../src/index.js';
 import { DEFAULT_CONSOLE_LIMITS, type ConsoleLimits } from './console/console-limits.js';
 import type { SessionLimits } from './console/sessions.js';
@@ -25,7 +25,7 @@ export type StoreConfig =
   | { readonly kind: 'pglite'; readonly dataDir: string }
   | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string };
 
-/** Development switches that make the log mailer misbehave, for tests of the outbox. */
+/** Development switches that make the log mailer misbehave, for tests of the welcome email's delivery. */
 export interface MailTestAids {
   /** Fail the first this many delivery attempts of each email (counted per process). */
   readonly failFirst: number;
@@ -107,7 +107,8 @@ export interface ServerConfig {
   readonly consoleSessionLimits?: SessionLimits;
   /** Default: the memory store (so tests may pass a bare config). */
   readonly store?: StoreConfig;
-  readonly outbox?: OutboxOptions;
+  /** How the welcome subscriber delivers (`mail.delivery`). */
+  readonly mailDelivery?: MailDeliveryOptions;
   readonly mailTestAids?: MailTestAids;
   /**
    * Which userNames are accepted: `'email'` (the contract's service: an email address) or
@@ -144,7 +145,7 @@ export interface ServerConfig {
 /** The data folder used when SCIMKIT_DATA_DIR is unset: `.data/` next to this file. */
 export const DEFAULT_DATA_DIR = fileURLToPath(new URL('.data/', import.meta.url));
 
-/** The outbox poll interval of the example server: other instances' and crashed messages. */
+/** The welcome email's poll interval: emails of other instances and of a crashed process. */
 const DEFAULT_POLL_MS = 5000;
 
 /**
@@ -337,6 +338,21 @@ export function readWebhookConfig(env: NodeJS.ProcessEnv): WebhookConfig | undef
   return { url, secrets, timeoutMs: integer(env, 'SCIMKIT_WEBHOOK_TIMEOUT_MS', 15_000, 1) };
 }
 
+/**
+ * Reads how the welcome email is delivered. A send may take half the lease: the lease must
+ * outlive every attempt made under it.
+ */
+function readMailDelivery(env: NodeJS.ProcessEnv): MailDeliveryOptions {
+  const leaseMs = integer(env, 'SCIMKIT_MAIL_LEASE_MS', 60_000, 2);
+  return {
+    pollIntervalMs: integer(env, 'SCIMKIT_MAIL_POLL_MS', DEFAULT_POLL_MS),
+    backoff: { initialMs: integer(env, 'SCIMKIT_MAIL_RETRY_MS', 1000, 1) },
+    leaseMs,
+    timeoutMs: Math.min(30_000, Math.floor(leaseMs / 2)),
+    maxAttempts: integer(env, 'SCIMKIT_MAIL_MAX_ATTEMPTS', 8, 1),
+  };
+}
+
 /** Reads the server's configuration from environment variables. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 8080);
@@ -360,12 +376,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     connectionLimits: readConnectionLimits(env),
     consoleLimits: readConsoleLimits(env),
     store: readStoreConfig(env),
-    outbox: {
-      pollIntervalMs: integer(env, 'SCIMKIT_OUTBOX_POLL_MS', DEFAULT_POLL_MS),
-      retryBaseMs: integer(env, 'SCIMKIT_OUTBOX_RETRY_MS', 1000, 1),
-      leaseMs: integer(env, 'SCIMKIT_OUTBOX_LEASE_MS', 60_000, 1),
-      maxAttempts: integer(env, 'SCIMKIT_OUTBOX_MAX_ATTEMPTS', 8, 1),
-    },
+    mailDelivery: readMailDelivery(env),
     mailTestAids: {
       failFirst: integer(env, 'SCIMKIT_MAIL_FAIL_FIRST', 0),
       delayMs: integer(env, 'SCIMKIT_MAIL_DELAY_MS', 0),

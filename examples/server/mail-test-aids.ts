@@ -10,15 +10,15 @@ export class SimulatedMailFailure extends Error {
 export interface AidedMailer extends Mailer {
   /**
    * Fails every delivery waiting out `SCIMKIT_MAIL_DELAY_MS`, now and later, so that shutdown
-   * need not wait; the outbox keeps those emails for the next start.
+   * need not wait; the welcome subscriber keeps those emails for the next start.
    */
   abort(): void;
 }
 
 /**
  * Wraps a Mailer with the development switches of the example server: fail the first attempts
- * of each email, or hold each delivery for a while. They let tests show that the outbox retries
- * and that a process killed between a write and its email loses nothing. Each attempt is
+ * of each email, or hold each delivery for a while. They let tests show that the welcome email
+ * is retried and that a process killed between a write and its email loses nothing. Each attempt is
  * printed, so a test can see where a delivery stood.
  */
 export function withMailTestAids(
@@ -54,7 +54,7 @@ export function withMailTestAids(
             resolve();
           }, aids.delayMs);
           waiting.add(cancel);
-          // The outbox stopped waiting (its send timeout): a held email is not sent after all.
+          // The subscriber stopped waiting (its timeout): a held email is not sent after all.
           options.signal.addEventListener('abort', cancel, { once: true });
         });
       }

@@ -208,7 +208,7 @@ export async function startServer(
   const scimOptions: ScimOptions = {
     store: opened.store,
     auth: { verifier },
-    mail: { mailer, outbox: config.outbox ?? { pollIntervalMs: 5000 } },
+    mail: { mailer, delivery: config.mailDelivery ?? { pollIntervalMs: 5000 } },
     basePath: BASE_PATH,
     ...(config.publicUrl === undefined ? {} : { publicBaseUrl: config.publicUrl }),
     // The contract's service names its users by email address.

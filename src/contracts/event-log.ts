@@ -14,6 +14,7 @@ export type DirectoryEventType =
   | 'user.deactivated'
   | 'user.reactivated'
   | 'user.activated'
+  | 'user.invited'
   | 'user.deleted'
   | 'group.created'
   | 'group.updated'

@@ -1,7 +1,27 @@
-import type { OutboxMessage } from './outbox.js';
-
-/** A welcome email to deliver. */
-export interface WelcomeEmail extends OutboxMessage {
+/**
+ * A welcome email to deliver, built from the `user.invited` event that asked for it (see
+ * docs/lifecycle.md, "The welcome email").
+ */
+export interface WelcomeEmail {
+  /** The id of the `user.invited` event; also the idempotency key. */
+  readonly id: string;
+  /** What the email is: a welcome email. */
+  readonly kind: 'welcome';
+  /** The tenant of the user the email is for. */
+  readonly tenant: string;
+  /** The id of the user the email is for. */
+  readonly userId: string;
+  /**
+   * The address to send to, as the user stood when invited: the userName when it is an email
+   * address, else the primary (or first) address in `emails`.
+   */
+  readonly to: string;
+  /** The given name when invited, for a greeting. */
+  readonly givenName?: string;
+  /** The family name when invited, for a greeting. */
+  readonly familyName?: string;
+  /** When the user was invited (RFC 3339). */
+  readonly createdAt: string;
   /** Pass to your email provider so a retried delivery is sent only once. */
   readonly idempotencyKey: string;
 }
@@ -12,8 +32,8 @@ export interface WelcomeEmail extends OutboxMessage {
  */
 export interface SendOptions {
   /**
-   * Aborted when scimkit stops waiting: after `outbox.sendTimeoutMs`, or when the message's
-   * claim passed to another process. Pass it to your HTTP client so the send stops too. Made
+   * Aborted when scimkit stops waiting: after `mail.delivery.timeoutMs`, or when the service
+   * closes. Pass it to your HTTP client so the send stops too. Made
    * when first read, so a Mailer that never reads it costs no `AbortController`.
    */
   readonly signal: AbortSignal;

@@ -2,7 +2,6 @@ import type { ScimUser } from '../schema/user-resource.js';
 import type { EventEffects, EventLog } from './event-log.js';
 import type { SubscriptionStore } from './event-subscriptions.js';
 import type { GroupStore, MemberGroup } from './group-store.js';
-import type { OutboxMessage, OutboxStore } from './outbox.js';
 import type { ListQuery, StorePage } from './store-query.js';
 import type { TypeStore } from './type-store.js';
 
@@ -17,11 +16,8 @@ export type {
   StorePage,
 } from './store-query.js';
 
-/** Side effects a store records in the same atomic write as the user: emails and events. */
-export interface WriteEffects extends EventEffects {
-  /** Emails to send once the write has been committed (the outbox). */
-  readonly outbox?: readonly OutboxMessage[];
-}
+/** Side effects a store records in the same atomic write as the user: its events. */
+export type WriteEffects = EventEffects;
 
 /** Options of {@link UserStore.replace}. */
 export interface ReplaceOptions extends WriteEffects {
@@ -39,7 +35,7 @@ export type ListResult = StorePage<ScimUser>;
 export interface UserStoreShape {
   /** A user. */
   readonly resource: ScimUser;
-  /** The write's side effects (the welcome-email outbox), recorded in the same atomic step. */
+  /** The write's side effects (its events), recorded in the same atomic step. */
   readonly createArgs: [effects?: WriteEffects];
   /** Nothing. */
   readonly getArgs: [];
@@ -53,7 +49,7 @@ export interface UserStoreShape {
 
 /**
  * Keeps users for scimkit: the {@link TypeStore} contract with the User's shape, plus the
- * optional outbox and groups kept beside the users.
+ * optional groups, event log and subscription state kept beside the users.
  *
  * A user's unique key is its userName's: two userNames are one identity when `userNameKey`
  * (exported by `scimkit`: NFC, then Unicode simple case folding) gives them the same key. A
@@ -68,12 +64,6 @@ export interface UserStoreShape {
  * ```
  */
 export interface UserStore extends TypeStore<UserStoreShape> {
-  /**
-   * The welcome-email outbox written together with users. Needed only by a service with a
-   * `mailer`: a store without it never receives outbox messages (`createScim` refuses the
-   * pair with a `ScimConfigError`).
-   */
-  readonly outbox?: OutboxStore;
   /**
    * The groups and memberships, written in the same atomic steps as the users (a user's
    * delete removes its memberships). Omitted: the store keeps no groups and `/Groups` answers

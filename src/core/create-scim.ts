@@ -10,7 +10,7 @@ import { cursorSettings } from './handlers/cursor-settings.js';
 import { requestOrigin } from './http/request-origin.js';
 import { tenantAdmin } from './tenants/tenant-admin.js';
 import type { ScimOptions } from './options.js';
-import { welcomeOutbox } from './outbox/welcome-outbox.js';
+import { startWelcome } from './mail/welcome-subscriber.js';
 import type { ServedSet } from './served-set.js';
 import { resourceServices } from './resources/resource-services.js';
 import { responseBudget } from './budget/response-budget.js';
@@ -23,10 +23,11 @@ import type { DialectRuleName } from '../schema/dialect-rules.js';
  * Creates a SCIM service: one `handle(request)` for every endpoint below the base path, and
  * the host's programmatic API. The options are resolved and compiled into a service
  * description once (`compileService`); this builds the runtime pieces from it: events, the
- * outbox, the resource services, the handlers' settings and the dispatcher.
+ * welcome subscriber, the resource services, the handlers' settings and the dispatcher.
  *
  * @throws ScimConfigError when a store, verifier or mailer method is missing (the store's
- *   outbox when a mailer is given), a setting is given in its group and under its deprecated
+ *   event log and subscription state when a mailer is given), a `mail.delivery` option cannot
+ *   work, a setting is given in its group and under its deprecated
  *   flat name with different values, `publicBaseUrl` is no absolute http(s) URL, or a resource
  *   type of the host's (`resourceTypes`) is invalid.
  * @example
@@ -49,7 +50,6 @@ export function createScim(options: ScimOptions): Scim {
   const defaultSwitches = resolved.byName.get(resolved.defaultProfile) as Switches;
   const resourceType = service.types[0] as ServiceDescription['types'][number];
   const { events, requests } = eventHubs(service, reportError);
-  const outbox = welcomeOutbox({ store, ...service.mail }, now, reportError);
   const feed = eventFeed(
     store.events,
     service.events.retentionDays,
@@ -58,10 +58,12 @@ export function createScim(options: ScimOptions): Scim {
     store.subscriptions,
   );
   events.onCommit(() => feed.kick());
+  const { mailer, delivery } = service.mail;
+  const mail = startWelcome(feed.feed, store, mailer, delivery);
   const services = resourceServices({
     service,
     events,
-    outbox,
+    invites: mail !== undefined,
     now,
     resourceType,
     reportError,
@@ -95,10 +97,8 @@ export function createScim(options: ScimOptions): Scim {
     events: feed.feed,
     on: (listener: (event: ScimEvent) => void) => events.on(listener),
     onRequest: (listener) => requests.on(listener),
-    dispatchOutbox: () => outbox?.drain() ?? Promise.resolve(0),
-    close: async () => {
-      await Promise.all([outbox?.close(), feed.close()]);
-    },
+    mail,
+    close: () => feed.close(),
   };
 }
 

@@ -7,39 +7,40 @@ import type { UserNameRule } from '../schema/user-name-rule.js';
 import type { RequestCompletedEvent, ScimEvent } from './events/types.js';
 import type { HostResourceType } from './host-types/host-resource-type.js';
 import type { ProfileDefinition } from './profiles.js';
+import type { SubscribeOptions } from './subscriptions/types.js';
 import type { ScimRequest, ScimRequestHead } from './types.js';
 
 /**
- * How the welcome-email outbox is delivered: leases, timeouts, retries and polling. Without a
- * crash (or a stall of the process longer than `leaseMs`) each email is sent once, whatever
- * the number of instances; across a crash between send and record it may be sent again, with
- * the same idempotency key.
+ * How the welcome email is delivered: the options of the durable subscriber that sends it
+ * (see {@link SubscribeOptions}), with defaults for a mailer: `timeoutMs` 30,000 ms,
+ * `maxAttempts` 8, `backoff` from 1,000 ms up to 5 minutes, `pollIntervalMs` 0 (a write
+ * wakes the subscriber of its own process, a failure its retry timer, a start its first
+ * round); `leaseMs` 60,000 ms, `batchSize` 100 and `concurrency` 4 as for any subscriber.
+ * Without a crash (or a stall of the process longer than `leaseMs`) each email is sent once,
+ * whatever the number of instances; across a crash between send and record it may be sent
+ * again, with the same idempotency key.
+ */
+export type MailDeliveryOptions = Omit<SubscribeOptions, 'types' | 'startAfter'>;
+
+/**
+ * The delivery settings of the welcome email under their former names.
+ *
+ * @deprecated Use {@link MailDeliveryOptions} (`mail.delivery`): `sendTimeoutMs` is
+ * `timeoutMs`, `retryBaseMs` and `retryMaxMs` are `backoff.initialMs` and `backoff.maxMs`;
+ * `maxAttempts`, `leaseMs` and `pollIntervalMs` keep their names. Kept for one release.
  */
 export interface OutboxOptions {
-  /** Attempts before a message is given up and kept as failed. Default 8. */
+  /** Attempts before the email is given up as a dead letter. */
   readonly maxAttempts?: number;
-  /** Delay before the first retry; doubles on each further one. Default 1,000 ms. */
+  /** Delay before the first retry (`backoff.initialMs`). */
   readonly retryBaseMs?: number;
-  /** Longest delay between retries. Default 5 minutes. */
+  /** Longest delay between retries (`backoff.maxMs`). */
   readonly retryMaxMs?: number;
-  /**
-   * How long a claim hides a message from other processes. It is renewed every third of
-   * this while the Mailer runs, so a send may take longer; it must exceed the longest stall
-   * of the process (a blocked event loop, a slow store) plus a store round trip, and the
-   * clock difference between instances. A process that dies holding a claim leaves the
-   * message to others after this. Default 60,000 ms.
-   */
+  /** How long a claim keeps other processes out (`leaseMs`). */
   readonly leaseMs?: number;
-  /**
-   * Longest wait for one `sendWelcome`: then its `signal` is aborted and the attempt counts
-   * as failed and is retried (the Mailer may have sent it: the retry has the same idempotency
-   * key). `close()` waits at most this long for a send in flight. Default 30,000 ms.
-   */
+  /** Longest wait for one `sendWelcome` (`timeoutMs`). */
   readonly sendTimeoutMs?: number;
-  /**
-   * Also look for due messages every this many ms (messages left by a crashed process, or
-   * written by another instance). 0 turns polling off. Default 0; the example server uses it.
-   */
+  /** Also look for due emails every this many ms (`pollIntervalMs`). */
   readonly pollIntervalMs?: number;
 }
 
@@ -101,15 +102,18 @@ export interface AuthOptions {
   readonly rateLimit?: RateLimit;
 }
 
-/** The welcome email: the mailer and the delivery of the outbox it sends through. */
+/** The welcome email: the mailer and how the welcome subscriber delivers to it. */
 export interface MailOptions {
   /**
-   * Sends welcome emails, through the store's outbox (which the store must then have).
-   * Omitted: no welcome email is recorded or sent, account statuses move as they would with
-   * one, and `users.resendInvitation` answers `false`.
+   * Sends welcome emails, from the `user.invited` events of the store's event log, through a
+   * durable subscriber (`scimkit.welcome`; the store must then keep `events` and
+   * `subscriptions`). Omitted: no `user.invited` event is recorded and no email sent, account
+   * statuses move as they would with one, and `users.resendInvitation` answers `false`.
    */
   readonly mailer?: Mailer;
-  /** Delivery of the welcome-email outbox: leases, timeouts, retries, polling. */
+  /** How the welcome subscriber delivers: timeouts, retries, leases, polling. */
+  readonly delivery?: MailDeliveryOptions;
+  /** @deprecated Use `mail.delivery` (see {@link OutboxOptions}); kept for one release. */
   readonly outbox?: OutboxOptions;
 }
 
@@ -317,7 +321,7 @@ export interface ScimOptionsBase {
   readonly me?: MeHook;
   /** Who may call the service, and how often: the verifier of API keys and the rate limit. */
   readonly auth?: AuthOptions;
-  /** The welcome email: the mailer and the delivery of the outbox it sends through. */
+  /** The welcome email: the mailer and how the welcome subscriber delivers to it. */
   readonly mail?: MailOptions;
   /** The directory event log: how long events are kept. See docs/events.md. */
   readonly events?: EventOptions;
@@ -377,7 +381,7 @@ export interface ScimOptionsBase {
   readonly maxAttributeValues?: number;
   /** @deprecated Use `schema.userNameRule`; this name is kept for one release. */
   readonly userNameRule?: UserNameRule;
-  /** @deprecated Use `mail.outbox`; this name is kept for one release. */
+  /** @deprecated Use `mail.delivery` (see {@link OutboxOptions}); kept for one release. */
   readonly outbox?: OutboxOptions;
   /** @deprecated Use `hooks.onEvent`; this name is kept for one release. */
   readonly onEvent?: (event: ScimEvent) => void;

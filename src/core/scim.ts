@@ -2,6 +2,7 @@ import type { MemberGroup, MemberInput } from '../contracts/group-store.js';
 import type { GroupMember, ScimGroup } from '../schema/group-schema.js';
 import type { ScimUser } from '../schema/user-resource.js';
 import type { EventFeed } from './events/event-feed.js';
+import type { Subscription } from './subscriptions/types.js';
 import type { RequestCompletedEvent, ScimEvent } from './events/types.js';
 import type { TenantAdmin } from './tenants/tenant-admin.js';
 import type { ScimAdmission, ScimRequest, ScimRequestHead, ScimResponse } from './types.js';
@@ -14,9 +15,9 @@ export interface UserLifecycle {
    */
   activate(tenant: string, id: string): Promise<ScimUser | null>;
   /**
-   * Queues the welcome email again for a user who is `Invited` and has an email address (the
-   * userName, else the primary or first of `emails`); returns false otherwise, and always on
-   * a service without a mailer.
+   * Sends the welcome email again, through a new `user.invited` event (a new idempotency key),
+   * for a user who is `Invited` and has an email address (the userName, else the primary or
+   * first of `emails`); returns false otherwise, and always on a service without a mailer.
    */
   resendInvitation(tenant: string, id: string): Promise<boolean>;
   /** Reads a user, or `null`. */
@@ -119,12 +120,23 @@ export interface Scim {
    * audit views; returns the function that unsubscribes. Costs nothing while nobody listens.
    */
   onRequest(listener: (event: RequestCompletedEvent) => void): () => void;
-  /** Delivers every welcome email that is due now; resolves to how many were sent. */
-  dispatchOutbox(): Promise<number>;
   /**
-   * Stops the outbox's timers, waits for the welcome email being sent (at most
-   * `outbox.sendTimeoutMs`), and hands emails claimed but not sent back to the store; stops
-   * the event log's purge timer.
+   * The welcome subscriber (`scimkit.welcome`), which sends the welcome email of every
+   * `user.invited` event; `undefined` without a mailer. `drain()` sends every email due now;
+   * `attempts` and `deadLetters` show how sending went, `retry` sends given-up emails again.
+   * See docs/lifecycle.md, "The welcome email".
+   *
+   * @example
+   * ```ts
+   * await scim.mail?.drain();
+   * const given = await scim.mail?.deadLetters({ tenant: 'district-42' });
+   * ```
+   */
+  readonly mail: Subscription | undefined;
+  /**
+   * Stops the durable subscribers of this process (the welcome subscriber among them): waits
+   * for the deliveries in flight (at most their `timeoutMs`) and hands every claimed tenant
+   * back; stops the event log's purge timer.
    */
   close(): Promise<void>;
 }

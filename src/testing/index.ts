@@ -1,6 +1,6 @@
 /**
- * The store conformance suite: the behaviour every store must have (the user store, its groups
- * and outbox, and the stores of host resource types), as data, behind one entry point. Each
+ * The store conformance suite: the behaviour every store must have (the user store, its groups,
+ * event log and subscription state, and the stores of host resource types), as data, behind one entry point. Each
  * case has a stable id, a title and a `run(ctx)` that uses its own assertions, so the suite
  * runs under any test runner; `scimkit/testing/vitest` wraps it for vitest.
  *

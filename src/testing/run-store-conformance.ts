@@ -45,8 +45,8 @@ export function conformanceTargets(
 /**
  * Runs the store conformance suite, one fresh store per case, with no test runner (for
  * `node:test`, a script, or a health check of a custom store): the user cases, the group
- * cases when the user store has `groups`, the outbox cases when it has an `outbox`, and the
- * host-type cases on each resource store given. A factory alone is a user store's.
+ * cases when the user store has `groups`, the event log and subscriber cases when it has
+ * `events` and `subscriptions`, and the host-type cases on each resource store given. A factory alone is a user store's.
  *
  * @example
  * ```ts

@@ -1,4 +1,3 @@
-import type { OutboxMessage } from '../contracts/outbox.js';
 import type { ResourceStore } from '../contracts/resource-store.js';
 import type { UserStore } from '../contracts/user-store.js';
 import type { ScimUser } from '../schema/user-resource.js';
@@ -23,14 +22,15 @@ export type StoreFactory = () => UserStore | StoreHarness | Promise<UserStore | 
 export type ResourceStoreFactory = () => ResourceStore | Promise<ResourceStore>;
 
 /**
- * What the conformance suite runs against: a user store, with its groups and outbox when it
- * has them, and the stores of host resource types. Each is optional; the suite runs the
+ * What the conformance suite runs against: a user store, with its groups, event log and
+ * subscription state when it has them, and the stores of host resource types. Each is optional; the suite runs the
  * cases of what is given.
  */
 export interface StoreConformanceTargets {
   /**
    * Makes a fresh user store (or a harness around one) for each case: the user cases, the
-   * group cases when the store has `groups`, the outbox cases when it has an `outbox`.
+   * group cases when the store has `groups`, the event log and subscriber cases when it has
+   * `events` and `subscriptions`.
    */
   readonly users?: StoreFactory;
   /**
@@ -46,8 +46,6 @@ export interface UserFactory {
   make(overrides?: Partial<ScimUser>): ScimUser;
   /** Returns a copy of `user` with `changes` applied and its `meta.version` increased by one. */
   next(user: ScimUser, changes?: Partial<ScimUser>): ScimUser;
-  /** Returns an outbox message (a welcome email) for `user`. */
-  message(user: ScimUser, overrides?: Partial<OutboxMessage>): OutboxMessage;
 }
 
 /** What a case receives: a fresh store and helpers. */
@@ -58,13 +56,13 @@ export interface StoreTestContext {
   readonly tenant: string;
   /** A second tenant, whose users must stay invisible from {@link tenant}. */
   readonly otherTenant: string;
-  /** Builds users with time-ordered ids and outbox messages for {@link tenant}. */
+  /** Builds users with time-ordered ids for {@link tenant}. */
   readonly users: UserFactory;
   /** The harness's back door, when it has one. */
   readonly readStored: StoreHarness['readStored'];
   /** Reads a user through the back door when there is one, else through `get`. */
   read(id: string, tenant?: string): Promise<ScimUser | null>;
-  /** Returns a time `offsetMs` after the case started, for outbox claims. */
+  /** Returns a time `offsetMs` after the case started, for leases and retries. */
   at(offsetMs: number): Date;
   /** Ends the case as skipped, for example when the store does not declare a filter form. */
   skip(reason: string): never;

@@ -1,4 +1,3 @@
-import type { OutboxMessage } from '../contracts/outbox.js';
 import type { ScimUser } from '../schema/user-resource.js';
 import type { UserFactory } from './types.js';
 import { ACCOUNT_SCHEMA, USER_SCHEMA } from '../schema/urns.js';
@@ -8,7 +7,9 @@ const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 /**
  * Creates a {@link UserFactory} whose ids share a random prefix and end in a zero-padded
  * counter, so they sort in creation order as the core's ids do, and never collide with the ids
- * of another factory (which matters when a store under test is a shared database).
+ * of another factory (which matters when a store under test is a shared database). `_tenant`
+ * names the tenant the users are made for; the users themselves carry none (a store keeps the
+ * tenant beside each user).
  *
  * @example
  * ```ts
@@ -18,10 +19,9 @@ const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
  * await store.replace('tenant-a', users.next(ada, { active: true }), { expectedVersion: ada.meta.version });
  * ```
  */
-export function createUserFactory(tenant = 'tenant-a'): UserFactory {
+export function createUserFactory(_tenant = 'tenant-a'): UserFactory {
   const prefix = Math.random().toString(36).slice(2, 10).padEnd(8, '0');
   let counter = 0;
-  let messages = 0;
   const created = new Date().toISOString();
   return {
     make(overrides = {}) {
@@ -49,20 +49,6 @@ export function createUserFactory(tenant = 'tenant-a'): UserFactory {
         version: `W/"${version + 1}"`,
       };
       return copy({ ...user, ...changes, meta });
-    },
-    message(user, overrides = {}) {
-      messages += 1;
-      const message: OutboxMessage = {
-        id: `msg-${prefix}-${String(messages).padStart(6, '0')}`,
-        kind: 'welcome',
-        tenant,
-        userId: user.id,
-        to: user.userName,
-        ...(user.name?.givenName !== undefined ? { givenName: user.name.givenName } : {}),
-        ...(user.name?.familyName !== undefined ? { familyName: user.name.familyName } : {}),
-        createdAt: new Date().toISOString(),
-      };
-      return { ...message, ...overrides };
     },
   };
 }

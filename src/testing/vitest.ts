@@ -28,8 +28,8 @@ import type {
 
 /**
  * Declares a vitest `describe` block named `name` with one test per conformance case, each on
- * a fresh store: the user cases, the group cases when the user store has `groups`, the outbox
- * cases when it has an `outbox`, and, in a block per resource store given, the host-type cases.
+ * a fresh store: the user cases, the group cases when the user store has `groups`, the event
+ * log and subscriber cases when it has `events` and `subscriptions`, and, in a block per resource store given, the host-type cases.
  * A factory alone is a user store's. Cases listed in `options.skip`, and cases that do not
  * apply (a filter form the store does not declare, a missing back door), are reported as
  * skipped.
@@ -66,7 +66,7 @@ export function describeResourceStoreConformance(
   describe(name, () => resourceCases(factory, options));
 }
 
-/** Declares one test per user, group and outbox case. */
+/** Declares one test per user, group, event log and subscriber case. */
 function userCases(factory: StoreFactory, options: StoreConformanceOptions): void {
   for (const testCase of storeConformanceCases)
     declareCase(testCase, options, () => runStoreConformanceCase(testCase, factory, options));

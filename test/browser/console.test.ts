@@ -37,14 +37,14 @@ describe.skipIf(!executablePath)(
 
     beforeAll(async () => {
       running = await startServer(
-        // 'rfc' accepts any userName, so a hostile one reaches the page; the outbox polls often.
+        // 'rfc' accepts any userName, so a hostile one reaches the page; the welcome email polls often.
         testConfig({
           keys: [
             { key: 'k1', tenant: 't1' },
             { key: 'k2', tenant: 't2' },
           ],
           userNameRule: 'rfc',
-          outbox: { pollIntervalMs: 100 },
+          mailDelivery: { pollIntervalMs: 100 },
         }),
         { print: () => undefined },
       );

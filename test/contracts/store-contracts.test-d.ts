@@ -7,7 +7,6 @@ import type {
   ListQuery,
   ListResult,
   MemberInput,
-  OutboxStore,
   ResourceStore,
   ResourceStoreShape,
   ScimGroup,
@@ -21,11 +20,7 @@ import type {
 } from '../../src/index.js';
 import type { Filter } from '../../src/filter/index.js';
 import type { MemoryResourceStore, MemoryUserStore } from '../../src/stores/memory/index.js';
-import type {
-  PostgresOutboxStore,
-  PostgresResourceStore,
-  PostgresUserStore,
-} from '../../src/stores/postgres/index.js';
+import type { PostgresResourceStore, PostgresUserStore } from '../../src/stores/postgres/index.js';
 
 describe('store contracts', () => {
   it('answer null for a user that is not there', () => {
@@ -40,7 +35,6 @@ describe('store contracts', () => {
   it('are met by the memory and PostgreSQL stores', () => {
     expectTypeOf<MemoryUserStore>().toExtend<UserStore>();
     expectTypeOf<PostgresUserStore>().toExtend<UserStore>();
-    expectTypeOf<PostgresOutboxStore>().toExtend<OutboxStore>();
   });
 
   it('keep groups optional on a user store', () => {

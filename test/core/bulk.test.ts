@@ -231,14 +231,14 @@ describe('POST /Bulk', () => {
         },
       ]),
     });
-    expect(events.map((e) => e.type)).toEqual(['user.created', 'user.updated']);
+    expect(events.map((e) => e.type)).toEqual(['user.created', 'user.invited', 'user.updated']);
     expect(traced.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([
       expect.stringMatching(/^POST .*\/Users 201$/),
       expect.stringMatching(/^PATCH .*\/Users\/[^/]+ 200$/),
       expect.stringMatching(/^POST .*\/Bulk 200$/),
     ]);
     expect(traced[1]?.after?.title).toBe('T');
-    await scim.dispatchOutbox();
+    await scim.mail?.drain();
     expect(sent.map((m) => m.to)).toEqual(['a@example.org']);
   });
 

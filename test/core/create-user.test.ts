@@ -35,7 +35,7 @@ describe('POST /Users', () => {
       body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', active: true },
     });
     expect(reply.body[ACCOUNT].status).toBe('Invited');
-    await scim.dispatchOutbox();
+    await scim.mail?.drain();
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({
       to: 'ada@example.org',
@@ -55,7 +55,7 @@ describe('POST /Users', () => {
     });
     expect(reply.body.active).toBe(false);
     expect(reply.body[ACCOUNT].status).toBe('Pending');
-    await scim.dispatchOutbox();
+    await scim.mail?.drain();
     expect(sent).toHaveLength(0);
   });
 

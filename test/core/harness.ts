@@ -32,6 +32,12 @@ export interface Send {
   query?: string;
 }
 
+/** Counts the `user.invited` events (welcome emails asked for) of a tenant's log. */
+export async function invitations(store: MemoryUserStore, tenant = 'tenant-a'): Promise<number> {
+  const page = await store.events?.list({ tenant, types: ['user.invited'], limit: 1000 });
+  return page?.events.length ?? 0;
+}
+
 /** A SCIM service on a fresh memory store, with a mailer that records what it sends. */
 export function setup(overrides: Partial<ScimOptions> = {}) {
   const store = new MemoryUserStore();
@@ -42,11 +48,16 @@ export function setup(overrides: Partial<ScimOptions> = {}) {
       { key: KEY_A, tenant: 'tenant-a' },
       { key: KEY_B, tenant: 'tenant-b' },
     ]),
-    mailer: {
-      async sendWelcome(email) {
-        sent.push(email);
-      },
-    },
+    // A mail group given replaces the recording mailer (`mail: {}`: none).
+    ...(overrides.mail === undefined
+      ? {
+          mailer: {
+            async sendWelcome(email: WelcomeEmail) {
+              sent.push(email);
+            },
+          },
+        }
+      : {}),
     basePath: BASE,
     ...overrides,
   });

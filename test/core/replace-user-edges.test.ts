@@ -32,7 +32,7 @@ describe('account status through PUT', () => {
   it('PUT without active on a Deactivated user keeps it Deactivated and sends nothing', async () => {
     const { request, createUser, sent, scim } = setup();
     const ada = await createUser('ada@example.org', { active: true });
-    await scim.dispatchOutbox();
+    await scim.mail?.drain();
     await request('PATCH', `/Users/${ada.id}`, {
       body: patchBody({ op: 'replace', path: 'active', value: false }),
     });
@@ -42,7 +42,7 @@ describe('account status through PUT', () => {
     expect(reply.status).toBe(200);
     expect(reply.body.active).toBe(false);
     expect(reply.body[ACCOUNT].status).toBe('Deactivated');
-    await scim.dispatchOutbox();
+    await scim.mail?.drain();
     expect(sent).toHaveLength(1);
   });
 
@@ -56,7 +56,7 @@ describe('account status through PUT', () => {
       body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', active: true },
     });
     expect(reply.body[ACCOUNT].status).toBe('Invited');
-    await scim.dispatchOutbox();
+    await scim.mail?.drain();
     expect(sent).toHaveLength(1);
   });
 

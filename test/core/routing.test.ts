@@ -73,7 +73,7 @@ describe('routing', () => {
     expect(() =>
       createScim({ store: {} as never, verifier: {} as never, mailer: {} as never }),
     ).toThrow(
-      /store\.create\(\).*verifier\.verify\(\).*store\.outbox\.claim\(\).*mailer\.sendWelcome\(\)/,
+      /store\.create\(\).*verifier\.verify\(\).*store\.events, store\.subscriptions.*mailer\.sendWelcome\(\)/,
     );
   });
 });

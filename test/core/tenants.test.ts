@@ -1,6 +1,6 @@
 // Offboarding a tenant: `scim.tenants.delete` and `scim.tenants.export`, on every store (memory,
 // PGlite, and the PostgreSQL server when SCIMKIT_TEST_DATABASE_URL is set), seeded over HTTP.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createScim,
   defineAttribute,
@@ -8,7 +8,8 @@ import {
   MemoryKeyStore,
   toNdjson,
   type KeyStore,
-  type OutboxMessage,
+  type DirectoryEvent,
+  type ScimUser,
   type ResourceStore,
   type Scim,
   type ScimEvent,
@@ -76,6 +77,12 @@ interface Json {
   [key: string]: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
+// Every service a case made, closed after it: its welcome subscriber stops delivering.
+const opened: Scim[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((scim) => scim.close()));
+});
+
 function service(stores: Stores, extra: Partial<ScimOptions> = {}) {
   const events: ScimEvent[] = [];
   const sent: WelcomeEmail[] = [];
@@ -85,14 +92,20 @@ function service(stores: Stores, extra: Partial<ScimOptions> = {}) {
     basePath: BASE,
     resourceTypes: [{ name: 'Room', endpoint: '/Rooms', schema: roomSchema, store: stores.rooms }],
     onEvent: (event) => events.push(event),
-    mailer: {
-      sendWelcome: (email) => {
-        sent.push(email);
-        return Promise.resolve();
-      },
-    },
+    // A mail group given replaces the recording mailer (`mail: {}`: none).
+    ...(extra.mail === undefined
+      ? {
+          mailer: {
+            sendWelcome: (email: WelcomeEmail) => {
+              sent.push(email);
+              return Promise.resolve();
+            },
+          },
+        }
+      : {}),
     ...extra,
   });
+  opened.push(scim);
   async function request(key: string, method: string, path: string, body?: unknown) {
     const response = await scim.handle({
       method,
@@ -265,28 +278,32 @@ describe.each(everyBackend)('tenants.delete on the $name store', ({ open }) => {
     expect(await visible(stores, svc, `${tenant}-kept`)).toEqual(keptBefore);
   });
 
-  it('leaves pending welcome emails to the dispatcher, which drops those of deleted users', async () => {
-    const svc = service(stores);
-    const message = (tenant: string, userId: string): OutboxMessage => ({
-      id: `welcome-${userId}`,
-      kind: 'welcome',
+  it('sends no pending welcome email to the users of a deleted tenant', async () => {
+    // A service without a mailer deletes, so that nothing is sent before the delete.
+    const admin = service(stores, { mail: {} });
+    const invited = (tenant: string, user: ScimUser): DirectoryEvent => ({
+      id: `welcome-${user.id}`,
+      type: 'user.invited',
       tenant,
-      userId,
-      to: `${userId}@example.org`,
-      createdAt: new Date().toISOString(),
+      occurredAt: new Date().toISOString(),
+      data: { id: user.id, resourceType: 'User', resource: user },
     });
     // Recorded with the users' writes and not sent yet, as after a crash before delivery.
     const gone = makeUser();
     const kept = makeUser();
-    await stores.store.create('outbox-gone', gone, { outbox: [message('outbox-gone', gone.id)] });
-    await stores.store.create('outbox-kept', kept, { outbox: [message('outbox-kept', kept.id)] });
+    await stores.store.create('welcome-gone', gone, { events: [invited('welcome-gone', gone)] });
+    await stores.store.create('welcome-kept', kept, { events: [invited('welcome-kept', kept)] });
 
-    await svc.scim.tenants.delete('outbox-gone');
-    expect(await svc.scim.dispatchOutbox()).toBe(1);
-    expect(svc.sent.map((e) => e.tenant)).toEqual(['outbox-kept']);
-    // Settled, not left for a later round.
-    expect(await svc.scim.dispatchOutbox()).toBe(0);
-    await svc.scim.close();
+    await admin.scim.tenants.delete('welcome-gone');
+    const svc = service(stores);
+    await svc.scim.mail?.drain();
+    const ours = () => svc.sent.filter((e) => e.tenant.startsWith('welcome-'));
+    expect(ours().map((e) => [e.tenant, e.idempotencyKey])).toEqual([
+      ['welcome-kept', `welcome-${kept.id}`],
+    ]);
+    // Settled, not sent again by a later round.
+    await svc.scim.mail?.drain();
+    expect(ours()).toHaveLength(1);
   });
 
   it('refuses a malformed tenant id or batch size and deletes nothing', async () => {

@@ -111,7 +111,7 @@ describe('userEvents', () => {
 });
 
 describe('lifecycle events over SCIM', () => {
-  it('Pending → Invited emits user.updated only; a later reactivation emits user.reactivated', async () => {
+  it('Pending → Invited emits user.updated (and user.invited), not user.reactivated; a later reactivation does; a resend emits user.invited only', async () => {
     const { scim, createUser, request } = setup();
     const events: ScimEvent[] = [];
     scim.on((e) => events.push(e));
@@ -127,10 +127,12 @@ describe('lifecycle events over SCIM', () => {
     expect(types(events)).toEqual([
       'user.created',
       'user.updated',
+      'user.invited',
       'user.updated',
       'user.deactivated',
       'user.updated',
       'user.reactivated',
+      'user.invited',
     ]);
   });
 });

@@ -91,7 +91,7 @@ export function restartScenario(backend: ScenarioBackend): void {
 
       // The next process holds each email for a minute, so it can be killed before sending.
       second = await spawnServer(
-        env({ SCIMKIT_MAIL_DELAY_MS: '60000', SCIMKIT_OUTBOX_LEASE_MS: '1000' }),
+        env({ SCIMKIT_MAIL_DELAY_MS: '60000', SCIMKIT_MAIL_LEASE_MS: '1000' }),
       );
       expect(await listUsers(second.url)).toEqual(first);
       // The link was signed before the restart, for the old port: only the origin changes.
@@ -128,8 +128,8 @@ export function restartScenario(backend: ScenarioBackend): void {
 
       const third = await spawnServer(
         env({
-          SCIMKIT_OUTBOX_POLL_MS: '100',
-          SCIMKIT_OUTBOX_RETRY_MS: '50',
+          SCIMKIT_MAIL_POLL_MS: '100',
+          SCIMKIT_MAIL_RETRY_MS: '50',
           SCIMKIT_MAIL_FAIL_FIRST: '3',
         }),
       );

@@ -36,9 +36,9 @@ describe.skipIf(!databaseUrl)('two example-server processes on one PostgreSQL da
       SCIMKIT_MAIL_LOG: mailLog,
       // Every email fails its first three attempts, in whichever process tries it.
       SCIMKIT_MAIL_FAIL_FIRST: '3',
-      SCIMKIT_OUTBOX_RETRY_MS: '50',
-      SCIMKIT_OUTBOX_POLL_MS: '200',
-      SCIMKIT_OUTBOX_MAX_ATTEMPTS: '10',
+      SCIMKIT_MAIL_RETRY_MS: '50',
+      SCIMKIT_MAIL_POLL_MS: '200',
+      SCIMKIT_MAIL_MAX_ATTEMPTS: '10',
       // 100 concurrent creates per process with one key: above the default per-key cap (32),
       // which would answer some of them 429; this test is about the writes, not the cap.
       SCIMKIT_MAX_REQUESTS_PER_KEY: '200',
@@ -89,6 +89,6 @@ describe.skipIf(!databaseUrl)('two example-server processes on one PostgreSQL da
     const failures = failuresByKey(a.output() + b.output());
     for (const line of lines) expect(failures.get(line.idempotencyKey)).toBeGreaterThanOrEqual(3);
     // Which process makes the final, successful attempt of each email is a race between their
-    // outbox polls, so the test asserts exactly-once delivery, not how the work was shared.
+    // welcome subscribers' polls, so the test asserts exactly-once delivery, not how the work was shared.
   }, 45_000);
 });

@@ -97,6 +97,7 @@ describe.each(everyStore)('the event log on $name', ({ open }) => {
     const events = from(await readUntil(h.scim, has('group.deleted', gid)), ada.id);
     expect(events.map((e) => e.type)).toEqual([
       'user.created',
+      'user.invited',
       'user.updated',
       'user.updated',
       'user.deactivated',
@@ -109,27 +110,30 @@ describe.each(everyStore)('the event log on $name', ({ open }) => {
       'group.member_removed',
       'group.deleted',
     ]);
-    const [created, renamed, , deactivated] = events;
+    const [created, invited, renamed, , deactivated] = events;
     expect(created?.tenant).toBe('tenant-a');
     expect(created?.data).toMatchObject({ id: ada.id, resourceType: 'User' });
     expect(created?.data.resource).toMatchObject({ id: ada.id, userName: 'ada@example.org' });
     expect(Date.parse(created?.occurredAt ?? '')).not.toBeNaN();
+    // Created active by a service with a mailer: its welcome email is asked for in the write.
+    expect(invited?.data).toMatchObject({ id: ada.id, resourceType: 'User' });
+    expect(invited?.occurredAt).toBe(created?.occurredAt);
     expect(renamed?.data.changed).toEqual(['displayName']);
     expect(renamed?.data.resource).toMatchObject({ displayName: 'Ada L.' });
     expect(deactivated?.data.resource).toMatchObject({ active: false });
-    const added = events[6];
+    const added = events[7];
     expect(added?.data).toMatchObject({
       id: gid,
       groupId: gid,
       userId: ada.id,
       memberType: 'User',
     });
-    expect(events[5]?.data.resource).toMatchObject({ id: gid, displayName: 'Class 4B' });
-    expect(events[5]?.data.resource).not.toHaveProperty('members');
+    expect(events[6]?.data.resource).toMatchObject({ id: gid, displayName: 'Class 4B' });
+    expect(events[6]?.data.resource).not.toHaveProperty('members');
     // A deletion carries the resource as it stood.
-    expect(events[9]?.data.resource).toMatchObject({ id: bob.id, userName: 'bob@example.org' });
-    expect(events[10]?.data).toMatchObject({ groupId: gid, userId: bob.id, memberType: 'User' });
-    expect(events[11]?.data.resource).toMatchObject({ id: gid, displayName: 'Class 4B' });
+    expect(events[10]?.data.resource).toMatchObject({ id: bob.id, userName: 'bob@example.org' });
+    expect(events[11]?.data).toMatchObject({ groupId: gid, userId: bob.id, memberType: 'User' });
+    expect(events[12]?.data.resource).toMatchObject({ id: gid, displayName: 'Class 4B' });
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
   });
 
@@ -324,7 +328,8 @@ describe.each(hostStores)("a host type's writes in the log on $name", ({ open })
 
 describe('without a log', () => {
   it('serves as before, and scim.events refuses to list with a clear error', async () => {
-    const h = setup({ store: new MemoryUserStore({ events: false }) });
+    // No mailer either: a mailer needs the log.
+    const h = setup({ store: new MemoryUserStore({ events: false }), mail: {} });
     await h.createUser('nolog@example.org');
     await expect(h.scim.events.list('tenant-a')).rejects.toThrow(/keeps no event log/);
   });

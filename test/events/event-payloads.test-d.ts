@@ -50,6 +50,7 @@ describe('lifecycle event payloads', () => {
       | 'user.deactivated'
       | 'user.reactivated'
       | 'user.activated'
+      | 'user.invited'
       | 'user.deleted'
       | 'group.created'
       | 'group.updated'

@@ -1,4 +1,4 @@
-// A host that sends no welcome email: no mailer, and a custom store with no outbox
+// A host that sends no welcome email: no mailer, and a custom store with no event log
 // (examples/custom-store/map-user-store.ts). Statuses move as with a mailer; nothing is sent.
 import { describe, expect, it } from 'vitest';
 import { createScim, ScimConfigError, staticApiKeys, type ScimEvent } from '../../src/index.js';
@@ -38,7 +38,7 @@ function serve(store: MapUserStore | MemoryUserStore) {
 }
 
 describe('a service without a mailer', () => {
-  it('runs on a store with no outbox: statuses move as they would, no email is queued', async () => {
+  it('runs on a store with no event log: statuses move as they would, no email is asked for', async () => {
     const { scim, request } = serve(new MapUserStore());
     const events: ScimEvent[] = [];
     scim.on((event) => void events.push(event));
@@ -49,7 +49,7 @@ describe('a service without a mailer', () => {
     });
     expect([created.status, created.body[ACCOUNT].status]).toEqual([201, 'Invited']);
     const id = created.body.id as string;
-    expect(await scim.dispatchOutbox()).toBe(0);
+    expect(scim.mail).toBeUndefined();
     expect(await scim.users.resendInvitation('tenant-a', id)).toBe(false);
     expect((await scim.users.activate('tenant-a', id))?.[ACCOUNT].status).toBe('Activated');
     const off = await request('PATCH', `/Users/${id}`, {
@@ -71,7 +71,7 @@ describe('a service without a mailer', () => {
     await scim.close();
   });
 
-  it('records no outbox message on a store that has an outbox', async () => {
+  it('records no user.invited event on a store that has an event log', async () => {
     const store = new MemoryUserStore();
     const { request } = serve(store);
     const created = await request('POST', '/Users', {
@@ -80,16 +80,17 @@ describe('a service without a mailer', () => {
       active: true,
     });
     expect(created.body[ACCOUNT].status).toBe('Invited');
-    expect(store.outboxSnapshot()).toEqual([]);
+    const page = await store.events?.list({ tenant: 'tenant-a', limit: 10 });
+    expect(page?.events.map((e) => e.type)).toEqual(['user.created']);
   });
 
-  it('a mailer with a store that has no outbox is refused at start, naming what is missing', () => {
+  it('a mailer with a store that has no event log is refused at start, naming what is missing', () => {
     const mailer = { async sendWelcome() {} };
     expect(() => createScim({ store: new MapUserStore(), verifier, mailer })).toThrow(
       ScimConfigError,
     );
     expect(() => createScim({ store: new MapUserStore(), verifier, mailer })).toThrow(
-      "createScim: missing store.outbox.claim(), store.outbox.renew(), store.outbox.complete(), store.outbox.fail(), store.outbox.release() (a mailer sends through the store's outbox; leave `mailer` out to send no email).",
+      'createScim: missing store.events, store.subscriptions (a mailer sends from the event log through a durable subscriber; leave `mail.mailer` out to send no email).',
     );
   });
 });

@@ -20,6 +20,7 @@ function directoryEvent(event: ScimEvent, id: string): DirectoryEvent {
     case 'user.deactivated':
     case 'user.reactivated':
     case 'user.activated':
+    case 'user.invited':
       return {
         ...base,
         type: event.type,

@@ -170,27 +170,26 @@ describe('example server store selection', () => {
     expect(() => readStoreConfig({ SCIMKIT_STORE: 'mysql' })).toThrow(/SCIMKIT_STORE/);
   });
 
-  it('reads outbox settings and the mail test aids, and refuses nonsense', () => {
+  it('reads the welcome email delivery settings and the mail test aids, and refuses nonsense', () => {
     const config = readConfig({
-      SCIMKIT_OUTBOX_POLL_MS: '100',
-      SCIMKIT_OUTBOX_RETRY_MS: '50',
-      SCIMKIT_OUTBOX_LEASE_MS: '1000',
-      SCIMKIT_OUTBOX_MAX_ATTEMPTS: '4',
+      SCIMKIT_MAIL_POLL_MS: '100',
+      SCIMKIT_MAIL_RETRY_MS: '50',
+      SCIMKIT_MAIL_LEASE_MS: '1000',
+      SCIMKIT_MAIL_MAX_ATTEMPTS: '4',
       SCIMKIT_MAIL_FAIL_FIRST: '3',
       SCIMKIT_MAIL_DELAY_MS: '60000',
     });
-    expect(config.outbox).toEqual({
+    expect(config.mailDelivery).toEqual({
       pollIntervalMs: 100,
-      retryBaseMs: 50,
+      backoff: { initialMs: 50 },
       leaseMs: 1000,
+      timeoutMs: 500,
       maxAttempts: 4,
     });
     expect(config.mailTestAids).toEqual({ failFirst: 3, delayMs: 60_000 });
     expect(readConfig({}).mailTestAids).toEqual({ failFirst: 0, delayMs: 0 });
-    expect(() => readConfig({ SCIMKIT_OUTBOX_RETRY_MS: 'soon' })).toThrow(
-      /SCIMKIT_OUTBOX_RETRY_MS/,
-    );
-    expect(() => readConfig({ SCIMKIT_OUTBOX_LEASE_MS: '0' })).toThrow(/at least 1/);
+    expect(() => readConfig({ SCIMKIT_MAIL_RETRY_MS: 'soon' })).toThrow(/SCIMKIT_MAIL_RETRY_MS/);
+    expect(() => readConfig({ SCIMKIT_MAIL_LEASE_MS: '1' })).toThrow(/at least 2/);
   });
 
   it('hides the password of DATABASE_URL in the start-up log', () => {

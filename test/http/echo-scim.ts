@@ -106,7 +106,7 @@ export function echoScim(): Scim {
     },
     on: () => () => undefined,
     onRequest: () => () => undefined,
-    dispatchOutbox: () => Promise.resolve(0),
+    mail: undefined,
     close: () => Promise.resolve(),
   };
 }

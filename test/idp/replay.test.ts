@@ -103,7 +103,7 @@ async function replay(fixture: Fixture): Promise<void> {
       }
     }
     if (fixture.expectEmails !== undefined) {
-      await scim.dispatchOutbox();
+      await scim.mail?.drain();
       expect(
         sent.map((m) => m.to),
         'welcome emails delivered',

@@ -19,7 +19,7 @@ describe.each(inject('runtimes'))('$name', (found) => {
     try {
       const client = new ScimClient(() => server.url, 'key-district-42');
       await client.createUser('welcome@example.org', { active: true });
-      // The outbox delivers after the response; it must not be cut off when the request ends.
+      // The welcome subscriber delivers after the response; it must not be cut off when the request ends.
       await expect
         .poll(async () => (await fetch(`${server.origin}/__sent`)).json(), { timeout: 5_000 })
         .toEqual(['welcome@example.org']);

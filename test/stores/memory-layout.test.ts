@@ -1,10 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { OutboxMessage } from '../../src/contracts/outbox.js';
 import { frozenCopy, frozenNextVersion } from '../../src/stores/memory/clone-json.js';
 import { exactObject } from '../../src/json/exact-objects.js';
-import { MemoryUserStore } from '../../src/stores/memory/index.js';
-import { createUserFactory } from '../../src/testing/index.js';
 
 // The memory store keeps what it stores in a compact layout, a device behind the memory store's
 // seam; these tests hold that layout to the plain behaviour.
@@ -55,80 +52,5 @@ describe('exactObject, the seam that lays stored objects out at their exact size
     const copy = frozenCopy(source);
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
     expect(JSON.stringify(copy)).toBe('{"__proto__":{"polluted":true},"a":1}');
-  });
-});
-
-describe('MemoryOutbox entries (the message kept in the entry itself)', () => {
-  async function recorded(message: OutboxMessage) {
-    const store = new MemoryUserStore();
-    const users = createUserFactory(message.tenant);
-    await store.create(message.tenant, users.make(), { outbox: [message] });
-    const now = new Date('2030-01-01T00:00:00Z');
-    const [claimed] = await store.outbox.claim(now, new Date('2030-01-01T00:01:00Z'), 10);
-    await store.outbox.complete(claimed!.id, claimed!.claimToken, now);
-    return { claimed, entry: store.outboxSnapshot()[0]! };
-  }
-
-  const base = {
-    id: 'welcome-1',
-    kind: 'welcome',
-    tenant: 't',
-    userId: 'u-1',
-    to: 'ada@example.org',
-    createdAt: '2030-01-01T00:00:00.000Z',
-  } as const;
-
-  it('gives a message back with exactly the members it was recorded with', async () => {
-    for (const message of [
-      base,
-      { ...base, givenName: 'Ada' },
-      { ...base, familyName: 'Lovelace' },
-      { ...base, givenName: 'Ada', familyName: 'Lovelace' },
-    ]) {
-      const { claimed, entry } = await recorded(message);
-      const { attempts, claimToken: _token, ...asClaimed } = claimed!;
-      expect(asClaimed).toStrictEqual(message);
-      expect(attempts).toBe(0);
-      expect(entry.message).toStrictEqual(message);
-      expect(entry).toMatchObject({ state: 'sent', sentAt: '2030-01-01T00:00:00.000Z' });
-    }
-  });
-
-  it('keeps members beyond the usual ones, and ones whose value is not a string', async () => {
-    const message = {
-      ...base,
-      givenName: undefined,
-      locale: 'fr',
-      extra: { nested: [1, 2] },
-    } as unknown as OutboxMessage;
-    const { claimed, entry } = await recorded(message);
-    const { attempts: _a, claimToken: _t, ...asClaimed } = claimed!;
-    expect(asClaimed).toStrictEqual(message);
-    expect(entry.message).toStrictEqual(message);
-  });
-
-  it('shows when a message that failed is due again, and nothing of it once it failed for good', async () => {
-    const store = new MemoryUserStore();
-    const users = createUserFactory('t');
-    const user = users.make();
-    await store.create('t', user, { outbox: [users.message(user)] });
-    const at = (s: number) => new Date(Date.UTC(2030, 0, 1, 0, 0, s));
-    let [claimed] = await store.outbox.claim(at(0), at(30), 10);
-    await store.outbox.fail(claimed!.id, claimed!.claimToken, 'SMTP 451', at(10));
-    expect(store.outboxSnapshot()[0]).toMatchObject({
-      state: 'pending',
-      dueAt: at(10).toISOString(),
-    });
-    expect(await store.outbox.claim(at(5), at(35), 10)).toEqual([]);
-    [claimed] = await store.outbox.claim(at(10), at(40), 10);
-    expect(store.outboxSnapshot()[0]).toMatchObject({ leaseUntil: at(40).toISOString() });
-    await store.outbox.fail(claimed!.id, claimed!.claimToken, 'no such mailbox', undefined);
-    const [entry] = store.outboxSnapshot();
-    expect(entry).toStrictEqual({
-      message: entry!.message,
-      state: 'failed',
-      attempts: 2,
-      lastError: 'no such mailbox',
-    });
   });
 });

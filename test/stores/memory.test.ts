@@ -1,7 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import type { OutboxMessage } from '../../src/contracts/outbox.js';
-import { ScimConfigError } from '../../src/errors/index.js';
 import type { Filter } from '../../src/filter/ast.js';
 import { parseFilter } from '../../src/filter/index.js';
 import type { ScimUser } from '../../src/schema/user-resource.js';
@@ -253,104 +251,6 @@ describe('MemoryUserStore filters', () => {
       totalResults: 0,
       resources: [],
     });
-  });
-});
-
-describe('MemoryUserStore outbox inspection', () => {
-  it('shows every message with its delivery state, as copies', async () => {
-    const store = new MemoryUserStore();
-    const users = createUserFactory('t');
-    const [ada, bob, cy] = [users.make(), users.make(), users.make()];
-    const messages = [users.message(ada), users.message(bob), users.message(cy)];
-    await store.create('t', ada, { outbox: [messages[0]!] });
-    await store.create('t', bob, { outbox: [messages[1]!] });
-    await store.create('t', cy, { outbox: [messages[2]!] });
-    const now = new Date('2030-01-01T00:00:00Z');
-    const [a, b, c] = await store.outbox.claim(now, new Date('2030-01-01T00:01:00Z'), 10);
-    await store.outbox.complete(a!.id, a!.claimToken, new Date('2030-01-01T00:00:01Z'));
-    await store.outbox.fail(b!.id, b!.claimToken, 'SMTP 451', new Date('2030-01-01T00:05:00Z'));
-    await store.outbox.fail(c!.id, c!.claimToken, 'no such mailbox', undefined);
-    const snapshot = store.outboxSnapshot();
-    expect(snapshot.map((e) => [e.message.id, e.state, e.attempts])).toEqual([
-      [messages[0]!.id, 'sent', 0],
-      [messages[1]!.id, 'pending', 1],
-      [messages[2]!.id, 'failed', 1],
-    ]);
-    expect(snapshot[0]).toMatchObject({ sentAt: '2030-01-01T00:00:01.000Z' });
-    expect(snapshot[1]).toMatchObject({ dueAt: '2030-01-01T00:05:00.000Z', lastError: 'SMTP 451' });
-    expect(snapshot[2]).toMatchObject({ lastError: 'no such mailbox' });
-    (snapshot[0]!.message as { to: string }).to = 'changed@example.org';
-    expect(store.outboxSnapshot()[0]!.message.to).toBe(messages[0]!.to);
-  });
-
-  it('keeps every pending and failed message, and only the last sentMessagesKept sent ones', async () => {
-    const store = new MemoryUserStore({ sentMessagesKept: 2 });
-    const users = createUserFactory('t');
-    const messages: OutboxMessage[] = [];
-    for (let i = 0; i < 6; i++) {
-      const user = users.make();
-      messages.push(users.message(user));
-      await store.create('t', user, { outbox: [messages[i]!] });
-    }
-    const at = new Date('2030-01-01T00:00:00Z');
-    const [a, b, c, d, e] = await store.outbox.claim(at, new Date('2030-01-01T00:01:00Z'), 10);
-    await store.outbox.fail(b!.id, b!.claimToken, 'no such mailbox', undefined);
-    for (const sent of [a!, c!, d!, e!]) await store.outbox.complete(sent.id, sent.claimToken, at);
-    // a and c were sent first, so they are gone; b failed, the sixth is still pending.
-    expect(store.outboxSnapshot().map((m) => [m.message.id, m.state])).toEqual([
-      [messages[1]!.id, 'failed'],
-      [messages[3]!.id, 'sent'],
-      [messages[4]!.id, 'sent'],
-      [messages[5]!.id, 'pending'],
-    ]);
-  });
-
-  it('ignores a message recorded again while it is pending or failed, and keeps its state', async () => {
-    const store = new MemoryUserStore();
-    const users = createUserFactory('t');
-    const [first, second] = [users.make(), users.make()];
-    const [pending, failed] = [users.message(first), users.message(second)];
-    await store.create('t', first, { outbox: [pending, failed] });
-    const at = new Date('2030-01-01T00:00:00Z');
-    const lease = new Date('2030-01-01T00:01:00Z');
-    const claimed = await store.outbox.claim(at, lease, 10);
-    const token = claimed.find((m) => m.id === failed.id)!.claimToken;
-    await store.outbox.fail(failed.id, token, 'no such mailbox', undefined);
-    await store.create('t', second, { outbox: [{ ...pending, to: 'x@example.org' }, failed] });
-    expect(store.outboxSnapshot()).toMatchObject([
-      { message: pending, state: 'pending', leaseUntil: lease.toISOString() },
-      { message: failed, state: 'failed', attempts: 1 },
-    ]);
-    // Not claimable again while its claim holds: still one message, not a second copy.
-    expect(await store.outbox.claim(at, lease, 10)).toEqual([]);
-  });
-
-  it('keeps the last 1,000 sent messages by default', async () => {
-    const store = new MemoryUserStore();
-    const users = createUserFactory('t');
-    const user = users.make();
-    const ids = Array.from({ length: 1001 }, (_, i) => `m-${i}`);
-    await store.create('t', user, { outbox: ids.map((id) => ({ ...users.message(user), id })) });
-    const at = new Date('2030-01-01T00:00:00Z');
-    const claimed = await store.outbox.claim(at, new Date('2030-01-01T00:01:00Z'), 2000);
-    for (const m of claimed) await store.outbox.complete(m.id, m.claimToken, at);
-    expect(store.outboxSnapshot().map((m) => m.message.id)).toEqual(ids.slice(1));
-  });
-
-  it('refuses a sentMessagesKept that is not a whole number ≥ 0 or Infinity', () => {
-    for (const kept of [-1, 1.5, Number.NaN, -Infinity])
-      expect(() => new MemoryUserStore({ sentMessagesKept: kept })).toThrow(ScimConfigError);
-    for (const kept of [0, 1, Infinity])
-      expect(() => new MemoryUserStore({ sentMessagesKept: kept })).not.toThrow();
-  });
-
-  it('ignores a message id it already holds', async () => {
-    const store = new MemoryUserStore();
-    const users = createUserFactory('t');
-    const ada = users.make();
-    const message = users.message(ada);
-    await store.create('t', ada, { outbox: [message, { ...message, to: 'other@example.org' }] });
-    expect(store.outboxSnapshot().map((e) => e.message.to)).toEqual([message.to]);
   });
 });
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { OutboxStore } from '../../src/contracts/outbox.js';
 import type { UserStore } from '../../src/contracts/user-store.js';
 import type { ScimUser } from '../../src/schema/user-resource.js';
 import { MemoryResourceStore, MemoryUserStore } from '../../src/stores/memory/index.js';
@@ -12,23 +11,11 @@ import {
 } from '../../src/testing/index.js';
 
 /** Wraps a working store and replaces some of its behaviour, to break it on purpose. */
-function broken(
-  change: (
-    inner: MemoryUserStore,
-  ) => Partial<Omit<UserStore, 'outbox'>> & { outbox?: Partial<OutboxStore> },
-) {
+function broken(change: (inner: MemoryUserStore) => Partial<UserStore>) {
   return (): UserStore => {
     const inner = new MemoryUserStore();
-    const { outbox, ...methods } = change(inner);
+    const methods = change(inner);
     return {
-      outbox: {
-        claim: (...a) => inner.outbox.claim(...a),
-        renew: (...a) => inner.outbox.renew(...a),
-        complete: (...a) => inner.outbox.complete(...a),
-        fail: (...a) => inner.outbox.fail(...a),
-        release: (...a) => inner.outbox.release(...a),
-        ...outbox,
-      },
       create: (...a) => inner.create(...a),
       get: (...a) => inner.get(...a),
       replace: (...a) => inner.replace(...a),
@@ -112,75 +99,6 @@ const mutants: [string, ReturnType<typeof broken>, string][] = [
     }),
     'copies.get-returns-a-copy',
   ],
-  [
-    'claim takes no lease',
-    broken((s) => ({ outbox: { claim: (now, _lease, limit) => s.outbox.claim(now, now, limit) } })),
-    'outbox.lease-hides-a-claimed-message',
-  ],
-  [
-    'complete does nothing',
-    broken(() => ({ outbox: { complete: async () => true } })),
-    'outbox.complete-is-final',
-  ],
-  [
-    'fail ignores retryAt',
-    broken((s) => ({
-      outbox: { fail: (id, token, error) => s.outbox.fail(id, token, error, new Date(0)) },
-    })),
-    'outbox.fail-with-retry-reschedules',
-  ],
-  [
-    'claim hands out one token for every claim',
-    broken((s) => ({
-      outbox: {
-        claim: async (...a) => (await s.outbox.claim(...a)).map((m) => ({ ...m, claimToken: 'x' })),
-      },
-    })),
-    'outbox.claim-tokens-differ',
-  ],
-  [
-    'complete ignores the claim token (the fault of issue 11)',
-    broken((s) => {
-      // Settles with whichever token is current, as a store without fencing would.
-      const current = new Map<string, string>();
-      return {
-        outbox: {
-          claim: async (...a) => {
-            const claimed = await s.outbox.claim(...a);
-            for (const m of claimed) current.set(m.id, m.claimToken);
-            return claimed;
-          },
-          complete: (id, _token, at) => s.outbox.complete(id, current.get(id) ?? '', at),
-        },
-      };
-    }),
-    'outbox.stale-claim-changes-nothing',
-  ],
-  [
-    'renew does not move the lease',
-    broken(() => ({ outbox: { renew: async () => true } })),
-    'outbox.renew-extends-the-lease',
-  ],
-  [
-    'release leaves the lease in place',
-    broken(() => ({ outbox: { release: async () => true } })),
-    'outbox.release-hands-back',
-  ],
-  [
-    'outbox written before the uniqueness check',
-    broken((s) => ({
-      create: async (t, u, e) => {
-        try {
-          await s.create(t, u, e);
-        } catch (error) {
-          const ghost = { ...u, id: `${u.id}-ghost`, userName: `ghost-${u.userName}` };
-          await s.create(t, ghost, e);
-          throw error;
-        }
-      },
-    })),
-    'outbox.not-written-when-the-write-fails',
-  ],
 ];
 
 describe('the conformance suite catches broken stores', () => {
@@ -222,7 +140,7 @@ describe('the conformance suite itself', () => {
 });
 
 describe('the one entry point of the conformance suite', () => {
-  it('runs the user, group and outbox cases and the host-type cases of every store given', async () => {
+  it('runs the user, group, event log and subscriber cases and the host-type cases of every store given', async () => {
     const results = await runStoreConformance({
       users: () => new MemoryUserStore(),
       resourceTypes: {
@@ -234,7 +152,8 @@ describe('the one entry point of the conformance suite', () => {
     const ran = (prefix: string) => results.filter((r) => r.id.startsWith(prefix));
     expect(ran('create.').length).toBeGreaterThan(0);
     expect(ran('groups.').length).toBeGreaterThan(0);
-    expect(ran('outbox.').every((r) => r.status === 'passed')).toBe(true);
+    expect(ran('events.').length).toBeGreaterThan(0);
+    expect(ran('subscriptions.').every((r) => r.status === 'passed')).toBe(true);
     const hosted = ran('resource.');
     expect(hosted.map((r) => r.store)).toEqual([
       ...resourceStoreCases.map(() => 'Class'),

@@ -11,7 +11,7 @@ import type {
   ScimOptionsBase,
   SchemaOptions,
 } from '../options.js';
-import { missingForMail } from '../outbox/welcome-outbox.js';
+import { mailDelivery, missingForMail } from '../mail/mail-setup.js';
 import type { ScimSettings } from './scim-settings.js';
 
 const MiB = 1024 * 1024;
@@ -117,7 +117,7 @@ function missingMethods(settings: ScimSettings): string[] {
       if (typeof groups?.[m] !== 'function') missing.push(`store.groups.${m}()`);
   }
   if (typeof settings.auth.verifier?.verify !== 'function') missing.push('auth.verifier.verify()');
-  missing.push(...missingForMail({ store, mailer: settings.mail.mailer }));
+  missing.push(...missingForMail(store, settings.mail.mailer));
   return missing;
 }
 
@@ -130,8 +130,8 @@ const DEFAULT_RETENTION_DAYS = 30;
  * the service needs at start.
  *
  * @throws ScimConfigError for a setting given in its group and under its deprecated flat name
- *   with different values, a missing store, verifier or mailer method (the store's outbox when
- *   a mailer is given), or a `basePath` that does not start with `/` or ends with one.
+ *   with different values, a missing store, verifier or mailer method (the store's event log
+ *   and subscription state when a mailer is given), or a `basePath` that does not start with `/` or ends with one.
  */
 export function resolveOptions(options: ScimOptions): ScimSettings {
   const groups = optionGroups(options);
@@ -149,7 +149,7 @@ export function resolveOptions(options: ScimOptions): ScimSettings {
     resourceTypes: options.resourceTypes ?? [],
     me: options.me,
     auth: { verifier: auth.verifier as AuthOptions['verifier'] & {}, rateLimit: auth.rateLimit },
-    mail: { mailer: mail.mailer, outbox: mail.outbox ?? {} },
+    mail: { mailer: mail.mailer, delivery: mailDelivery(mail) },
     events: { retentionDays: options.events?.retentionDays ?? DEFAULT_RETENTION_DAYS },
     limits: {
       maxBodyBytes: limits.maxBodyBytes ?? MiB,

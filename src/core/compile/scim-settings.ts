@@ -6,7 +6,7 @@ import type { SchemaDefinition } from '../../schema/types.js';
 import type { UserNameRule } from '../../schema/user-name-rule.js';
 import type { RequestCompletedEvent, ScimEvent } from '../events/types.js';
 import type { HostResourceType } from '../host-types/host-resource-type.js';
-import type { MeHook, OutboxOptions, RateLimit } from '../options.js';
+import type { MailDeliveryOptions, MeHook, RateLimit } from '../options.js';
 import type { ProfileDefinition } from '../profiles.js';
 import type { ScimRequest } from '../types.js';
 
@@ -14,7 +14,7 @@ import type { ScimRequest } from '../types.js';
  * The options of `createScim` resolved: every group present, each deprecated flat name folded
  * into its group, and the simple defaults applied. A setting left `undefined` here takes the
  * default of the part that checks it (the response budget, the PATCH engine, the cursor codec,
- * the outbox, the profiles), so each default is written once.
+ * the subscribers, the profiles), so each default is written once.
  */
 export interface ScimSettings {
   readonly store: UserStore;
@@ -28,7 +28,7 @@ export interface ScimSettings {
   };
   readonly mail: {
     readonly mailer: Mailer | undefined;
-    readonly outbox: OutboxOptions;
+    readonly delivery: MailDeliveryOptions;
   };
   readonly events: {
     readonly retentionDays: number;

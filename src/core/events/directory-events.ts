@@ -42,6 +42,7 @@ function dataOf(
     case 'user.deactivated':
     case 'user.reactivated':
     case 'user.activated':
+    case 'user.invited':
       return { id: event.user.id, resourceType, resource: event.user };
     case 'group.created':
       return { id: event.group.id, resourceType, resource: event.group };

@@ -45,6 +45,15 @@ export interface UserActivatedEvent extends EventBase<'user.activated'> {
   /** The user after the person's first login. */
   readonly user: ScimUser;
 }
+/**
+ * A welcome email is due for the user: created active, first made active later, or invited
+ * again by the host (`scim.users.resendInvitation`). Emitted only by a service with a mailer,
+ * for a user with an email address; the welcome subscriber sends the email from it.
+ */
+export interface UserInvitedEvent extends EventBase<'user.invited'> {
+  /** The user as written. */
+  readonly user: ScimUser;
+}
 /** A user was deleted. */
 export interface UserDeletedEvent extends EventBase<'user.deleted'> {
   /** The id of the deleted user. */
@@ -121,6 +130,7 @@ export type ScimEvent =
   | UserDeactivatedEvent
   | UserReactivatedEvent
   | UserActivatedEvent
+  | UserInvitedEvent
   | UserDeletedEvent
   | GroupCreatedEvent
   | GroupUpdatedEvent

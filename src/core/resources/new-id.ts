@@ -6,7 +6,7 @@ const RANDOM_CHARS = 16;
 
 /**
  * The id clock: module state with a reason. Ids must increase within the process whichever
- * service makes them (users, groups, host resources, outbox messages of every `createScim`), so
+ * service makes them (users, groups, host resources, events of every `createScim`), so
  * the last time and random part are kept once per process.
  */
 const idClock = {

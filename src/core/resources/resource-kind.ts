@@ -86,8 +86,6 @@ export interface ResourceKind<R extends StoredResource, W, D> {
   after(done: D): R;
   /** Lists the events of a committed write (`before` null: a creation; `done` null: a deletion). */
   events(tenant: string, at: string, id: string, before: R | null, done: D | null): ScimEvent[];
-  /** After a committed write, besides its events (the outbox woken for what it queued). */
-  committed?(done: D): void;
   /**
    * After a POST, PUT or PATCH that succeeded, written or not: the writeOnly values it carried
    * go where the type sends them (the User's `password` to the host's hook).

@@ -238,11 +238,10 @@ export class ResourceService<R extends StoredResource, W, D> {
     };
   }
 
-  // After a committed write or deletion: its events, then what else the type does.
+  // After a committed write or deletion: its events, and a wake for the durable subscribers.
   #committed(tenant: string, at: string, id: string, before: R | null, done: D | null): void {
     emitEvents(this.#events, () => this.#kind.events(tenant, at, id, before, done));
     this.#events.committed();
-    if (done !== null) this.#kind.committed?.(done);
   }
 
   async #delivered(tenant: string, resource: R, writeOnly: WriteOnlyValues): Promise<void> {

@@ -8,7 +8,6 @@ import { readMembers } from '../groups/read-members.js';
 import { compileHostType } from '../host-types/compile-host-type.js';
 import { hideNeverReturned } from '../host-types/hide-never-returned.js';
 import type { ServiceDescription } from '../compile/compile-service.js';
-import type { OutboxDispatcher } from '../outbox/outbox-dispatcher.js';
 import type { AnswerConventions } from '../profiles.js';
 import { compileGroupType, compileUserType, type BuiltInTypeOptions } from '../resource-types.js';
 import type { GroupAccess, UserLifecycle } from '../scim.js';
@@ -25,8 +24,8 @@ export interface ResourceServiceSources {
   /** The service's compiled description: the store, the host's types, limits and hooks. */
   readonly service: ServiceDescription;
   readonly events: EventHub;
-  /** Delivers the welcome email; without it (no mailer) none is queued. */
-  readonly outbox: OutboxDispatcher | undefined;
+  /** Whether the service sends welcome emails (has a mailer): writes then record `user.invited`. */
+  readonly invites: boolean;
   readonly now: () => Date;
   /** The User resource type with the default profile's dialect switches. */
   readonly resourceType: CompiledResourceType;
@@ -54,12 +53,12 @@ export interface ResourceServices {
  * profile serves them in.
  */
 export function resourceServices(sources: ResourceServiceSources): ResourceServices {
-  const { service: description, events, outbox, now, resourceType, reportError } = sources;
+  const { service: description, events, invites, now, resourceType, reportError } = sources;
   const { store, typeOptions, limits, hooks } = description;
   const { defaultSwitches } = sources;
   const maxAttributeValues = limits.maxAttributeValues;
   const userKind = new UserKind(store, resourceType, {
-    outbox,
+    invites,
     maxAttributeValues,
     checkUserName: userNameCheck(description.schema.userNameRule),
     onPassword: hooks.onPassword,

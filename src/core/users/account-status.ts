@@ -2,7 +2,7 @@ import { settledRecord } from '../../json/settled-json.js';
 import type { AccountExtension, ScimUser } from '../../schema/user-resource.js';
 import { ACCOUNT_SCHEMA } from '../../schema/urns.js';
 
-/** The account after a change of `active`, and whether the welcome email must be queued. */
+/** The account after a change of `active`, and whether the welcome email is due. */
 export interface AccountTransition {
   readonly account: AccountExtension;
   readonly invite: boolean;

@@ -18,7 +18,8 @@ const BOOKKEEPING: ReadonlySet<string> = new Set(['meta', 'schemas', ACCOUNT_SCH
  * - `user.activated` on the person's first login (`Invited` → `Activated` without a change of
  *   `active`).
  *
- * A write no client sees (the welcome email queued again) has no event.
+ * A write no client sees (an invitation sent again) has none of these; the User's kind adds
+ * `user.invited` to any write that asks for a welcome email.
  */
 export function userEvents(
   tenant: string,

@@ -17,8 +17,8 @@ export function userLifecycle(
     async resendInvitation(tenant, id) {
       let queued = false;
       const user = await orNull(
-        written(service, tenant, id, async (current, now) => {
-          const planned = kind.invitation(tenant, current, now);
+        written(service, tenant, id, async (current) => {
+          const planned = kind.invitation(tenant, current);
           // From the attempt that is written: the loop may plan again on a newer version.
           queued = planned !== null;
           return planned;

@@ -39,7 +39,7 @@ export function frozenCopy<T>(value: T): T {
 /**
  * Returns `text` as one flat string. V8 keeps a string made by concatenation as a tree of its
  * pieces until something reads it whole, and a string built a character at a time, as the
- * core's ids are, takes several times its length that way (an outbox message id: 192 bytes
+ * core's ids are, takes several times its length that way (an event id: 192 bytes
  * instead of 56). What a store keeps outlives the request, so it keeps such strings flat.
  *
  * @internal

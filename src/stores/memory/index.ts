@@ -1,6 +1,6 @@
 /**
- * The in-memory reference store: indexed per tenant, copies in, frozen users out, with the welcome-email
- * outbox in the same process.
+ * The in-memory reference store: indexed per tenant, copies in, frozen users out, with the event log and
+ * the subscribers' delivery state in the same process.
  *
  * @module
  * @example
@@ -15,4 +15,3 @@ export { MemoryResourceStore } from './memory-resource-store.js';
 export { MemoryEventLog } from './memory-event-log.js';
 export type { MemoryUserStoreOptions } from './memory-user-store.js';
 export type { MemoryResourceStoreOptions } from './memory-resource-store.js';
-export type { MemoryOutboxEntry, MemoryOutboxState } from './memory-outbox.js';

@@ -8,7 +8,6 @@ import type {
   WriteEffects,
 } from '../../contracts/user-store.js';
 import type { SubscriptionStore } from '../../contracts/event-subscriptions.js';
-import type { OutboxStore } from '../../contracts/outbox.js';
 import type { GroupStore } from '../../contracts/group-store.js';
 import { ScimConfigError, scimErrors } from '../../errors/index.js';
 import type { Filter } from '../../filter/ast.js';
@@ -28,7 +27,6 @@ import {
 } from './filter-plan.js';
 import { DEFAULT_EVENTS_KEPT, MemoryEventLog } from './memory-event-log.js';
 import { MemoryGroupStore } from './memory-group-store.js';
-import { DEFAULT_SENT_KEPT, MemoryOutbox, type MemoryOutboxEntry } from './memory-outbox.js';
 import { MemorySubscriptionStore } from './memory-subscription-store.js';
 import { scanTable } from './scan-table.js';
 import { groupIdEquality, groupsAttribute, groupsPartsRead } from '../user-group-paths.js';
@@ -44,14 +42,6 @@ export interface MemoryUserStoreOptions {
    * Enterprise User extension and the account extension.
    */
   readonly resourceType?: CompiledResourceType;
-  /**
-   * How many sent welcome emails the outbox keeps for {@link MemoryUserStore.outboxSnapshot},
-   * the most recent ones; pending and failed ones are always kept. Every user created active
-   * leaves one sent message behind, which nothing needs again: a user's account status, not
-   * the outbox, is what keeps its welcome email from going out twice. Default 1,000;
-   * `Infinity` keeps every one (a test that reads them all), at about 0.2 KiB per message.
-   */
-  readonly sentMessagesKept?: number;
   /**
    * The most work units (`WORK_COSTS`: a visit per user and per filter term tested, the
    * characters compared and folded, the keys and comparisons of a sort) one list request may
@@ -86,8 +76,9 @@ export interface MemoryUserStoreOptions {
  * with 100 users as with 1,000,000. Users go in as deep copies and are stored deeply frozen,
  * and reads hand out those frozen users without copying them: no caller can change stored
  * state (changing a returned user throws in strict mode). Every write checks, then changes every index, in one synchronous step,
- * so concurrent requests cannot interleave. The welcome-email outbox lives in the same
- * process and is lost with it: use `scimkit/postgres` when users must outlive a restart.
+ * so concurrent requests cannot interleave. The event log and the subscribers' delivery state
+ * live in the same process and are lost with it: use `scimkit/postgres` when users must
+ * outlive a restart.
  *
  * @example
  * ```ts
@@ -97,19 +88,16 @@ export interface MemoryUserStoreOptions {
  * const store = new MemoryUserStore();
  * const scim = createScim({ store, verifier, mailer });
  * // later, in a test or a development console:
- * console.log(store.outboxSnapshot());
+ * console.log(await scim.mail?.attempts({ tenant: 'district-42' }));
  * ```
  */
 export class MemoryUserStore implements UserStore {
   readonly #users: MemoryTable<ScimUser, TenantUsers>;
-  readonly #outbox: MemoryOutbox;
   readonly #resourceType: CompiledResourceType;
   /** The `schemas` lists stored users share. */
   readonly #schemas = new SharedLists();
   readonly #groups: MemoryGroupStore;
 
-  /** The welcome-email outbox, written in the same step as the users. */
-  readonly outbox: OutboxStore;
   /** The groups and memberships; a user's delete removes its memberships in the same step. */
   readonly groups: GroupStore;
   /**
@@ -140,8 +128,8 @@ export class MemoryUserStore implements UserStore {
   };
 
   /**
-   * @throws ScimConfigError when `sentMessagesKept` is not a whole number ≥ 0 or `Infinity`,
-   *   `eventsKept` not a whole number ≥ 1 or `Infinity`, or `maxFilterWork` not a number > 0.
+   * @throws ScimConfigError when `eventsKept` is not a whole number ≥ 1 or `Infinity`, or
+   *   `maxFilterWork` not a number > 0.
    */
   constructor(options: MemoryUserStoreOptions = {}) {
     this.#resourceType = options.resourceType ?? userResourceType();
@@ -160,13 +148,6 @@ export class MemoryUserStore implements UserStore {
       this.#log,
     );
     this.groups = this.#groups;
-    const kept = options.sentMessagesKept ?? DEFAULT_SENT_KEPT;
-    if (!(kept >= 0 && (Number.isInteger(kept) || kept === Infinity)))
-      throw new ScimConfigError(
-        `MemoryUserStore: sentMessagesKept must be a whole number ≥ 0 or Infinity (got ${String(kept)}).`,
-      );
-    this.#outbox = new MemoryOutbox(kept);
-    this.outbox = this.#outbox;
     this.subscriptions = new MemorySubscriptionStore();
   }
 
@@ -180,7 +161,6 @@ export class MemoryUserStore implements UserStore {
     const schemas = this.#schemas.share(user.schemas);
     const stored = frozenCopy(schemas === user.schemas ? user : { ...user, schemas });
     if (!users.addUnlessTaken(stored)) throw taken(user.userName);
-    if (effects?.outbox) this.#outbox.record(effects.outbox);
     this.#log?.record(effects?.events, user, stored);
   }
 
@@ -202,7 +182,6 @@ export class MemoryUserStore implements UserStore {
     }
     const next = frozenNextVersion(user, stored);
     users.swap(stored, next);
-    if (options.outbox) this.#outbox.record(options.outbox);
     this.#log?.record(options.events, user, next);
     return true;
   }
@@ -274,15 +253,6 @@ export class MemoryUserStore implements UserStore {
   peek(tenant: string, id: string): ScimUser | null {
     const user = this.#users.of(tenant)?.byId.get(id);
     return user ? cloneJson(user) : null;
-  }
-
-  /**
-   * Returns a copy of the outbox's messages with their delivery state, in the order recorded:
-   * every pending and failed message, and the most recent sent ones (`sentMessagesKept`,
-   * default 1,000).
-   */
-  outboxSnapshot(): MemoryOutboxEntry[] {
-    return this.#outbox.snapshot();
   }
 
   #predicate(

@@ -15,7 +15,6 @@
  */
 export { PostgresUserStore } from './postgres-user-store.js';
 export type { PostgresUserStoreOptions } from './postgres-user-store.js';
-export { PostgresOutboxStore } from './postgres-outbox-store.js';
 export { PostgresSubscriptionStore } from './postgres-subscription-store.js';
 export { PostgresKeyStore } from './postgres-key-store.js';
 export type { PostgresKeyStoreOptions } from './postgres-key-store.js';

@@ -2,6 +2,7 @@ import { foldCase } from '../../schema/fold-case.js';
 import { backfillColumn } from './backfill-column.js';
 import { foldedJson } from './folded-json.js';
 import { eventMigrations } from './event-migrations.js';
+import { outboxMigration } from './outbox-migration.js';
 import type { Migration } from './migration.js';
 import { fillUserNameKeys } from './user-name-keys.js';
 
@@ -270,4 +271,5 @@ export const migrations: readonly Migration[] = [
        $body$`,
     ],
   },
+  outboxMigration,
 ];

@@ -1,5 +1,4 @@
 import type { GroupStore, MemberGroup } from '../../contracts/group-store.js';
-import type { OutboxMessage } from '../../contracts/outbox.js';
 import type {
   DeleteOptions,
   ListQuery,
@@ -19,7 +18,6 @@ import { groupsAttribute } from '../user-group-paths.js';
 import { userResourceType } from '../../schema/user-resource-type.js';
 import type { MigrateResult } from './migrate.js';
 import { PostgresGroupStore } from './postgres-group-store.js';
-import { PostgresOutboxStore } from './postgres-outbox-store.js';
 import { PostgresSubscriptionStore } from './postgres-subscription-store.js';
 import type { QueryExecutor } from './query-executor.js';
 import { restoreOrder } from './restore-order.js';
@@ -79,15 +77,12 @@ function userColumns(user: ScimUser): unknown[] {
   ];
 }
 
-const messages = (outbox: readonly OutboxMessage[] | undefined) =>
-  outbox && outbox.length > 0 ? JSON.stringify(outbox) : undefined;
-
 /**
  * Keeps users in PostgreSQL (a server through `pg`, or PGlite in process). Each call is one
  * statement: writes are conditional on the stored version, userName is unique per tenant
  * regardless of case through a unique index on its key (`userNameKey`, computed here, never
- * by the database's locale), outbox messages and directory events are written in the same
- * statement as their user, and filters run in SQL.
+ * by the database's locale), directory events are written in the same statement as their
+ * user, and filters run in SQL.
  *
  * @example
  * ```ts
@@ -118,8 +113,6 @@ export class PostgresUserStore implements UserStore {
     keysetPaging: true,
     keptApart: [],
   };
-  /** The welcome-email outbox, in the same database and transactions as the users. */
-  readonly outbox: PostgresOutboxStore;
   /** The groups and memberships (migration 4); a user's delete removes its memberships. */
   readonly groups: GroupStore;
   /**
@@ -150,7 +143,6 @@ export class PostgresUserStore implements UserStore {
       storeStatementTimeout(options.statementTimeoutMs, 'PostgresUserStore'),
     );
     this.sql = userStatements(this.context.tables);
-    this.outbox = new PostgresOutboxStore(this.context);
     this.events = new PostgresEventLog(this.context);
     this.subscriptions = new PostgresSubscriptionStore(this.context);
     this.groups = this.groupStore = new PostgresGroupStore(this.context);
@@ -180,7 +172,6 @@ export class PostgresUserStore implements UserStore {
     const [text, params] = writeText(
       this.sql.insert,
       [tenant, user.id, ...userColumns(user)],
-      messages(effects?.outbox),
       eventsParam(effects?.events),
     );
     try {
@@ -202,7 +193,6 @@ export class PostgresUserStore implements UserStore {
     const [text, params] = writeText(
       this.sql.replace,
       [tenant, user.id, ...userColumns(user), options.expectedVersion],
-      messages(options.outbox),
       eventsParam(options.events),
     );
     let rows: Replaced[];

@@ -16,7 +16,7 @@ export interface TableNames {
   readonly users: string;
   /** The number of users per tenant. */
   readonly userCounts: string;
-  /** The welcome-email outbox. */
+  /** The welcome-email outbox, until migration 11 moved its rows and dropped it. */
   readonly outbox: string;
   /** The applied migrations. */
   readonly migrations: string;

@@ -4,46 +4,21 @@ import type { DeleteTexts } from './postgres-table.js';
 import type { TableNames } from './table-names.js';
 
 /**
- * The texts of one user write, by what it records besides the user, each in the write's own
- * statement and only when the write wrote: after the write's own parameters come the outbox
- * messages (when there are any), then the events (when there are any), each a jsonb array.
+ * The texts of one user write: without events, and with them (a jsonb array after the write's
+ * own parameters), recorded in the write's own statement and only when the write wrote.
  */
 export interface WriteTexts {
   readonly plain: string;
-  readonly outbox: string;
   readonly events: string;
-  readonly outboxAndEvents: string;
 }
 
-/** Picks the text of a write and appends the parameters it takes, in that text's order. */
+/** Picks the text of a write and appends the events' parameter when it has events. */
 export function writeText(
   texts: WriteTexts,
   params: unknown[],
-  outbox: string | undefined,
   events: string | undefined,
 ): [string, unknown[]] {
-  if (outbox === undefined)
-    return events === undefined ? [texts.plain, params] : [texts.events, [...params, events]];
-  return events === undefined
-    ? [texts.outbox, [...params, outbox]]
-    : [texts.outboxAndEvents, [...params, outbox, events]];
-}
-
-/**
- * Builds the four texts of a write that takes `count` parameters of its own: `build` gets the
- * parameter of the outbox messages and of the events, or `undefined` for those it leaves out.
- */
-function writeTexts(
-  count: number,
-  build: (outbox: string | undefined, events: string | undefined) => string,
-): WriteTexts {
-  const next = `$${count + 1}`;
-  return {
-    plain: build(undefined, undefined),
-    outbox: build(next, undefined),
-    events: build(undefined, next),
-    outboxAndEvents: build(next, `$${count + 2}`),
-  };
+  return events === undefined ? [texts.plain, params] : [texts.events, [...params, events]];
 }
 
 /**
@@ -53,7 +28,7 @@ function writeTexts(
  * statement, so that an answer needs no second read for them.
  */
 export interface UserStatements {
-  /** $1 to $10 the user's columns; the outbox rows and events exist exactly when the user does. */
+  /** $1 to $10 the user's columns; the events exist exactly when the user does. */
   readonly insert: WriteTexts;
   readonly get: string;
   /** As `insert` plus $11 the expected version; reports `changed`, `current` and `groups`. */
@@ -72,12 +47,6 @@ export function userStatements(t: TableNames): UserStatements {
       (tenant, id, user_name, user_name_key, external_id, version, created, last_modified, doc,
         folded)
       VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8::timestamptz, $9::jsonb, $10::jsonb)`;
-  // The outbox rows read from the user's CTE: no user row, no message.
-  const outboxFrom = (cte: string, messages: string) => `INSERT INTO ${t.outbox}
-      (id, tenant, user_id, kind, payload, created_at, due_at)
-      SELECT m->>'id', $1, m->>'userId', m->>'kind', m,
-        (m->>'createdAt')::timestamptz, (m->>'createdAt')::timestamptz
-      FROM ${cte} CROSS JOIN jsonb_array_elements(${messages}::jsonb) AS m`;
   // `cur` reads the version in the statement's snapshot, so a failed conditional write can
   // tell "no such user" from "stale version" without a second round trip.
   const cur = `cur AS (SELECT version FROM ${t.users} WHERE tenant = $1 AND id = $2)`;
@@ -96,29 +65,25 @@ export function userStatements(t: TableNames): UserStatements {
     )`;
   const deleteResult = `SELECT (SELECT count(*) FROM del)::int AS changed,
     (SELECT version FROM cur) AS current`;
-  // The rows a write records besides the user, as CTEs reading the write's CTE `wrote`.
-  const effects = (wrote: string, outbox: string | undefined, events: string | undefined) =>
-    (outbox === undefined ? '' : `, ob AS (${outboxFrom(wrote, outbox)})`) +
-    (events === undefined ? '' : `, ev AS (${insertEvents(t, events, wrote)})`);
+  // The events a write records with the user, as a CTE reading the write's CTE `wrote`.
+  const effects = (wrote: string, events: string) => `, ev AS (${insertEvents(t, events, wrote)})`;
   return {
-    insert: writeTexts(10, (outbox, events) =>
-      outbox === undefined && events === undefined
-        ? insertUser
-        : `WITH u AS (${insertUser} RETURNING 1)${effects('u', outbox, events)}
-          SELECT 1 FROM u`,
-    ),
+    insert: {
+      plain: insertUser,
+      events: `WITH u AS (${insertUser} RETURNING 1)${effects('u', '$11')} SELECT 1 FROM u`,
+    },
     get: `SELECT doc, ${groupsColumn(t, '$2')} AS groups FROM ${t.users} WHERE tenant = $1 AND id = $2`,
-    replace: writeTexts(
-      11,
-      (outbox, events) => `WITH ${cur}, ${upd}${effects('upd', outbox, events)} ${replaceResult}`,
-    ),
+    replace: {
+      plain: `WITH ${cur}, ${upd} ${replaceResult}`,
+      events: `WITH ${cur}, ${upd}${effects('upd', '$12')} ${replaceResult}`,
+    },
     delete: {
       plain: `DELETE FROM ${t.users} WHERE tenant = $1 AND id = $2 RETURNING 1`,
-      events: `WITH ${deleted}${effects('del', undefined, '$3')} SELECT 1 FROM del`,
+      events: `WITH ${deleted}${effects('del', '$3')} SELECT 1 FROM del`,
     },
     deleteVersioned: {
       plain: `WITH ${cur}, ${deletedAt} ${deleteResult}`,
-      events: `WITH ${cur}, ${deletedAt}${effects('del', undefined, '$4')} ${deleteResult}`,
+      events: `WITH ${cur}, ${deletedAt}${effects('del', '$4')} ${deleteResult}`,
     },
     lookup: `SELECT u.doc, ${groupsColumn(t, 'u.id')} AS groups FROM ${t.users} AS u
       WHERE tenant = $1 AND `,

@@ -9,7 +9,6 @@ import { groupCrudCases } from './groups-crud.js';
 import { groupFilterCases } from './groups-filters.js';
 import { groupMembershipCases } from './groups-membership.js';
 import { groupPagingCases } from './groups-paging.js';
-import { outboxCases } from './outbox.js';
 import { keysetPagingCases } from './keyset-paging.js';
 import { pagingCases } from './paging.js';
 import { sortingCases } from './sorting.js';
@@ -34,7 +33,6 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...keysetPagingCases,
   ...filterCases,
   ...sortingCases,
-  ...outboxCases,
   ...groupCrudCases,
   ...groupMembershipCases,
   ...groupFilterCases,

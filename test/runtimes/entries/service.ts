@@ -11,7 +11,7 @@ export const MOUNT = '/api/v1/scim/v2';
 
 /**
  * Builds the Fetch handler. Beside the mount, `GET /__sent` lists the addresses the mailer was
- * handed, so a test can see that the outbox really delivered in this runtime.
+ * handed, so a test can see that the welcome subscriber really delivered in this runtime.
  */
 export function createHandler(store: UserStore): (request: Request) => Promise<Response> {
   const sent: string[] = [];

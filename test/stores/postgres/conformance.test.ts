@@ -13,8 +13,8 @@ import { databaseUrl } from './harness.js';
 import { createPglite } from '../../pglite/template.js';
 
 /**
- * One migrated schema per backend for the whole file; each case starts from emptied tables,
- * because the outbox is shared by all tenants and a case must see only its own messages.
+ * One migrated schema per backend for the whole file; each case starts from emptied user
+ * tables.
  */
 function conformanceOn(
   name: string,
@@ -32,7 +32,7 @@ function conformanceOn(
     await close();
   });
   describeStoreConformance(name, async () => {
-    await executor.query(`TRUNCATE "${schema}".users, "${schema}".user_counts, "${schema}".outbox`);
+    await executor.query(`TRUNCATE "${schema}".users, "${schema}".user_counts`);
     const store = new PostgresUserStore({ executor, schema });
     return {
       store,

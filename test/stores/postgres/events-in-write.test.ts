@@ -1,9 +1,8 @@
 // The events a PostgreSQL write records are inserted by the write's own statement: recorded
-// exactly when that statement wrote, with the outbox rows of the same write, in the write's
+// exactly when that statement wrote, in the write's
 // transaction and order. Covers the variants the store conformance cases do not reach.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DirectoryEvent, DirectoryEventType } from '../../../src/contracts/event-log.js';
-import type { OutboxMessage } from '../../../src/contracts/outbox.js';
 import type { ScimResource } from '../../../src/contracts/resource-store.js';
 import { newId } from '../../../src/core/resources/new-id.js';
 import type { ScimGroup } from '../../../src/schema/group-schema.js';
@@ -37,14 +36,6 @@ for (const { name, open } of backends) {
       occurredAt: new Date().toISOString(),
       data: { id, resourceType: 'User' },
     });
-    const message = (userId: string): OutboxMessage => ({
-      id: newId(),
-      kind: 'welcome',
-      tenant,
-      userId,
-      to: 'someone@example.org',
-      createdAt: new Date().toISOString(),
-    });
     /** The tenant's logged events in feed order, with the transaction that wrote each. */
     const logged = async () =>
       (
@@ -55,14 +46,6 @@ for (const { name, open } of backends) {
         )
       ).map((row) => ({ id: row.id, xid: row.xid }));
     const loggedIds = async () => (await logged()).map((row) => row.id);
-    const outboxIds = async () =>
-      (
-        await backend.executor.query<{ id: string }>(
-          `SELECT id FROM ${tables.outbox} WHERE tenant = $1 ORDER BY id`,
-          [tenant],
-        )
-      ).map((row) => row.id);
-
     beforeAll(async () => {
       backend = await open();
       store = backend.newStore();
@@ -74,42 +57,33 @@ for (const { name, open } of backends) {
     // Each test reads only its own tenant's rows.
     const nextTenant = () => (tenant = `fold-${(cases += 1)}`);
 
-    it('a user write with outbox messages records both, or neither when it writes nothing', async () => {
+    it('a user write records its events, or none when it writes nothing', async () => {
       nextTenant();
       const user = makeUser();
       const created = [event('user.created', user.id), event('user.activated', user.id)];
-      const welcome = message(user.id);
-      await store.create(tenant, user, { outbox: [welcome], events: created });
+      await store.create(tenant, user, { events: created });
       const next = { ...user, meta: meta('User', 'W/"2"') };
       const stale = { ...user, meta: meta('User', 'W/"3"') };
       await expect(
         store.replace(tenant, stale, {
           expectedVersion: 'W/"2"',
-          outbox: [message(user.id)],
           events: [event('user.updated', user.id)],
         }),
       ).rejects.toMatchObject({ status: 412 });
       const ghost = makeUser();
       const missing = await store.replace(tenant, ghost, {
         expectedVersion: 'W/"1"',
-        outbox: [message(ghost.id)],
         events: [event('user.updated', ghost.id)],
       });
       expect(missing).toBe(false);
       const updated = event('user.updated', user.id);
-      const again = message(user.id);
-      await store.replace(tenant, next, {
-        expectedVersion: 'W/"1"',
-        outbox: [again],
-        events: [updated],
-      });
+      await store.replace(tenant, next, { expectedVersion: 'W/"1"', events: [updated] });
 
       const rows = await logged();
       expect(rows.map((row) => row.id)).toEqual([...created, updated].map((e) => e.id));
       // One write, one transaction: its events share the xid, in the order given.
       expect(rows[0]?.xid).toBe(rows[1]?.xid);
       expect(rows[2]?.xid).not.toBe(rows[0]?.xid);
-      expect(await outboxIds()).toEqual([welcome.id, again.id].sort());
     });
 
     it('a user delete records its events only when it deletes, at any expected version', async () => {

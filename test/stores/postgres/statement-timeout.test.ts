@@ -115,7 +115,8 @@ describe.each(
       `SELECT count(*)::int AS n FROM ${t().users} WHERE user_name = 'slow-create@example.org'`,
     );
     const mail = await backend.executor.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM ${t().outbox} WHERE payload::text LIKE '%slow-create%'`,
+      `SELECT count(*)::int AS n FROM ${t().events}
+       WHERE type = 'user.invited' AND event::text LIKE '%slow-create%'`,
     );
     expect([users[0]?.n, mail[0]?.n]).toEqual([0, 0]);
   });

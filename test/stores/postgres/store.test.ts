@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OutboxMessage } from '../../../src/contracts/outbox.js';
 import { isScimError } from '../../../src/errors/index.js';
 import { migrate, migrations, type PostgresUserStore } from '../../../src/stores/postgres/index.js';
 import { backends, makeUser, type Backend } from './harness.js';
 
 const T = 'tenant-a';
-
-function welcome(userId: string, to: string, id = `msg-${userId}`): OutboxMessage {
-  return { id, kind: 'welcome', tenant: T, userId, to, createdAt: '2025-01-01T00:00:00.000Z' };
-}
 
 async function expectScimError(promise: Promise<unknown>, status: number, scimType?: string) {
   const error = await promise.then(
@@ -133,80 +128,6 @@ describe.each(backends)('PostgresUserStore on $name', ({ open }) => {
       filter: { kind: 'compare', path: { attribute: 'id' }, op: 'gt', value: 'p002' },
     });
     expect(filtered).toEqual({ totalResults: 4, resources: [] });
-  });
-
-  it('writes outbox messages with the user, and none when the write fails', async () => {
-    const user = makeUser();
-    await store.create(T, user, { outbox: [welcome(user.id, user.userName)] });
-    await expectScimError(
-      store.create(T, makeUser({ userName: user.userName }), {
-        outbox: [welcome('x', user.userName, 'msg-dup')],
-      }),
-      409,
-      'uniqueness',
-    );
-    const stale = { ...user, meta: { ...user.meta, version: 'W/"5"' } };
-    await expectScimError(
-      store.replace(T, stale, {
-        expectedVersion: 'W/"4"',
-        outbox: [welcome(user.id, 'a', 'msg-stale')],
-      }),
-      412,
-    );
-    const next = { ...user, active: true, meta: { ...user.meta, version: 'W/"2"' } };
-    expect(
-      await store.replace(T, next, {
-        expectedVersion: 'W/"1"',
-        outbox: [welcome(user.id, 'b', 'msg-replace')],
-      }),
-    ).toBe(true);
-
-    const claimed = await store.outbox.claim(
-      new Date('2030-01-01'),
-      new Date('2030-01-01T00:01:00Z'),
-      100,
-    );
-    const ids = claimed.map((m) => m.id);
-    expect(ids).toEqual(expect.arrayContaining([`msg-${user.id}`, 'msg-replace']));
-    expect(ids).not.toContain('msg-dup');
-    expect(ids).not.toContain('msg-stale');
-    expect(claimed.find((m) => m.id === `msg-${user.id}`)).toEqual({
-      ...welcome(user.id, user.userName),
-      attempts: 0,
-      claimToken: expect.any(String),
-    });
-    for (const m of claimed)
-      await store.outbox.complete(m.id, m.claimToken, new Date('2030-01-01'));
-  });
-
-  it('claims due messages once per lease, retries failures and keeps final failures', async () => {
-    const user = makeUser();
-    await store.create(T, user, { outbox: [welcome(user.id, user.userName, 'msg-retry')] });
-    const t0 = new Date('2031-01-01T00:00:00Z');
-    const lease = new Date('2031-01-01T00:01:00Z');
-    expect((await store.outbox.claim(t0, lease, 10)).map((m) => m.id)).toEqual(['msg-retry']);
-    expect(await store.outbox.claim(t0, lease, 10)).toEqual([]);
-    // The lease ran out (the claimer died): the message is due again.
-    const again = await store.outbox.claim(lease, new Date('2031-01-01T00:02:00Z'), 10);
-    expect(again.map((m) => [m.id, m.attempts])).toEqual([['msg-retry', 0]]);
-    const retryAt = new Date('2031-01-01T00:10:00Z');
-    await store.outbox.fail('msg-retry', again[0]!.claimToken, 'smtp down', retryAt);
-    expect(await store.outbox.claim(new Date('2031-01-01T00:05:00Z'), retryAt, 10)).toEqual([]);
-    const third = await store.outbox.claim(retryAt, new Date('2031-01-01T00:11:00Z'), 10);
-    expect(third.map((m) => [m.id, m.attempts])).toEqual([['msg-retry', 1]]);
-    await store.outbox.fail('msg-retry', third[0]!.claimToken, 'bounced', undefined);
-    expect(await store.outbox.claim(new Date('2040-01-01'), new Date('2040-01-02'), 10)).toEqual(
-      [],
-    );
-    const [row] = await backend.executor.query<{
-      attempts: number;
-      last_error: string;
-      failed: boolean;
-    }>(
-      `SELECT attempts, last_error, failed_at IS NOT NULL AS failed FROM "${backend.schema}".outbox WHERE id = $1`,
-      ['msg-retry'],
-    );
-    expect(row).toEqual({ attempts: 2, last_error: 'bounced', failed: true });
   });
 
   it('migrates idempotently and records the version', async () => {

@@ -55,7 +55,6 @@ describe('PostgresUserStore table location', () => {
       'scim_group_members',
       'scim_groups',
       'scim_migrations',
-      'scim_outbox',
       'scim_resource_keys',
       'scim_resources',
       'scim_subscription_partitions',

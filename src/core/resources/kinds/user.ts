@@ -1,4 +1,3 @@
-import type { OutboxMessage } from '../../../contracts/outbox.js';
 import type { DeleteOptions, ListQuery } from '../../../contracts/store-query.js';
 import type { ReplaceOptions, UserStore } from '../../../contracts/user-store.js';
 import { jsonMembersEqual } from '../../../json/json-value.js';
@@ -14,8 +13,7 @@ import type { AccountExtension, ScimUser } from '../../../schema/user-resource.j
 import type { ResourceInput } from '../../../schema/validate-resource-input.js';
 import type { ScimEvent } from '../../events/types.js';
 import type { ResourcePage } from '../../handlers/resource-endpoint.js';
-import type { OutboxDispatcher } from '../../outbox/outbox-dispatcher.js';
-import { welcomeMessage } from '../../outbox/welcome-message.js';
+import { welcomeAddress } from '../../mail/welcome-email.js';
 import {
   accountAfterActiveChange,
   activatedAccount,
@@ -34,8 +32,8 @@ const USER_KEYS = ['externalId'];
 export interface PlannedUserWrite {
   /** The next version (from `assembleUser`), with the version after the current one. */
   readonly user: ScimUser;
-  /** Outbox messages stored in the same write, sent once it is committed. */
-  readonly outbox: readonly OutboxMessage[];
+  /** Whether the write records `user.invited`: a welcome email is due. */
+  readonly invited: boolean;
 }
 
 /** A user's service: the one resource service, configured by {@link UserKind}. */
@@ -43,8 +41,8 @@ export type UserService = ResourceService<ScimUser, PlannedUserWrite, PlannedUse
 
 /** What the User's rules need besides its store and type. */
 export interface UserSettings {
-  /** Delivers the welcome email; without it (no mailer) none is queued. */
-  readonly outbox: OutboxDispatcher | undefined;
+  /** Whether the service sends welcome emails (has a mailer); without, no `user.invited`. */
+  readonly invites: boolean;
   /** Most values of one multi-valued attribute (`maxAttributeValues`). */
   readonly maxAttributeValues: number;
   /** The host's userName rule, applied here so every write (POST, PUT, PATCH) meets it. */
@@ -54,7 +52,7 @@ export interface UserSettings {
     ((tenant: string, userId: string, password: string) => void | Promise<void>) | undefined;
   /**
    * Hears of a fault that must not fail the request: a failing password hook, a welcome email
-   * that could not be queued (the user has no address).
+   * that cannot be sent (the user has no address).
    */
   readonly reportError: (error: unknown) => void;
 }
@@ -63,7 +61,8 @@ export interface UserSettings {
  * The User as the one resource service serves it: its account status and welcome email
  * (docs/lifecycle.md) follow every change of `active`; every write meets the host's userName
  * rule; a PUT that omits `active` keeps it; the writeOnly `password` goes to the host's hook
- * after the write. Events: `user.created|updated|deactivated|reactivated|activated|deleted`.
+ * after the write. Events: `user.created|updated|deactivated|reactivated|activated|deleted`,
+ * and `user.invited` when a welcome email is due.
  */
 export class UserKind implements ResourceKind<ScimUser, PlannedUserWrite, PlannedUserWrite> {
   readonly name = 'User';
@@ -102,9 +101,7 @@ export class UserKind implements ResourceKind<ScimUser, PlannedUserWrite, Planne
     planned: PlannedUserWrite,
     record: EventRecorder<PlannedUserWrite> | undefined,
   ): Promise<PlannedUserWrite> {
-    const { outbox } = planned;
-    const effects = record ? { outbox, events: record(planned) } : { outbox };
-    await this.store.create(tenant, planned.user, effects);
+    await this.store.create(tenant, planned.user, record ? { events: record(planned) } : {});
     return planned;
   }
 
@@ -115,10 +112,8 @@ export class UserKind implements ResourceKind<ScimUser, PlannedUserWrite, Planne
     _ifMatch: string | undefined,
     record: EventRecorder<PlannedUserWrite> | undefined,
   ): Promise<PlannedUserWrite | null> {
-    const { user, outbox } = planned;
-    const expectedVersion = current.meta.version;
-    const options: ReplaceOptions =
-      outbox.length > 0 ? { expectedVersion, outbox } : { expectedVersion };
+    const { user } = planned;
+    const options: ReplaceOptions = { expectedVersion: current.meta.version };
     const events = record?.(planned);
     const replaced = await this.store.replace(
       tenant,
@@ -145,7 +140,7 @@ export class UserKind implements ResourceKind<ScimUser, PlannedUserWrite, Planne
     checkKeyText(attributes, USER_KEYS);
     const { account, invite } = initialAccount(attributes.active === true, now);
     const user = assembleUser({ id, attributes, account, meta: firstMeta(now), type: this.type });
-    return { user, outbox: invite ? this.#welcome(tenant, user, now) : [] };
+    return { user, invited: invite && this.#welcome(tenant, user) };
   }
 
   /**
@@ -190,12 +185,9 @@ export class UserKind implements ResourceKind<ScimUser, PlannedUserWrite, Planne
     before: ScimUser | null,
     done: PlannedUserWrite | null,
   ): ScimEvent[] {
-    return userEvents(tenant, at, id, before, done?.user ?? null);
-  }
-
-  /** Wakes the outbox's dispatcher for the messages a write queued. */
-  committed(done: PlannedUserWrite): void {
-    if (done.outbox.length > 0) this.settings.outbox?.kick();
+    const events = userEvents(tenant, at, id, before, done?.user ?? null);
+    if (done?.invited === true) events.push({ type: 'user.invited', tenant, at, user: done.user });
+    return events;
   }
 
   /**
@@ -218,20 +210,19 @@ export class UserKind implements ResourceKind<ScimUser, PlannedUserWrite, Planne
   activation(current: ScimUser, now: string): PlannedUserWrite | null {
     const account = current[ACCOUNT_SCHEMA];
     if (account.status !== 'Invited') return null;
-    return { user: this.#revise(current, activatedAccount(account, now), now), outbox: [] };
+    return { user: this.#revise(current, activatedAccount(account, now), now), invited: false };
   }
 
   /**
-   * The write that queues the welcome email again for an `Invited` user; `null` when the user
+   * The write that records `user.invited` again for an `Invited` user; `null` when the user
    * is not invited, has no email address, or the service sends no email (no mailer).
    */
-  invitation(tenant: string, current: ScimUser, now: string): PlannedUserWrite | null {
+  invitation(tenant: string, current: ScimUser): PlannedUserWrite | null {
     if (current[ACCOUNT_SCHEMA].status !== 'Invited') return null;
-    const outbox = this.#welcome(tenant, current, now);
-    if (outbox.length === 0) return null;
-    // A version bump makes the outbox write conditional like any other write; no client sees a
-    // change, so lastModified stays.
-    return { user: this.#revise(current, current[ACCOUNT_SCHEMA], undefined), outbox };
+    if (!this.#welcome(tenant, current)) return null;
+    // A version bump makes the event's write conditional like any other write; no client sees
+    // a change, so lastModified stays.
+    return { user: this.#revise(current, current[ACCOUNT_SCHEMA], undefined), invited: true };
   }
 
   /**
@@ -265,24 +256,23 @@ export class UserKind implements ResourceKind<ScimUser, PlannedUserWrite, Planne
       current,
     });
     if (jsonMembersEqual(user, current, 'meta')) return null;
-    return { user, outbox: invite ? this.#welcome(tenant, user, now) : [] };
+    return { user, invited: invite && this.#welcome(tenant, user) };
   }
 
   /**
-   * The welcome email to queue with a write, or none when the service sends none (no mailer)
-   * or the user has no address: the account still moves on, and for a missing address the
-   * host hears of it through `onError`.
+   * Says whether a welcome email is due for `user` with a write: not when the service sends
+   * none (no mailer) or the user has no address; the account still moves on, and for a
+   * missing address the host hears of it through `onError`.
    */
-  #welcome(tenant: string, user: ScimUser, now: string): OutboxMessage[] {
-    if (this.settings.outbox === undefined) return [];
-    const message = welcomeMessage(tenant, user, now);
-    if (message) return [message];
+  #welcome(tenant: string, user: ScimUser): boolean {
+    if (!this.settings.invites) return false;
+    if (welcomeAddress(user) !== undefined) return true;
     this.settings.reportError(
       new Error(
         `No welcome email for user "${user.id}" of tenant "${tenant}": neither its userName nor its emails hold an email address.`,
       ),
     );
-    return [];
+    return false;
   }
 
   // The next version of `current` with another account (the host API's writes).
