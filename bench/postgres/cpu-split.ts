@@ -12,10 +12,10 @@
 //   node --import tsx bench/postgres/cpu-split.ts [--requests 3000] [--seed 2000] [--rounds 2]
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-// @ts-expect-error the shared kit's registry is plain JavaScript without types
-import { addServers, startServer } from '../../../shared/bench/lib/servers.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -32,6 +32,24 @@ const N = Number(args.requests);
 const PREFIX = '/api/v1/scim/v2';
 const TOKEN = 'bench-token';
 const root = new URL('../../', import.meta.url).pathname;
+
+// The shared kit's registry of servers (plain JavaScript): `SCIM_BENCH_KIT`, else
+// `../shared/bench` next to the repository, as `npm run bench:kit` finds it.
+interface KitServer {
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+interface KitRegistry {
+  addServers(specs: string): void;
+  startServer(
+    name: string,
+    options: { port: number; cpu: string; env: Record<string, string> },
+  ): Promise<KitServer>;
+}
+const kitSource = resolve(process.env['SCIM_BENCH_KIT'] ?? join(root, '../shared/bench'));
+const { addServers, startServer } = (await import(
+  pathToFileURL(join(kitSource, 'lib/servers.mjs')).href
+)) as KitRegistry;
 addServers(`scimkit-node-pg=${root}bench/kit/servers/node-pg.mjs`);
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
