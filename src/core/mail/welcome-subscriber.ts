@@ -1,8 +1,8 @@
 import type { Mailer } from '../../contracts/mailer.js';
 import type { UserStore } from '../../contracts/user-store.js';
-import { ScimConfigError } from '../../errors/index.js';
 import type { EventFeed } from '../events/event-feed.js';
 import type { MailDeliveryOptions } from '../options.js';
+import { subscribeSettings } from '../subscriptions/subscribe-settings.js';
 import type { EventHandler, Subscription } from '../subscriptions/types.js';
 import { welcomeEmail } from './welcome-email.js';
 
@@ -38,13 +38,8 @@ export function startWelcome(
   delivery: MailDeliveryOptions,
 ): Subscription | undefined {
   if (mailer === undefined) return undefined;
-  const handler = welcomeHandler(store, mailer);
-  try {
-    return feed.subscribe(WELCOME_SUBSCRIBER, handler, { ...delivery, types: ['user.invited'] });
-  } catch (error) {
-    // The subscriber's own wording names `events.subscribe`; the host wrote `mail.delivery`.
-    if (!(error instanceof ScimConfigError)) throw error;
-    const prefix = `events.subscribe("${WELCOME_SUBSCRIBER}"):`;
-    throw new ScimConfigError(error.message.replace(prefix, 'createScim: mail.delivery:'));
-  }
+  const options = { ...delivery, types: ['user.invited'] };
+  // Checked first under the name the host wrote, `mail.delivery`, not `events.subscribe`.
+  subscribeSettings(WELCOME_SUBSCRIBER, options, 'createScim: mail.delivery');
+  return feed.subscribe(WELCOME_SUBSCRIBER, welcomeHandler(store, mailer), options);
 }

@@ -30,13 +30,18 @@ const DEFAULTS = {
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
 
 /**
- * Applies the defaults to a subscriber's options and refuses values that cannot work.
+ * Applies the defaults to a subscriber's options and refuses values that cannot work. `where`
+ * names the options in an error as the host wrote them (default `events.subscribe("<name>")`).
  *
  * @throws ScimConfigError naming the option: a name that is not 1–100 letters, digits and
  *   `._:-`; a number that is not finite, is negative, or is zero or fractional where that
  *   cannot work; a lease shorter than twice the timeout.
  */
-export function subscribeSettings(name: string, options: SubscribeOptions): SubscribeSettings {
+export function subscribeSettings(
+  name: string,
+  options: SubscribeOptions,
+  where = `events.subscribe(${JSON.stringify(name)})`,
+): SubscribeSettings {
   if (typeof name !== 'string' || !NAME.test(name))
     throw new ScimConfigError(
       `events.subscribe: the name must be 1 to 100 letters, digits, ".", "_", ":" or "-", starting with a letter or digit (got ${JSON.stringify(name)}).`,
@@ -51,7 +56,7 @@ export function subscribeSettings(name: string, options: SubscribeOptions): Subs
       (whole && !Number.isInteger(v))
     )
       throw new ScimConfigError(
-        `events.subscribe("${name}"): ${option} must be a finite ${whole ? 'whole ' : ''}number of at least ${least} (got ${String(v)}).`,
+        `${where}: ${option} must be a finite ${whole ? 'whole ' : ''}number of at least ${least} (got ${String(v)}).`,
       );
     return v;
   };
@@ -69,10 +74,10 @@ export function subscribeSettings(name: string, options: SubscribeOptions): Subs
   };
   if (settings.leaseMs < 2 * settings.timeoutMs)
     throw new ScimConfigError(
-      `events.subscribe("${name}"): leaseMs (${settings.leaseMs}) must be at least twice timeoutMs (${settings.timeoutMs}), so that a claim outlives every attempt made under it.`,
+      `${where}: leaseMs (${settings.leaseMs}) must be at least twice timeoutMs (${settings.timeoutMs}), so that a claim outlives every attempt made under it.`,
     );
   if (settings.types?.some((t) => typeof t !== 'string' || t === ''))
-    throw new ScimConfigError(`events.subscribe("${name}"): types must be non-empty strings.`);
+    throw new ScimConfigError(`${where}: types must be non-empty strings.`);
   return settings;
 }
 
