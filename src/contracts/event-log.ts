@@ -116,7 +116,9 @@ export interface EventPage {
   readonly events: readonly LoggedEvent[];
   /**
    * The cursor to pass as `after` for the next page: the last event's, or the `after` given
-   * when there were none (never `null`, so a poller always has a position to resume from).
+   * when there were none (never `null`, so a poller always has a position to resume from). A
+   * page with fewer events than its limit may instead give the position of the last event it
+   * passed without listing it (one of another tenant or type), so the next read starts there.
    */
   readonly next: string | undefined;
 }

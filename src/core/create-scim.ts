@@ -57,7 +57,7 @@ export function createScim(options: ScimOptions): Scim {
     reportError,
     store.subscriptions,
   );
-  events.onCommit(() => feed.kick());
+  events.onCommit((types) => feed.kick(types));
   const { mailer, delivery } = service.mail;
   const mail = startWelcome(feed.feed, store, mailer, delivery);
   const services = resourceServices({

@@ -5,7 +5,9 @@ import type { LoggedEvent } from '../../src/index.js';
 import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { createScim } from '../../src/index.js';
 import { staticApiKeys } from '../../src/index.js';
-import { setup } from '../core/harness.js';
+import { patchBody, setup } from '../core/harness.js';
+
+const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 
 describe('scim.events.subscribe', () => {
   it('delivers the events of the service writes to a durable subscriber', async () => {
@@ -35,6 +37,50 @@ describe('scim.events.subscribe', () => {
     for (let i = 0; i < 200 && !seen.includes('user.created'); i++)
       await new Promise((resolve) => setTimeout(resolve, 10));
     expect(seen).toContain('user.created');
+    await scim.close();
+  });
+
+  it('wakes a subscriber of some types for its types only, and never misses one', async () => {
+    const store = new MemoryUserStore();
+    const log = store.events as NonNullable<typeof store.events>;
+    const { scim, createUser, request } = setup({ store });
+    const seen: string[] = [];
+    const hourly = { pollIntervalMs: 3_600_000 };
+    const removals = scim.events.subscribe(
+      'removals',
+      async (event) => void seen.push(`${event.type}:${event.data.userId ?? event.data.id}`),
+      { ...hourly, types: ['user.deactivated', 'group.member_removed'] },
+    );
+    await removals.drain();
+    const alice = (await createUser('alice@example.com')).id as string;
+    const group = await request('POST', '/Groups', {
+      body: { schemas: [GROUP_SCHEMA], displayName: 'Class 4B', members: [{ value: alice }] },
+    });
+    expect(group.status).toBe(201);
+    await removals.drain();
+    // Writes of other types leave this subscriber asleep: it reads nothing.
+    let reads = 0;
+    const list = log.list.bind(log);
+    log.list = async (query) => {
+      reads++;
+      return await list(query);
+    };
+    for (let i = 0; i < 5; i++)
+      await request('PATCH', `/Users/${alice}`, {
+        body: patchBody({ op: 'replace', path: 'displayName', value: `Alice ${i}` }),
+      });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(reads).toBe(0);
+    // Its types wake it, one found by the store inside a delete among them, without a drain.
+    const bob = (await createUser('bob@example.com', { active: true })).id as string;
+    await request('PATCH', `/Users/${bob}`, {
+      body: patchBody({ op: 'replace', path: 'active', value: false }),
+    });
+    await request('DELETE', `/Users/${alice}`);
+    const expected = [`user.deactivated:${bob}`, `group.member_removed:${alice}`];
+    for (let i = 0; i < 200 && seen.length < expected.length; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(seen).toEqual(expected);
     await scim.close();
   });
 

@@ -22,14 +22,25 @@ export function directoryEvents(
   const logged: DirectoryEvent[] = [];
   for (const event of events) {
     const data = dataOf(event, resourceType, before);
-    const type = (
-      event.type.startsWith('resource.')
-        ? `${resourceType.toLowerCase()}${event.type.slice('resource'.length)}`
-        : event.type
-    ) as DirectoryEventType;
+    const type = directoryEventType(event.type, resourceType);
     logged.push({ id: newId(), type, tenant: event.tenant, occurredAt: event.at, data });
   }
   return logged;
+}
+
+/**
+ * The log's name of an in-process event type: a host type's `resource.created` is named after
+ * the type in lower case (`class.created`); the User's and the Group's keep theirs.
+ */
+export function directoryEventType(
+  type: ScimEvent['type'],
+  resourceType: string,
+): DirectoryEventType {
+  return (
+    type.startsWith('resource.')
+      ? `${resourceType.toLowerCase()}${type.slice('resource'.length)}`
+      : type
+  ) as DirectoryEventType;
 }
 
 function dataOf(

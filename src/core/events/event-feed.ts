@@ -73,8 +73,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The feed of one `createScim`, and what stops its purge timer. */
 export interface EventFeedService {
   readonly feed: EventFeed;
-  /** Wakes the durable subscribers of this process, after a committed write. */
-  kick(): void;
+  /**
+   * Wakes the durable subscribers of this process after a committed write: those `types` (the
+   * log's types of its events, listed only when asked) concern.
+   */
+  kick(types: () => Iterable<string>): void;
   /** Stops the purge timer and the subscribers, and waits for a purge under way. */
   close(): Promise<void>;
 }
@@ -156,9 +159,9 @@ export function eventFeed(
         return subscribers.subscribe(name, handler, options);
       },
     },
-    kick: () => {
+    kick: (types) => {
       startPurging();
-      subscribers?.kick();
+      subscribers?.kick(types);
     },
     close: async () => {
       closed = true;

@@ -4,7 +4,7 @@ import type { ScimEvent } from './types.js';
 export class EventHub {
   readonly #listeners = new Set<(event: ScimEvent) => void>();
   readonly #onError: (error: unknown) => void;
-  #onCommit: (() => void) | undefined;
+  #onCommit: ((types: () => Iterable<string>) => void) | undefined;
 
   constructor(onError: (error: unknown) => void) {
     this.#onError = onError;
@@ -22,13 +22,17 @@ export class EventHub {
   }
 
   /** Sets what a committed write wakes besides the listeners (the durable subscribers). */
-  onCommit(wake: () => void): void {
+  onCommit(wake: (types: () => Iterable<string>) => void): void {
     this.#onCommit = wake;
   }
 
-  /** Tells that a write committed: wakes what `onCommit` set, even when no one listens. */
-  committed(): void {
-    this.#onCommit?.();
+  /**
+   * Tells that a write committed: wakes what `onCommit` set, even when no one listens.
+   * `types` lists the log's types of the events the write recorded (or may have recorded),
+   * only when asked: a subscriber of other types has nothing new to read.
+   */
+  committed(types: () => Iterable<string>): void {
+    this.#onCommit?.(types);
   }
 
   emit(event: ScimEvent): void {

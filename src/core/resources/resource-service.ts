@@ -11,7 +11,8 @@ import type {
   ResourcePage,
   StoredResource,
 } from '../handlers/resource-endpoint.js';
-import { directoryEvents } from '../events/directory-events.js';
+import { directoryEvents, directoryEventType } from '../events/directory-events.js';
+import type { ScimEvent } from '../events/types.js';
 import { emitEvents } from './events.js';
 import { newId } from './new-id.js';
 import type { EventRecorder, ResourceKind, WriteOnlyValues } from './resource-kind.js';
@@ -238,10 +239,19 @@ export class ResourceService<R extends StoredResource, W, D> {
     };
   }
 
-  // After a committed write or deletion: its events, and a wake for the durable subscribers.
+  // After a committed write or deletion: its events, and a wake for the durable subscribers
+  // of the types it recorded, listed once for both and only when asked. A deletion of a
+  // member may also have recorded the `group.member_removed` the store found.
   #committed(tenant: string, at: string, id: string, before: R | null, done: D | null): void {
-    emitEvents(this.#events, () => this.#kind.events(tenant, at, id, before, done));
-    this.#events.committed();
+    const kind = this.#kind;
+    let listed: readonly ScimEvent[] | undefined;
+    const list = () => (listed ??= kind.events(tenant, at, id, before, done));
+    emitEvents(this.#events, list);
+    this.#events.committed(() => {
+      const types = list().map((event) => directoryEventType(event.type, kind.name));
+      if (done === null && kind.memberType !== undefined) types.push('group.member_removed');
+      return types;
+    });
   }
 
   async #delivered(tenant: string, resource: R, writeOnly: WriteOnlyValues): Promise<void> {

@@ -90,9 +90,21 @@ export class Subscribers {
     };
   }
 
-  /** Wakes every subscriber of this process, after a committed write. */
-  kick(): void {
-    for (const runner of this.#runners.values()) runner.kick();
+  /**
+   * Wakes the subscribers of this process that a committed write concerns: those of every
+   * type, and those of a type among `types` (listed only when some subscriber has types).
+   * Without `types`, wakes them all.
+   */
+  kick(types?: () => Iterable<string>): void {
+    let recorded: ReadonlySet<string> | undefined;
+    for (const runner of this.#runners.values()) {
+      const wanted = runner.types;
+      if (types !== undefined && wanted !== undefined) {
+        recorded ??= new Set(types());
+        if (!wanted.some((type) => recorded?.has(type))) continue;
+      }
+      runner.kick();
+    }
   }
 
   /** Stops every subscriber of this process (see {@link Subscription.stop}). */

@@ -50,6 +50,11 @@ export class SubscriptionRunner {
     };
   }
 
+  /** The event types this subscriber reads; `undefined`: every type. */
+  get types(): readonly string[] | undefined {
+    return this.#parts.settings.types;
+  }
+
   /** Starts polling (when `pollIntervalMs` is above 0) and a first round. */
   start(): void {
     const every = this.#parts.settings.pollIntervalMs;
@@ -149,10 +154,11 @@ export class SubscriptionRunner {
           ...(settings.types === undefined ? {} : { types: settings.types }),
         });
         more = events.length === settings.batchSize;
-        if (events.length === 0) break;
+        // The log may move past events of other types even when it lists none.
+        const to = next ?? events.at(-1)?.cursor;
+        if (to === undefined || to === cursor) break;
         read = true;
         const tenants = [...new Set(events.map((e) => e.tenant))];
-        const to = next ?? events.at(-1)!.cursor;
         const advance = { from: cursor, cursor: to, tenants, now: now(), leaseUntil: lease() };
         if (!(await store.advanceWalker(subscriber, claim.token, advance))) return read;
         cursor = to;

@@ -20,7 +20,8 @@ export interface EventStatements {
   /**
    * $1 xid, $2 seq (the cursor), $3 limit, $4 tenant or NULL, $5 types (text[]) or NULL:
    * `known` (whether the log can have given the cursor) on every row, and at least one row;
-   * `event` is NULL on the only row of an empty page.
+   * `event` is NULL on the only row of an empty page. With types, `tail_xid` and `tail_seq`
+   * name the last event of the tenant (or of all) the read could have passed, matching or not.
    */
   readonly list: string;
   /** $1 before (timestamptz), $2 limit: deletes the oldest events, returns one row each. */
@@ -56,8 +57,17 @@ export function eventStatements(t: TableNames): EventStatements {
     // text ("10" before "9"), not the numbers. Every cursor handed out has an xid below the
     // bound of its read, and the bound never goes down: a cursor at or above it now was never
     // given (`known` false), and the same statement says so, even for an empty page.
-    list: `SELECT b.known, e.xid_text, e.seq_text, e.event
+    // The tail lets a read of some types resume past the events of other types it passed
+    // (one backward step of an index), rather than scan them again on every poll.
+    list: `SELECT b.known, t.tail_xid, t.tail_seq, e.xid_text, e.seq_text, e.event
       FROM (SELECT $1::xid8 < pg_snapshot_xmin(pg_current_snapshot()) AS known) AS b
+      LEFT JOIN LATERAL (
+        SELECT xid::text AS tail_xid, seq::text AS tail_seq FROM ${t.events}
+        WHERE b.known AND $5::text[] IS NOT NULL AND (xid, seq) > ($1::xid8, $2::bigint)
+          AND xid < pg_snapshot_xmin(pg_current_snapshot())
+          AND ($4::text IS NULL OR tenant = $4)
+        ORDER BY xid DESC, seq DESC LIMIT 1
+      ) AS t ON true
       LEFT JOIN LATERAL (
         SELECT xid, seq, xid::text AS xid_text, seq::text AS seq_text, event FROM ${t.events}
         WHERE b.known AND (xid, seq) > ($1::xid8, $2::bigint)

@@ -39,6 +39,8 @@ export class PostgresEventLog implements EventLog {
     const [xid, seq] = query.after === undefined ? ['0', '0'] : parseCursor(query.after);
     const rows = await this.context.query<{
       known: boolean;
+      tail_xid: string | null;
+      tail_seq: string | null;
       xid_text: string | null;
       seq_text: string | null;
       event: DirectoryEvent | null;
@@ -53,10 +55,11 @@ export class PostgresEventLog implements EventLog {
     const events: LoggedEvent[] = [];
     for (const { event, xid_text, seq_text } of rows)
       if (event !== null)
-        events.push({
-          ...event,
-          cursor: `${base36(xid_text as string)}.${base36(seq_text as string)}`,
-        });
+        events.push({ ...event, cursor: cursorOf(xid_text as string, seq_text as string) });
+    // A page that is not full read to the end: it resumes past every event it passed.
+    const tail = rows[0];
+    if (events.length < query.limit && tail?.tail_xid != null && tail.tail_seq != null)
+      return { events, next: cursorOf(tail.tail_xid, tail.tail_seq) };
     const last = events[events.length - 1];
     return { events, next: last ? last.cursor : query.after };
   }
@@ -66,6 +69,11 @@ export class PostgresEventLog implements EventLog {
     const rows = await this.context.query(this.#sql.purge, [before.toISOString(), limit]);
     return rows.length;
   }
+}
+
+// The cursor of the event at (xid, seq), given in decimal.
+function cursorOf(xid: string, seq: string): string {
+  return `${base36(xid)}.${base36(seq)}`;
 }
 
 // A decimal (64-bit) number in base 36.

@@ -258,6 +258,22 @@ export const eventLogCases: readonly StoreConformanceCase[] = [
         ['user.deactivated'],
         'types filter',
       );
+      // `next` may pass events of other types, never a later one of the types asked for.
+      const later = users.make();
+      await store.create(tenant, later, {
+        events: [event(ctx, 'user.created', later.id), event(ctx, 'user.deactivated', later.id)],
+      });
+      const resumed = await log.list({
+        tenant,
+        limit: 10,
+        types: ['user.deactivated'],
+        ...(page.next === undefined ? {} : { after: page.next }),
+      });
+      check.deepEqual(
+        resumed.events.map((e) => `${e.type}:${e.data.id}`),
+        [`user.deactivated:${later.id}`],
+        'the next event of the types asked for, after `next` of a filtered page',
+      );
       const other = await readAll(log, otherTenant, undefined, 2, 1);
       check.deepEqual(
         other.map((e) => e.data.id),
