@@ -55,6 +55,8 @@ export const DIAGNOSTIC_SERVERS = {
 export const POSTGRES_SERVERS = {
   'scimkit-node-pg': 'bench/kit/servers/node-pg.mjs',
   'scimkit-node-pglite': 'bench/kit/servers/node-pglite.mjs',
+  'scimkit-node-pg-log': 'bench/kit/servers/node-pg-log.mjs',
+  'scimkit-node-pg-no-log': 'bench/kit/servers/node-pg-no-log.mjs',
 } as const;
 
 /**

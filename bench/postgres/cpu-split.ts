@@ -10,6 +10,11 @@
 // built package); the kit's `setup.sh` must have installed the baselines' `pg`.
 //
 //   node --import tsx bench/postgres/cpu-split.ts [--requests 3000] [--seed 2000] [--rounds 2]
+//     [--servers raw-pg,scimkit-node-pg] [--scenarios filter,get,patch,put,create]
+//
+// `--servers` takes the kit's names, scimkit's PostgreSQL kit servers (scimkit-node-pg,
+// scimkit-node-pg-log, scimkit-node-pg-no-log) and `name=path` for a kit server of another
+// checkout (built), as `npm run bench:kit` does; each is compared with the first.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { join, resolve } from 'node:path';
@@ -22,6 +27,8 @@ const { values: args } = parseArgs({
     requests: { type: 'string', default: '3000' },
     seed: { type: 'string', default: '2000' },
     rounds: { type: 'string', default: '2' },
+    servers: { type: 'string', default: 'raw-pg,scimkit-node-pg' },
+    scenarios: { type: 'string', default: 'filter,get,patch,put,create' },
     database: {
       type: 'string',
       default: process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test',
@@ -29,6 +36,7 @@ const { values: args } = parseArgs({
   },
 });
 const N = Number(args.requests);
+const scenarios = args.scenarios.split(',').filter((s) => s !== '');
 const PREFIX = '/api/v1/scim/v2';
 const TOKEN = 'bench-token';
 const root = new URL('../../', import.meta.url).pathname;
@@ -50,7 +58,22 @@ const kitSource = resolve(process.env['SCIM_BENCH_KIT'] ?? join(root, '../shared
 const { addServers, startServer } = (await import(
   pathToFileURL(join(kitSource, 'lib/servers.mjs')).href
 )) as KitRegistry;
-addServers(`scimkit-node-pg=${root}bench/kit/servers/node-pg.mjs`);
+const OURS: Readonly<Record<string, string>> = {
+  'scimkit-node-pg': 'node-pg.mjs',
+  'scimkit-node-pg-log': 'node-pg-log.mjs',
+  'scimkit-node-pg-no-log': 'node-pg-no-log.mjs',
+};
+const entries = args.servers.split(',').filter((entry) => entry !== '');
+const names = entries.map((entry) =>
+  entry.includes('=') ? entry.slice(0, entry.indexOf('=')) : entry,
+);
+const specs = entries.flatMap((entry) => {
+  const at = entry.indexOf('=');
+  if (at > 0) return [`${entry.slice(0, at)}=${resolve(entry.slice(at + 1))}`];
+  const file = OURS[entry];
+  return file === undefined ? [] : [`${entry}=${root}bench/kit/servers/${file}`];
+});
+if (specs.length > 0) addServers(specs.join(','));
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 function send(port: number, method: string, path: string, body?: unknown) {
@@ -141,6 +164,10 @@ const SCENARIOS: Record<string, Scenario> = {
     (await send(port, 'POST', '/Users', USER(`c-${tag}-${i}@example.com`, `Given${i}`))).status,
 };
 
+for (const s of scenarios)
+  if (!(s in SCENARIOS))
+    throw new Error(`--scenarios: ${s} (known: ${Object.keys(SCENARIOS).join(', ')})`);
+
 async function measure(name: string, port: number, round: number) {
   const app = `cpu-split-${name}`;
   const server = await startServer(name, {
@@ -158,7 +185,8 @@ async function measure(name: string, port: number, round: number) {
   // Let background work of the seed (welcome emails) settle before counting.
   await new Promise((r) => setTimeout(r, 2000));
   const result: Record<string, { node: number; db: number; wall: number }> = {};
-  for (const [scenario, run] of Object.entries(SCENARIOS)) {
+  for (const scenario of scenarios) {
+    const run = SCENARIOS[scenario] as Scenario;
     // Backends come and go with the pool's idle timeout: each one's CPU is read every 200 ms,
     // and the last reading of each counts (a new one from zero).
     const start = new Map<number, number>();
@@ -197,7 +225,6 @@ async function measure(name: string, port: number, round: number) {
   return result;
 }
 
-const names = ['raw-pg', 'scimkit-node-pg'];
 const all: Record<string, Record<string, { node: number; db: number; wall: number }>[]> = {};
 for (let round = 0; round < Number(args.rounds); round++) {
   const order = round % 2 === 0 ? names : [...names].reverse();
@@ -211,15 +238,21 @@ await admin.end();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? NaN;
 const pick = (name: string, s: string, k: 'node' | 'db' | 'wall') =>
   median((all[name] ?? []).map((r) => r[s]?.[k] ?? NaN));
+// Per server and scenario: Node µs + backends µs of CPU per request, the CPU bound of its kit
+// ratio to the first server ((first's sum) ÷ (its sum)), and its latency one at a time.
+const [first = ''] = names;
 console.log(
-  '| scenario | raw-pg Node µs | raw-pg backends µs | scimkit Node µs | scimkit backends µs | CPU bound scimkit ÷ raw-pg | latency c=1 raw-pg / scimkit µs |',
+  `| scenario | server | Node µs | backends µs | CPU bound ÷ ${first} | latency c=1 µs |`,
 );
-console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
-for (const s of Object.keys(SCENARIOS)) {
-  const r = { node: pick('raw-pg', s, 'node'), db: pick('raw-pg', s, 'db') };
-  const k = { node: pick('scimkit-node-pg', s, 'node'), db: pick('scimkit-node-pg', s, 'db') };
-  const bound = (r.node + r.db) / (k.node + k.db);
-  console.log(
-    `| ${s} | ${r.node.toFixed(0)} | ${r.db.toFixed(0)} | ${k.node.toFixed(0)} | ${k.db.toFixed(0)} | ${(bound * 100).toFixed(0)}% | ${pick('raw-pg', s, 'wall').toFixed(0)} / ${pick('scimkit-node-pg', s, 'wall').toFixed(0)} |`,
-  );
+console.log('| --- | --- | ---: | ---: | ---: | ---: |');
+for (const s of scenarios) {
+  const base = pick(first, s, 'node') + pick(first, s, 'db');
+  for (const name of names) {
+    const node = pick(name, s, 'node');
+    const db = pick(name, s, 'db');
+    const bound = name === first ? '-' : `${((base / (node + db)) * 100).toFixed(0)}%`;
+    console.log(
+      `| ${s} | ${name} | ${node.toFixed(0)} | ${db.toFixed(0)} | ${bound} | ${pick(name, s, 'wall').toFixed(0)} |`,
+    );
+  }
 }

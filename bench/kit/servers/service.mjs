@@ -10,7 +10,7 @@ import { MemoryUserStore } from 'scimkit/memory';
 export const PORT = Number(process.env.PORT ?? 3000);
 export const HOST = process.env.HOST ?? '127.0.0.1';
 export const PREFIX = process.env.PREFIX ?? '/api/v1/scim/v2';
-const TOKEN = process.env.SCIM_TOKEN ?? 'bench-token';
+export const TOKEN = process.env.SCIM_TOKEN ?? 'bench-token';
 
 /** The service over `store`: one tenant, one key, nothing mailed. */
 export function serviceOn(store) {

@@ -103,7 +103,7 @@ export class Subscribers {
         recorded ??= new Set(types());
         if (!wanted.some((type) => recorded?.has(type))) continue;
       }
-      runner.kick();
+      runner.wake();
     }
   }
 

@@ -7,6 +7,13 @@ import type { EventHandler } from './types.js';
 /** Pages of the whole log one walk reads at most before it lets deliveries start. */
 const PAGES_PER_WALK = 10;
 
+/**
+ * How long a write of this process waits before it starts a round: the writes of that window
+ * share one round (one walk, one claim, one record of what was delivered), where a round per
+ * write would cost a database several statements per write.
+ */
+const WAKE_DELAY_MS = 20;
+
 /** What a runner is made of. */
 export interface RunnerParts {
   readonly subscriber: string;
@@ -22,8 +29,8 @@ export interface RunnerParts {
  * Runs one durable subscriber in this process. A round walks the log (when no other process
  * holds this subscriber's walker) and marks the tenants it found due, then claims due tenants
  * up to `concurrency` and delivers each in a task of its own: a tenant whose handler fails or
- * hangs holds one task until its timeout, never the others. A round starts on `kick()` (a
- * write of this process), on the poll, when a retry comes due, and when a task ends with room
+ * hangs holds one task until its timeout, never the others. A round starts on `wake()` (a
+ * write of this process, shortly after), on the poll, when a retry comes due, and when a task ends with room
  * for another tenant.
  */
 export class SubscriptionRunner {
@@ -40,6 +47,7 @@ export class SubscriptionRunner {
   #stopped = false;
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   #poll: ReturnType<typeof setInterval> | undefined;
+  #wake: ReturnType<typeof setTimeout> | undefined;
 
   constructor(parts: RunnerParts) {
     this.#parts = parts;
@@ -63,6 +71,19 @@ export class SubscriptionRunner {
       this.#poll.unref?.();
     }
     this.kick();
+  }
+
+  /**
+   * Starts a round after a committed write of this process, within `WAKE_DELAY_MS`: the writes
+   * of that window share it.
+   */
+  wake(): void {
+    if (this.#stopped || this.#wake !== undefined) return;
+    this.#wake = setTimeout(() => {
+      this.#wake = undefined;
+      this.kick();
+    }, WAKE_DELAY_MS);
+    this.#wake.unref?.();
   }
 
   /** Starts a round soon, without waiting for it; one under way goes round again. */
@@ -112,6 +133,7 @@ export class SubscriptionRunner {
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#poll) clearInterval(this.#poll);
+    if (this.#wake) clearTimeout(this.#wake);
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
     await this.#round;
