@@ -59,7 +59,7 @@ export function createScim(options: ScimOptions): Scim {
   );
   events.onCommit((types) => feed.kick(types));
   const { mailer, delivery } = service.mail;
-  const mail = startWelcome(feed.feed, store, mailer, delivery);
+  const mail = startWelcome(feed, store, mailer, delivery, resourceType);
   const services = resourceServices({
     service,
     events,

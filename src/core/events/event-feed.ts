@@ -1,7 +1,12 @@
 import type { EventLog, EventPage } from '../../contracts/event-log.js';
 import type { SubscriptionStore } from '../../contracts/event-subscriptions.js';
 import { Subscribers } from '../subscriptions/subscribers.js';
-import type { EventHandler, SubscribeOptions, Subscription } from '../subscriptions/types.js';
+import type {
+  EventHandler,
+  PagePreparer,
+  SubscribeOptions,
+  Subscription,
+} from '../subscriptions/types.js';
 import { ScimConfigError, scimErrors } from '../../errors/index.js';
 import { previewJson } from '../../json/preview-json.js';
 
@@ -78,6 +83,16 @@ export interface EventFeedService {
    * log's types of its events, listed only when asked) concern.
    */
   kick(types: () => Iterable<string>): void;
+  /**
+   * Starts a built-in subscriber (the welcome email's): `subscribe`, with a `prepare` that
+   * reads what its handler needs for each page at once.
+   */
+  subscribeBuiltIn(
+    name: string,
+    handler: EventHandler,
+    options: SubscribeOptions,
+    prepare: PagePreparer,
+  ): Subscription;
   /** Stops the purge timer and the subscribers, and waits for a purge under way. */
   close(): Promise<void>;
 }
@@ -133,6 +148,18 @@ export function eventFeed(
   };
   const subscribers =
     log && new Subscribers({ log, store: subscriptions, now, onError: reportError });
+  const subscribe = (
+    name: string,
+    handler: EventHandler,
+    options?: SubscribeOptions,
+    prepare?: PagePreparer,
+  ): Subscription => {
+    if (!subscribers)
+      throw new ScimConfigError(
+        `events.subscribe("${name}"): the store keeps no event log (its \`events\` is absent), so there is nothing to deliver.`,
+      );
+    return subscribers.subscribe(name, handler, options, prepare);
+  };
   return {
     feed: {
       async list(tenant, options = {}) {
@@ -151,14 +178,9 @@ export function eventFeed(
         tick();
         return (await running) ?? 0;
       },
-      subscribe(name, handler, options) {
-        if (!subscribers)
-          throw new ScimConfigError(
-            `events.subscribe("${name}"): the store keeps no event log (its \`events\` is absent), so there is nothing to deliver.`,
-          );
-        return subscribers.subscribe(name, handler, options);
-      },
+      subscribe: (name, handler, options) => subscribe(name, handler, options),
     },
+    subscribeBuiltIn: subscribe,
     kick: (types) => {
       startPurging();
       subscribers?.kick(types);

@@ -1,9 +1,11 @@
 import type { Mailer } from '../../contracts/mailer.js';
 import type { UserStore } from '../../contracts/user-store.js';
-import type { EventFeed } from '../events/event-feed.js';
+import type { EventFeedService } from '../events/event-feed.js';
+import type { Filter } from '../../filter/ast.js';
+import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { MailDeliveryOptions } from '../options.js';
 import { subscribeSettings } from '../subscriptions/subscribe-settings.js';
-import type { EventHandler, Subscription } from '../subscriptions/types.js';
+import type { EventHandler, PagePreparer, Subscription } from '../subscriptions/types.js';
 import { welcomeEmail } from './welcome-email.js';
 
 /**
@@ -12,18 +14,80 @@ import { welcomeEmail } from './welcome-email.js';
  */
 export const WELCOME_SUBSCRIBER = 'scimkit.welcome';
 
+/** How long a page's read of which users exist stands in for a read of its own, in ms. */
+const PREPARED_FOR_MS = 1_000;
+
+/** Which users of a page of one tenant's events still existed, and when that was read. */
+interface Prepared {
+  readonly at: number;
+  readonly exists: Map<string, boolean>;
+}
+
 /**
- * Returns the handler of the welcome subscriber: for a `user.invited` event, sends the welcome
- * email built from the user the event recorded, keyed by the event's id, unless the user was
- * deleted since (no email then) or has no address.
+ * The welcome subscriber's handler and its page reader. For a `user.invited` event, the
+ * handler sends the welcome email built from the user the event recorded, keyed by the event's
+ * id, unless the user was deleted since (no email then) or has no address. Whether the user
+ * still exists is read for a whole page of the tenant's events in one list query (`id eq`
+ * terms), so that a burst of creates costs one read per page, not one per email; a user the
+ * page's read did not cover, or one read over a second ago, is read alone.
  */
-export function welcomeHandler(store: UserStore, mailer: Mailer): EventHandler {
-  return async (event, { signal }) => {
-    if ((await store.get(event.tenant, event.data.id)) === null) return;
-    const email = welcomeEmail(event);
-    if (email === undefined) return;
-    await mailer.sendWelcome(email, { signal });
+export function welcomeDelivery(
+  store: UserStore,
+  mailer: Mailer,
+  resourceType: CompiledResourceType,
+): { readonly handler: EventHandler; readonly prepare: PagePreparer } {
+  // One entry per tenant being delivered: this process delivers a tenant in one task at a
+  // time, and each page (or batch of dead letters) replaces its tenant's entry.
+  const prepared = new Map<string, Prepared>();
+  const exists = async (tenant: string, id: string): Promise<boolean> => {
+    const page = prepared.get(tenant);
+    const known = page?.exists.get(id);
+    if (page !== undefined && known !== undefined) {
+      page.exists.delete(id);
+      if (page.exists.size === 0 && prepared.get(tenant) === page) prepared.delete(tenant);
+      if (performance.now() - page.at <= PREPARED_FOR_MS) return known;
+    }
+    return (await store.get(tenant, id)) !== null;
   };
+  return {
+    async handler(event, { signal }) {
+      if (!(await exists(event.tenant, event.data.id))) return;
+      const email = welcomeEmail(event);
+      if (email === undefined) return;
+      await mailer.sendWelcome(email, { signal });
+    },
+    async prepare(tenant, events) {
+      prepared.delete(tenant);
+      const ids = [...new Set(events.map((event) => event.data.id))];
+      const filter = idIn(ids);
+      if (ids.length < 2 || filter === undefined) return;
+      if (store.capabilities?.supportsFilter?.(filter) === false) return;
+      const at = performance.now();
+      try {
+        const page = await store.list(tenant, {
+          filter,
+          startIndex: 1,
+          count: ids.length,
+          resourceType,
+        });
+        const found = new Set(page.resources.map((user) => user.id));
+        prepared.set(tenant, { at, exists: new Map(ids.map((id) => [id, found.has(id)])) });
+      } catch {
+        // Each handler call reads its user alone, and meets the store's failure there.
+      }
+    },
+  };
+}
+
+// `id eq "a" or id eq "b" or …`, balanced so that its depth grows with the log of its size.
+function idIn(ids: readonly string[]): Filter | undefined {
+  if (ids.length === 0) return undefined;
+  if (ids.length === 1)
+    return { kind: 'compare', path: { attribute: 'id' }, op: 'eq', value: ids[0] as string };
+  const half = ids.length >> 1;
+  const left = idIn(ids.slice(0, half)) as Filter;
+  const right = idIn(ids.slice(half)) as Filter;
+  return { kind: 'or', left, right };
 }
 
 /**
@@ -32,14 +96,16 @@ export function welcomeHandler(store: UserStore, mailer: Mailer): EventHandler {
  * @throws ScimConfigError naming the `mail.delivery` option that cannot work.
  */
 export function startWelcome(
-  feed: EventFeed,
+  feed: EventFeedService,
   store: UserStore,
   mailer: Mailer | undefined,
   delivery: MailDeliveryOptions,
+  resourceType: CompiledResourceType,
 ): Subscription | undefined {
   if (mailer === undefined) return undefined;
   const options = { ...delivery, types: ['user.invited'] };
   // Checked first under the name the host wrote, `mail.delivery`, not `events.subscribe`.
   subscribeSettings(WELCOME_SUBSCRIBER, options, 'createScim: mail.delivery');
-  return feed.subscribe(WELCOME_SUBSCRIBER, welcomeHandler(store, mailer), options);
+  const { handler, prepare } = welcomeDelivery(store, mailer, resourceType);
+  return feed.subscribeBuiltIn(WELCOME_SUBSCRIBER, handler, options, prepare);
 }

@@ -7,7 +7,7 @@ import type {
 import { isScimError } from '../../errors/index.js';
 import { callHandler, errorText } from './call-handler.js';
 import { retryDelay, type SubscribeSettings } from './subscribe-settings.js';
-import type { EventHandler } from './types.js';
+import type { EventHandler, PagePreparer } from './types.js';
 
 /** Pages of the log one claim delivers at most before it hands the tenant back (still due). */
 const PAGES_PER_CLAIM = 10;
@@ -37,6 +37,8 @@ export interface PartitionDeps {
   readonly stopping: () => boolean;
   /** Asks for a delivery round at `at` (ms), when a retry is due. */
   readonly wakeAt: (at: number) => void;
+  /** Reads what the handler needs for a page at once (a built-in subscriber's). */
+  readonly prepare?: PagePreparer | undefined;
 }
 
 /** What an attempt came to for the partition: go on with the next event, or stop. */
@@ -94,6 +96,11 @@ class PartitionRun {
       state: 'queued',
       limit: settings.batchSize,
     });
+    if (queued.length > 0)
+      await this.#deps.prepare?.(
+        tenant,
+        queued.map((letter) => letter.event),
+      );
     for (const letter of queued) {
       if (this.#deps.stopping()) return this.release(undefined);
       if ((await this.#attempt(letter.event, true)) === 'stop') return;
@@ -118,6 +125,7 @@ class PartitionRun {
       }
       // Caught up: idle, unless the walker marked the tenant again meanwhile.
       if (events.length === 0) return this.release(this.#claim.wakes);
+      await this.#deps.prepare?.(tenant, events);
       for (const event of events) {
         if (this.#deps.stopping()) return this.release(undefined);
         if ((await this.#attempt(event, false)) === 'stop') return;

@@ -3,7 +3,7 @@ import type { SubscriptionStore } from '../../contracts/event-subscriptions.js';
 import { ScimConfigError } from '../../errors/index.js';
 import { subscribeSettings } from './subscribe-settings.js';
 import { SubscriptionRunner } from './subscription-runner.js';
-import type { EventHandler, SubscribeOptions, Subscription } from './types.js';
+import type { EventHandler, PagePreparer, SubscribeOptions, Subscription } from './types.js';
 
 /** What the durable subscribers of one service read and keep their state in. */
 export interface SubscribersParts {
@@ -37,7 +37,12 @@ export class Subscribers {
    * @throws ScimConfigError when the store keeps no subscription state, the name is already
    *   subscribed in this process, or an option cannot work.
    */
-  subscribe(name: string, handler: EventHandler, options: SubscribeOptions = {}): Subscription {
+  subscribe(
+    name: string,
+    handler: EventHandler,
+    options: SubscribeOptions = {},
+    prepare?: PagePreparer,
+  ): Subscription {
     const settings = subscribeSettings(name, options);
     const { store, log, now, onError } = this.#parts;
     if (store === undefined)
@@ -54,7 +59,7 @@ export class Subscribers {
       );
     const runner = new SubscriptionRunner({
       subscriber: name,
-      ...{ log, store, handler, settings, now, onError },
+      ...{ log, store, handler, settings, now, onError, prepare },
     });
     this.#runners.set(name, runner);
     runner.start();

@@ -2,7 +2,7 @@ import type { EventLog } from '../../contracts/event-log.js';
 import type { SubscriptionStore } from '../../contracts/event-subscriptions.js';
 import { deliverPartition, type PartitionDeps } from './deliver-partition.js';
 import { retryDelay, type SubscribeSettings } from './subscribe-settings.js';
-import type { EventHandler } from './types.js';
+import type { EventHandler, PagePreparer } from './types.js';
 
 /** Pages of the whole log one walk reads at most before it lets deliveries start. */
 const PAGES_PER_WALK = 10;
@@ -23,6 +23,8 @@ export interface RunnerParts {
   readonly settings: SubscribeSettings;
   readonly now: () => Date;
   readonly onError: (error: unknown) => void;
+  /** Reads what the handler needs for a page at once (a built-in subscriber's). */
+  readonly prepare?: PagePreparer | undefined;
 }
 
 /**

@@ -123,3 +123,11 @@ export interface Subscription {
   /** Lists this subscriber's delivery attempts for one tenant, newest first. */
   attempts(options: AttemptListOptions): Promise<AttemptPage>;
 }
+
+/**
+ * Reads, in one step, what a handler will need for a page of one tenant's events before they
+ * are handled one by one (the welcome subscriber: which of the users still exist). Called
+ * before every page and every batch of dead letters a handler is given. Internal to the
+ * built-in subscribers; it must not throw (a handler that finds nothing prepared reads alone).
+ */
+export type PagePreparer = (tenant: string, events: readonly LoggedEvent[]) => Promise<void>;
