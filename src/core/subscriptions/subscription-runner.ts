@@ -8,11 +8,22 @@ import type { EventHandler, PagePreparer } from './types.js';
 const PAGES_PER_WALK = 10;
 
 /**
- * How long a write of this process waits before it starts a round: the writes of that window
- * share one round (one walk, one claim, one record of what was delivered), where a round per
- * write would cost a database several statements per write.
+ * How long a write of this process waits before it starts a round, and how long after the
+ * start of the last round woken so: the writes of that window share one round (one walk, one
+ * claim, one record of what was delivered), where a round per write would cost a database
+ * several statements per write. A lone write is delivered within the first; a steady stream of
+ * writes, a round per the second at most.
  */
 const WAKE_DELAY_MS = 20;
+const WAKE_SPACING_MS = 100;
+
+/**
+ * Rounds after the last write of this process, this long after it. On PostgreSQL a write's
+ * events become readable once every transaction older than it has ended: the round a write
+ * wakes can come while an older one is still open and miss them, and with no later write and
+ * no poll they would wait for the next start. These rounds find them.
+ */
+const SETTLE_AFTER_MS = [1_000, 10_000] as const;
 
 /** What a runner is made of. */
 export interface RunnerParts {
@@ -50,6 +61,10 @@ export class SubscriptionRunner {
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   #poll: ReturnType<typeof setInterval> | undefined;
   #wake: ReturnType<typeof setTimeout> | undefined;
+  /** When the last round woken by a write started (`performance.now()`). */
+  #wokenAt = -Infinity;
+  /** The rounds that follow the last write (also in `#timers`, which `stop` clears). */
+  #settle: ReturnType<typeof setTimeout>[] = [];
 
   constructor(parts: RunnerParts) {
     this.#parts = parts;
@@ -76,16 +91,40 @@ export class SubscriptionRunner {
   }
 
   /**
-   * Starts a round after a committed write of this process, within `WAKE_DELAY_MS`: the writes
-   * of that window share it.
+   * Starts a round after a committed write of this process, `WAKE_DELAY_MS` later and at least
+   * `WAKE_SPACING_MS` after the last one a write started: the writes of that window share it.
    */
   wake(): void {
-    if (this.#stopped || this.#wake !== undefined) return;
-    this.#wake = setTimeout(() => {
-      this.#wake = undefined;
-      this.kick();
-    }, WAKE_DELAY_MS);
+    if (this.#stopped) return;
+    this.#settleLater();
+    if (this.#wake !== undefined) return;
+    const spaced = this.#wokenAt + WAKE_SPACING_MS - performance.now();
+    this.#wake = setTimeout(
+      () => {
+        this.#wake = undefined;
+        this.#wokenAt = performance.now();
+        this.kick();
+      },
+      Math.max(WAKE_DELAY_MS, spaced),
+    );
     this.#wake.unref?.();
+  }
+
+  // (Re)starts the rounds that follow the last write (SETTLE_AFTER_MS).
+  #settleLater(): void {
+    for (const timer of this.#settle) {
+      clearTimeout(timer);
+      this.#timers.delete(timer);
+    }
+    this.#settle = SETTLE_AFTER_MS.map((after) => {
+      const timer = setTimeout(() => {
+        this.#timers.delete(timer);
+        this.kick();
+      }, after);
+      timer.unref?.();
+      this.#timers.add(timer);
+      return timer;
+    });
   }
 
   /** Starts a round soon, without waiting for it; one under way goes round again. */
