@@ -46,7 +46,7 @@ async function storeVsRaw(pool: pg.Pool) {
   const executor = pgExecutor(pool);
   await migrate(executor, { schema });
   const store = new PostgresUserStore({ executor, schema });
-  const users = createUserFactory(T);
+  const users = createUserFactory();
   const t = `"${schema}".users`;
   const seedStore: ScimUser[] = [];
   const seedRaw: ScimUser[] = [];
