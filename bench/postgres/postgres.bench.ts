@@ -15,6 +15,8 @@ import { userNameKey } from '../../src/schema/user-name-key.js';
 import type { ScimUser } from '../../src/schema/user-resource.js';
 import { foldedJson } from '../../src/stores/postgres/folded-json.js';
 import { PostgresUserStore, migrate, pgExecutor } from '../../src/stores/postgres/index.js';
+import { pageStatement, usersPage } from '../../src/stores/postgres/page-statement.js';
+import { tableNames } from '../../src/stores/postgres/table-names.js';
 import { createUserFactory } from '../../src/testing/index.js';
 import { loadThroughBulk } from './bulk-load.js';
 import { compareInterleaved, median } from './measure.js';
@@ -173,7 +175,10 @@ async function loaded(pool: pg.Pool, size: number) {
   const schema = `scimkit_bench_${size}`;
   const executor = pgExecutor(pool);
   const existing = await pool
-    .query<{ n: string }>(`SELECT n FROM "${schema}".user_counts WHERE tenant = $1`, [T])
+    .query<{ n: string }>(
+      `SELECT COALESCE(sum(n), 0) AS n FROM "${schema}".user_counts WHERE tenant = $1`,
+      [T],
+    )
     .catch(() => ({ rows: [] as { n: string }[] }));
   let loadMs = 0;
   if (!KEEP || Number(existing.rows[0]?.n) !== size) {
@@ -207,12 +212,13 @@ async function plans(pool: pg.Pool, at: Loaded) {
       Number(plan['Shared Hit Blocks'] ?? 0) + Number(plan['Shared Read Blocks'] ?? 0);
     return `${[...new Set(nodes)].join(' + ')}; ${buffers} buffers`;
   };
-  const store = at.store as unknown as { sql: { pageAll: string } };
+  // The statement of the store's unfiltered page, as it builds it.
+  const page = pageStatement(usersPage(tableNames({ schema: at.schema })), undefined, undefined);
   const lookup = await explain(
     `SELECT doc FROM ${t} WHERE tenant = $1 AND user_name_key = $2 ORDER BY id LIMIT 100`,
     [T, userNameKey(`USER${Math.floor(at.size / 2)}@example.org`)],
   );
-  return { page: await explain(store.sql.pageAll, [T, 100, 0]), lookup };
+  return { page: await explain(page, [T, 100, 0]), lookup };
 }
 
 /** Measures the two sizes interleaved, so that load on the machine hits both alike. */
