@@ -33,7 +33,7 @@ const MIB = 1024 * 1024;
 const gc = (globalThis as { gc?: () => void }).gc;
 
 async function load(store: MemoryUserStore): Promise<void> {
-  const users = createUserFactory(TENANT);
+  const users = createUserFactory();
   const ids: string[] = [];
   for (let i = 0; i < MEMBERS; i++) {
     const user = users.make();

@@ -45,7 +45,7 @@ const group = (id: string): ScimGroup => ({
 /** Loads a group of `size` members through the store's own calls (memory). */
 async function loadMemory(store: MemoryUserStore, size: number): Promise<Fixture> {
   const tenant = `bench-${size}`;
-  const users = createUserFactory(tenant);
+  const users = createUserFactory();
   const ids: string[] = [];
   for (let i = 0; i <= size; i++) {
     const user = users.make();

@@ -45,7 +45,7 @@ const group = (id: string, displayName: string): ScimGroup => ({
 async function load(store: UserStore): Promise<string[]> {
   const groups = store.groups;
   if (!groups) throw new Error('the store has no groups');
-  const users = createUserFactory(TENANT);
+  const users = createUserFactory();
   const ids: string[] = [];
   for (let i = 0; i < USERS; i += 100) {
     const batch = Array.from({ length: Math.min(100, USERS - i) }, () => users.make());

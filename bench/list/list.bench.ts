@@ -30,7 +30,7 @@ interface Subject {
 
 async function build(size: number): Promise<Subject> {
   const store = new MemoryUserStore();
-  const users = createUserFactory(TENANT);
+  const users = createUserFactory();
   const every = Math.floor(size / SAMPLES);
   const userNames: string[] = [];
   const externalIds: string[] = [];

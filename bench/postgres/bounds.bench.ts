@@ -145,7 +145,7 @@ async function main() {
   try {
     await migrate(pgExecutor(pool), { schema });
     const store = new PostgresUserStore({ executor: pgExecutor(pool), schema });
-    const factory = createUserFactory(T);
+    const factory = createUserFactory();
     const users: ScimUser[] = [];
     for (let i = 0; i < USERS; i++) {
       const u = factory.make();

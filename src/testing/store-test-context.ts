@@ -30,7 +30,7 @@ export async function openStoreTestContext(factory: StoreFactory): Promise<Opene
     store,
     tenant,
     otherTenant: `tenant-b-${suffix}`,
-    users: createUserFactory(tenant),
+    users: createUserFactory(),
     readStored,
     async read(id, inTenant = tenant) {
       return readStored ? await readStored(inTenant, id) : await store.get(inTenant, id);

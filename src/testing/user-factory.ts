@@ -7,19 +7,18 @@ const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 /**
  * Creates a {@link UserFactory} whose ids share a random prefix and end in a zero-padded
  * counter, so they sort in creation order as the core's ids do, and never collide with the ids
- * of another factory (which matters when a store under test is a shared database). `_tenant`
- * names the tenant the users are made for; the users themselves carry none (a store keeps the
- * tenant beside each user).
+ * of another factory (which matters when a store under test is a shared database). The users
+ * carry no tenant: a store keeps the tenant beside each user, so one factory serves them all.
  *
  * @example
  * ```ts
- * const users = createUserFactory('tenant-a');
+ * const users = createUserFactory();
  * const ada = users.make({ userName: 'ada@example.org' });
  * await store.create('tenant-a', ada);
  * await store.replace('tenant-a', users.next(ada, { active: true }), { expectedVersion: ada.meta.version });
  * ```
  */
-export function createUserFactory(_tenant = 'tenant-a'): UserFactory {
+export function createUserFactory(): UserFactory {
   const prefix = Math.random().toString(36).slice(2, 10).padEnd(8, '0');
   let counter = 0;
   const created = new Date().toISOString();

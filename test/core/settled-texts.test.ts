@@ -519,7 +519,7 @@ describe('settled JSON, the one rule (src/json/settled-json.ts)', () => {
 
   it('knows a stored version settled without walking its members', async () => {
     const store = new MemoryUserStore();
-    const users = createUserFactory('t');
+    const users = createUserFactory();
     const user = users.make();
     await store.create('t', user);
     const stored = await store.get('t', user.id);
@@ -550,7 +550,7 @@ describe('the memory stores keep what a frozen value showed when it was written'
 
   it('stores a user with a getter as the value the getter gave, on create and replace', async () => {
     const store = new MemoryUserStore();
-    const users = createUserFactory('t');
+    const users = createUserFactory();
     let title = 'Engineer';
     const made = users.make();
     await store.create('t', withTitle(made, () => title) as never);

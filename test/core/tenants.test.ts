@@ -224,12 +224,21 @@ describe.each(everyBackend)('tenants.delete on the $name store', ({ open }) => {
     expect(await membershipRows(stores, 'gone-1')).toBe(stores.sql ? 0 : undefined);
     for (const id of a.userIds)
       expect(await stores.store.groups?.groupsOf('gone-1', id)).toEqual([]);
-    // One event per resource, as a SCIM DELETE of each emits.
-    const deleted = svc.events.map((e) => `${e.type}:${'id' in e ? e.id : ''}`).sort();
+    // One event per resource, as a SCIM DELETE of each emits, and the membership the inner
+    // group's deletion removed: groups go in id order, so the outer group still held it.
+    const [inner, outer] = a.groupIds;
+    const deleted = svc.events
+      .map((e) =>
+        'member' in e
+          ? `${e.type}:${e.groupId}:${e.member.value}`
+          : `${e.type}:${'id' in e ? e.id : ''}`,
+      )
+      .sort();
     expect(deleted).toEqual(
       [
         ...a.userIds.map((id) => `user.deleted:${id}`),
         ...a.groupIds.map((id) => `group.deleted:${id}`),
+        `group.member_removed:${outer}:${inner}`,
         ...a.roomIds.map((id) => `resource.deleted:${id}`),
       ].sort(),
     );

@@ -6,14 +6,16 @@
 // The first process runs without the webhook: a subscriber's claims held by a killed process
 // keep others out until their lease ends (a minute in the example server), longer than this
 // test may take; taking over a killed instance's tenants is tested in
-// test/core/subscriptions/shared-work.test.ts. Most of the time goes to PGlite's first start in
-// an empty folder (20 s and more on a busy machine); the creates, the kill and the checks take
-// a few seconds, each loop bounded in count and time.
+// test/core/subscriptions/shared-work.test.ts. On PGlite the data folder starts as a copy of the
+// run's empty database: a first start in an empty folder would spend most of the test in
+// initdb (20 s and more on a busy machine), which has nothing to do with a crash. The creates,
+// the kill and the checks take a few seconds, each loop bounded in count and time.
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createPgliteFolder } from '../pglite/template.js';
 import {
   databaseUrl,
   freshSchema,
@@ -33,6 +35,8 @@ const HEADERS = { authorization: `Bearer ${KEY}`, 'content-type': 'application/s
 interface Backend {
   readonly name: string;
   readonly skip: boolean;
+  /** Makes the backend's database ready for a first start with `env(dir)`. */
+  prepare(dir: string): Promise<void>;
   env(dir: string): Record<string, string>;
   cleanup(): Promise<void>;
 }
@@ -42,12 +46,15 @@ const backends: Backend[] = [
   {
     name: 'PGlite',
     skip: false,
+    // Where the example server keeps its database inside SCIMKIT_DATA_DIR.
+    prepare: (dir) => createPgliteFolder(join(dir, 'data', 'pglite')),
     env: (dir) => ({ SCIMKIT_DATA_DIR: join(dir, 'data') }),
     cleanup: async () => undefined,
   },
   {
     name: 'PostgreSQL',
     skip: schema === undefined,
+    prepare: async () => undefined,
     env: () => ({ DATABASE_URL: databaseUrl ?? '', SCIMKIT_DB_SCHEMA: schema?.schema ?? '' }),
     cleanup: async () => schema?.drop(),
   },
@@ -149,6 +156,7 @@ describe.each(backends)('the example server killed mid-write on $name', (backend
       const folder = scratch();
       const receiver = await webhookReceiver();
       try {
+        await backend.prepare(folder.dir);
         const first = await spawnServer(backend.env(folder.dir));
         let killing: Promise<void> | undefined;
         const acknowledged = await createUntilKilled(first.url, () => (killing = first.kill()));

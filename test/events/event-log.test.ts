@@ -15,37 +15,13 @@ import { backends } from '../stores/postgres/harness.js';
 import { isScimError } from '../../src/errors/index.js';
 import { everyStore, type OpenedStore } from '../core/every-store.js';
 import { KEY_B, patchBody, setup, USER_SCHEMA } from '../core/harness.js';
+import { has, readUntil } from './read-feed.js';
 
 const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
-
-// On a PostgreSQL server the feed holds back while any transaction of the cluster is open (a
-// parallel test file's, say): read until the events a test waits for are there, within bounds.
-async function readUntil(
-  scim: Scim,
-  done: (events: readonly LoggedEvent[]) => boolean,
-  tenant = 'tenant-a',
-  types?: string[],
-): Promise<LoggedEvent[]> {
-  const all: LoggedEvent[] = [];
-  let cursor: string | undefined;
-  for (let i = 0; i < 400; i++) {
-    const page = await scim.events.list(tenant, { after: cursor, limit: 50, types });
-    all.push(...page.events);
-    cursor = page.next;
-    if (page.events.length === 0) {
-      if (done(all)) return all;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-  throw new Error('the feed did not show the events awaited');
-}
 
 // The events from the first one about `id` on.
 const from = (events: readonly LoggedEvent[], id: string) =>
   events.slice(events.findIndex((e) => e.data.id === id));
-
-const has = (type: string, id: string) => (events: readonly LoggedEvent[]) =>
-  events.some((e) => e.type === type && e.data.id === id);
 
 // Every event of tenant-a after `after`, page by page.
 async function readAll(scim: Scim, after?: string, limit = 3): Promise<LoggedEvent[]> {

@@ -1,37 +1,15 @@
 // Deleting a user (or a group that is itself a member) removes it from every group it was in:
 // the log records one `group.member_removed` per group, in the same atomic step as the delete,
-// on every bundled store, for DELETE, Bulk DELETE and `scim.tenants.delete`.
+// on every bundled store, for DELETE, Bulk DELETE and `scim.tenants.delete`; `scim.on`
+// listeners hear the same events in the same order.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LoggedEvent, Scim } from '../../src/index.js';
+import type { LoggedEvent, ScimEvent } from '../../src/index.js';
 import { everyStore, type OpenedStore } from '../core/every-store.js';
 import { KEY_B, setup } from '../core/harness.js';
+import { has, readUntil } from './read-feed.js';
 
 const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 const BULK = 'urn:ietf:params:scim:api:messages:2.0:BulkRequest';
-
-// Every event of `tenant` once `done` holds (a PostgreSQL server's feed may hold back while
-// another test file's transaction is open), within bounds.
-async function readUntil(
-  scim: Scim,
-  tenant: string,
-  done: (events: readonly LoggedEvent[]) => boolean,
-): Promise<LoggedEvent[]> {
-  const all: LoggedEvent[] = [];
-  let cursor: string | undefined;
-  for (let i = 0; i < 400; i++) {
-    const page = await scim.events.list(tenant, { after: cursor, limit: 100 });
-    all.push(...page.events);
-    cursor = page.next;
-    if (page.events.length === 0) {
-      if (done(all)) return all;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-  throw new Error('the feed did not show the events awaited');
-}
-
-const deleted = (type: string, id: string) => (events: readonly LoggedEvent[]) =>
-  events.some((e) => e.type === type && e.data.id === id);
 
 // The events from the deletion of `id` on: the deletion, then what it removed.
 const fromDeletion = (events: readonly LoggedEvent[], id: string) =>
@@ -39,15 +17,24 @@ const fromDeletion = (events: readonly LoggedEvent[], id: string) =>
 
 const removal = (e: LoggedEvent) => [e.type, e.data.groupId, e.data.userId, e.data.memberType];
 
+// What `removal` shows of a logged event, of an event a `scim.on` listener heard.
+const heardRemoval = (e: ScimEvent) =>
+  'member' in e ? [e.type, e.groupId, e.member.value, e.member.type] : [e.type, ...NO_MEMBER];
+const NO_MEMBER = [undefined, undefined, undefined];
+
 describe.each(everyStore)(
   'a deleted member leaves its groups, in the log, on $name',
   ({ open }) => {
     let opened: OpenedStore;
     let h: ReturnType<typeof setup>;
+    const heard: ScimEvent[] = [];
+    // What the listener heard of `tenant`, to hold against the tenant's whole log.
+    const heardOf = (tenant: string) => heard.filter((e) => e.tenant === tenant).map(heardRemoval);
 
     beforeAll(async () => {
       opened = await open();
       h = setup({ store: opened.store });
+      h.scim.on((event) => heard.push(event));
     }, 60_000);
     afterAll(() => opened?.close());
 
@@ -74,10 +61,9 @@ describe.each(everyStore)(
       const other = await group('Other', [bob.id]);
       expect((await h.request('DELETE', `/Users/${ada.id}`)).status).toBe(204);
 
-      const events = fromDeletion(
-        await readUntil(h.scim, 'tenant-a', deleted('user.deleted', ada.id)),
-        ada.id,
-      );
+      const logged = await readUntil(h.scim, has('user.deleted', ada.id));
+      expect(heardOf('tenant-a')).toEqual(logged.map(removal));
+      const events = fromDeletion(logged, ada.id);
       const [first0, second0] = [first, second].sort();
       expect(events.map(removal)).toEqual([
         ['user.deleted', undefined, undefined, undefined],
@@ -110,10 +96,9 @@ describe.each(everyStore)(
         '204',
         '204',
       ]);
-      const events = fromDeletion(
-        await readUntil(h.scim, 'tenant-a', deleted('user.deleted', member.id)),
-        alone.id,
-      );
+      const logged = await readUntil(h.scim, has('user.deleted', member.id));
+      expect(heardOf('tenant-a')).toEqual(logged.map(removal));
+      const events = fromDeletion(logged, alone.id);
       expect(events.map(removal)).toEqual([
         ['user.deleted', undefined, undefined, undefined],
         ['user.deleted', undefined, undefined, undefined],
@@ -126,10 +111,9 @@ describe.each(everyStore)(
       const child = await group('Child', [pupil.id]);
       const parent = await group('Parent', [child]);
       expect((await h.request('DELETE', `/Groups/${child}`)).status).toBe(204);
-      const events = fromDeletion(
-        await readUntil(h.scim, 'tenant-a', deleted('group.deleted', child)),
-        child,
-      );
+      const logged = await readUntil(h.scim, has('group.deleted', child));
+      expect(heardOf('tenant-a')).toEqual(logged.map(removal));
+      const events = fromDeletion(logged, child);
       expect(events.map(removal)).toEqual([
         ['group.deleted', undefined, undefined, undefined],
         ['group.member_removed', parent, child, 'Group'],
@@ -141,7 +125,8 @@ describe.each(everyStore)(
       const child = await group('B child', [user.id], KEY_B);
       const parent = await group('B parent', [child], KEY_B);
       await h.scim.tenants.delete('tenant-b');
-      const events = await readUntil(h.scim, 'tenant-b', deleted('user.deleted', user.id));
+      const events = await readUntil(h.scim, has('user.deleted', user.id), 'tenant-b');
+      expect(heardOf('tenant-b')).toEqual(events.map(removal));
       const deletions = events.filter((e) => e.type.endsWith('.deleted')).map((e) => e.data.id);
       // Groups go first, in the order the store lists them: the child's deletion removes it from
       // the parent only while the parent is still there; the user's groups are gone by then.

@@ -8,9 +8,16 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readConfig, readWebhookConfig } from '../../examples/server/config.js';
-import { EVENTS_PATH } from '../../examples/server/events/events-route.js';
+import { EVENTS_PATH, FEED_LIMITS } from '../../examples/server/events/events-route.js';
 import { startServer, type RunningServer } from '../../examples/server/server.js';
-import { generateWebhookSecret, ScimConfigError } from '../../src/index.js';
+import {
+  createScim,
+  generateWebhookSecret,
+  isScimError,
+  ScimConfigError,
+  staticApiKeys,
+} from '../../src/index.js';
+import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { fakeDirectoryEvents, type FakeDirectoryEvents } from './fake-directory-events.js';
 import { testConfig } from './test-config.js';
 
@@ -151,8 +158,8 @@ describe('GET /api/v1/events', () => {
 
   it('answers 400 with a JSON error that names the problem for a bad limit, after or types', async () => {
     const bad: [string, RegExp][] = [
-      ['?limit=0', /limit must be a whole number from 1 to 500 \(got "0"\)/],
-      ['?limit=501', /limit must be/],
+      ['?limit=0', /limit must be a whole number from 1 to 1000 \(got "0"\)/],
+      ['?limit=1001', /limit must be/],
       ['?limit=ten', /limit must be/],
       ['?limit=1.5', /limit must be/],
       ['?limit=', /limit must be/],
@@ -170,6 +177,26 @@ describe('GET /api/v1/events', () => {
       expect(refused.body.detail, query).toMatch(detail);
     }
     expect((await api.feed('?after=bad!')).body.scimType).toBe('invalidCursor');
+  });
+
+  it('takes every page size scim.events.list takes, and refuses the ones it refuses', async () => {
+    const scim = createScim({
+      store: new MemoryUserStore(),
+      verifier: staticApiKeys([{ key: 'k1', tenant: 't1' }]),
+    });
+    const library = (limit: number) =>
+      scim.events.list('t1', { limit }).then(
+        () => 200,
+        (error: unknown) => (isScimError(error) ? error.status : 500),
+      );
+    try {
+      for (const limit of [0, 1, FEED_LIMITS.default, FEED_LIMITS.max, FEED_LIMITS.max + 1])
+        expect((await api.feed(`?limit=${limit}`)).status, `limit ${limit}`).toBe(
+          await library(limit),
+        );
+    } finally {
+      await scim.close();
+    }
   });
 
   it('is read with GET only', async () => {

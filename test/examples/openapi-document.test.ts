@@ -81,7 +81,10 @@ function operations(doc: Doc): Set<string> {
 
 interface FeedItem {
   servers: { url: string }[];
-  get: { parameters: { name: string; in: string }[]; responses: Record<string, unknown> };
+  get: {
+    parameters: { name: string; in: string; schema: { minimum?: number; maximum?: number } }[];
+    responses: Record<string, unknown>;
+  };
 }
 
 describe.each([
@@ -136,6 +139,18 @@ describe.each([
     const page = await fetch(`${url}?limit=1&types=user.created`, { headers: auth });
     expect(page.status).toBe(200);
     expect(Object.keys((await page.json()) as object).sort()).toEqual(['data', 'next']);
+    // The page sizes the document bounds are the ones the server takes.
+    const limit = feed.get.parameters.find((p) => p.name === 'limit')?.schema;
+    const status = async (query: string) => {
+      const reply = await fetch(`${url}?${query}`, { headers: auth });
+      await reply.arrayBuffer();
+      return reply.status;
+    };
+    expect(limit).toMatchObject({ minimum: 1, maximum: expect.any(Number) });
+    expect(await status(`limit=${limit?.minimum}`)).toBe(200);
+    expect(await status(`limit=${limit?.maximum}`)).toBe(200);
+    expect(await status(`limit=${(limit?.minimum ?? 1) - 1}`)).toBe(400);
+    expect(await status(`limit=${(limit?.maximum ?? 0) + 1}`)).toBe(400);
     const bad = await fetch(`${url}?after=not!a!cursor`, { headers: auth });
     expect([bad.status, ((await bad.json()) as { scimType: string }).scimType]).toEqual([
       400,

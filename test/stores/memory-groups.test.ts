@@ -20,7 +20,7 @@ const group: ScimGroup = {
 describe('MemoryUserStore groups without a whole-list pass', () => {
   it('adds and removes one member, reads without members and lists groupsOf without building the member list', async () => {
     const store = new MemoryUserStore();
-    const users = createUserFactory('t');
+    const users = createUserFactory();
     const ids: string[] = [];
     for (let i = 0; i < 5_001; i++) {
       const user = users.make();
@@ -55,7 +55,7 @@ describe('MemoryUserStore groups without a whole-list pass', () => {
 
   it('hands out frozen groups: changing a result throws and changes nothing stored', async () => {
     const store = new MemoryUserStore();
-    const users = createUserFactory('t');
+    const users = createUserFactory();
     const user = users.make();
     await store.create('t', user);
     await store.groups!.create('t', group, [{ value: user.id }]);

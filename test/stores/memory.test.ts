@@ -30,7 +30,7 @@ const eq = (attribute: string, value: string): Filter => ({
 
 async function seeded(n: number) {
   const store = new MemoryUserStore();
-  const users = createUserFactory('t');
+  const users = createUserFactory();
   const made = Array.from({ length: n }, () => users.make());
   for (const user of made) await store.create('t', user);
   return { store, users, made };
@@ -138,7 +138,7 @@ describe('MemoryUserStore hands out frozen users', () => {
 describe('MemoryUserStore keeps each user small', () => {
   it('shares one frozen schemas list among the users created with equal ones', async () => {
     const store = new MemoryUserStore();
-    const users = createUserFactory('t');
+    const users = createUserFactory();
     const [ada, bob] = [users.make(), users.make()];
     const plain = users.make({ schemas: [USER_SCHEMA] });
     for (const user of [ada, bob, plain]) await store.create('t', user);
@@ -154,7 +154,7 @@ describe('MemoryUserStore keeps each user small', () => {
 
   it('finds every holder of an externalId as holders come and go', async () => {
     const store = new MemoryUserStore();
-    const users = createUserFactory('t');
+    const users = createUserFactory();
     const [ada, bob, cy] = [1, 2, 3].map(() => users.make({ externalId: 'E-1' })) as [
       ScimUser,
       ScimUser,
@@ -215,7 +215,7 @@ describe('MemoryUserStore filters', () => {
 
   it('evaluates other filters with the filter engine, following the schema', async () => {
     const store = new MemoryUserStore();
-    const users = createUserFactory('t');
+    const users = createUserFactory();
     const ada = users.make({
       name: { givenName: 'Ada', familyName: 'Lovelace' },
       emails: [{ value: 'a@x.org', type: 'home' }],

@@ -11,8 +11,11 @@ import type { DirectoryEvents, FeedQuery } from './directory-events.js';
 /** Where the example server serves each tenant's event feed. */
 export const EVENTS_PATH = '/api/v1/events';
 
-/** Events per page when the client names no `limit`, and the most it may ask for. */
-export const FEED_LIMITS = { default: 50, max: 500 } as const;
+/**
+ * Events per page when the client names no `limit`, and the most it may ask for: the most
+ * `scim.events.list` returns in one page, so every `limit` the feed takes reaches the library.
+ */
+export const FEED_LIMITS = { default: 50, max: 1000 } as const;
 
 const PARAMETERS: ReadonlySet<string> = new Set(['after', 'limit', 'types']);
 // A cursor is opaque to the client but made of URL-safe characters; anything else is no cursor.

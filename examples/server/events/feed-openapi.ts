@@ -77,7 +77,7 @@ const feedOperation: JsonSchema = {
     {
       name: 'limit',
       in: 'query',
-      description: `Events per page (default ${FEED_LIMITS.default}).`,
+      description: `Events per page, 1 to ${FEED_LIMITS.max} (default ${FEED_LIMITS.default}).`,
       schema: { type: 'integer', minimum: 1, maximum: FEED_LIMITS.max },
     },
     {

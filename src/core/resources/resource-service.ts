@@ -54,14 +54,7 @@ export class ResourceService<R extends StoredResource, W, D> {
             this.#recorder(tenant, at, current.id, current),
           ),
         readsBeforeDelete: kind.recordsEvents,
-        remove: (tenant, id, options, before, at) =>
-          kind.remove(
-            tenant,
-            id,
-            before === null || !kind.recordsEvents
-              ? options
-              : this.#deletion(tenant, at, id, before, options),
-          ),
+        remove: (tenant, id, options, before, at) => this.#remove(tenant, id, options, before, at),
         committed: (tenant, at, id, before, done) => this.#committed(tenant, at, id, before, done),
       },
       clock,
@@ -207,51 +200,78 @@ export class ResourceService<R extends StoredResource, W, D> {
     return (done) => directoryEvents(kind.events(tenant, at, id, before, done), kind.name, null);
   }
 
-  // A deletion's options with its events, which carry the resource as it stood, and for a
-  // member the events of the memberships the store finds it removed.
-  #deletion(
+  // Deletes `id` through the store, with the deletion's events when the store keeps a log
+  // (they carry the resource as it stood); then, once committed, the in-process events of what
+  // it removed: for a member, the memberships the store found it in, which only the store
+  // knows and which it reports when it records their events.
+  async #remove(
+    tenant: string,
+    id: string,
+    options: DeleteOptions,
+    before: R | null,
+    at: string,
+  ): Promise<false | (() => void)> {
+    const kind = this.#kind;
+    if (before === null || !kind.recordsEvents) {
+      if (!(await kind.remove(tenant, id, options))) return false;
+      return () => this.#committed(tenant, at, id, null, null);
+    }
+    const resource = before as unknown as Readonly<Record<string, unknown>> & { id: string };
+    const events = kind.events(tenant, at, id, before, null);
+    const deletion = { ...options, events: directoryEvents(events, kind.name, resource) };
+    let left: readonly string[] = [];
+    const removed = await kind.remove(
+      tenant,
+      id,
+      kind.memberType === undefined
+        ? deletion
+        : {
+            ...deletion,
+            membershipEvents: (groupIds) => {
+              left = groupIds;
+              return directoryEvents(this.#removals(tenant, at, id, groupIds), 'Group', null);
+            },
+          },
+    );
+    if (!removed) return false;
+    return () => this.#committed(tenant, at, id, null, null, left);
+  }
+
+  // The `group.member_removed` of a deleted member (this kind's resource `id`), one per group
+  // the store removed it from, in the order the store lists them.
+  #removals(tenant: string, at: string, id: string, groupIds: readonly string[]): ScimEvent[] {
+    const type = this.#kind.memberType;
+    if (type === undefined) return [];
+    const member = { value: id, type };
+    return groupIds.map((groupId) => ({
+      type: 'group.member_removed',
+      tenant,
+      at,
+      groupId,
+      member,
+    }));
+  }
+
+  // After a committed write or deletion (`done` null): its events, then those of the groups a
+  // deleted member left (`left`), and a wake for the durable subscribers of the types it
+  // recorded, listed once for both and only when asked.
+  #committed(
     tenant: string,
     at: string,
     id: string,
-    before: R,
-    options: DeleteOptions,
-  ): DeleteOptions {
-    const events = this.#kind.events(tenant, at, id, before, null);
-    const resource = before as unknown as Readonly<Record<string, unknown>> & { id: string };
-    const deletion = { ...options, events: directoryEvents(events, this.#kind.name, resource) };
-    const type = this.#kind.memberType;
-    if (type === undefined) return deletion;
-    const member = { value: id, type };
-    return {
-      ...deletion,
-      membershipEvents: (groupIds) =>
-        directoryEvents(
-          groupIds.map((groupId) => ({
-            type: 'group.member_removed',
-            tenant,
-            at,
-            groupId,
-            member,
-          })),
-          'Group',
-          null,
-        ),
-    };
-  }
-
-  // After a committed write or deletion: its events, and a wake for the durable subscribers
-  // of the types it recorded, listed once for both and only when asked. A deletion of a
-  // member may also have recorded the `group.member_removed` the store found.
-  #committed(tenant: string, at: string, id: string, before: R | null, done: D | null): void {
+    before: R | null,
+    done: D | null,
+    left: readonly string[] = [],
+  ): void {
     const kind = this.#kind;
     let listed: readonly ScimEvent[] | undefined;
-    const list = () => (listed ??= kind.events(tenant, at, id, before, done));
+    const list = () =>
+      (listed ??= [
+        ...kind.events(tenant, at, id, before, done),
+        ...this.#removals(tenant, at, id, left),
+      ]);
     emitEvents(this.#events, list);
-    this.#events.committed(() => {
-      const types = list().map((event) => directoryEventType(event.type, kind.name));
-      if (done === null && kind.memberType !== undefined) types.push('group.member_removed');
-      return types;
-    });
+    this.#events.committed(() => list().map((event) => directoryEventType(event.type, kind.name)));
   }
 
   async #delivered(tenant: string, resource: R, writeOnly: WriteOnlyValues): Promise<void> {

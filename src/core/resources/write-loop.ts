@@ -45,7 +45,8 @@ export interface WriteTarget<R extends StoredResource, W, D> {
   readonly readsBeforeDelete: boolean;
   /**
    * Deletes the resource (`before`, when it was read) at the time `at`; `false` when there is
-   * none; 412 for a stale expected version.
+   * none, else what to run once the deletion is committed (its events, say: only the store
+   * knows what else a deletion removed); 412 for a stale expected version.
    */
   remove(
     tenant: string,
@@ -53,9 +54,9 @@ export interface WriteTarget<R extends StoredResource, W, D> {
     options: DeleteOptions,
     before: R | null,
     at: string,
-  ): Promise<boolean>;
-  /** After a committed write (`done`) or deletion (`done` null): its events, say. */
-  committed(tenant: string, at: string, id: string, before: R | null, done: D | null): void;
+  ): Promise<false | (() => void)>;
+  /** After a committed write (`done`): its events, say. */
+  committed(tenant: string, at: string, id: string, before: R, done: D): void;
 }
 
 /** What a write resolves to: the version read last, and what the target reported. */
@@ -149,7 +150,7 @@ export class WriteLoop<R extends StoredResource, W, D> {
       }
       const options = current === null ? {} : { expectedVersion: current.meta.version };
       const at = this.now();
-      let removed: boolean;
+      let removed: false | (() => void);
       try {
         removed = await this.target.remove(tenant, id, options, current, at);
       } catch (error) {
@@ -159,7 +160,7 @@ export class WriteLoop<R extends StoredResource, W, D> {
         continue;
       }
       if (!removed) throw this.target.notFound(id);
-      this.target.committed(tenant, at, id, null, null);
+      removed();
       return;
     }
   }

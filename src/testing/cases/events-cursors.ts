@@ -1,6 +1,6 @@
 import { check } from '../assertions.js';
 import type { StoreConformanceCase } from '../types.js';
-import { event, logOf, readAll } from './events.js';
+import { event, eventCase, readAll } from './events.js';
 
 /**
  * Texts no log gives: past any position a log of the bundled shapes can reach (a sequence
@@ -10,13 +10,11 @@ const NEVER_GIVEN = ['zzzzzzzzzz', 'zzzzzzzzzzzz.zzzzzzzzzzzz', '', '-1', 'a'.re
 
 /** The cursors a log refuses: every text it did not give, one past its newest event included. */
 export const eventCursorCases: readonly StoreConformanceCase[] = [
-  {
-    id: 'events.cursor-never-given',
-    title:
-      'a cursor the log never gave, one past its newest event included, is a 400 invalidCursor',
-    async run(ctx) {
-      const log = logOf(ctx);
-      const { store, tenant, users } = ctx;
+  eventCase(
+    'events.cursor-never-given',
+    'a cursor the log never gave, one past its newest event included, is a 400 invalidCursor',
+    async (ctx) => {
+      const { log, store, tenant, users } = ctx;
       const user = users.make();
       await store.create(tenant, user, { events: [event(ctx, 'user.created', user.id)] });
       const [newest] = (await readAll(log, tenant, undefined, 10, 1)).slice(-1);
@@ -42,5 +40,5 @@ export const eventCursorCases: readonly StoreConformanceCase[] = [
         'the newest cursor, still read as a position',
       );
     },
-  },
+  ),
 ];

@@ -1,7 +1,7 @@
 import type { DirectoryEvent } from '../../contracts/event-log.js';
 import { check } from '../assertions.js';
 import type { StoreConformanceCase, StoreTestContext } from '../types.js';
-import { event, logOf, readAll } from './events.js';
+import { event, eventCase, readAll } from './events.js';
 import { groupCase, sortedIds } from './groups-factory.js';
 
 /**
@@ -20,14 +20,12 @@ function removals(ctx: StoreTestContext, memberId: string, calls: string[][]) {
 
 /** A delete's membership events: from the groups the store found the member in, or none. */
 export const eventDeleteCases: readonly StoreConformanceCase[] = [
-  {
-    id: 'events.member-removed-on-delete',
-    title:
-      "a user's or group's delete records the events of the memberships it removed, after its own",
-    async run(ctx) {
-      const log = logOf(ctx);
+  eventCase(
+    'events.member-removed-on-delete',
+    "a user's or group's delete records the events of the memberships it removed, after its own",
+    async (ctx) => {
       const { groups, group, createUsers } = groupCase(ctx);
-      const { store, tenant } = ctx;
+      const { log, store, tenant } = ctx;
       const [a, b] = await createUsers(2);
       const [g1, g2, g3, parent] = [group(), group(), group(), group()];
       await groups.create(tenant, g1, [{ value: a }, { value: b }]);
@@ -72,5 +70,5 @@ export const eventDeleteCases: readonly StoreConformanceCase[] = [
         "the first group's members after the delete",
       );
     },
-  },
+  ),
 ];

@@ -14,6 +14,26 @@ export function logOf(ctx: StoreTestContext): EventLog {
 }
 
 /**
+ * What an event-log case runs with: the case's context and the store's log.
+ *
+ * @internal
+ */
+export type EventCaseContext = StoreTestContext & { readonly log: EventLog };
+
+/**
+ * An event-log case: skipped for a store without a log, else run with the log in its context.
+ *
+ * @internal
+ */
+export function eventCase(
+  id: string,
+  title: string,
+  run: (ctx: EventCaseContext) => Promise<void>,
+): StoreConformanceCase {
+  return { id, title, run: (ctx) => run({ ...ctx, log: logOf(ctx) }) };
+}
+
+/**
  * A directory event of the case's tenant, with a unique id.
  *
  * @internal
@@ -73,12 +93,11 @@ const idsOf = (events: readonly { id: string }[]) => events.map((e) => e.id);
 
 /** The directory event log: written with each write, none for a refused one, read by cursor. */
 export const eventLogCases: readonly StoreConformanceCase[] = [
-  {
-    id: 'events.recorded-with-writes',
-    title: 'the events given to create, replace and delete are listed, every field kept, in order',
-    async run(ctx) {
-      const log = logOf(ctx);
-      const { store, tenant, users } = ctx;
+  eventCase(
+    'events.recorded-with-writes',
+    'the events given to create, replace and delete are listed, every field kept, in order',
+    async (ctx) => {
+      const { log, store, tenant, users } = ctx;
       const user = users.make();
       const created = {
         ...event(ctx, 'user.created', user.id),
@@ -102,13 +121,12 @@ export const eventLogCases: readonly StoreConformanceCase[] = [
       for (const e of listed)
         check.ok(typeof e.cursor === 'string' && e.cursor !== '', `event ${e.id} has a cursor`);
     },
-  },
-  {
-    id: 'events.none-for-refused-writes',
-    title: 'a write that is refused or finds nothing records none of its events',
-    async run(ctx) {
-      const log = logOf(ctx);
-      const { store, tenant, users } = ctx;
+  ),
+  eventCase(
+    'events.none-for-refused-writes',
+    'a write that is refused or finds nothing records none of its events',
+    async (ctx) => {
+      const { log, store, tenant, users } = ctx;
       const user = users.make();
       await store.create(tenant, user);
       const twin = users.make({ userName: user.userName });
@@ -154,14 +172,13 @@ export const eventLogCases: readonly StoreConformanceCase[] = [
       const listed = await readAll(log, tenant, undefined, 2, 1);
       check.deepEqual(idsOf(listed), [marker.id], 'events listed');
     },
-  },
-  {
-    id: 'events.membership-changes',
-    title: "a group write's events come from what it changed, listed only when it commits",
-    async run(ctx) {
-      const log = logOf(ctx);
+  ),
+  eventCase(
+    'events.membership-changes',
+    "a group write's events come from what it changed, listed only when it commits",
+    async (ctx) => {
       const { groups, group, createUsers } = groupCase(ctx);
-      const { tenant } = ctx;
+      const { log, tenant } = ctx;
       const [a, b, c] = await createUsers(3);
       const seen: string[] = [];
       const events =
@@ -206,14 +223,12 @@ export const eventLogCases: readonly StoreConformanceCase[] = [
         'what the store handed the events function',
       );
     },
-  },
-  {
-    id: 'events.resume-from-any-cursor',
-    title:
-      'resuming from any cursor lists every later event once, in order; a foreign cursor is 400',
-    async run(ctx) {
-      const log = logOf(ctx);
-      const { store, tenant, users } = ctx;
+  ),
+  eventCase(
+    'events.resume-from-any-cursor',
+    'resuming from any cursor lists every later event once, in order; a foreign cursor is 400',
+    async (ctx) => {
+      const { log, store, tenant, users } = ctx;
       for (let i = 0; i < 5; i++) {
         const user = users.make();
         await store.create(tenant, user, {
@@ -235,13 +250,12 @@ export const eventLogCases: readonly StoreConformanceCase[] = [
         'a cursor the log did not make',
       );
     },
-  },
-  {
-    id: 'events.tenant-and-type-filters',
-    title: "a tenant's page holds only its events, and only the types asked for",
-    async run(ctx) {
-      const log = logOf(ctx);
-      const { store, tenant, otherTenant, users } = ctx;
+  ),
+  eventCase(
+    'events.tenant-and-type-filters',
+    "a tenant's page holds only its events, and only the types asked for",
+    async (ctx) => {
+      const { log, store, tenant, otherTenant, users } = ctx;
       const mine = users.make();
       await store.create(tenant, mine, {
         events: [event(ctx, 'user.created', mine.id), event(ctx, 'user.deactivated', mine.id)],
@@ -281,14 +295,12 @@ export const eventLogCases: readonly StoreConformanceCase[] = [
         "the other tenant's events",
       );
     },
-  },
-  {
-    id: 'events.purge-oldest-in-batches',
-    title:
-      'purge deletes at most `limit` events older than `before`, oldest first, and counts them',
-    async run(ctx) {
-      const log = logOf(ctx);
-      const { store, tenant, users } = ctx;
+  ),
+  eventCase(
+    'events.purge-oldest-in-batches',
+    'purge deletes at most `limit` events older than `before`, oldest first, and counts them',
+    async (ctx) => {
+      const { log, store, tenant, users } = ctx;
       const old = '1999-01-01T00:00:00.000Z';
       for (let i = 0; i < 3; i++) {
         const user = users.make();
@@ -304,5 +316,5 @@ export const eventLogCases: readonly StoreConformanceCase[] = [
       check.deepEqual(idsOf(await readAll(log, tenant)).length, 1, 'events left');
       check.equal((await readAll(log, tenant))[0]?.data.id, recent.id, 'the recent event is kept');
     },
-  },
+  ),
 ];
