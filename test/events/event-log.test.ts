@@ -94,6 +94,9 @@ describe.each(everyStore)('the event log on $name', ({ open }) => {
     // Created active by a service with a mailer: its welcome email is asked for in the write.
     expect(invited?.data).toMatchObject({ id: ada.id, resourceType: 'User' });
     expect(invited?.occurredAt).toBe(created?.occurredAt);
+    // Both carry the user whole, however the store keeps what two events of a write share.
+    expect(invited?.data.resource).toEqual(created?.data.resource);
+    expect(Object.keys(deactivated?.data ?? {}).sort()).toEqual(['id', 'resource', 'resourceType']);
     expect(renamed?.data.changed).toEqual(['displayName']);
     expect(renamed?.data.resource).toMatchObject({ displayName: 'Ada L.' });
     expect(deactivated?.data.resource).toMatchObject({ active: false });

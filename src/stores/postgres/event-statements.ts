@@ -37,14 +37,39 @@ export interface EventStatements {
  */
 export function insertEvents(t: TableNames, param: string, wrote?: string): string {
   const when = wrote === undefined ? '' : ` WHERE EXISTS (SELECT 1 FROM ${wrote})`;
+  // An event sent with `data.${SAME_RESOURCE}: i` is stored with the resource of event i.
   return `INSERT INTO ${t.events} (tenant, type, occurred_at, event)
-      SELECT e->>'tenant', e->>'type', (e->>'occurredAt')::timestamptz, e
-      FROM jsonb_array_elements(${param}::jsonb) WITH ORDINALITY AS x(e, n)${when} ORDER BY n`;
+      SELECT e->>'tenant', e->>'type', (e->>'occurredAt')::timestamptz,
+        CASE WHEN e->'data' ? '${SAME_RESOURCE}' THEN jsonb_set(e #- '{data,${SAME_RESOURCE}}',
+          '{data,resource}', p.a -> ((e->'data'->>'${SAME_RESOURCE}')::int) -> 'data' -> 'resource')
+        ELSE e END
+      FROM (SELECT ${param}::jsonb AS a) AS p,
+        jsonb_array_elements(p.a) WITH ORDINALITY AS x(e, n)${when} ORDER BY n`;
 }
 
-/** A write's events as the statements that record them take them; `undefined` for none. */
-export const eventsParam = (events: readonly DirectoryEvent[] | undefined): string | undefined =>
-  events && events.length > 0 ? JSON.stringify(events) : undefined;
+/** The member of an event's `data`, as sent, naming the earlier event whose resource it has. */
+const SAME_RESOURCE = 'sameResourceAs';
+
+/**
+ * A write's events as the statements that record them take them; `undefined` for none. A
+ * resource that several events of the write carry (a create's `user.created` and
+ * `user.invited`, a PATCH's `user.updated` and `user.deactivated`) is sent once, with the first
+ * of them; `insertEvents` stores each event with it.
+ */
+export function eventsParam(events: readonly DirectoryEvent[] | undefined): string | undefined {
+  if (!events || events.length === 0) return undefined;
+  let sent: unknown[] | undefined;
+  for (let i = 1; i < events.length; i++) {
+    const { data } = events[i] as DirectoryEvent;
+    if (data.resource === undefined) continue;
+    const first = events.findIndex((e) => e.data.resource === data.resource);
+    if (first === i) continue;
+    const { resource: _resource, ...rest } = data;
+    sent ??= [...events];
+    sent[i] = { ...events[i], data: { ...rest, [SAME_RESOURCE]: first } };
+  }
+  return JSON.stringify(sent ?? events);
+}
 
 /**
  * Returns the event statements of a table location. The same location always gives the same
@@ -90,6 +115,7 @@ export async function recordEvents(
   sql: EventStatements,
   events: readonly DirectoryEvent[] | undefined,
 ): Promise<void> {
-  if (!events || events.length === 0) return;
-  await tx.query(sql.insert, [JSON.stringify(events)], { prepare: true });
+  const param = eventsParam(events);
+  if (param === undefined) return;
+  await tx.query(sql.insert, [param], { prepare: true });
 }
