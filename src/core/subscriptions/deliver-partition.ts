@@ -19,6 +19,13 @@ const PAGES_PER_CLAIM = 10;
  */
 const RECORD_WITHIN_MS = 1000;
 
+/**
+ * How long a delivery that caught up (its page was not full) waits before it reads the log
+ * again: the events written meanwhile are then read, and recorded, a page at once, where
+ * reading right away would chase the writers an event or two per read.
+ */
+const CAUGHT_UP_WAIT_MS = 100;
+
 /** The reason reported when a delivery was made under a claim that had passed to another. */
 export class SubscriptionClaimLost extends Error {
   override readonly name = 'SubscriptionClaimLost';
@@ -132,6 +139,8 @@ class PartitionRun {
         after = event.cursor;
       }
       if (!(await this.#record())) return;
+      if (events.length < settings.batchSize && !this.#deps.stopping())
+        await new Promise((resolve) => setTimeout(resolve, CAUGHT_UP_WAIT_MS));
     }
     // A long backlog: hand the tenant back, still due, so other tenants get their turn.
     return this.release(undefined);
