@@ -9,6 +9,7 @@
  * - PATCH `{op: replace, path: members, value: [the first ones]}` (B → A),
  * - PUT with the same members and a new displayName (no membership change).
  *
+ * `--stores memory,PGlite` runs only the stores named (the server's name is `server`).
  * One round of warm-up, then `--rounds` rounds (default 3) or until `--budget-ms` (default
  * 300,000) per store has passed; medians. Prints the load average before and after. The whole
  * run stops after `--limit-ms` (default 1,800,000) whatever it is doing.
@@ -28,6 +29,18 @@ const SIZE = numberArg('--size', 100_000);
 const ROUNDS = numberArg('--rounds', 3);
 const BUDGET_MS = numberArg('--budget-ms', 300_000);
 const LIMIT_MS = numberArg('--limit-ms', 1_800_000);
+const STORES = (() => {
+  const at = process.argv.indexOf('--stores');
+  return at > 0
+    ? new Set(
+        String(process.argv[at + 1])
+          .toLowerCase()
+          .split(','),
+      )
+    : undefined;
+})();
+const runs = (name: string) =>
+  !STORES || STORES.has(name === 'PostgreSQL server' ? 'server' : name.toLowerCase());
 const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const TENANT = 'bench-replace';
@@ -126,15 +139,17 @@ async function measure(name: string, store: UserStore, members: Members): Promis
   }
   const rounds = times[0]?.length ?? 0;
   console.log(`\n### ${name}, ${SIZE.toLocaleString('en')} members; ${rounds} rounds\n`);
-  console.log('| operation | median | each round |');
+  console.log('| operation | median | fastest – slowest |');
   console.log('| --- | --- | --- |');
   for (const [i, label] of OPERATIONS.entries()) {
     const each = times[i] ?? [];
-    console.log(`| ${label} | ${seconds(median(each))} | ${each.map(seconds).join(', ')} |`);
+    const range = `${seconds(Math.min(...each))} – ${seconds(Math.max(...each))}`;
+    console.log(`| ${label} | ${seconds(median(each))} | ${range} |`);
   }
 }
 
-const seconds = (ms: number) => (ms < 10_000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(2)} s`);
+const seconds = (ms: number) =>
+  ms < 10_000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(2)} s`;
 
 // Users u000000001 … u(2 × SIZE): the first SIZE start in the group, the others replace them.
 const ids = Array.from({ length: 2 * SIZE }, (_, i) => `u${String(i + 1).padStart(9, '0')}`);
@@ -164,10 +179,13 @@ async function loadSql(executor: QueryExecutor, schema: string): Promise<void> {
 
 console.log(`size ${SIZE}, rounds ${ROUNDS}, at most ${BUDGET_MS} ms per store; medians`);
 console.log(`load average (1 / 5 / 15 min) before: ${load()}`);
-const memory = new MemoryUserStore();
-await loadMemory(memory);
-await measure('memory', memory, members);
+if (runs('memory')) {
+  const memory = new MemoryUserStore();
+  await loadMemory(memory);
+  await measure('memory', memory, members);
+}
 await onEveryPostgres(async (name, executor) => {
+  if (!runs(name)) return;
   const schema = `scimkit_bench_replace_${Math.random().toString(36).slice(2, 8)}`;
   try {
     await migrate(executor, { schema });
