@@ -184,15 +184,17 @@ if (runs('memory')) {
   await loadMemory(memory);
   await measure('memory', memory, members);
 }
-await onEveryPostgres(async (name, executor) => {
-  if (!runs(name)) return;
-  const schema = `scimkit_bench_replace_${Math.random().toString(36).slice(2, 8)}`;
-  try {
-    await migrate(executor, { schema });
-    await loadSql(executor, schema);
-    await measure(name, new PostgresUserStore({ executor, schema }), members);
-  } finally {
-    await executor.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  }
-});
+// PGlite starts only when asked for.
+if (runs('PGlite') || runs('PostgreSQL server'))
+  await onEveryPostgres(async (name, executor) => {
+    if (!runs(name)) return;
+    const schema = `scimkit_bench_replace_${Math.random().toString(36).slice(2, 8)}`;
+    try {
+      await migrate(executor, { schema });
+      await loadSql(executor, schema);
+      await measure(name, new PostgresUserStore({ executor, schema }), members);
+    } finally {
+      await executor.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    }
+  });
 console.log(`\nload average after: ${load()}`);
