@@ -47,6 +47,15 @@ export function insertEvents(t: TableNames, param: string, wrote?: string): stri
         jsonb_array_elements(p.a) WITH ORDINALITY AS x(e, n)${when} ORDER BY n`;
 }
 
+/**
+ * The most events one statement of {@link recordEvents} inserts. A write that records more (a
+ * large group's create or member replace: one event per membership changed) inserts them in
+ * several statements of its transaction, in order: each parameter stays about a megabyte
+ * rather than one text and one jsonb value of tens, and each statement stays far below the
+ * statement timeout.
+ */
+export const EVENTS_PER_STATEMENT = 5_000;
+
 /** The member of an event's `data`, as sent, naming the earlier event whose resource it has. */
 const SAME_RESOURCE = 'sameResourceAs';
 
@@ -109,13 +118,23 @@ export function eventStatements(t: TableNames): EventStatements {
   };
 }
 
-/** Inserts a write's events in the write's transaction `tx`; nothing for none. */
+/**
+ * Inserts a write's events from the `from`th on (those before went with the write's own
+ * statement) in the write's transaction `tx`, in order, at most {@link EVENTS_PER_STATEMENT}
+ * a statement; nothing for none.
+ */
 export async function recordEvents(
   tx: QueryExecutor,
   sql: EventStatements,
   events: readonly DirectoryEvent[] | undefined,
+  from = 0,
 ): Promise<void> {
-  const param = eventsParam(events);
-  if (param === undefined) return;
-  await tx.query(sql.insert, [param], { prepare: true });
+  if (!events) return;
+  for (let start = from; start < events.length; start += EVENTS_PER_STATEMENT) {
+    const part =
+      start === 0 && events.length <= EVENTS_PER_STATEMENT
+        ? events
+        : events.slice(start, start + EVENTS_PER_STATEMENT);
+    await tx.query(sql.insert, [eventsParam(part)], { prepare: true });
+  }
 }

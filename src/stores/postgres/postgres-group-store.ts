@@ -1,5 +1,6 @@
-import type { MembershipEventEffects } from '../../contracts/event-log.js';
+import type { DirectoryEvent, MembershipEventEffects } from '../../contracts/event-log.js';
 import {
+  EVENTS_PER_STATEMENT,
   eventStatements,
   eventsParam,
   recordEvents,
@@ -149,21 +150,25 @@ export class PostgresGroupStore implements GroupStore {
     effects?: MembershipEventEffects,
   ): Promise<void> {
     const row = [tenant, group.id, ...groupColumns(group)];
-    // The group's insert records its events too (members included, known once resolved).
-    const insert = (resolved: GroupMember[]): [string, unknown[]] => {
-      const events = eventsParam(effects?.events?.({ added: resolved, removed: [] }));
-      return events === undefined
+    // The group's insert records its events too (members included, known once resolved), as
+    // many as one statement takes; the others follow in the transaction.
+    const insert = (events: readonly DirectoryEvent[] | undefined): [string, unknown[]] => {
+      const param = eventsParam(events?.slice(0, EVENTS_PER_STATEMENT));
+      return param === undefined
         ? [this.sql.insert, row]
-        : [this.sql.insertWithEvents, [...row, events]];
+        : [this.sql.insertWithEvents, [...row, param]];
     };
-    // Without members, that one statement is the whole write.
-    if (members.length === 0) {
-      await this.context.query(...insert([]));
+    // Without members, that one statement is the whole write (when it takes every event).
+    const alone = members.length === 0 ? effects?.events?.({ added: [], removed: [] }) : undefined;
+    if (members.length === 0 && (alone?.length ?? 0) <= EVENTS_PER_STATEMENT) {
+      await this.context.query(...insert(alone));
       return;
     }
     await this.context.transaction(async (tx) => {
       const resolved = await this.resolve(tx, tenant, group.id, members, false);
-      await tx.query(...insert(resolved));
+      const events = alone ?? effects?.events?.({ added: resolved, removed: [] });
+      await tx.query(...insert(events));
+      await recordEvents(tx, this.#events, events, EVENTS_PER_STATEMENT);
       await this.insertMembers(tx, tenant, group.id, resolved);
     });
   }

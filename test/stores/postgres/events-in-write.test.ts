@@ -7,6 +7,7 @@ import type { ScimResource } from '../../../src/contracts/resource-store.js';
 import { newId } from '../../../src/core/resources/new-id.js';
 import type { ScimGroup } from '../../../src/schema/group-schema.js';
 import { GROUP_SCHEMA } from '../../../src/schema/urns.js';
+import { EVENTS_PER_STATEMENT } from '../../../src/stores/postgres/event-statements.js';
 import {
   PostgresResourceStore,
   type PostgresUserStore,
@@ -136,6 +137,53 @@ for (const { name, open } of backends) {
         await store.groups.delete(tenant, group.id, { events: [event('group.deleted', group.id)] }),
       ).toBe(false);
       expect(await loggedIds()).toEqual([created.id, deleted.id]);
+    });
+
+    it('a group write with more events than one statement takes records them all, in order, in its transaction', async () => {
+      nextTenant();
+      const member = makeUser();
+      await store.create(tenant, member);
+      const group: ScimGroup = {
+        schemas: [GROUP_SCHEMA],
+        id: newId(),
+        displayName: 'Many',
+        meta: meta('Group'),
+      };
+      const many = (type: DirectoryEventType) =>
+        Array.from({ length: 2 * EVENTS_PER_STATEMENT + 1 }, () => event(type, group.id));
+      const created = many('group.member_added');
+      await store.groups.create(tenant, group, [{ value: member.id }], { events: () => created });
+      const renamed = { ...group, displayName: 'Many more', meta: meta('Group', 'W/"2"') };
+      const replaced = many('group.member_removed');
+      await store.groups.replace(tenant, renamed, {
+        expectedVersion: 'W/"1"',
+        members: [],
+        events: () => replaced,
+      });
+      const rows = await logged();
+      expect(rows.map((row) => row.id)).toEqual([...created, ...replaced].map((e) => e.id));
+      const xids = (from: number, to: number) => new Set(rows.slice(from, to).map((r) => r.xid));
+      expect(xids(0, created.length).size).toBe(1);
+      expect(xids(created.length, rows.length).size).toBe(1);
+
+      // An event the last statement cannot insert rolls back the whole write and its events.
+      const broken = many('group.member_added');
+      broken[broken.length - 1] = { ...event('group.member_added', group.id), occurredAt: 'never' };
+      await expect(
+        store.groups.replace(
+          tenant,
+          { ...renamed, meta: meta('Group', 'W/"3"') },
+          {
+            expectedVersion: 'W/"2"',
+            members: [{ value: member.id }],
+            events: () => broken,
+          },
+        ),
+      ).rejects.toThrow();
+      expect(await loggedIds()).toEqual(rows.map((row) => row.id));
+      const after = await store.groups.get(tenant, group.id);
+      expect(after?.meta.version).toBe('W/"2"');
+      expect(after?.members ?? []).toEqual([]);
     });
 
     it('a host resource without unique keys records its events with each write', async () => {
