@@ -1,3 +1,3 @@
-// scimkit-node-pg-no-log: node-pg-log.mjs with the store's event log hidden (see there).
+// scimkit-node-pg-no-log: node-pg.mjs with the store's event log hidden, without the welcome email.
 globalThis.scimkitEvents = 'off';
-await import('./node-pg-log.mjs');
+await import('./node-pg.mjs');
