@@ -78,6 +78,9 @@ async function replay(fixture: Fixture): Promise<void> {
       const label = `step ${index + 1} "${step.name}"`;
       const request = requestOf(step, scope);
       const response = await scim.handle(request);
+      // An IdP's requests come seconds apart: the email a step asked for goes out before the
+      // next one (a user deleted first would get none).
+      await scim.mail?.drain();
       const body: unknown = response.body === undefined ? undefined : JSON.parse(response.body);
       const exchange = `${request.method} ${request.path}${request.query ? `?${request.query}` : ''} → ${response.status} ${response.body ?? ''}`;
       // Saved first, so a step can check its own Location against the id it returned.

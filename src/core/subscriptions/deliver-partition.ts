@@ -42,6 +42,8 @@ export interface PartitionDeps {
   readonly onError: (error: unknown) => void;
   /** Whether the subscription is stopping: deliver nothing more, hand the tenant back. */
   readonly stopping: () => boolean;
+  /** Whether someone waits for everything due to be delivered now (`drain`): no pause then. */
+  readonly draining: () => boolean;
   /** Asks for a delivery round at `at` (ms), when a retry is due. */
   readonly wakeAt: (at: number) => void;
   /** Reads what the handler needs for a page at once (a built-in subscriber's). */
@@ -139,7 +141,7 @@ class PartitionRun {
         after = event.cursor;
       }
       if (!(await this.#record())) return;
-      if (events.length < settings.batchSize && !this.#deps.stopping())
+      if (events.length < settings.batchSize && !this.#deps.stopping() && !this.#deps.draining())
         await new Promise((resolve) => setTimeout(resolve, CAUGHT_UP_WAIT_MS));
     }
     // A long backlog: hand the tenant back, still due, so other tenants get their turn.

@@ -58,6 +58,8 @@ export class SubscriptionRunner {
   /** Deliveries that ended in a store or log failure, so far. */
   #faults = 0;
   #stopped = false;
+  /** How many `drain` calls are under way. */
+  #draining = 0;
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   #poll: ReturnType<typeof setInterval> | undefined;
   #wake: ReturnType<typeof setTimeout> | undefined;
@@ -71,6 +73,7 @@ export class SubscriptionRunner {
     this.#deps = {
       ...parts,
       stopping: () => this.#stopped,
+      draining: () => this.#draining > 0,
       wakeAt: (at) => this.#wakeAt(at),
     };
   }
@@ -146,6 +149,15 @@ export class SubscriptionRunner {
    * delivery it started; resolves once this process has delivered everything due now.
    */
   async drain(): Promise<void> {
+    this.#draining++;
+    try {
+      await this.#drain();
+    } finally {
+      this.#draining--;
+    }
+  }
+
+  async #drain(): Promise<void> {
     // Bounded: a handler that keeps failing with no backoff would otherwise spin here.
     for (let i = 0; i < 10_000 && !this.#stopped; i++) {
       const faults = this.#faults;
