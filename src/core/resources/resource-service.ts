@@ -15,9 +15,17 @@ import { directoryEvents, directoryEventType } from '../events/directory-events.
 import type { ScimEvent } from '../events/types.js';
 import { emitEvents } from './events.js';
 import { newId } from './new-id.js';
-import type { EventRecorder, ResourceKind, WriteOnlyValues } from './resource-kind.js';
+import type { ResourceKind, WriteOnlyValues } from './resource-kind.js';
 import { assertStoreFilters, assertStoreSorts } from './store-support.js';
+import { WriteEvents } from './write-events.js';
 import { WriteLoop, type WriteOutcome, type WriteStep } from './write-loop.js';
+
+/** A committed write as the service's loop reports it: what the kind reported, and its events. */
+interface Written<D> {
+  readonly done: D;
+  /** The events the store recorded with this write, when it recorded them for this `done`. */
+  readonly events: readonly ScimEvent[] | undefined;
+}
 
 /**
  * The operations of one resource type (the User, the Group, a type of the host's), behind the
@@ -35,24 +43,21 @@ export class ResourceService<R extends StoredResource, W, D> {
   readonly #kind: ResourceKind<R, W, D>;
   readonly #events: EventHub;
   readonly #clock: () => Date;
-  readonly #loop: WriteLoop<R, W, D>;
+  readonly #loop: WriteLoop<R, W, Written<D>>;
 
   constructor(kind: ResourceKind<R, W, D>, events: EventHub, clock: () => Date) {
     this.#kind = kind;
     this.#events = events;
     this.#clock = clock;
-    this.#loop = new WriteLoop<R, W, D>(
+    this.#loop = new WriteLoop<R, W, Written<D>>(
       {
         notFound: (id) => this.notFound(id),
         read: (tenant, id) => kind.read(tenant, id),
-        write: (tenant, current, planned, ifMatch, at) =>
-          kind.write(
-            tenant,
-            current,
-            planned,
-            ifMatch,
-            this.#recorder(tenant, at, current.id, current),
-          ),
+        write: async (tenant, current, planned, ifMatch, at) => {
+          const events = this.#writeEvents(tenant, at, current.id, current);
+          const done = await kind.write(tenant, current, planned, ifMatch, events?.record);
+          return done === null ? null : { done, events: events?.of(done) };
+        },
         readsBeforeDelete: kind.recordsEvents,
         remove: (tenant, id, options, before, at) =>
           kind.remove(
@@ -62,7 +67,8 @@ export class ResourceService<R extends StoredResource, W, D> {
               ? options
               : this.#deletion(tenant, at, id, before, options),
           ),
-        committed: (tenant, at, id, before, done) => this.#committed(tenant, at, id, before, done),
+        committed: (tenant, at, id, before, written) =>
+          this.#committed(tenant, at, id, before, written?.done ?? null, written?.events),
       },
       clock,
     );
@@ -84,9 +90,10 @@ export class ResourceService<R extends StoredResource, W, D> {
     const now = date.toISOString();
     const id = newId(date.getTime());
     const planned = await this.#kind.planCreate(tenant, id, input, now);
-    const done = await this.#kind.insert(tenant, planned, this.#recorder(tenant, now, id, null));
+    const events = this.#writeEvents(tenant, now, id, null);
+    const done = await this.#kind.insert(tenant, planned, events?.record);
     const created = this.#kind.after(done);
-    this.#committed(tenant, now, created.id, null, done);
+    this.#committed(tenant, now, created.id, null, done, events?.of(done));
     await this.#delivered(tenant, created, writeOnlyOf(input));
     return created;
   }
@@ -170,7 +177,8 @@ export class ResourceService<R extends StoredResource, W, D> {
     ifMatch: string | undefined,
     step: WriteStep<R, W>,
   ): Promise<WriteOutcome<R, D>> {
-    return await this.#loop.write(tenant, id, ifMatch, step);
+    const { current, done } = await this.#loop.write(tenant, id, ifMatch, step);
+    return { current, done: done === null ? null : done.done };
   }
 
   /** This service as one profile's endpoints call it: its PATCHes are read in `ctx`. */
@@ -189,22 +197,22 @@ export class ResourceService<R extends StoredResource, W, D> {
   }
 
   // The resource a write leaves: the one written, or the current one when nothing changed.
-  async #written(outcome: Promise<WriteOutcome<R, D>>): Promise<R> {
+  async #written(outcome: Promise<WriteOutcome<R, Written<D>>>): Promise<R> {
     const { current, done } = await outcome;
-    return done === null ? current : this.#kind.after(done);
+    return done === null ? current : this.#kind.after(done.done);
   }
 
-  // The directory events of a write over `before` (null: a creation), for the store to record
-  // with it; none when the store keeps no log.
-  #recorder(
+  // The events of a write over `before` (null: a creation), for the store to record with it;
+  // none when the store keeps no log.
+  #writeEvents(
     tenant: string,
     at: string,
     id: string,
     before: R | null,
-  ): EventRecorder<D> | undefined {
+  ): WriteEvents<D> | undefined {
     if (!this.#kind.recordsEvents) return undefined;
     const kind = this.#kind;
-    return (done) => directoryEvents(kind.events(tenant, at, id, before, done), kind.name, null);
+    return new WriteEvents((done) => kind.events(tenant, at, id, before, done), kind.name);
   }
 
   // A deletion's options with its events, which carry the resource as it stood, and for a
@@ -240,11 +248,19 @@ export class ResourceService<R extends StoredResource, W, D> {
   }
 
   // After a committed write or deletion: its events, and a wake for the durable subscribers
-  // of the types it recorded, listed once for both and only when asked. A deletion of a
-  // member may also have recorded the `group.member_removed` the store found.
-  #committed(tenant: string, at: string, id: string, before: R | null, done: D | null): void {
+  // of the types it recorded, listed once for both and only when asked (`recorded`: the
+  // events the store recorded with the write). A deletion of a member may also have recorded
+  // the `group.member_removed` the store found.
+  #committed(
+    tenant: string,
+    at: string,
+    id: string,
+    before: R | null,
+    done: D | null,
+    recorded?: readonly ScimEvent[],
+  ): void {
     const kind = this.#kind;
-    let listed: readonly ScimEvent[] | undefined;
+    let listed = recorded;
     const list = () => (listed ??= kind.events(tenant, at, id, before, done));
     emitEvents(this.#events, list);
     this.#events.committed(() => {
