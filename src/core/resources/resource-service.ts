@@ -94,7 +94,7 @@ export class ResourceService<R extends StoredResource, W, D> {
     const done = await this.#kind.insert(tenant, planned, events?.record);
     const created = this.#kind.after(done);
     this.#committed(tenant, now, created.id, null, done, events?.of(done));
-    await this.#delivered(tenant, created, writeOnlyOf(input));
+    await this.#kind.delivered?.(tenant, created, writeOnlyOf(input));
     return created;
   }
 
@@ -127,12 +127,12 @@ export class ResourceService<R extends StoredResource, W, D> {
     ifMatch: string | undefined,
     input: ResourceInput,
   ): Promise<R> {
-    const written = await this.#written(
-      this.#loop.write(tenant, id, ifMatch, (current, now) =>
+    const written = this.#left(
+      await this.#loop.write(tenant, id, ifMatch, (current, now) =>
         this.#kind.planReplace(tenant, current, input, now),
       ),
     );
-    await this.#delivered(tenant, written, writeOnlyOf(input));
+    await this.#kind.delivered?.(tenant, written, writeOnlyOf(input));
     return this.#kind.readsBack ? await this.get(tenant, id) : written;
   }
 
@@ -150,15 +150,15 @@ export class ResourceService<R extends StoredResource, W, D> {
     shown?: Projection,
   ): Promise<R> {
     let writeOnly: WriteOnlyValues = {};
-    const written = await this.#written(
-      this.#loop.write(tenant, id, ifMatch, async (current, now) => {
+    const written = this.#left(
+      await this.#loop.write(tenant, id, ifMatch, async (current, now) => {
         const step = await this.#kind.planPatch(ctx, tenant, current, body, now);
         // From the attempt that is written: the loop may plan again on a newer version.
         writeOnly = step.writeOnly;
         return step.write;
       }),
     );
-    await this.#delivered(tenant, written, writeOnly);
+    await this.#kind.delivered?.(tenant, written, writeOnly);
     return this.#kind.readsBack && shown !== undefined ? await this.get(tenant, id) : written;
   }
 
@@ -197,8 +197,7 @@ export class ResourceService<R extends StoredResource, W, D> {
   }
 
   // The resource a write leaves: the one written, or the current one when nothing changed.
-  async #written(outcome: Promise<WriteOutcome<R, Written<D>>>): Promise<R> {
-    const { current, done } = await outcome;
+  #left({ current, done }: WriteOutcome<R, Written<D>>): R {
     return done === null ? current : this.#kind.after(done.done);
   }
 
@@ -268,10 +267,6 @@ export class ResourceService<R extends StoredResource, W, D> {
       if (done === null && kind.memberType !== undefined) types.push('group.member_removed');
       return types;
     });
-  }
-
-  async #delivered(tenant: string, resource: R, writeOnly: WriteOnlyValues): Promise<void> {
-    await this.#kind.delivered?.(tenant, resource, writeOnly);
   }
 }
 
