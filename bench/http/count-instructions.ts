@@ -11,8 +11,9 @@
 // write) is counted too, with a client whose cost is the same for every ref. Needs `valgrind`.
 //
 //   node --import tsx bench/http/count-instructions.ts --refs main,WORKTREE [--ops get,list]
-//     (ops: create, create active, get, filter, list, put, patch)
+//     (ops: create, create active, get, filter, list, put, patch active, patch displayName)
 //     [--requests 1000,4000] [--rounds 2] [--verifier static] [--wall 5] [--via handle|node]
+//     [--events on|off] (off: the memory store keeps no event log)
 import { build } from 'esbuild';
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -30,6 +31,7 @@ const { values: args } = parseArgs({
     verifier: { type: 'string', default: 'static' },
     wall: { type: 'string', default: '0' },
     via: { type: 'string', default: 'handle' },
+    events: { type: 'string', default: 'on' },
   },
 });
 const root = new URL('../../', import.meta.url).pathname;
@@ -42,6 +44,7 @@ const ALL_OPS = [
   'list page of 100',
   'put user',
   'patch active',
+  'patch displayName',
 ];
 const ops = ALL_OPS.filter((op) => args.ops.split(',').some((o) => op.startsWith(o.trim())));
 const [small, large] = args.requests.split(',').map(Number) as [number, number];
@@ -106,6 +109,7 @@ async function instructions(file: string, op: string, warmup: number, n: number)
     String(warmup),
     String(n),
     args.via,
+    args.events,
   ]);
   const text = readFileSync(out, 'utf8');
   rmSync(out);
@@ -121,7 +125,15 @@ async function perRequest(file: string, op: string): Promise<number> {
 
 async function cpuMicros(file: string, op: string): Promise<number> {
   const { warmup, n } = sizes(op);
-  const out = await run('node', [file, op, args.verifier, String(warmup), String(n[1]), args.via]);
+  const out = await run('node', [
+    file,
+    op,
+    args.verifier,
+    String(warmup),
+    String(n[1]),
+    args.via,
+    args.events,
+  ]);
   return (
     (JSON.parse(out.trim().split('\n').pop() ?? '{}') as { cpuMicros: number }).cpuMicros / n[1]
   );
@@ -135,7 +147,7 @@ const load = () =>
     .map((l) => l.toFixed(1))
     .join(' ');
 console.log(
-  `refs ${refs.join(' / ')}; verifier ${args.verifier}; via ${args.via}; load average ${load()}`,
+  `refs ${refs.join(' / ')}; verifier ${args.verifier}; via ${args.via}; events ${args.events}; load average ${load()}`,
 );
 const rows: string[] = [];
 for (const op of ops) {

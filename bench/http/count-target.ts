@@ -6,14 +6,22 @@
 // With `node` as the fifth argument the requests go over loopback to the `node:http` adapter
 // served in the same process (`serveOverNode`), so the adapter's request path is counted too.
 //
-//   node count-target.mjs <operation> <verifier> <warmup> <requests> [handle|node]
+// With `off` as the sixth argument the memory store keeps no event log.
+//
+//   node count-target.mjs <operation> <verifier> <warmup> <requests> [handle|node] [on|off]
 import { VERIFIERS, prepareBench, send, serveOverNode } from './in-process-ops.js';
 
-const [op = '', verifier = 'static', warmup = '2000', requests = '0', via = 'handle'] =
-  process.argv.slice(2);
+const [
+  op = '',
+  verifier = 'static',
+  warmup = '2000',
+  requests = '0',
+  via = 'handle',
+  events = 'on',
+] = process.argv.slice(2);
 const make = VERIFIERS[verifier];
 if (!make) throw new Error(`no verifier "${verifier}"`);
-const { scim, ops } = await prepareBench(make(), verifier);
+const { scim, ops } = await prepareBench(make(), verifier, events !== 'off');
 const operation = ops[op];
 if (!operation) throw new Error(`no operation "${op}"`);
 const node = via === 'node' ? await serveOverNode(scim) : undefined;

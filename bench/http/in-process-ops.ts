@@ -48,12 +48,20 @@ export function check(response: { status: number; body: string | undefined }): v
     throw new Error(`unexpected ${response.status}: ${response.body ?? ''}`);
 }
 
-/** Builds the service, preloads 1,000 users and returns the operations. */
-export async function prepareBench(verifier: ApiKeyVerifier, slug: string): Promise<Bench> {
+/**
+ * Builds the service, preloads 1,000 users and returns the operations. `events: false` runs
+ * the memory store without its event log, and so without a mailer.
+ */
+export async function prepareBench(
+  verifier: ApiKeyVerifier,
+  slug: string,
+  events = true,
+): Promise<Bench> {
   const scim = createScim({
-    store: new MemoryUserStore(),
+    store: new MemoryUserStore({ events }),
     verifier,
-    mailer: { async sendWelcome() {} },
+    // The welcome email is sent from the event log: without it, no mailer.
+    ...(events ? { mailer: { async sendWelcome() {} } } : {}),
     basePath,
   });
   const ids: string[] = [];
@@ -116,6 +124,14 @@ export async function prepareBench(verifier: ApiKeyVerifier, slug: string): Prom
         Operations: [{ op: 'replace', path: 'active', value }],
       });
       return request('PATCH', `${basePath}/Users/${id}`, '', body);
+    },
+    // A change of an attribute alone: one `user.updated`, no change of account status.
+    'patch displayName': (i) => {
+      const body = JSON.stringify({
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'replace', path: 'displayName', value: `Patched ${i}` }],
+      });
+      return request('PATCH', `${basePath}/Users/${ids[i % ids.length]}`, '', body);
     },
   };
   return { scim, ops };

@@ -68,6 +68,21 @@ describe('userEvents', () => {
     ]);
   });
 
+  it('user.updated names attributes removed and added, in order, and no equal value', () => {
+    const before = changed(created(true), { title: 'Boss', name: { givenName: 'Ada' } });
+    const { title: _removed, ...kept } = before;
+    // `name` is a new object with the same value: not a change.
+    const after = assembleUser({
+      id: before.id,
+      attributes: { ...kept, name: { givenName: 'Ada' }, nickName: 'A' },
+      account: before[ACCOUNT_SCHEMA],
+      meta: nextMeta(before.meta, NOW),
+      type: TYPE,
+    });
+    const [event] = userEvents('t', NOW, 'u1', before, after);
+    expect(event).toMatchObject({ type: 'user.updated', changed: ['title', 'nickName'] });
+  });
+
   it('deactivation, and reactivation of an account that was active before', () => {
     const invited = created(true);
     const off = changed(invited, { active: false });

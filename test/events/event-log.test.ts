@@ -8,6 +8,7 @@ import {
   type LoggedEvent,
   type ResourceStore,
   type Scim,
+  type ScimEvent,
 } from '../../src/index.js';
 import { MemoryResourceStore, MemoryUserStore } from '../../src/stores/memory/index.js';
 import { PostgresResourceStore } from '../../src/stores/postgres/index.js';
@@ -341,6 +342,44 @@ describe.each(hostStores)("a host type's writes in the log on $name", ({ open })
       resource: { displayName: 'Lab 2' },
     });
     expect(events[3]?.data.resource).toMatchObject({ id, displayName: 'Lab 2' });
+  });
+});
+
+describe('the log and the in-process listeners', () => {
+  it('hear of the same events of each write, with the same resource and changes', async () => {
+    const h = setup();
+    const heard: ScimEvent[] = [];
+    h.scim.on((event) => heard.push(event));
+    const ada = await h.createUser('ada@example.org', { active: true });
+    await h.request('PATCH', `/Users/${ada.id}`, {
+      body: patchBody({ op: 'replace', path: 'active', value: false }),
+    });
+    await h.request('PATCH', `/Users/${ada.id}`, {
+      body: patchBody({ op: 'replace', path: 'displayName', value: 'Ada' }),
+    });
+    await h.request('PUT', `/Users/${ada.id}`, {
+      body: { schemas: [USER_SCHEMA], userName: 'ada@example.org', active: true },
+    });
+    const logged = await readAll(h.scim);
+    expect(logged.map((e) => e.type)).toEqual(heard.map((e) => e.type));
+    expect(logged.map((e) => e.occurredAt)).toEqual(heard.map((e) => e.at));
+    for (const [i, event] of heard.entries()) {
+      const data = logged[i]?.data;
+      if (event.type === 'user.updated') {
+        expect(data?.changed).toEqual(event.changed);
+        expect(data?.resource).toEqual(event.after);
+      } else if ('user' in event) expect(data?.resource).toEqual(event.user);
+    }
+    expect(heard.map((e) => e.type)).toEqual([
+      'user.created',
+      'user.invited',
+      'user.updated',
+      'user.deactivated',
+      'user.updated',
+      'user.updated',
+      'user.reactivated',
+    ]);
+    await h.scim.close();
   });
 });
 

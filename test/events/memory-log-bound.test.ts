@@ -1,10 +1,12 @@
 // The memory event log keeps the most recent `eventsKept` events. A reader or subscriber that
 // falls further behind has lost events, and is told so (400 invalidCursor, onError) rather
 // than resumed past them; a cursor the log never gave is refused as on PostgreSQL.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { LoggedEvent, Scim } from '../../src/index.js';
 import { isScimError } from '../../src/errors/index.js';
-import { MemoryUserStore } from '../../src/stores/memory/index.js';
+import { MemoryEventLog, MemoryUserStore } from '../../src/stores/memory/index.js';
 import { KEY_B, patchBody, setup } from '../core/harness.js';
 
 async function readAll(scim: Scim, after?: string, tenant = 'tenant-a'): Promise<LoggedEvent[]> {
@@ -97,6 +99,36 @@ describe('the memory log is bounded', () => {
     // The next write makes `past` a cursor the log gives.
     await h.createUser('n2@example.org');
     expect((await h.scim.events.list('tenant-a', { after: newest })).next).toBe(past);
+  });
+});
+
+describe('the memory of the memory log', () => {
+  it('lets go of a dropped event, and of the version of a resource it held, at once', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const log = new MemoryEventLog(2);
+    const versions: WeakRef<object>[] = [];
+    for (let i = 1; i <= 3; i++) {
+      const resource = Object.freeze({ id: 'u1', version: i });
+      versions.push(new WeakRef(resource));
+      const data = { id: 'u1', resourceType: 'User', resource };
+      const event = {
+        id: `e${i}`,
+        type: 'user.updated' as const,
+        tenant: 't',
+        occurredAt: '',
+        data,
+      };
+      log.record([event], resource, resource);
+    }
+    // A WeakRef holds its value until the job that made it ends.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    gc();
+    expect(versions.map((version) => version.deref() !== undefined)).toEqual([false, true, true]);
+    expect((await log.list({ tenant: 't', limit: 10 })).events.map((e) => e.id)).toEqual([
+      'e2',
+      'e3',
+    ]);
   });
 });
 

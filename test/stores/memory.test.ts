@@ -9,6 +9,10 @@ import { SortedIds } from '../../src/stores/memory/sorted-ids.js';
 import { createUserFactory, runStoreConformance } from '../../src/testing/index.js';
 import { describeStoreConformance } from '../../src/testing/vitest.js';
 import { USER_SCHEMA } from '../../src/schema/urns.js';
+import { userResourceType } from '../../src/schema/user-resource-type.js';
+import { initialAccount } from '../../src/core/users/account-status.js';
+import { assembleUser, firstMeta } from '../../src/core/users/stored-user.js';
+import { newId } from '../../src/core/resources/new-id.js';
 
 // Wrap the one function that visits every user, to prove index lookups never reach it.
 vi.mock('../../src/stores/memory/scan-table.js', async (importOriginal) => {
@@ -150,6 +154,28 @@ describe('MemoryUserStore keeps each user small', () => {
     // The caller's arrays stay the caller's.
     (ada.schemas as string[]).push('urn:x');
     expect((await store.get('t', bob.id))?.schemas).toEqual(bob.schemas);
+  });
+
+  it('stores a user the core assembled with the shared schemas list, its other members as they are', async () => {
+    const store = new MemoryUserStore();
+    const now = '2026-11-29T10:00:00.000Z';
+    const make = (userName: string) =>
+      assembleUser({
+        id: newId(),
+        attributes: { userName, name: { givenName: 'Ada' }, emails: [{ value: userName }] },
+        account: initialAccount(false, now).account,
+        meta: firstMeta(now),
+        type: userResourceType(),
+      });
+    const [ada, bob] = [make('ada@example.org'), make('bob@example.org')];
+    expect(bob.schemas).not.toBe(ada.schemas);
+    for (const user of [ada, bob]) await store.create('t', user);
+    const [a, b] = [await store.get('t', ada.id), await store.get('t', bob.id)];
+    expect(b).toEqual(bob);
+    expect(b?.schemas).toBe(a?.schemas);
+    expect(b?.name).toBe(bob.name);
+    expect(b?.emails).toBe(bob.emails);
+    expect(Object.isFrozen(b)).toBe(true);
   });
 
   it('finds every holder of an externalId as holders come and go', async () => {

@@ -18,9 +18,13 @@ export function changedAttributes(
   ignore: ReadonlySet<string>,
 ): string[] {
   const changed: string[] = [];
-  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  for (const key of keys) {
+  // Own data members of JSON objects: `for...in` sees exactly those, in order.
+  for (const key in before) {
     if (!ignore.has(key) && !jsonEqual(before[key], after[key])) changed.push(key);
+  }
+  for (const key in after) {
+    if (!Object.hasOwn(before, key) && !ignore.has(key) && !jsonEqual(before[key], after[key]))
+      changed.push(key);
   }
   return changed;
 }

@@ -4,24 +4,21 @@
  * processes, which the write loop's bounded retry absorbs.
  */
 export class KeyedLock {
-  // The last task queued under each key, present while any task of the key runs or waits.
-  readonly #tails = new Map<string, Promise<void>>();
+  // The tasks waiting for each key in arrival order, present while a task of the key runs.
+  readonly #waiting = new Map<string, (() => void)[]>();
 
   /** Runs `task` holding `key`, once every task queued before it under `key` has settled. */
   async run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const before = this.#tails.get(key);
-    let release = (): void => undefined;
-    const mine = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    this.#tails.set(key, mine);
+    const waiting = this.#waiting.get(key);
+    if (waiting === undefined) this.#waiting.set(key, []);
+    else await new Promise<void>((resolve) => waiting.push(resolve));
     try {
-      if (before !== undefined) await before;
       return await task();
     } finally {
-      // Nobody queued after this task: the key is free.
-      if (this.#tails.get(key) === mine) this.#tails.delete(key);
-      release();
+      // The key passes to the next task waiting, or is free when none is.
+      const next = this.#waiting.get(key)?.shift();
+      if (next === undefined) this.#waiting.delete(key);
+      else next();
     }
   }
 }

@@ -15,9 +15,17 @@ import { directoryEvents, directoryEventType } from '../events/directory-events.
 import type { ScimEvent } from '../events/types.js';
 import { emitEvents } from './events.js';
 import { newId } from './new-id.js';
-import type { EventRecorder, ResourceKind, WriteOnlyValues } from './resource-kind.js';
+import type { ResourceKind, WriteOnlyValues } from './resource-kind.js';
 import { assertStoreFilters, assertStoreSorts } from './store-support.js';
+import { WriteEvents } from './write-events.js';
 import { WriteLoop, type WriteOutcome, type WriteStep } from './write-loop.js';
+
+/** A committed write as the service's loop reports it: what the kind reported, and its events. */
+interface Written<D> {
+  readonly done: D;
+  /** The events the store recorded with this write, when it recorded them for this `done`. */
+  readonly events: readonly ScimEvent[] | undefined;
+}
 
 /**
  * The operations of one resource type (the User, the Group, a type of the host's), behind the
@@ -35,27 +43,25 @@ export class ResourceService<R extends StoredResource, W, D> {
   readonly #kind: ResourceKind<R, W, D>;
   readonly #events: EventHub;
   readonly #clock: () => Date;
-  readonly #loop: WriteLoop<R, W, D>;
+  readonly #loop: WriteLoop<R, W, Written<D>>;
 
   constructor(kind: ResourceKind<R, W, D>, events: EventHub, clock: () => Date) {
     this.#kind = kind;
     this.#events = events;
     this.#clock = clock;
-    this.#loop = new WriteLoop<R, W, D>(
+    this.#loop = new WriteLoop<R, W, Written<D>>(
       {
         notFound: (id) => this.notFound(id),
         read: (tenant, id) => kind.read(tenant, id),
-        write: (tenant, current, planned, ifMatch, at) =>
-          kind.write(
-            tenant,
-            current,
-            planned,
-            ifMatch,
-            this.#recorder(tenant, at, current.id, current),
-          ),
+        write: async (tenant, current, planned, ifMatch, at) => {
+          const events = this.#writeEvents(tenant, at, current.id, current);
+          const done = await kind.write(tenant, current, planned, ifMatch, events?.record);
+          return done === null ? null : { done, events: events?.of(done) };
+        },
         readsBeforeDelete: kind.recordsEvents,
         remove: (tenant, id, options, before, at) => this.#remove(tenant, id, options, before, at),
-        committed: (tenant, at, id, before, done) => this.#committed(tenant, at, id, before, done),
+        committed: (tenant, at, id, before, written) =>
+          this.#committed(tenant, at, id, before, written?.done ?? null, written?.events),
       },
       clock,
     );
@@ -77,10 +83,11 @@ export class ResourceService<R extends StoredResource, W, D> {
     const now = date.toISOString();
     const id = newId(date.getTime());
     const planned = await this.#kind.planCreate(tenant, id, input, now);
-    const done = await this.#kind.insert(tenant, planned, this.#recorder(tenant, now, id, null));
+    const events = this.#writeEvents(tenant, now, id, null);
+    const done = await this.#kind.insert(tenant, planned, events?.record);
     const created = this.#kind.after(done);
-    this.#committed(tenant, now, created.id, null, done);
-    await this.#delivered(tenant, created, writeOnlyOf(input));
+    this.#committed(tenant, now, created.id, null, done, events?.of(done));
+    await this.#kind.delivered?.(tenant, created, writeOnlyOf(input));
     return created;
   }
 
@@ -113,12 +120,12 @@ export class ResourceService<R extends StoredResource, W, D> {
     ifMatch: string | undefined,
     input: ResourceInput,
   ): Promise<R> {
-    const written = await this.#written(
-      this.#loop.write(tenant, id, ifMatch, (current, now) =>
+    const written = this.#left(
+      await this.#loop.write(tenant, id, ifMatch, (current, now) =>
         this.#kind.planReplace(tenant, current, input, now),
       ),
     );
-    await this.#delivered(tenant, written, writeOnlyOf(input));
+    await this.#kind.delivered?.(tenant, written, writeOnlyOf(input));
     return this.#kind.readsBack ? await this.get(tenant, id) : written;
   }
 
@@ -136,15 +143,15 @@ export class ResourceService<R extends StoredResource, W, D> {
     shown?: Projection,
   ): Promise<R> {
     let writeOnly: WriteOnlyValues = {};
-    const written = await this.#written(
-      this.#loop.write(tenant, id, ifMatch, async (current, now) => {
+    const written = this.#left(
+      await this.#loop.write(tenant, id, ifMatch, async (current, now) => {
         const step = await this.#kind.planPatch(ctx, tenant, current, body, now);
         // From the attempt that is written: the loop may plan again on a newer version.
         writeOnly = step.writeOnly;
         return step.write;
       }),
     );
-    await this.#delivered(tenant, written, writeOnly);
+    await this.#kind.delivered?.(tenant, written, writeOnly);
     return this.#kind.readsBack && shown !== undefined ? await this.get(tenant, id) : written;
   }
 
@@ -163,7 +170,8 @@ export class ResourceService<R extends StoredResource, W, D> {
     ifMatch: string | undefined,
     step: WriteStep<R, W>,
   ): Promise<WriteOutcome<R, D>> {
-    return await this.#loop.write(tenant, id, ifMatch, step);
+    const { current, done } = await this.#loop.write(tenant, id, ifMatch, step);
+    return { current, done: done === null ? null : done.done };
   }
 
   /** This service as one profile's endpoints call it: its PATCHes are read in `ctx`. */
@@ -182,22 +190,21 @@ export class ResourceService<R extends StoredResource, W, D> {
   }
 
   // The resource a write leaves: the one written, or the current one when nothing changed.
-  async #written(outcome: Promise<WriteOutcome<R, D>>): Promise<R> {
-    const { current, done } = await outcome;
-    return done === null ? current : this.#kind.after(done);
+  #left({ current, done }: WriteOutcome<R, Written<D>>): R {
+    return done === null ? current : this.#kind.after(done.done);
   }
 
-  // The directory events of a write over `before` (null: a creation), for the store to record
-  // with it; none when the store keeps no log.
-  #recorder(
+  // The events of a write over `before` (null: a creation), for the store to record with it;
+  // none when the store keeps no log.
+  #writeEvents(
     tenant: string,
     at: string,
     id: string,
     before: R | null,
-  ): EventRecorder<D> | undefined {
+  ): WriteEvents<D> | undefined {
     if (!this.#kind.recordsEvents) return undefined;
     const kind = this.#kind;
-    return (done) => directoryEvents(kind.events(tenant, at, id, before, done), kind.name, null);
+    return new WriteEvents((done) => kind.events(tenant, at, id, before, done), kind.name);
   }
 
   // Deletes `id` through the store, with the deletion's events when the store keeps a log
@@ -234,7 +241,7 @@ export class ResourceService<R extends StoredResource, W, D> {
           },
     );
     if (!removed) return false;
-    return () => this.#committed(tenant, at, id, null, null, left);
+    return () => this.#committed(tenant, at, id, null, null, undefined, left);
   }
 
   // The `group.member_removed` of a deleted member (this kind's resource `id`), one per group
@@ -252,30 +259,29 @@ export class ResourceService<R extends StoredResource, W, D> {
     }));
   }
 
-  // After a committed write or deletion (`done` null): its events, then those of the groups a
-  // deleted member left (`left`), and a wake for the durable subscribers of the types it
-  // recorded, listed once for both and only when asked.
+  // After a committed write or deletion (`done` null): its events (`recorded`: those the
+  // store recorded with the write, listed once), then those of the groups a deleted member
+  // left (`left`), and a wake for the durable subscribers of the types it recorded, listed once
+  // for both and only when asked.
   #committed(
     tenant: string,
     at: string,
     id: string,
     before: R | null,
     done: D | null,
+    recorded?: readonly ScimEvent[],
     left: readonly string[] = [],
   ): void {
     const kind = this.#kind;
     let listed: readonly ScimEvent[] | undefined;
-    const list = () =>
-      (listed ??= [
-        ...kind.events(tenant, at, id, before, done),
-        ...this.#removals(tenant, at, id, left),
-      ]);
+    const list = () => {
+      if (listed !== undefined) return listed;
+      const own = recorded ?? kind.events(tenant, at, id, before, done);
+      listed = left.length === 0 ? own : [...own, ...this.#removals(tenant, at, id, left)];
+      return listed;
+    };
     emitEvents(this.#events, list);
     this.#events.committed(() => list().map((event) => directoryEventType(event.type, kind.name)));
-  }
-
-  async #delivered(tenant: string, resource: R, writeOnly: WriteOnlyValues): Promise<void> {
-    await this.#kind.delivered?.(tenant, resource, writeOnly);
   }
 }
 

@@ -96,13 +96,13 @@ export class WriteLoop<R extends StoredResource, W, D> {
    *
    * @see RFC 7644 §3.14
    */
-  async write(
+  write(
     tenant: string,
     id: string,
     ifMatch: string | undefined,
     step: WriteStep<R, W>,
   ): Promise<WriteOutcome<R, D>> {
-    return await this.#lock.run(id, () => this.#attempts(tenant, id, ifMatch, step));
+    return this.#lock.run(id, () => this.#attempts(tenant, id, ifMatch, step));
   }
 
   async #attempts(

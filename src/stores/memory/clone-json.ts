@@ -52,7 +52,8 @@ export function flatString(text: string): string {
 /**
  * Makes the stored form of a new version of a resource: a {@link frozenCopy} of `next` that
  * shares, instead of copying, every top-level value `next` took unchanged (the same object)
- * from `previous`, the stored version it replaces, and every value that is settled already.
+ * from `previous`, the stored version it replaces (or a settled resource it was made from),
+ * and every value that is settled already.
  * A PATCH thus copies only the attributes it changed; a `next` that is settled as a whole
  * (the core's PATCH or PUT, frozen) is stored as it is.
  *

@@ -65,7 +65,7 @@ class DroppedMarks {
 
 /** Events in log order, oldest first; the oldest leave from the front (purge). */
 class EntryQueue {
-  #entries: Entry[] = [];
+  #entries: (Entry | undefined)[] = [];
   #head = 0;
 
   push(entry: Entry): void {
@@ -78,6 +78,8 @@ class EntryQueue {
 
   /** Drops the oldest entry, compacting now and then so the array does not grow forever. */
   shift(): void {
+    // Let go of the entry now, not at the next compaction: it holds a version of a resource.
+    this.#entries[this.#head] = undefined;
     this.#head++;
     if (this.#head >= 1024 && this.#head * 2 >= this.#entries.length) {
       this.#entries = this.#entries.slice(this.#head);

@@ -159,7 +159,9 @@ export class MemoryUserStore implements UserStore {
       throw new Error(`MemoryUserStore: id "${user.id}" already exists.`);
     // Users created with equal `schemas` lists share one (a list of its own is ~200 bytes).
     const schemas = this.#schemas.share(user.schemas);
-    const stored = frozenCopy(schemas === user.schemas ? user : { ...user, schemas });
+    // With the shared list in place of its own, the user's other members are taken as they are.
+    const stored =
+      schemas === user.schemas ? frozenCopy(user) : frozenNextVersion({ ...user, schemas }, user);
     if (!users.addUnlessTaken(stored)) throw taken(user.userName);
     this.#log?.record(effects?.events, user, stored);
   }

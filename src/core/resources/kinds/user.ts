@@ -112,15 +112,11 @@ export class UserKind implements ResourceKind<ScimUser, PlannedUserWrite, Planne
     _ifMatch: string | undefined,
     record: EventRecorder<PlannedUserWrite> | undefined,
   ): Promise<PlannedUserWrite | null> {
-    const { user } = planned;
-    const options: ReplaceOptions = { expectedVersion: current.meta.version };
+    const expectedVersion = current.meta.version;
     const events = record?.(planned);
-    const replaced = await this.store.replace(
-      tenant,
-      user,
-      events && events.length > 0 ? { ...options, events } : options,
-    );
-    return replaced ? planned : null;
+    const options: ReplaceOptions =
+      events && events.length > 0 ? { expectedVersion, events } : { expectedVersion };
+    return (await this.store.replace(tenant, planned.user, options)) ? planned : null;
   }
 
   remove(tenant: string, id: string, options: DeleteOptions): Promise<boolean> {
