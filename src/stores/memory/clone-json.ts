@@ -37,19 +37,6 @@ export function frozenCopy<T>(value: T): T {
 }
 
 /**
- * Returns `text` as one flat string. V8 keeps a string made by concatenation as a tree of its
- * pieces until something reads it whole, and a string built a character at a time, as the
- * core's ids are, takes several times its length that way (an event id: 192 bytes
- * instead of 56). What a store keeps outlives the request, so it keeps such strings flat.
- *
- * @internal
- */
-export function flatString(text: string): string {
-  // JSON gives back a new string, always flat; nothing cheaper in JavaScript promises that.
-  return JSON.parse(JSON.stringify(text)) as string;
-}
-
-/**
  * Makes the stored form of a new version of a resource: a {@link frozenCopy} of `next` that
  * shares, instead of copying, every top-level value `next` took unchanged (the same object)
  * from `previous`, the stored version it replaces (or a settled resource it was made from),
