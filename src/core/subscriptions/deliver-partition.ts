@@ -19,13 +19,6 @@ const PAGES_PER_CLAIM = 10;
  */
 const RECORD_WITHIN_MS = 1000;
 
-/**
- * How long a delivery that caught up (its page was not full) waits before it reads the log
- * again: the events written meanwhile are then read, and recorded, a page at once, where
- * reading right away would chase the writers an event or two per read.
- */
-const CAUGHT_UP_WAIT_MS = 100;
-
 /** The reason reported when a delivery was made under a claim that had passed to another. */
 export class SubscriptionClaimLost extends Error {
   override readonly name = 'SubscriptionClaimLost';
@@ -64,11 +57,11 @@ type Next = 'next' | 'stop';
 export async function deliverPartition(
   deps: PartitionDeps,
   claim: PartitionClaim,
-): Promise<'done' | 'faulted'> {
+): Promise<'done' | 'caught-up' | 'faulted'> {
   const run = new PartitionRun(deps, claim);
   try {
     await run.deliver();
-    return 'done';
+    return run.caughtUp ? 'caught-up' : 'done';
   } catch (error) {
     deps.onError(error);
     // A store or log failure: hand the tenant back, still due, for a later round to retry.
@@ -84,6 +77,8 @@ class PartitionRun {
   /** When the claim's lease ends (ms), as of its claim or last extension. */
   #leaseEnds: number;
   #released = false;
+  /** Whether the last page read was not full: the tenant had nothing more for now. */
+  caughtUp = false;
   /** Deliveries made and not yet recorded, in order, and when the first of them was made. */
   #delivered: AttemptRecord[] = [];
   #firstDeliveredAt = 0;
@@ -141,8 +136,12 @@ class PartitionRun {
         after = event.cursor;
       }
       if (!(await this.#record())) return;
-      if (events.length < settings.batchSize && !this.#deps.stopping() && !this.#deps.draining())
-        await new Promise((resolve) => setTimeout(resolve, CAUGHT_UP_WAIT_MS));
+      // Caught up with the writers: what they write next is read by a later round, a page at
+      // once, rather than chased an event or two per read (unless a drain waits for it).
+      if (events.length < settings.batchSize && !this.#deps.draining()) {
+        this.caughtUp = true;
+        return this.release(this.#claim.wakes);
+      }
     }
     // A long backlog: hand the tenant back, still due, so other tenants get their turn.
     return this.release(undefined);

@@ -8,14 +8,15 @@ import type { EventHandler, PagePreparer } from './types.js';
 const PAGES_PER_WALK = 10;
 
 /**
- * How long a write of this process waits before it starts a round, and how long after the
- * start of the last round woken so: the writes of that window share one round (one walk, one
- * claim, one record of what was delivered), where a round per write would cost a database
- * several statements per write. A lone write is delivered within the first; a steady stream of
- * writes, a round per the second at most.
+ * Rounds woken by writes of this process (and by deliveries that caught up with them) start at
+ * most this often: the first at once, the writes that follow within this time share the next
+ * round (one walk, one claim, one record of what was delivered), where a round per write would
+ * cost a database several statements per write.
  */
-const WAKE_DELAY_MS = 20;
 const WAKE_SPACING_MS = 100;
+
+/** A wake timer this late has been dropped (a runtime that ends timers with their request). */
+const WAKE_LOST_MS = 1_000;
 
 /**
  * Rounds after the last write of this process, this long after it. On PostgreSQL a write's
@@ -63,8 +64,9 @@ export class SubscriptionRunner {
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   #poll: ReturnType<typeof setInterval> | undefined;
   #wake: ReturnType<typeof setTimeout> | undefined;
-  /** When the last round woken by a write started (`performance.now()`). */
+  /** When the last round woken by a write started, and when the pending wake is due (`performance.now()`). */
   #wokenAt = -Infinity;
+  #wakeDue = 0;
   /** The rounds that follow the last write (also in `#timers`, which `stop` clears). */
   #settle: ReturnType<typeof setTimeout>[] = [];
 
@@ -94,22 +96,35 @@ export class SubscriptionRunner {
   }
 
   /**
-   * Starts a round after a committed write of this process, `WAKE_DELAY_MS` later and at least
-   * `WAKE_SPACING_MS` after the last one a write started: the writes of that window share it.
+   * Starts a round after a committed write of this process: at once, or `WAKE_SPACING_MS`
+   * after the last round a write started; the writes in between share it.
    */
   wake(): void {
     if (this.#stopped) return;
     this.#settleLater();
-    if (this.#wake !== undefined) return;
-    const spaced = this.#wokenAt + WAKE_SPACING_MS - performance.now();
-    this.#wake = setTimeout(
-      () => {
-        this.#wake = undefined;
-        this.#wokenAt = performance.now();
-        this.kick();
-      },
-      Math.max(WAKE_DELAY_MS, spaced),
-    );
+    this.#wakeSoon();
+  }
+
+  #wakeSoon(): void {
+    if (this.#stopped) return;
+    const now = performance.now();
+    if (this.#wake !== undefined) {
+      if (now < this.#wakeDue + WAKE_LOST_MS) return;
+      clearTimeout(this.#wake);
+      this.#wake = undefined;
+    }
+    const wait = this.#wokenAt + WAKE_SPACING_MS - now;
+    if (wait <= 0) {
+      this.#wokenAt = now;
+      this.kick();
+      return;
+    }
+    this.#wakeDue = now + wait;
+    this.#wake = setTimeout(() => {
+      this.#wake = undefined;
+      this.#wokenAt = performance.now();
+      this.kick();
+    }, wait);
     this.#wake.unref?.();
   }
 
@@ -271,6 +286,7 @@ export class SubscriptionRunner {
         // failure the tenant is due again at once: a round at once would fail again at once,
         // so the next one waits a first retry's delay.
         if (outcome === 'done') return this.kick();
+        if (outcome === 'caught-up') return this.#wakeSoon();
         this.#faults++;
         this.#wakeAt(this.#parts.now().getTime() + retryDelay(settings, 1));
       });
