@@ -44,7 +44,7 @@ export function welcomeDelivery(
     const known = page?.exists.get(id);
     if (page !== undefined && known !== undefined) {
       page.exists.delete(id);
-      if (page.exists.size === 0 && prepared.get(tenant) === page) prepared.delete(tenant);
+      if (page.exists.size === 0) prepared.delete(tenant);
       if (performance.now() - page.at <= PREPARED_FOR_MS) return known;
     }
     return (await store.get(tenant, id)) !== null;
@@ -59,8 +59,8 @@ export function welcomeDelivery(
     async prepare(tenant, events) {
       prepared.delete(tenant);
       const ids = [...new Set(events.map((event) => event.data.id))];
+      if (ids.length < 2) return;
       const filter = idIn(ids);
-      if (ids.length < 2 || filter === undefined) return;
       if (store.capabilities?.supportsFilter?.(filter) === false) return;
       const at = performance.now();
       try {
@@ -79,15 +79,13 @@ export function welcomeDelivery(
   };
 }
 
-// `id eq "a" or id eq "b" or …`, balanced so that its depth grows with the log of its size.
-function idIn(ids: readonly string[]): Filter | undefined {
-  if (ids.length === 0) return undefined;
+// `id eq "a" or id eq "b" or …` (at least one id), balanced so that its depth grows with the
+// log of its size.
+function idIn(ids: readonly string[]): Filter {
   if (ids.length === 1)
     return { kind: 'compare', path: { attribute: 'id' }, op: 'eq', value: ids[0] as string };
   const half = ids.length >> 1;
-  const left = idIn(ids.slice(0, half)) as Filter;
-  const right = idIn(ids.slice(half)) as Filter;
-  return { kind: 'or', left, right };
+  return { kind: 'or', left: idIn(ids.slice(0, half)), right: idIn(ids.slice(half)) };
 }
 
 /**

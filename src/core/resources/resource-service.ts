@@ -226,7 +226,7 @@ export class ResourceService<R extends StoredResource, W, D> {
     const resource = before as unknown as Readonly<Record<string, unknown>> & { id: string };
     const events = kind.events(tenant, at, id, before, null);
     const deletion = { ...options, events: directoryEvents(events, kind.name, resource) };
-    let left: readonly string[] = [];
+    let removals: readonly ScimEvent[] = [];
     const removed = await kind.remove(
       tenant,
       id,
@@ -235,13 +235,13 @@ export class ResourceService<R extends StoredResource, W, D> {
         : {
             ...deletion,
             membershipEvents: (groupIds) => {
-              left = groupIds;
-              return directoryEvents(this.#removals(tenant, at, id, groupIds), 'Group', null);
+              removals = this.#removals(tenant, at, id, groupIds);
+              return directoryEvents(removals, 'Group', null);
             },
           },
     );
     if (!removed) return false;
-    return () => this.#committed(tenant, at, id, null, null, undefined, left);
+    return () => this.#committed(tenant, at, id, null, null, [...events, ...removals]);
   }
 
   // The `group.member_removed` of a deleted member (this kind's resource `id`), one per group
@@ -260,9 +260,9 @@ export class ResourceService<R extends StoredResource, W, D> {
   }
 
   // After a committed write or deletion (`done` null): its events (`recorded`: those the
-  // store recorded with the write, listed once), then those of the groups a deleted member
-  // left (`left`), and a wake for the durable subscribers of the types it recorded, listed once
-  // for both and only when asked.
+  // store recorded with it, a deleted member's removals from its groups included), and a wake
+  // for the durable subscribers of the types it recorded, listed once for both and only when
+  // asked.
   #committed(
     tenant: string,
     at: string,
@@ -270,16 +270,10 @@ export class ResourceService<R extends StoredResource, W, D> {
     before: R | null,
     done: D | null,
     recorded?: readonly ScimEvent[],
-    left: readonly string[] = [],
   ): void {
     const kind = this.#kind;
-    let listed: readonly ScimEvent[] | undefined;
-    const list = () => {
-      if (listed !== undefined) return listed;
-      const own = recorded ?? kind.events(tenant, at, id, before, done);
-      listed = left.length === 0 ? own : [...own, ...this.#removals(tenant, at, id, left)];
-      return listed;
-    };
+    let listed = recorded;
+    const list = () => (listed ??= kind.events(tenant, at, id, before, done));
     emitEvents(this.#events, list);
     this.#events.committed(() => list().map((event) => directoryEventType(event.type, kind.name)));
   }

@@ -98,13 +98,12 @@ export class Subscribers {
   /**
    * Wakes the subscribers of this process that a committed write concerns: those of every
    * type, and those of a type among `types` (listed only when some subscriber has types).
-   * Without `types`, wakes them all.
    */
-  kick(types?: () => Iterable<string>): void {
+  kick(types: () => Iterable<string>): void {
     let recorded: ReadonlySet<string> | undefined;
     for (const runner of this.#runners.values()) {
       const wanted = runner.types;
-      if (types !== undefined && wanted !== undefined) {
+      if (wanted !== undefined) {
         recorded ??= new Set(types());
         if (!wanted.some((type) => recorded?.has(type))) continue;
       }

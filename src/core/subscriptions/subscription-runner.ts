@@ -64,11 +64,14 @@ export class SubscriptionRunner {
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   #poll: ReturnType<typeof setInterval> | undefined;
   #wake: ReturnType<typeof setTimeout> | undefined;
-  /** When the last round woken by a write started, and when the pending wake is due (`performance.now()`). */
+  /** When the last round woken by a write started, and when the pending wake is due. */
   #wokenAt = -Infinity;
   #wakeDue = 0;
-  /** The rounds that follow the last write (also in `#timers`, which `stop` clears). */
-  #settle: ReturnType<typeof setTimeout>[] = [];
+  /** The pending round of those that follow the last write (also in `#timers`), its step. */
+  #settle: ReturnType<typeof setTimeout> | undefined;
+  #settleStep = -1;
+  /** When this process last wrote something this subscriber reads (`performance.now()`). */
+  #lastWriteAt = -Infinity;
 
   constructor(parts: RunnerParts) {
     this.#parts = parts;
@@ -128,21 +131,37 @@ export class SubscriptionRunner {
     this.#wake.unref?.();
   }
 
-  // (Re)starts the rounds that follow the last write (SETTLE_AFTER_MS).
+  // Notes a write for the rounds that follow the last one (SETTLE_AFTER_MS). A write while
+  // the first is pending only moves its time; one while a later is pending starts over.
   #settleLater(): void {
-    for (const timer of this.#settle) {
-      clearTimeout(timer);
-      this.#timers.delete(timer);
+    this.#lastWriteAt = performance.now();
+    if (this.#settleStep !== 0) this.#settleAt(0);
+  }
+
+  // Arms the round `step` of SETTLE_AFTER_MS after the last write; when it fires early (a
+  // later write moved the time), it waits for the rest.
+  #settleAt(step: number): void {
+    if (this.#settle !== undefined) {
+      clearTimeout(this.#settle);
+      this.#timers.delete(this.#settle);
     }
-    this.#settle = SETTLE_AFTER_MS.map((after) => {
-      const timer = setTimeout(() => {
+    const after = SETTLE_AFTER_MS[step];
+    this.#settleStep = after === undefined ? -1 : step;
+    this.#settle = undefined;
+    if (after === undefined) return;
+    const timer = setTimeout(
+      () => {
         this.#timers.delete(timer);
+        this.#settle = undefined;
+        if (performance.now() < this.#lastWriteAt + after) return this.#settleAt(step);
         this.kick();
-      }, after);
-      timer.unref?.();
-      this.#timers.add(timer);
-      return timer;
-    });
+        this.#settleAt(step + 1);
+      },
+      Math.max(1, this.#lastWriteAt + after - performance.now()),
+    );
+    timer.unref?.();
+    this.#timers.add(timer);
+    this.#settle = timer;
   }
 
   /** Starts a round soon, without waiting for it; one under way goes round again. */

@@ -158,15 +158,14 @@ export class PostgresGroupStore implements GroupStore {
         ? [this.sql.insert, row]
         : [this.sql.insertWithEvents, [...row, param]];
     };
-    // Without members, that one statement is the whole write (when it takes every event).
-    const alone = members.length === 0 ? effects?.events?.({ added: [], removed: [] }) : undefined;
-    if (members.length === 0 && (alone?.length ?? 0) <= EVENTS_PER_STATEMENT) {
-      await this.context.query(...insert(alone));
+    // Without members, that one statement is the whole write (one event at most).
+    if (members.length === 0) {
+      await this.context.query(...insert(effects?.events?.({ added: [], removed: [] })));
       return;
     }
     await this.context.transaction(async (tx) => {
       const resolved = await this.resolve(tx, tenant, group.id, members, false);
-      const events = alone ?? effects?.events?.({ added: resolved, removed: [] });
+      const events = effects?.events?.({ added: resolved, removed: [] });
       await tx.query(...insert(events));
       await recordEvents(tx, this.#events, events, EVENTS_PER_STATEMENT);
       await this.insertMembers(tx, tenant, group.id, resolved);

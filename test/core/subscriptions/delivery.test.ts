@@ -24,8 +24,24 @@ describe('a durable subscriber delivers the log', () => {
     const sub = subscribe('late', handler);
     await sub.drain();
     log.appendMany(['a'], 3);
-    subscribers.kick();
+    subscribers.kick(() => log.events.map((event) => event.type));
     await expect.poll(() => delivered('a')).toEqual(ids(log.events, 'a'));
+    await sub.stop();
+  });
+
+  it('finds a write whose event the log showed only after the round it woke', async () => {
+    const { log, subscribe, subscribers } = subscriberSetup();
+    const { handler, delivered } = recordingHandler();
+    const sub = subscribe('held', handler);
+    await sub.drain();
+    // An older transaction still open holds the write's event back from the woken round.
+    log.hold();
+    log.append('a');
+    subscribers.kick(() => ['user.created']);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    log.release();
+    // No later write, no poll: the rounds that follow the last write deliver it.
+    await expect.poll(() => delivered('a'), { timeout: 3_000 }).toEqual(ids(log.events, 'a'));
     await sub.stop();
   });
 
