@@ -15,9 +15,11 @@ import {
 import { groupsAttribute, groupsPart } from '../user-group-paths.js';
 import { GroupsFilterSql, type GroupsFilterContext } from './groups-filter-sql.js';
 import { SqlParams } from './sql-params.js';
+import { foldCase } from '../../schema/fold-case.js';
 import {
   compareString,
   compareText,
+  comparedText,
   jsonAssigned,
   jsonPresent,
   orderingOperator,
@@ -36,13 +38,19 @@ export interface CompiledSqlFilter {
 
 type PositiveOp = Exclude<CompareOperator, 'ne'>;
 
+type ColumnTarget = Extract<FilterTarget, { kind: 'column' }>;
+
 /** A text column as a value reference, beside the column of its folding when it has one. */
-function columnRef(target: Extract<FilterTarget, { kind: 'column' }>): JsonRef {
+function columnRef(target: ColumnTarget): JsonRef {
   const ref = { json: `to_jsonb(${target.column})`, text: target.column };
   if (target.key === undefined) return ref;
   return { ...ref, folded: { json: `to_jsonb(${target.key})`, text: target.key } };
 }
 type MultiTarget = Extract<FilterTarget, { kind: 'multi' }>;
+
+function sameColumn(a: ColumnTarget, b: ColumnTarget): boolean {
+  return a.column === b.column && a.key === b.key && a.caseExact === b.caseExact;
+}
 
 class FilterCompiler {
   private aliases = 0;
@@ -58,9 +66,10 @@ class FilterCompiler {
 
   compile(filter: Filter, scope: FilterScope): string {
     switch (filter.kind) {
-      case 'and':
       case 'or':
-        return `(${this.compile(filter.left, scope)} ${filter.kind.toUpperCase()} ${this.compile(filter.right, scope)})`;
+        return this.equalsAny(filter, scope) ?? this.junction(filter, scope);
+      case 'and':
+        return this.junction(filter, scope);
       case 'not':
         return `(NOT ${this.compile(filter.filter, scope)})`;
       case 'present': {
@@ -96,6 +105,38 @@ class FilterCompiler {
         throw new UnsupportedFilterError(`${filter.path.attribute}[...] needs a complex attribute`);
       }
     }
+  }
+
+  private junction(filter: Extract<Filter, { kind: 'and' | 'or' }>, scope: FilterScope): string {
+    return `(${this.compile(filter.left, scope)} ${filter.kind.toUpperCase()} ${this.compile(filter.right, scope)})`;
+  }
+
+  /**
+   * `a eq "x" or a eq "y" or …` on one indexed column as `a = ANY($n)`, or `undefined` for any
+   * other disjunction. The same rows either way; but an OR of many terms is planned afresh for
+   * each size and probes the index once per term for the count and again for the page, where
+   * the array is one parameter of one statement text (a page of ids read at once, as the
+   * welcome email's check of which invited users still exist).
+   */
+  private equalsAny(filter: Filter, scope: FilterScope): string | undefined {
+    let column: ColumnTarget | undefined;
+    const values: string[] = [];
+    const add = (term: Filter): boolean => {
+      if (term.kind === 'or') return add(term.left) && add(term.right);
+      if (term.kind !== 'compare' || term.op !== 'eq' || typeof term.value !== 'string')
+        return false;
+      if (groupsPart(term.path, this.type)) return false;
+      const target = scope(term.path);
+      if (target.kind !== 'column') return false;
+      if (column && !sameColumn(column, target)) return false;
+      column = target;
+      values.push(target.caseExact ? term.value : foldCase(term.value));
+      return true;
+    };
+    if (!add(filter) || column === undefined) return undefined;
+    const text = comparedText(columnRef(column), column.caseExact);
+    const sql = `${text} = ANY(${this.params.add(values)}::text[])`;
+    return column.nullable ? `(${sql} AND ${column.column} IS NOT NULL)` : sql;
   }
 
   /** True when some element of a multi-valued attribute satisfies `where` (given its alias). */

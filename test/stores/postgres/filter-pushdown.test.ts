@@ -130,6 +130,13 @@ const FILTERS = [
   'meta.version eq "W/\\"7\\""',
   'schemas eq "URN:IETF:PARAMS:SCIM:SCHEMAS:CORE:2.0:USER"',
   'userName sw "a" or userName sw "z"',
+  'id eq "a01" or id eq "c03" or id eq "zz"',
+  'id eq "A01" or id eq "b02"',
+  'userName eq "ADA@example.org" or (userName eq "LINUS@example.NET" or userName eq "x")',
+  'externalId eq "EXT-1" or externalId eq "nope"',
+  'not (externalId eq "ext-1" or externalId eq "nope")',
+  'id eq "a01" or userName eq "zed@example.org"',
+  'id eq "a01" or (id eq "b02" and active eq true)',
   'not (active eq true) and not (userName sw "zed")',
   'not (emails[type eq "work"] or displayName pr)',
 ];
