@@ -56,8 +56,7 @@ export function applyPatch(
 
 /**
  * Applies a PatchOp message in a context built once (see `patchContext`), as
- * {@link applyPatch} does; the context remembers the paths it resolved for the next request.
- * With `keptApart`, the operations on that attribute are planned into its delta plan instead
+ * {@link applyPatch} does. With `keptApart`, the operations on that attribute are planned into its delta plan instead
  * (see `planPatch`).
  *
  * @throws ScimError 400 as {@link applyPatch}.
