@@ -12,7 +12,9 @@ export interface DeleteOptions extends EventEffects {
    * it was deleted, so a store that keeps groups calls this inside the delete, once, after the
    * resource is gone, with the ids of the groups it removed it from (each once, in ascending id
    * order; empty for none), and records the events it returns after `events`, in the same
-   * atomic step. A delete that finds nothing, or a stale version, calls it not at all.
+   * atomic step. A delete that finds nothing, or a stale version, calls it not at all. A store
+   * that keeps no log calls it too and records nothing: the service's in-process listeners
+   * (`scim.on`) hear the removals from it.
    */
   readonly membershipEvents?: (groupIds: readonly string[]) => readonly DirectoryEvent[];
 }

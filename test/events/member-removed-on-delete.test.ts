@@ -4,6 +4,7 @@
 // listeners hear the same events in the same order.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoggedEvent, ScimEvent } from '../../src/index.js';
+import { MemoryUserStore } from '../../src/stores/memory/index.js';
 import { everyStore, type OpenedStore } from '../core/every-store.js';
 import { KEY_B, setup } from '../core/harness.js';
 import { has, readUntil } from './read-feed.js';
@@ -139,3 +140,37 @@ describe.each(everyStore)(
     });
   },
 );
+
+describe('a deleted member leaves its groups, heard by scim.on, on a store without a log', () => {
+  it('tells listeners of each membership a user or a nested group lost', async () => {
+    const h = setup({ store: new MemoryUserStore({ events: false }), mail: {} });
+    const heard: ScimEvent[] = [];
+    h.scim.on((event) => heard.push(event));
+    const post = async (displayName: string, members: string[]) => {
+      const reply = await h.request('POST', '/Groups', {
+        body: {
+          schemas: [GROUP_SCHEMA],
+          displayName,
+          members: members.map((value) => ({ value })),
+        },
+      });
+      expect(reply.status).toBe(201);
+      return reply.body.id as string;
+    };
+    const ada = await h.createUser('ada@example.org');
+    const [first, second] = [await post('Class 1', [ada.id]), await post('Class 2', [ada.id])];
+    const parent = await post('Parent', [second]);
+    heard.length = 0;
+    expect((await h.request('DELETE', `/Users/${ada.id}`)).status).toBe(204);
+    expect((await h.request('DELETE', `/Groups/${second}`)).status).toBe(204);
+    const [first0, second0] = [first, second].sort();
+    expect(heard.map(heardRemoval)).toEqual([
+      ['user.deleted', ...NO_MEMBER],
+      ['group.member_removed', first0, ada.id, 'User'],
+      ['group.member_removed', second0, ada.id, 'User'],
+      ['group.deleted', ...NO_MEMBER],
+      ['group.member_removed', parent, second, 'Group'],
+    ]);
+    await h.scim.close();
+  });
+});

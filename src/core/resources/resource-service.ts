@@ -220,8 +220,20 @@ export class ResourceService<R extends StoredResource, W, D> {
   ): Promise<false | (() => void)> {
     const kind = this.#kind;
     if (before === null || !kind.recordsEvents) {
-      if (!(await kind.remove(tenant, id, options))) return false;
-      return () => this.#committed(tenant, at, id, null, null);
+      // Nothing to record: the store still reports the memberships it removed, for listeners.
+      let removals: readonly ScimEvent[] = [];
+      const heard =
+        kind.memberType === undefined
+          ? options
+          : {
+              ...options,
+              membershipEvents: (groupIds: readonly string[]) => {
+                removals = this.#removals(tenant, at, id, groupIds);
+                return [];
+              },
+            };
+      if (!(await kind.remove(tenant, id, heard))) return false;
+      return () => this.#committed(tenant, at, id, null, null, undefined, removals);
     }
     const resource = before as unknown as Readonly<Record<string, unknown>> & { id: string };
     const events = kind.events(tenant, at, id, before, null);
@@ -260,9 +272,9 @@ export class ResourceService<R extends StoredResource, W, D> {
   }
 
   // After a committed write or deletion (`done` null): its events (`recorded`: those the
-  // store recorded with it, a deleted member's removals from its groups included), and a wake
-  // for the durable subscribers of the types it recorded, listed once for both and only when
-  // asked.
+  // store recorded with it, a deleted member's removals from its groups included; else those
+  // listed now, then `removals`), and a wake for the durable subscribers of the types it
+  // recorded, listed once for both and only when asked.
   #committed(
     tenant: string,
     at: string,
@@ -270,10 +282,15 @@ export class ResourceService<R extends StoredResource, W, D> {
     before: R | null,
     done: D | null,
     recorded?: readonly ScimEvent[],
+    removals: readonly ScimEvent[] = [],
   ): void {
     const kind = this.#kind;
     let listed = recorded;
-    const list = () => (listed ??= kind.events(tenant, at, id, before, done));
+    const list = () => {
+      if (listed) return listed;
+      const events = kind.events(tenant, at, id, before, done);
+      return (listed = removals.length === 0 ? events : [...events, ...removals]);
+    };
     emitEvents(this.#events, list);
     this.#events.committed(() => list().map((event) => directoryEventType(event.type, kind.name)));
   }

@@ -141,7 +141,9 @@ export class MemoryGroupStore implements GroupStore {
     if (!this.#groups.delete(tenant, id, options?.expectedVersion)) return false;
     const left = this.forgetMember(tenant, id);
     this.log?.record(options?.events);
-    this.log?.record(options?.membershipEvents?.(left));
+    // Called with no log too: the service tells its listeners what the delete removed.
+    const removals = options?.membershipEvents?.(left);
+    this.log?.record(removals);
     return true;
   }
 
