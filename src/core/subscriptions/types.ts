@@ -100,7 +100,13 @@ export interface Subscription {
    * `timeoutMs`) and hands every claimed tenant back. The state stays in the store.
    */
   stop(): Promise<void>;
-  /** Delivers everything due now in this process and resolves once it is done. */
+  /**
+   * Delivers everything due now in this process and resolves once it is done: what the log
+   * shows now. On PostgreSQL the log shows a write only once every older transaction on the
+   * database has ended, so a drain right after a write can end before that write's events
+   * while another client of the database holds a transaction open; they are delivered by the
+   * next round, and a test on a shared database drains until they are.
+   */
   drain(): Promise<void>;
   /**
    * Delivers again every event after `after` (omitted: from the oldest kept): of `tenant`,
