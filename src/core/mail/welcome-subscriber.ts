@@ -17,9 +17,6 @@ export const WELCOME_SUBSCRIBER = 'scimkit.welcome';
 /** How long a page's read of which users exist stands in for a read of its own, in ms. */
 const PREPARED_FOR_MS = 1_000;
 
-/** The most `user.deleted` events read to tell which users of a page were deleted. */
-const DELETIONS_READ = 1_000;
-
 /** Which users of a page of one tenant's events still existed, and when that was read. */
 interface Prepared {
   readonly at: number;
@@ -29,17 +26,10 @@ interface Prepared {
 /**
  * The welcome subscriber's handler and its page reader. For a `user.invited` event, the
  * handler sends the welcome email built from the user the event recorded, keyed by the event's
- * id, unless the user was deleted since (no email then) or has no address.
- *
- * Whether the users of a page still exist is read once for the whole page, so that a burst of
- * creates costs one read per page, not one per email. For a page read from the log, the log
- * itself tells: every deletion through the service records `user.deleted`, and a user invited
- * in the page can only be deleted after the position the page was read from, so one read of
- * the tenant's `user.deleted` events from there names every user of the page deleted so far
- * (a read of events with no resource to send, rather than of the users). Dead letters, and a
- * page followed by more deletions than that read takes, are checked with one list query of
- * the users (`id eq` terms) instead. A user no read covered, or one read over a second ago, is
- * read alone.
+ * id, unless the user was deleted since (no email then) or has no address. Whether the user
+ * still exists is read for a whole page of the tenant's events in one list query (`id eq`
+ * terms), so that a burst of creates costs one read per page, not one per email; a user the
+ * page's read did not cover, or one read over a second ago, is read alone.
  */
 export function welcomeDelivery(
   store: UserStore,
@@ -66,55 +56,27 @@ export function welcomeDelivery(
       if (email === undefined) return;
       await mailer.sendWelcome(email, { signal });
     },
-    async prepare(tenant, events, read) {
+    async prepare(tenant, events) {
       prepared.delete(tenant);
       const ids = [...new Set(events.map((event) => event.data.id))];
       if (ids.length < 2) return;
+      const filter = idIn(ids);
+      if (store.capabilities?.supportsFilter?.(filter) === false) return;
       const at = performance.now();
-      const deleted = read && (await deletedSince(tenant, read.after));
-      // A store whose list fails too: each handler call reads its user alone, and meets the
-      // failure there.
-      const found = deleted ? undefined : await existing(tenant, ids).catch(() => undefined);
-      if (!deleted && !found) return;
-      const exists = (id: string) => (deleted ? !deleted.has(id) : found?.has(id) === true);
-      prepared.set(tenant, { at, exists: new Map(ids.map((id) => [id, exists(id)])) });
+      try {
+        const page = await store.list(tenant, {
+          filter,
+          startIndex: 1,
+          count: ids.length,
+          resourceType,
+        });
+        const found = new Set(page.resources.map((user) => user.id));
+        prepared.set(tenant, { at, exists: new Map(ids.map((id) => [id, found.has(id)])) });
+      } catch {
+        // Each handler call reads its user alone, and meets the store's failure there.
+      }
     },
   };
-
-  // The ids of the tenant's users deleted after `after`, or undefined when there are more
-  // deletions than one read takes, or no log to read, or the read failed.
-  async function deletedSince(
-    tenant: string,
-    after: string | undefined,
-  ): Promise<ReadonlySet<string> | undefined> {
-    if (store.events === undefined) return undefined;
-    const page = await store.events
-      .list({
-        tenant,
-        types: ['user.deleted'],
-        limit: DELETIONS_READ,
-        ...(after === undefined ? {} : { after }),
-      })
-      .catch(() => undefined);
-    if (page === undefined || page.events.length === DELETIONS_READ) return undefined;
-    return new Set(page.events.map((event) => event.data.id));
-  }
-
-  // Which of `ids` the store lists, or undefined when it cannot filter by id.
-  async function existing(
-    tenant: string,
-    ids: readonly string[],
-  ): Promise<ReadonlySet<string> | undefined> {
-    const filter = idIn(ids);
-    if (store.capabilities?.supportsFilter?.(filter) === false) return undefined;
-    const page = await store.list(tenant, {
-      filter,
-      startIndex: 1,
-      count: ids.length,
-      resourceType,
-    });
-    return new Set(page.resources.map((user) => user.id));
-  }
 }
 
 // `id eq "a" or id eq "b" or …` (at least one id), balanced so that its depth grows with the

@@ -129,7 +129,7 @@ class PartitionRun {
       }
       // Caught up: idle, unless the walker marked the tenant again meanwhile.
       if (events.length === 0) return this.release(this.#claim.wakes);
-      await this.#deps.prepare?.(tenant, events, { after });
+      await this.#deps.prepare?.(tenant, events);
       for (const event of events) {
         if (this.#deps.stopping()) return this.release(undefined);
         if ((await this.#attempt(event, false)) === 'stop') return;

@@ -133,13 +133,7 @@ export interface Subscription {
 /**
  * Reads, in one step, what a handler will need for a page of one tenant's events before they
  * are handled one by one (the welcome subscriber: which of the users still exist). Called
- * before every page and every batch of dead letters a handler is given; `read` says where in
- * the log a page was read from (`after`: the cursor it was read after, `undefined` for the
- * log's start), and is absent for dead letters. Internal to the built-in subscribers; it must
- * not throw (a handler that finds nothing prepared reads alone).
+ * before every page and every batch of dead letters a handler is given. Internal to the
+ * built-in subscribers; it must not throw (a handler that finds nothing prepared reads alone).
  */
-export type PagePreparer = (
-  tenant: string,
-  events: readonly LoggedEvent[],
-  read?: { readonly after: string | undefined },
-) => Promise<void>;
+export type PagePreparer = (tenant: string, events: readonly LoggedEvent[]) => Promise<void>;
