@@ -26,10 +26,11 @@ interface Prepared {
 /**
  * The welcome subscriber's handler and its page reader. For a `user.invited` event, the
  * handler sends the welcome email built from the user the event recorded, keyed by the event's
- * id, unless the user was deleted since (no email then) or has no address. Whether the user
- * still exists is read for a whole page of the tenant's events in one list query (`id eq`
- * terms), so that a burst of creates costs one read per page, not one per email; a user the
- * page's read did not cover, or one read over a second ago, is read alone.
+ * id, unless the user was deleted since (no email then) or has no address. Whether the users
+ * still exist is read for a whole page of the tenant's events at once (`id eq` terms): a count
+ * of them, and a list of them only when the count says some are gone, so that a burst of
+ * creates costs one count per page, not one read per email; a user the page's read did not
+ * cover, or one read over a second ago, is read alone.
  */
 export function welcomeDelivery(
   store: UserStore,
@@ -63,14 +64,19 @@ export function welcomeDelivery(
       const filter = idIn(ids);
       if (store.capabilities?.supportsFilter?.(filter) === false) return;
       const at = performance.now();
+      const query = { filter, startIndex: 1, resourceType };
       try {
-        const page = await store.list(tenant, {
-          filter,
-          startIndex: 1,
-          count: ids.length,
-          resourceType,
-        });
-        const found = new Set(page.resources.map((user) => user.id));
+        // Counted first: in a burst of creates every invited user still exists, and a count
+        // reads no user. Only when some are gone are the users listed, to tell which.
+        const { totalResults } = await store.list(tenant, { ...query, count: 0 });
+        const found =
+          totalResults === ids.length
+            ? new Set(ids)
+            : new Set(
+                (await store.list(tenant, { ...query, count: ids.length })).resources.map(
+                  (user) => user.id,
+                ),
+              );
         prepared.set(tenant, { at, exists: new Map(ids.map((id) => [id, found.has(id)])) });
       } catch {
         // Each handler call reads its user alone, and meets the store's failure there.
