@@ -17,10 +17,9 @@
 // checkout (built), as `npm run bench:kit` does; each is compared with the first.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { kitServers } from './kit-servers.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -39,41 +38,7 @@ const N = Number(args.requests);
 const scenarios = args.scenarios.split(',').filter((s) => s !== '');
 const PREFIX = '/api/v1/scim/v2';
 const TOKEN = 'bench-token';
-const root = new URL('../../', import.meta.url).pathname;
-
-// The shared kit's registry of servers (plain JavaScript): `SCIM_BENCH_KIT`, else
-// `../shared/bench` next to the repository, as `npm run bench:kit` finds it.
-interface KitServer {
-  readonly pid: number;
-  stop(): Promise<void>;
-}
-interface KitRegistry {
-  addServers(specs: string): void;
-  startServer(
-    name: string,
-    options: { port: number; cpu: string; env: Record<string, string> },
-  ): Promise<KitServer>;
-}
-const kitSource = resolve(process.env['SCIM_BENCH_KIT'] ?? join(root, '../shared/bench'));
-const { addServers, startServer } = (await import(
-  pathToFileURL(join(kitSource, 'lib/servers.mjs')).href
-)) as KitRegistry;
-const OURS: Readonly<Record<string, string>> = {
-  'scimkit-node-pg': 'node-pg.mjs',
-  'scimkit-node-pg-log': 'node-pg-log.mjs',
-  'scimkit-node-pg-no-log': 'node-pg-no-log.mjs',
-};
-const entries = args.servers.split(',').filter((entry) => entry !== '');
-const names = entries.map((entry) =>
-  entry.includes('=') ? entry.slice(0, entry.indexOf('=')) : entry,
-);
-const specs = entries.flatMap((entry) => {
-  const at = entry.indexOf('=');
-  if (at > 0) return [`${entry.slice(0, at)}=${resolve(entry.slice(at + 1))}`];
-  const file = OURS[entry];
-  return file === undefined ? [] : [`${entry}=${root}bench/kit/servers/${file}`];
-});
-if (specs.length > 0) addServers(specs.join(','));
+const { names, startServer } = await kitServers(args.servers);
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 function send(port: number, method: string, path: string, body?: unknown) {

@@ -14,10 +14,10 @@
 // schema: the outbox's sent rows where it has one, else the welcome subscriber's delivered
 // attempts. Needs wrk and the kit (`../shared/bench`, `setup.sh` run); run `npm run build`.
 import { execFileSync } from 'node:child_process';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { kitServers, kitSource } from './kit-servers.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -33,37 +33,7 @@ const { values: args } = parseArgs({
 });
 const SECONDS = Number(args.seconds);
 const WAIT_MS = Number(args.wait) * 1000;
-const root = new URL('../../', import.meta.url).pathname;
-const kitSource = resolve(process.env['SCIM_BENCH_KIT'] ?? join(root, '../shared/bench'));
-
-interface KitServer {
-  stop(): Promise<void>;
-}
-const { addServers, startServer } = (await import(
-  pathToFileURL(join(kitSource, 'lib/servers.mjs')).href
-)) as {
-  addServers(specs: string): void;
-  startServer(
-    name: string,
-    options: { port: number; cpu: string; env: Record<string, string> },
-  ): Promise<KitServer>;
-};
-const OURS: Readonly<Record<string, string>> = {
-  'scimkit-node-pg': 'node-pg.mjs',
-  'scimkit-node-pg-log': 'node-pg-log.mjs',
-  'scimkit-node-pg-no-log': 'node-pg-no-log.mjs',
-};
-const entries = args.servers.split(',').filter((entry) => entry !== '');
-const names = entries.map((entry) => (entry.includes('=') ? entry.split('=')[0] : entry) as string);
-addServers(
-  entries
-    .map((entry) => {
-      const at = entry.indexOf('=');
-      if (at > 0) return `${entry.slice(0, at)}=${resolve(entry.slice(at + 1))}`;
-      return `${entry}=${root}bench/kit/servers/${OURS[entry] ?? 'node-pg.mjs'}`;
-    })
-    .join(','),
-);
+const { names, startServer } = await kitServers(args.servers);
 
 const admin = new pg.Pool({ connectionString: args.database, max: 1 });
 
