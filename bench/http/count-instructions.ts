@@ -14,6 +14,8 @@
 //     (ops: create, create active, get, filter, list, put, patch active, patch displayName)
 //     [--requests 1000,4000] [--rounds 2] [--verifier static] [--wall 5] [--via handle|node]
 //     [--events on|off] (off: the memory store keeps no event log)
+//     [--modules DIR] (a node_modules folder with what an older ref needs and today's does not:
+//     `valibot` for a ref before it was dropped, e.g. `npm i --prefix /tmp/old valibot@1.5.0`)
 import { build } from 'esbuild';
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -32,6 +34,7 @@ const { values: args } = parseArgs({
     wall: { type: 'string', default: '0' },
     via: { type: 'string', default: 'handle' },
     events: { type: 'string', default: 'on' },
+    modules: { type: 'string' },
   },
 });
 const root = new URL('../../', import.meta.url).pathname;
@@ -65,7 +68,7 @@ async function bundle(ref: string, index: number): Promise<string> {
     format: 'esm',
     target: 'node20',
     outfile,
-    nodePaths: [join(root, 'node_modules')],
+    nodePaths: [join(root, 'node_modules'), ...(args.modules ? [args.modules] : [])],
     logLevel: 'warning',
   });
   return outfile;
