@@ -14,6 +14,8 @@
 //     (ops: create, create active, get, filter, list, put, patch active, patch displayName)
 //     [--requests 1000,4000] [--rounds 2] [--verifier static] [--wall 5] [--via handle|node]
 //     [--events on|off] (off: the memory store keeps no event log)
+//     [--modules DIR] (a node_modules folder with what an older ref needs and today's does not:
+//     `valibot` for a ref before it was dropped, e.g. `npm i --prefix /tmp/old valibot@1.5.0`)
 import { build } from 'esbuild';
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -32,6 +34,7 @@ const { values: args } = parseArgs({
     wall: { type: 'string', default: '0' },
     via: { type: 'string', default: 'handle' },
     events: { type: 'string', default: 'on' },
+    modules: { type: 'string' },
   },
 });
 const root = new URL('../../', import.meta.url).pathname;
@@ -65,7 +68,7 @@ async function bundle(ref: string, index: number): Promise<string> {
     format: 'esm',
     target: 'node20',
     outfile,
-    nodePaths: [join(root, 'node_modules')],
+    nodePaths: [join(root, 'node_modules'), ...(args.modules ? [args.modules] : [])],
     logLevel: 'warning',
   });
   return outfile;
@@ -95,7 +98,48 @@ function sizes(op: string): { warmup: number; n: [number, number] } {
   };
 }
 
-async function instructions(file: string, op: string, warmup: number, n: number): Promise<number> {
+// Instructions of a callgrind output: all of them, and those V8's optimizing compiler
+// (TurboFan) spent. A function called once per request is optimized only after many requests,
+// so which compilations fall between the two runs of a count depends on `--warmup` and
+// `--requests`, not on what a request costs; a difference of a few percent can be nothing but
+// that (a page of 100 after 100 pages of warm-up: about a third of its count).
+interface Count {
+  readonly total: number;
+  readonly compiler: number;
+}
+
+// A callgrind file names a function once (`fn=(7) name`) and by number after (`fn=(7)`); a cost
+// line after `calls=` is the inclusive cost of that call, not the function's own.
+function readCallgrind(text: string): Count {
+  const total = Number(/^(?:totals|summary): (\d+)/m.exec(text)?.[1] ?? NaN);
+  const names = new Map<string, string>();
+  let inCompiler = false;
+  let skipNext = false;
+  let compiler = 0;
+  for (const line of text.split('\n')) {
+    const named = /^c?fn=\((\d+)\)(?: (.*))?$/.exec(line);
+    if (named) {
+      const [, id = '', name] = named;
+      if (name !== undefined) names.set(id, name);
+      if (line.startsWith('fn=')) inCompiler = COMPILER.test(names.get(id) ?? '');
+      continue;
+    }
+    if (line.startsWith('calls=')) {
+      skipNext = true;
+      continue;
+    }
+    if (!/^[+\-*\d]/.test(line)) continue;
+    if (skipNext) {
+      skipNext = false;
+      continue;
+    }
+    if (inCompiler) compiler += Number(line.split(' ')[1] ?? 0);
+  }
+  return { total, compiler };
+}
+const COMPILER = /^v8::internal::(?:compiler::|Zone::)/;
+
+async function instructions(file: string, op: string, warmup: number, n: number): Promise<Count> {
   const out = join(work, `cg-${process.hrtime.bigint()}`);
   await run('valgrind', [
     '--tool=callgrind',
@@ -113,14 +157,15 @@ async function instructions(file: string, op: string, warmup: number, n: number)
   ]);
   const text = readFileSync(out, 'utf8');
   rmSync(out);
-  return Number(/^(?:totals|summary): (\d+)/m.exec(text)?.[1] ?? NaN);
+  return readCallgrind(text);
 }
 
-async function perRequest(file: string, op: string): Promise<number> {
+async function perRequest(file: string, op: string): Promise<Count> {
   const { warmup, n } = sizes(op);
   // The two runs side by side: one per core.
   const [a, b] = await Promise.all(n.map((count) => instructions(file, op, warmup, count)));
-  return ((b as number) - (a as number)) / (n[1] - n[0]);
+  const per = (key: keyof Count) => ((b?.[key] ?? NaN) - (a?.[key] ?? NaN)) / (n[1] - n[0]);
+  return { total: per('total'), compiler: per('compiler') };
 }
 
 async function cpuMicros(file: string, op: string): Promise<number> {
@@ -151,7 +196,7 @@ console.log(
 );
 const rows: string[] = [];
 for (const op of ops) {
-  const counts = refs.map((): number[] => []);
+  const counts = refs.map((): Count[] => []);
   const times = refs.map((): number[] => []);
   for (let round = 0; round < Number(args.rounds); round++) {
     // Alternate the order: neither version always runs first.
@@ -159,8 +204,9 @@ for (const op of ops) {
     if (round % 2 === 1) order.reverse();
     for (const i of order) {
       counts[i]?.push(await perRequest(files[i] as string, op));
+      const last = counts[i]?.at(-1);
       console.log(
-        `  ${op} ${refs[i]}: ${Math.round(counts[i]?.at(-1) ?? NaN)} instructions/request`,
+        `  ${op} ${refs[i]}: ${Math.round(last?.total ?? NaN)} instructions/request, ${Math.round(last?.compiler ?? NaN)} of them compiling`,
       );
     }
   }
@@ -172,17 +218,23 @@ for (const op of ops) {
   const cells = refs.map((_, i) => {
     const c = counts[i] ?? [];
     const t = times[i] ?? [];
-    const instr = c.length ? c.map((x) => `${(x / 1000).toFixed(1)}k`).join(' / ') : '–';
+    const k = (x: number) => `${(x / 1000).toFixed(1)}k`;
+    const instr = c.length
+      ? c.map((x) => `${k(x.total)} (${k(x.total - x.compiler)})`).join(' / ')
+      : '–';
     return t.length ? `${instr}; ${median(t).toFixed(1)} µs` : instr;
   });
-  const first = median(counts[0] ?? []);
+  const total = (i: number) => median((counts[i] ?? []).map((x) => x.total));
+  const rest = (i: number) => median((counts[i] ?? []).map((x) => x.total - x.compiler));
+  const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
   const ratios = refs
     .slice(1)
-    .map((_, i) => `${((median(counts[i + 1] ?? []) / first) * 100).toFixed(1)}%`);
+    .map((_, i) => `${percent(total(i + 1) / total(0))} (${percent(rest(i + 1) / rest(0))})`);
   rows.push(`| ${op} | ${cells.join(' | ')} | ${ratios.join(' | ')} |`);
   console.log(rows[rows.length - 1]);
 }
-console.log(`\nload average at the end ${load()}\n`);
+console.log(`\nload average at the end ${load()}`);
+console.log('in brackets: without the instructions of the optimizing compiler (TurboFan)\n');
 console.log(
   `| operation | ${refs.join(' | ')} | ${refs
     .slice(1)
