@@ -134,6 +134,7 @@ const FILTERS = [
   'id eq "A01" or id eq "b02"',
   'userName eq "ADA@example.org" or (userName eq "LINUS@example.NET" or userName eq "x")',
   'externalId eq "EXT-1" or externalId eq "nope"',
+  'externalId eq "a,\\"b\\"{c} \\\\ NULL" or externalId eq "EXT-1" or externalId eq ""',
   'not (externalId eq "ext-1" or externalId eq "nope")',
   'id eq "a01" or userName eq "zed@example.org"',
   'id eq "a01" or (id eq "b02" and active eq true)',
