@@ -60,8 +60,8 @@ export class ResourceService<R extends StoredResource, W, D> {
         },
         readsBeforeDelete: kind.recordsEvents,
         remove: (tenant, id, options, before, at) => this.#remove(tenant, id, options, before, at),
-        committed: (tenant, at, id, before, written) =>
-          this.#committed(tenant, at, id, before, written?.done ?? null, written?.events),
+        committed: (tenant, at, id, before, { done, events }) =>
+          this.#committed(() => events ?? kind.events(tenant, at, id, before, done)),
       },
       clock,
     );
@@ -86,7 +86,7 @@ export class ResourceService<R extends StoredResource, W, D> {
     const events = this.#writeEvents(tenant, now, id, null);
     const done = await this.#kind.insert(tenant, planned, events?.record);
     const created = this.#kind.after(done);
-    this.#committed(tenant, now, created.id, null, done, events?.of(done));
+    this.#committed(() => events?.of(done) ?? this.#kind.events(tenant, now, id, null, done));
     await this.#kind.delivered?.(tenant, created, writeOnlyOf(input));
     return created;
   }
@@ -208,9 +208,9 @@ export class ResourceService<R extends StoredResource, W, D> {
   }
 
   // Deletes `id` through the store, with the deletion's events when the store keeps a log
-  // (they carry the resource as it stood); then, once committed, the in-process events of what
-  // it removed: for a member, the memberships the store found it in, which only the store
-  // knows and which it reports when it records their events.
+  // and `before` was read (they carry the resource as it stood); then, once committed, the
+  // in-process events of the deletion and of what it removed: for a member, the memberships
+  // the store found it in, which only the store knows and reports (and records, with a log).
   async #remove(
     tenant: string,
     id: string,
@@ -219,41 +219,23 @@ export class ResourceService<R extends StoredResource, W, D> {
     at: string,
   ): Promise<false | (() => void)> {
     const kind = this.#kind;
-    if (before === null || !kind.recordsEvents) {
-      // Nothing to record: the store still reports the memberships it removed, for listeners.
-      let removals: readonly ScimEvent[] = [];
-      const heard =
-        kind.memberType === undefined
-          ? options
-          : {
-              ...options,
-              membershipEvents: (groupIds: readonly string[]) => {
-                removals = this.#removals(tenant, at, id, groupIds);
-                return [];
-              },
-            };
-      if (!(await kind.remove(tenant, id, heard))) return false;
-      return () => this.#committed(tenant, at, id, null, null, undefined, removals);
-    }
-    const resource = before as unknown as Readonly<Record<string, unknown>> & { id: string };
-    const events = kind.events(tenant, at, id, before, null);
-    const deletion = { ...options, events: directoryEvents(events, kind.name, resource) };
+    const records = before !== null && kind.recordsEvents;
+    const events = records ? kind.events(tenant, at, id, before, null) : undefined;
     let removals: readonly ScimEvent[] = [];
-    const removed = await kind.remove(
-      tenant,
-      id,
-      kind.memberType === undefined
-        ? deletion
-        : {
-            ...deletion,
-            membershipEvents: (groupIds) => {
-              removals = this.#removals(tenant, at, id, groupIds);
-              return directoryEvents(removals, 'Group', null);
-            },
-          },
-    );
+    const resource = before as unknown as Readonly<Record<string, unknown>> & { id: string };
+    const removed = await kind.remove(tenant, id, {
+      ...options,
+      ...(events && { events: directoryEvents(events, kind.name, resource) }),
+      ...(kind.memberType !== undefined && {
+        membershipEvents: (groupIds: readonly string[]) => {
+          removals = this.#removals(tenant, at, id, groupIds);
+          return records ? directoryEvents(removals, 'Group', null) : [];
+        },
+      }),
+    });
     if (!removed) return false;
-    return () => this.#committed(tenant, at, id, null, null, [...events, ...removals]);
+    return () =>
+      this.#committed(() => [...(events ?? kind.events(tenant, at, id, null, null)), ...removals]);
   }
 
   // The `group.member_removed` of a deleted member (this kind's resource `id`), one per group
@@ -271,28 +253,15 @@ export class ResourceService<R extends StoredResource, W, D> {
     }));
   }
 
-  // After a committed write or deletion (`done` null): its events (`recorded`: those the
-  // store recorded with it, a deleted member's removals from its groups included; else those
-  // listed now, then `removals`), and a wake for the durable subscribers of the types it
-  // recorded, listed once for both and only when asked.
-  #committed(
-    tenant: string,
-    at: string,
-    id: string,
-    before: R | null,
-    done: D | null,
-    recorded?: readonly ScimEvent[],
-    removals: readonly ScimEvent[] = [],
-  ): void {
+  // After a committed write or deletion: its events, as `list` gives them (those the store
+  // recorded, or listed now), and a wake for the durable subscribers of the types it recorded;
+  // listed once for both, and only when asked.
+  #committed(list: () => readonly ScimEvent[]): void {
     const kind = this.#kind;
-    let listed = recorded;
-    const list = () => {
-      if (listed) return listed;
-      const events = kind.events(tenant, at, id, before, done);
-      return (listed = removals.length === 0 ? events : [...events, ...removals]);
-    };
-    emitEvents(this.#events, list);
-    this.#events.committed(() => list().map((event) => directoryEventType(event.type, kind.name)));
+    let listed: readonly ScimEvent[] | undefined;
+    const once = () => (listed ??= list());
+    emitEvents(this.#events, once);
+    this.#events.committed(() => once().map((event) => directoryEventType(event.type, kind.name)));
   }
 }
 
