@@ -44,8 +44,8 @@ export interface RunnerParts {
  * holds this subscriber's walker) and marks the tenants it found due, then claims due tenants
  * up to `concurrency` and delivers each in a task of its own: a tenant whose handler fails or
  * hangs holds one task until its timeout, never the others. A round starts on `wake()` (a
- * write of this process, shortly after), on the poll, when a retry comes due, and when a task ends with room
- * for another tenant.
+ * write of this process, shortly after), on the poll, when a retry comes due, and when a task
+ * ends with room for another tenant.
  */
 export class SubscriptionRunner {
   readonly #parts: RunnerParts;

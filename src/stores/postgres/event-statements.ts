@@ -67,16 +67,21 @@ const SAME_RESOURCE = 'sameResourceAs';
  */
 export function eventsParam(events: readonly DirectoryEvent[] | undefined): string | undefined {
   if (!events || events.length === 0) return undefined;
+  // The index of the first event that carries each resource (the same object).
+  const firstWith = new Map<object, number>();
   let sent: unknown[] | undefined;
-  for (let i = 1; i < events.length; i++) {
-    const { data } = events[i] as DirectoryEvent;
-    if (data.resource === undefined) continue;
-    const first = events.findIndex((e) => e.data.resource === data.resource);
-    if (first === i) continue;
+  events.forEach((event, i) => {
+    const { data } = event;
+    if (data.resource === undefined) return;
+    const first = firstWith.get(data.resource);
+    if (first === undefined) {
+      firstWith.set(data.resource, i);
+      return;
+    }
     const { resource: _resource, ...rest } = data;
     sent ??= [...events];
-    sent[i] = { ...events[i], data: { ...rest, [SAME_RESOURCE]: first } };
-  }
+    sent[i] = { ...event, data: { ...rest, [SAME_RESOURCE]: first } };
+  });
   return JSON.stringify(sent ?? events);
 }
 
