@@ -75,16 +75,8 @@ describe.each(everyStore)('welcome emails of a burst on $name', ({ open }) => {
     );
     await scim.close();
   });
-});
 
-describe.each(everyStore)('welcome emails of a burst with no deletion on $name', ({ open }) => {
-  let opened: OpenedStore;
-  beforeAll(async () => {
-    opened = await open();
-  }, 60_000);
-  afterAll(() => opened?.close());
-
-  it('sends one email per invited user', async () => {
+  it('sends one email per invited user of a burst with no deletion', async () => {
     const mail = gatedMailer();
     const { scim, createUser } = setup({ store: opened.store, mail: { mailer: mail.mailer } });
     await createUser('whole-first@example.org', { active: true });

@@ -7,61 +7,62 @@ import type { Scim, ScimOptions, WelcomeEmail } from '../../src/index.js';
 import { everyStore, type OpenedStore } from './every-store.js';
 import { setup } from './harness.js';
 
-describe.each(everyStore)('the welcome subscriber on the $name store', ({ open }) => {
-  let opened: OpenedStore;
-  beforeAll(async () => {
-    opened = await open();
-  }, 120_000);
-  afterAll(async () => opened?.close());
-  // Each case's service stops, so that no other case's subscriber sends its emails.
-  const services: Scim[] = [];
-  afterEach(async () => {
-    await Promise.all(services.splice(0).map((scim) => scim.close()));
-  });
-  let cases = 0;
-
-  // On a shared server the log shows a write once every older transaction (another test
-  // file's) has ended: drain until what a case waits for has been delivered.
-  async function drainUntil(scim: Scim, delivered: () => boolean): Promise<void> {
-    await expect
-      .poll(
-        async () => {
-          await scim.mail?.drain();
-          return delivered();
-        },
-        { timeout: 15_000 },
-      )
-      .toBe(true);
-  }
-
-  // A service on the shared store, in a tenant of its own, with a mailer that records each try.
-  function service(
-    mailer?: (email: WelcomeEmail) => Promise<void>,
-    extra: Partial<ScimOptions> = {},
-  ) {
-    const tries: WelcomeEmail[] = [];
-    const errors: unknown[] = [];
-    const harness = setup({
-      store: opened.store,
-      mailer: {
-        async sendWelcome(email) {
-          tries.push(email);
-          await mailer?.(email);
-        },
-      },
-      onError: (error) => errors.push(error),
-      ...extra,
+// Each case may drain for up to 15 s on a shared server (see `drainUntil`).
+describe.each(everyStore)(
+  'the welcome subscriber on the $name store',
+  { timeout: 40_000 },
+  ({ open }) => {
+    let opened: OpenedStore;
+    beforeAll(async () => {
+      opened = await open();
+    }, 120_000);
+    afterAll(async () => opened?.close());
+    // Each case's service stops, so that no other case's subscriber sends its emails.
+    const services: Scim[] = [];
+    afterEach(async () => {
+      await Promise.all(services.splice(0).map((scim) => scim.close()));
     });
-    services.push(harness.scim);
-    cases += 1;
-    const name = (who: string) => `${who}-${cases}@example.org`;
-    return { ...harness, tries, errors, name };
-  }
+    let cases = 0;
 
-  it(
-    'sends one email per invitation, keyed by the user.invited event, and none again',
-    { timeout: 40_000 },
-    async () => {
+    // On a shared server the log shows a write once every older transaction (another test
+    // file's) has ended: drain until what a case waits for has been delivered.
+    async function drainUntil(scim: Scim, delivered: () => boolean): Promise<void> {
+      await expect
+        .poll(
+          async () => {
+            await scim.mail?.drain();
+            return delivered();
+          },
+          { timeout: 15_000 },
+        )
+        .toBe(true);
+    }
+
+    // A service on the shared store, in a tenant of its own, with a mailer that records each try.
+    function service(
+      mailer?: (email: WelcomeEmail) => Promise<void>,
+      extra: Partial<ScimOptions> = {},
+    ) {
+      const tries: WelcomeEmail[] = [];
+      const errors: unknown[] = [];
+      const harness = setup({
+        store: opened.store,
+        mailer: {
+          async sendWelcome(email) {
+            tries.push(email);
+            await mailer?.(email);
+          },
+        },
+        onError: (error) => errors.push(error),
+        ...extra,
+      });
+      services.push(harness.scim);
+      cases += 1;
+      const name = (who: string) => `${who}-${cases}@example.org`;
+      return { ...harness, tries, errors, name };
+    }
+
+    it('sends one email per invitation, keyed by the user.invited event, and none again', async () => {
       const { scim, tries, createUser, name } = service();
       const ada = await createUser(name('ada'), { active: true });
       await drainUntil(scim, () => tries.length > 0);
@@ -72,13 +73,9 @@ describe.each(everyStore)('the welcome subscriber on the $name store', ({ open }
       expect(tries[0]?.idempotencyKey).toBe(event?.id);
       const attempts = await scim.mail?.attempts({ tenant: 'tenant-a', eventId: event?.id ?? '' });
       expect(attempts?.attempts.map((a) => [a.status, a.attempt])).toEqual([['ok', 1]]);
-    },
-  );
+    });
 
-  it(
-    'retries after a mailer failure under the same idempotency key, never failing the request',
-    { timeout: 40_000 },
-    async () => {
+    it('retries after a mailer failure under the same idempotency key, never failing the request', async () => {
       let failures = 2;
       const { scim, tries, createUser, name } = service(
         async () => {
@@ -98,26 +95,22 @@ describe.each(everyStore)('the welcome subscriber on the $name store', ({ open }
         [2, 'failed', 'Error: SMTP 451'],
         [1, 'failed', 'Error: SMTP 451'],
       ]);
-    },
-  );
+    });
 
-  it('sends nothing to a user deleted before delivery', { timeout: 40_000 }, async () => {
-    // Invited and deleted on a service whose subscriber does not run, as when delivery is behind.
-    const quiet = setup({ store: opened.store, mailer: { sendWelcome: async () => undefined } });
-    services.push(quiet.scim);
-    await quiet.scim.mail?.stop();
-    const gone = await quiet.createUser(`gone-${cases}@example.org`, { active: true });
-    expect((await quiet.request('DELETE', `/Users/${gone.id}`)).status).toBe(204);
-    const { scim, tries, createUser, name } = service();
-    const kept = await createUser(name('kept'), { active: true });
-    await drainUntil(scim, () => tries.some((e) => e.userId === kept.id));
-    expect(tries.map((e) => e.userId)).not.toContain(gone.id);
-  });
+    it('sends nothing to a user deleted before delivery', async () => {
+      // Invited and deleted on a service whose subscriber does not run, as when delivery is behind.
+      const quiet = setup({ store: opened.store, mailer: { sendWelcome: async () => undefined } });
+      services.push(quiet.scim);
+      await quiet.scim.mail?.stop();
+      const gone = await quiet.createUser(`gone-${cases}@example.org`, { active: true });
+      expect((await quiet.request('DELETE', `/Users/${gone.id}`)).status).toBe(204);
+      const { scim, tries, createUser, name } = service();
+      const kept = await createUser(name('kept'), { active: true });
+      await drainUntil(scim, () => tries.some((e) => e.userId === kept.id));
+      expect(tries.map((e) => e.userId)).not.toContain(gone.id);
+    });
 
-  it(
-    'gives an email up as a dead letter after its last attempt, and sends it again on retry',
-    { timeout: 40_000 },
-    async () => {
+    it('gives an email up as a dead letter after its last attempt, and sends it again on retry', async () => {
       let down = true;
       const { scim, tries, createUser, name } = service(
         async () => {
@@ -147,13 +140,9 @@ describe.each(everyStore)('the welcome subscriber on the $name store', ({ open }
         letter?.event.id,
       ]);
       expect(await scim.mail?.deadLetters({ tenant: 'tenant-a' })).toEqual([]);
-    },
-  );
+    });
 
-  it(
-    'sends the email again on resendInvitation, under a new idempotency key',
-    { timeout: 40_000 },
-    async () => {
+    it('sends the email again on resendInvitation, under a new idempotency key', async () => {
       const { scim, tries, createUser, name } = service();
       const ada = await createUser(name('ada'), { active: true });
       await drainUntil(scim, () => tries.length > 0);
@@ -161,9 +150,9 @@ describe.each(everyStore)('the welcome subscriber on the $name store', ({ open }
       await drainUntil(scim, () => tries.length > 1);
       expect(tries.map((e) => e.userId)).toEqual([ada.id, ada.id]);
       expect(tries[0]?.idempotencyKey).not.toBe(tries[1]?.idempotencyKey);
-    },
-  );
-});
+    });
+  },
+);
 
 describe('the welcome delivery options', () => {
   const failing = { sendWelcome: async () => Promise.reject(new Error('SMTP 451')) };
