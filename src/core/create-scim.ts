@@ -130,6 +130,7 @@ function handlerConfig(
     maxBodyBytes: limits.maxBodyBytes,
     maxBulkOperations: limits.maxBulkOperations,
     maxBulkPayloadBytes: limits.maxBulkPayloadBytes,
+    bulkConcurrency: limits.bulkConcurrency,
     me: service.me,
     defaultPageSize: paging.defaultPageSize,
     maxPageSize: paging.maxPageSize,

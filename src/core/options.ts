@@ -147,6 +147,14 @@ export interface LimitOptions {
    */
   readonly maxBulkPayloadBytes?: number;
   /**
+   * How many POSTs of one `/Bulk` request may run at once: consecutive POSTs that refer to no
+   * bulkId and share no unique key (a User's `userName`, say) run together, so an initial load
+   * is not paced by one store round trip and commit at a time. The answer is the one of running
+   * them in turn. Keep it below your store's connection pool size, or one bulk request takes
+   * every connection; 1 runs every operation alone. Default 8. See docs/bulk.md.
+   */
+  readonly bulkConcurrency?: number;
+  /**
    * Largest answer, in bytes of its JSON text (UTF-8): no list, search, cursor page, `/Bulk`
    * or single-resource answer is built beyond it. A page that would be larger holds fewer
    * resources (`itemsPerPage` says how many; the client pages on, RFC 7644 §3.4.2.4); a single

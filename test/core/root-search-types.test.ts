@@ -98,6 +98,7 @@ function service() {
     answers: { serviceConfigurationAlias: false },
     cursors: undefined,
     maxBulkOperations: 1000,
+    bulkConcurrency: 1,
     maxBulkPayloadBytes: 1 << 20,
     me: undefined,
     endpoints: [users.endpoint, groups.endpoint],

@@ -5,6 +5,9 @@ import { BULK_OPERATION, type BulkOperationRequest, type Handler } from '../hand
 import { readBulkRequest, type BulkOperation } from './bulk-request.js';
 import { runBulk, type OperationResult } from './run-bulk.js';
 import { BULK_RESPONSE_SCHEMA } from '../../schema/urns.js';
+import { isJsonObject } from '../../json/json-value.js';
+import { keysSentIn } from '../host-types/unique-keys.js';
+import type { ResourceEndpoint } from '../handlers/resource-endpoint.js';
 
 /** One operation of a BulkResponse. */
 export interface BulkResponseOperation {
@@ -76,16 +79,20 @@ export const bulk: Handler = async (context) => {
     return out;
   };
 
+  // Room for an operation's answer, before it runs: what has run is always answered.
+  const admit = (index: number, path: string): boolean => {
+    const bytes = entryBytes(operations[index] as BulkOperation, path, context.baseUrl);
+    if (!allowance.reserve(bytes)) {
+      if (!ran) throw allowance.refusal(bytes);
+      return false;
+    }
+    ran = true;
+    return true;
+  };
+
   const dispatch = async (index: number, path: string, data: unknown): Promise<OperationResult> => {
     const op = operations[index] as BulkOperation;
     const method = op.method as string;
-    // Room for the operation's answer, before it runs: what has run is always answered.
-    const bytes = entryBytes(op, path, context.baseUrl);
-    if (!allowance.reserve(bytes)) {
-      if (ran === 0) throw allowance.refusal(bytes);
-      return STOP;
-    }
-    ran++;
     const problem = checkPath(path, method, served, names);
     if (problem !== undefined) {
       results[index] = { ...entry(op, 400), response: errorOf(400, problem) };
@@ -122,14 +129,21 @@ export const bulk: Handler = async (context) => {
     return DONE;
   };
 
+  const refuse = (index: number, error: ScimError) => {
+    results[index] = {
+      ...entry(operations[index] as BulkOperation, error.status),
+      response: error.toJSON(),
+    };
+  };
+
   const allowance = config.responses.open();
-  let ran = 0;
+  let ran = false;
   try {
-    await runBulk(operations, failOnErrors, dispatch, (index, error) => {
-      results[index] = {
-        ...entry(operations[index] as BulkOperation, error.status),
-        response: error.toJSON(),
-      };
+    await runBulk(operations, failOnErrors, config.bulkConcurrency, {
+      admit,
+      dispatch,
+      refuse,
+      keysOf: (path, data) => keysOfPost(path, data, config.endpoints),
     });
     return jsonResponse(200, {
       schemas: [BULK_RESPONSE_SCHEMA],
@@ -139,8 +153,6 @@ export const bulk: Handler = async (context) => {
     allowance.close();
   }
 };
-
-const STOP: OperationResult = { failed: false, stop: true };
 
 /**
  * The most bytes one operation's entry in the BulkResponse can take: its status, method,
@@ -156,6 +168,19 @@ function entryBytes(op: BulkOperation, path: string, baseUrl: string): number {
 // An entry's members and an error body (schemas, status, scimType, a detail of a few hundred
 // characters), with room to spare.
 const BULK_ENTRY_BYTES = 2048;
+
+// The unique keys a POST's body would take on the endpoint its path names, tagged with the
+// endpoint; none for a path no endpoint serves (that operation fails without a write).
+function keysOfPost(
+  path: string,
+  data: unknown,
+  endpoints: readonly ResourceEndpoint[],
+): readonly string[] {
+  const name = path.toLowerCase();
+  const endpoint = endpoints.find((e) => e.type.endpoint.toLowerCase() === name);
+  if (endpoint === undefined || !isJsonObject(data)) return [];
+  return keysSentIn(data, endpoint.type).map((key) => `${endpoint.type.endpoint} ${key}`);
+}
 
 function errorOf(status: number, detail: string): ScimErrorBody {
   return new ScimError(status, detail, { scimType: 'invalidValue' }).toJSON();

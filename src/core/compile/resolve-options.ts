@@ -156,6 +156,7 @@ export function resolveOptions(options: ScimOptions): ScimSettings {
       bodyTimeoutMs: limits.bodyTimeoutMs ?? 10_000,
       maxBulkOperations: limits.maxBulkOperations ?? 1000,
       maxBulkPayloadBytes: limits.maxBulkPayloadBytes ?? MiB,
+      bulkConcurrency: bulkConcurrency(limits.bulkConcurrency),
       maxResponseBytes: limits.maxResponseBytes,
       maxResponseBytesInFlight: limits.maxResponseBytesInFlight,
       maxPatchOperations: limits.maxPatchOperations,
@@ -196,4 +197,17 @@ export function resolveOptions(options: ScimOptions): ScimSettings {
     );
   }
   return settings;
+}
+
+/** POSTs of one `/Bulk` request that may run at once when their unique keys differ. */
+const DEFAULT_BULK_CONCURRENCY = 8;
+
+// `limits.bulkConcurrency`, checked: a whole number from 1.
+function bulkConcurrency(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_BULK_CONCURRENCY;
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new ScimConfigError(
+      `createScim: limits.bulkConcurrency must be a whole number from 1; got ${String(value)}.`,
+    );
+  return value;
 }

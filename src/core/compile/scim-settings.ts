@@ -38,6 +38,8 @@ export interface ScimSettings {
     readonly bodyTimeoutMs: number;
     readonly maxBulkOperations: number;
     readonly maxBulkPayloadBytes: number;
+    /** POSTs of one `/Bulk` request run at once (`limits.bulkConcurrency`). */
+    readonly bulkConcurrency: number;
     readonly maxResponseBytes: number | undefined;
     readonly maxResponseBytesInFlight: number | undefined;
     readonly maxPatchOperations: number | undefined;

@@ -35,6 +35,8 @@ export interface HandlerConfig {
   readonly maxBulkOperations: number;
   /** Largest `/Bulk` request body in bytes (`maxPayloadSize` of the SPC). */
   readonly maxBulkPayloadBytes: number;
+  /** How many POSTs of one `/Bulk` request run at once. */
+  readonly bulkConcurrency: number;
   /** Maps the caller to the user `/Me` stands for; `undefined` when the host gives no hook. */
   readonly me: MeHook | undefined;
   /** The byte budget every answer with resources is built within. */

@@ -34,6 +34,43 @@ export function uniqueKeysOf(resource: ScimResource, type: CompiledResourceType)
 }
 
 /**
+ * The unique keys a body as sent would give its resource, for telling apart writes that cannot
+ * collide: like {@link uniqueKeysOf}, but names (and extension URNs) match in any case, as a
+ * body's do, every member that matches counts, and every string is case folded, so two bodies
+ * that could take one key always share one. Each key is `name=value`.
+ */
+export function keysSentIn(
+  body: Readonly<Record<string, unknown>>,
+  type: CompiledResourceType,
+): string[] {
+  const keys: string[] = [];
+  for (const schema of type.schemas) {
+    const core = schema === type.core;
+    const holders = core ? [body] : membersInAnyCase(body, schema.id);
+    for (const holder of holders) {
+      if (!isJsonObject(holder)) continue;
+      for (const a of schema.attributes) {
+        if (!keyed(a)) continue;
+        for (const value of membersInAnyCase(holder, a.name)) {
+          if (value === undefined || value === null) continue;
+          const key = typeof value === 'string' ? foldCase(value) : JSON.stringify(value);
+          keys.push(`${core ? a.name : `${schema.id}:${a.name}`}=${key}`);
+        }
+      }
+    }
+  }
+  return keys;
+}
+
+// The members of `object` named `name` in any case.
+function membersInAnyCase(object: Readonly<Record<string, unknown>>, name: string): unknown[] {
+  const lower = name.toLowerCase();
+  return Object.keys(object)
+    .filter((key) => key.toLowerCase() === lower)
+    .map((key) => object[key]);
+}
+
+/**
  * Refuses a resource about to be written whose unique attributes hold text longer than a store
  * can key on (`checkKeyText`, 400 `invalidValue`); a value `current` holds already passes.
  */
