@@ -5,7 +5,8 @@
  * the last welcome email was delivered. Every user is created active, so each one is invited
  * and gets a welcome email; the mailer only notes the time of each send.
  *
- * Run: `node --import tsx bench/postgres/bulk-load.ts [--users 10000]`, against
+ * Run: `node --import tsx bench/postgres/bulk-load.ts [--users 10000] [--concurrency N]`
+ * (`limits.bulkConcurrency`; the service's default when not given), against
  * `SCIMKIT_BENCH_DATABASE_URL` (default postgres://postgres@127.0.0.1:5432/test). The load goes
  * into a schema of its own, dropped at the end.
  *
@@ -48,6 +49,7 @@ export async function loadThroughBulk(
   schema: string,
   tenant: string,
   size: number,
+  bulkConcurrency?: number,
 ): Promise<BulkLoadResult> {
   let sent = 0;
   let lastSentAt = 0;
@@ -66,6 +68,7 @@ export async function loadThroughBulk(
       },
     },
     schema: { userNameRule: 'email' },
+    ...(bulkConcurrency === undefined ? {} : { limits: { bulkConcurrency } }),
   });
   const server = createServer(scimNode(scim));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -128,8 +131,11 @@ async function within(promise: Promise<void>, ms: number, progress: () => string
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { users: { type: 'string', default: '10000' } } });
+  const { values } = parseArgs({
+    options: { users: { type: 'string', default: '10000' }, concurrency: { type: 'string' } },
+  });
   const size = Number(values.users);
+  const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
   if (!Number.isInteger(size) || size < 1) throw new Error(`--users: ${values.users}`);
   const url =
     process.env['SCIMKIT_BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -137,10 +143,11 @@ async function main() {
   const schema = `scimkit_bulk_load_${process.pid}`;
   try {
     await new PostgresUserStore({ executor: pgExecutor(pool), schema }).migrate();
-    const result = await loadThroughBulk(pool, schema, 'bench', size);
+    const result = await loadThroughBulk(pool, schema, 'bench', size, concurrency);
     const seconds = result.loadMs / 1000;
     console.log(
-      `${size.toLocaleString('en')} users through /Bulk (${PER_REQUEST} per request): ` +
+      `${size.toLocaleString('en')} users through /Bulk (${PER_REQUEST} per request, ` +
+        `bulkConcurrency ${concurrency ?? 'default'}): ` +
         `${seconds.toFixed(1)} s, ${Math.round(size / seconds).toLocaleString('en')} users/s; ` +
         `last welcome email delivered at ${(result.lastWelcomeMs / 1000).toFixed(1)} s`,
     );
