@@ -132,6 +132,43 @@ for (const store of stores) {
         expect(groups.body.totalResults).toBe(0);
       });
 
+      it('answers a load of POSTs (run several at once) as if run in turn, a userName sent twice taken by the first', async () => {
+        const names = Array.from({ length: 40 }, (_, i) => `load${i}@example.org`);
+        const Operations = names.map((name, i) => ({
+          method: 'POST',
+          path: '/Users',
+          bulkId: `load${i}`,
+          data: user(name),
+        }));
+        // The userNames of operations 3 and 7 again, in other letters, close enough to run beside them.
+        Operations.splice(4, 0, {
+          ...Operations[3]!,
+          bulkId: 'again3',
+          data: user('LOAD3@example.org'),
+        });
+        Operations.splice(10, 0, {
+          ...Operations[7]!,
+          bulkId: 'again7',
+          data: user('Load7@Example.org'),
+        });
+        const reply = await send(`${url()}/Bulk`, 'POST', { schemas: [BULK], Operations });
+        expect(reply.status).toBe(200);
+        const ops = reply.body.Operations as { bulkId: string; status: string }[];
+        expect(ops.map((o) => o.bulkId)).toEqual(Operations.map((o) => o.bulkId));
+        expect(ops.filter((o) => o.status !== '201').map((o) => [o.bulkId, o.status])).toEqual([
+          ['again3', '409'],
+          ['again7', '409'],
+        ]);
+        const listed = await send(
+          `${url()}/Users?filter=${encodeURIComponent('userName sw "load"')}&count=100`,
+          'GET',
+        );
+        expect(listed.body.totalResults).toBe(40);
+        expect(
+          (listed.body.Resources as { userName: string }[]).map((u) => u.userName).sort(),
+        ).toEqual([...names].sort());
+      });
+
       it('pages users by cursor, advertised as RFC 9865 says, without skipping or repeating one while others are written', async () => {
         const spc = (await send(`${url()}/ServiceProviderConfig`, 'GET')).body;
         expect(spc.pagination).toMatchObject({ cursor: true, index: true });
