@@ -3,16 +3,11 @@ import { backfillColumn } from './backfill-column.js';
 import { foldedJson } from './folded-json.js';
 import { eventMigrations } from './event-migrations.js';
 import { outboxMigration } from './outbox-migration.js';
+import { insertCountMigration, USER_COUNT_SHARDS } from './user-counts.js';
 import type { Migration } from './migration.js';
 import { fillUserNameKeys } from './user-name-keys.js';
 
 export type { Migration, MigrationScript } from './migration.js';
-
-/**
- * How many counter rows a tenant's user count is spread over (migration 10): each connection
- * adds to one, chosen by its backend's process id, and a page sums them.
- */
-const USER_COUNT_SHARDS = 64;
 
 /** How migration 6 fills a table's `folded` column from its document. */
 const FOLDED = {
@@ -272,4 +267,5 @@ export const migrations: readonly Migration[] = [
     ],
   },
   outboxMigration,
+  insertCountMigration,
 ];

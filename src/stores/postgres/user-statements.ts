@@ -2,6 +2,7 @@ import { insertEvents } from './event-statements.js';
 import { groupsColumn } from './groups-with-user.js';
 import type { DeleteTexts } from './postgres-table.js';
 import type { TableNames } from './table-names.js';
+import { countInsertedUser } from './user-counts.js';
 
 /**
  * The texts of one user write: without events, and with them (a jsonb array after the write's
@@ -28,7 +29,10 @@ export function writeText(
  * statement, so that an answer needs no second read for them.
  */
 export interface UserStatements {
-  /** $1 to $10 the user's columns; the events exist exactly when the user does. */
+  /**
+   * $1 to $10 the user's columns; the tenant's count and the events change exactly when the
+   * user is stored.
+   */
   readonly insert: WriteTexts;
   readonly get: string;
   /** As `insert` plus $11 the expected version; reports `changed`, `current` and `groups`. */
@@ -67,10 +71,11 @@ export function userStatements(t: TableNames): UserStatements {
     (SELECT version FROM cur) AS current`;
   // The events a write records with the user, as a CTE reading the write's CTE `wrote`.
   const effects = (wrote: string, events: string) => `, ev AS (${insertEvents(t, events, wrote)})`;
+  const inserted = `WITH u AS (${insertUser} RETURNING 1), ${countInsertedUser(t, 'u')}`;
   return {
     insert: {
-      plain: insertUser,
-      events: `WITH u AS (${insertUser} RETURNING 1)${effects('u', '$11')} SELECT 1 FROM u`,
+      plain: `${inserted} SELECT 1 FROM u`,
+      events: `${inserted}${effects('u', '$11')} SELECT 1 FROM u`,
     },
     get: `SELECT doc, ${groupsColumn(t, '$2')} AS groups FROM ${t.users} WHERE tenant = $1 AND id = $2`,
     replace: {

@@ -1,6 +1,7 @@
-// Migration 10 spreads each tenant's user count over counter rows, one per connection's shard:
-// totals stay exact across the migration, creates and deletes, and a create of a tenant no
-// longer waits for another uncommitted create of the same tenant.
+// Migration 10 spreads each tenant's user count over counter rows, one per connection's shard,
+// and migration 12 has creates count in their own statement: totals stay exact across both,
+// through creates, refused creates and deletes, and a create of a tenant does not wait for
+// another uncommitted create of the same tenant.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFilter } from '../../../src/filter/index.js';
@@ -21,14 +22,26 @@ describe.each(backends)('user counts in shards (migration 10) on $name', ({ open
   it('keeps the counts written before it, and stays exact through creates and deletes', async () => {
     const schema = `${backend.schema}_m10`;
     await applyMigrations(backend.executor, { schema }, upTo(9));
-    const before = new PostgresUserStore({ executor: backend.executor, schema });
-    for (const tenant of ['a', 'a', 'a', 'b']) await before.create(tenant, makeUser());
+    // Users as a version-9 store wrote them (its trigger counts them; today's statements
+    // expect migration 12).
+    for (const tenant of ['a', 'a', 'a', 'b']) {
+      const user = makeUser();
+      await backend.executor.query(
+        `INSERT INTO "${schema}".users (tenant, id, user_name, user_name_key, version, created,
+           last_modified, doc, folded)
+         VALUES ($1, $2, $3, lower($3), 'W/"1"', now(), now(), $4::jsonb, $4::jsonb)`,
+        [tenant, user.id, user.userName, JSON.stringify(user)],
+      );
+    }
 
     const result = await applyMigrations(backend.executor, { schema }, upTo(10));
     expect(result.applied).toEqual([10]);
     const store = new PostgresUserStore({ executor: backend.executor, schema });
     const total = async (tenant: string) =>
       (await store.list(tenant, { startIndex: 1, count: 1 })).totalResults;
+    expect([await total('a'), await total('b'), await total('c')]).toEqual([3, 1, 0]);
+    // Today's creates count themselves (migration 12): the counts carry through it too.
+    await applyMigrations(backend.executor, { schema }, migrations);
     expect([await total('a'), await total('b'), await total('c')]).toEqual([3, 1, 0]);
 
     const added = [makeUser(), makeUser()];
@@ -43,6 +56,13 @@ describe.each(backends)('user counts in shards (migration 10) on $name', ({ open
       count: 1,
     });
     expect(filtered.totalResults).toBe(4);
+    // A create refused for its userName stores nothing, and counts nothing.
+    const taken = makeUser();
+    await store.create('b', taken);
+    await expect(
+      store.create('b', makeUser({ userName: taken.userName.toUpperCase() })),
+    ).rejects.toMatchObject({ status: 409 });
+    expect(await total('b')).toBe(2);
   });
 });
 

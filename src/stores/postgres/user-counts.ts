@@ -1,0 +1,44 @@
+import type { Migration } from './migration.js';
+import type { TableNames } from './table-names.js';
+
+/**
+ * How many counter rows a tenant's user count is spread over: each connection adds to one,
+ * chosen by its backend's process id, and a page sums them (migration 10).
+ */
+export const USER_COUNT_SHARDS = 64;
+
+/**
+ * The CTE of a user's `INSERT` statement that adds one to its tenant's count, when `wrote` (the
+ * insert's CTE) returned the row: in the insert's own statement rather than from a trigger, so
+ * the count costs an upsert of one row and no trigger call with its table of new rows. A
+ * unique violation fails the whole statement, so a user is counted exactly when it is stored.
+ */
+export function countInsertedUser(t: TableNames, wrote: string): string {
+  return `c AS (INSERT INTO ${t.userCounts} AS c (tenant, shard, n)
+      SELECT $1, pg_backend_pid() % ${USER_COUNT_SHARDS}, 1 FROM ${wrote}
+      ON CONFLICT (tenant, shard) DO UPDATE SET n = c.n + 1)`;
+}
+
+/**
+ * Migration 12: creates count themselves (see {@link countInsertedUser}), and the trigger keeps
+ * only deletes, which remove users in statements of several shapes (one user, a whole tenant).
+ * A process of an older version that creates users after it would leave them uncounted: stop
+ * those before migrating.
+ */
+export const insertCountMigration: Migration = {
+  version: 12,
+  name: 'user counts kept by the insert',
+  statements: (t) => [
+    `DROP TRIGGER "${t.prefix}users_count_insert" ON ${t.users}`,
+    `CREATE OR REPLACE FUNCTION ${t.schema}."${t.prefix}count_users"() RETURNS trigger
+     LANGUAGE plpgsql AS $body$
+     BEGIN
+       INSERT INTO ${t.userCounts} AS c (tenant, shard, n)
+         SELECT tenant, pg_backend_pid() % ${USER_COUNT_SHARDS}, -count(*)
+         FROM old_rows GROUP BY tenant
+         ON CONFLICT (tenant, shard) DO UPDATE SET n = c.n + excluded.n;
+       RETURN NULL;
+     END
+     $body$`,
+  ],
+};
