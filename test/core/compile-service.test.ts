@@ -54,6 +54,7 @@ describe('compileService', () => {
         "defaultProfile": "strict",
         "limits": {
           "bodyTimeoutMs": 10000,
+          "bulkConcurrency": 8,
           "maxAttributeValues": 10000,
           "maxBodyBytes": 2048,
           "maxBulkOperations": 1000,
