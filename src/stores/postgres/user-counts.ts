@@ -20,25 +20,13 @@ export function countInsertedUser(t: TableNames, wrote: string): string {
 }
 
 /**
- * Migration 12: creates count themselves (see {@link countInsertedUser}), and the trigger keeps
- * only deletes, which remove users in statements of several shapes (one user, a whole tenant).
- * A process of an older version that creates users after it would leave them uncounted: stop
- * those before migrating.
+ * Migration 12: creates count themselves (see {@link countInsertedUser}), and only the delete
+ * trigger of migration 10's function is left: deletes remove users in statements of several
+ * shapes (one user, a whole tenant). A process of an older version that creates users after it
+ * would leave them uncounted: stop those before migrating.
  */
 export const insertCountMigration: Migration = {
   version: 12,
   name: 'user counts kept by the insert',
-  statements: (t) => [
-    `DROP TRIGGER "${t.prefix}users_count_insert" ON ${t.users}`,
-    `CREATE OR REPLACE FUNCTION ${t.schema}."${t.prefix}count_users"() RETURNS trigger
-     LANGUAGE plpgsql AS $body$
-     BEGIN
-       INSERT INTO ${t.userCounts} AS c (tenant, shard, n)
-         SELECT tenant, pg_backend_pid() % ${USER_COUNT_SHARDS}, -count(*)
-         FROM old_rows GROUP BY tenant
-         ON CONFLICT (tenant, shard) DO UPDATE SET n = c.n + excluded.n;
-       RETURN NULL;
-     END
-     $body$`,
-  ],
+  statements: (t) => [`DROP TRIGGER "${t.prefix}users_count_insert" ON ${t.users}`],
 };
