@@ -31,6 +31,7 @@ import {
 } from './request-context.js';
 import {
   applyRateLimit,
+  authenticated,
   authenticateRequest,
   authoriseScope,
   checkBody,
@@ -122,13 +123,13 @@ export class Dispatcher implements OperationRunner {
   }
 
   async #admit(context: RequestContext, hook: (() => unknown) | undefined): Promise<ScimAdmission> {
-    let tenant: TenantContext;
+    let tenant: Tenant;
     try {
       tenant = await authenticateRequest(context, this.#settings.verifier);
     } catch (error) {
       return this.#refuse(error, context);
     }
-    return this.#admitTenant(tenant, hook);
+    return await this.#admitTenant(authenticated(context, tenant), hook);
   }
 
   async #admitTenant(
@@ -138,7 +139,8 @@ export class Dispatcher implements OperationRunner {
     let current = context;
     try {
       current = runContextHook(context, hook);
-      await applyRateLimit(current, this.#settings.rateLimit);
+      const { rateLimit } = this.#settings;
+      if (rateLimit !== undefined) await applyRateLimit(current, rateLimit);
       const match = routeRequest(current, this.#settings.basePath, this.#router);
       authoriseScope(current, match);
       const declared = checkBody(current, this.#settings.maxBodyBytes);
@@ -156,28 +158,31 @@ export class Dispatcher implements OperationRunner {
     return response;
   }
 
+  // The answer to a request whose head was admitted, heard as the request's answer.
   async #answer(context: RoutedContext, body: unknown, end: BodyEnd): Promise<ScimResponse> {
-    const { trace } = context;
+    const { trace, method } = context;
     if (trace) this.#settings.requests.capture(trace);
-    const response = await this.#respond(context, body, end);
+    let response: ScimResponse;
+    if (end !== 'complete' && end !== 'cut') {
+      response = finish(errorResponse(unreadBody(end)), method, true);
+    } else {
+      const request = withBody(context, body);
+      try {
+        response = await this.#runHandler(withRequest(context, request));
+      } catch (error) {
+        const refused = withRequest(context, request, false);
+        response = refusal(error, refused, this.#settings.reportError);
+      }
+      // A body cut at the limit, or declared but not read (a Fetch `Request` has none on GET),
+      // has bytes left on the wire: close rather than read them.
+      response = finish(
+        response,
+        method,
+        end === 'cut' || (context.declared && body === undefined),
+      );
+    }
     if (trace) this.#settings.requests.finish(trace, response, body, context.match.id);
     return response;
-  }
-
-  async #respond(context: RoutedContext, body: unknown, end: BodyEnd): Promise<ScimResponse> {
-    const { method } = context;
-    if (end !== 'complete' && end !== 'cut')
-      return finish(errorResponse(unreadBody(end)), method, true);
-    const request = withBody(context, body);
-    let response: ScimResponse;
-    try {
-      response = await this.#runHandler(withRequest(context, request));
-    } catch (error) {
-      response = refusal(error, withRequest(context, request, false), this.#settings.reportError);
-    }
-    // A body cut at the limit, or declared but not read (a Fetch `Request` has none on GET), has
-    // bytes left on the wire: close rather than read them.
-    return finish(response, method, end === 'cut' || (context.declared && body === undefined));
   }
 
   // The handler of the route, with the endpoints of the tenant's profile (traced while someone

@@ -1,4 +1,4 @@
-import type { ApiKeyVerifier } from '../../contracts/api-key-verifier.js';
+import type { ApiKeyVerifier, Tenant } from '../../contracts/api-key-verifier.js';
 import { scimErrors, toScimError, type ScimError } from '../../errors/index.js';
 import { previewJson } from '../../json/preview-json.js';
 import { authenticate } from '../auth/authenticate.js';
@@ -23,15 +23,19 @@ import {
 const BUSY_RETRY_AFTER_SECONDS = 1;
 
 /**
- * Authenticates a request by its bearer key.
+ * Authenticates a request by its bearer key: the tenant it belongs to.
  *
  * @throws ScimError 401 for a missing, malformed or unknown key (see `authenticate`).
  */
-export async function authenticateRequest(
+export function authenticateRequest(
   context: RequestContext,
   verifier: ApiKeyVerifier,
-): Promise<TenantContext> {
-  const tenant = await authenticate(getHeader(context.request.headers, 'authorization'), verifier);
+): Promise<Tenant> {
+  return authenticate(getHeader(context.request.headers, 'authorization'), verifier);
+}
+
+/** The context of a request whose tenant is known, and its trace's tenant. */
+export function authenticated(context: RequestContext, tenant: Tenant): TenantContext {
   if (context.trace) context.trace.tenant = tenant.id;
   return tenantContext(context, tenant);
 }
@@ -52,15 +56,12 @@ export function runContextHook(
 }
 
 /**
- * Asks the host's `rateLimit` hook whether an authenticated request may go on.
+ * Asks the host's `rateLimit` hook whether an authenticated request may go on (a service
+ * without one asks nothing).
  *
  * @throws ScimError 429, with `Retry-After` when the hook names a wait.
  */
-export async function applyRateLimit(
-  context: TenantContext,
-  rateLimit: RateLimit | undefined,
-): Promise<void> {
-  if (rateLimit === undefined) return;
+export async function applyRateLimit(context: TenantContext, rateLimit: RateLimit): Promise<void> {
   const verdict = await rateLimit(context.tenant, context.request);
   if (verdict === true) return;
   throw scimErrors.tooManyRequests(

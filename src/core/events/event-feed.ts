@@ -82,7 +82,7 @@ export interface EventFeedService {
    * Wakes the durable subscribers of this process after a committed write: those `types` (the
    * log's types of its events, listed only when asked) concern.
    */
-  kick(types: () => Iterable<string>): void;
+  kick(types: () => readonly string[]): void;
   /**
    * Starts a built-in subscriber (the welcome email's): `subscribe`, with a `prepare` that
    * reads what its handler needs for each page at once.

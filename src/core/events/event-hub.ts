@@ -4,7 +4,7 @@ import type { ScimEvent } from './types.js';
 export class EventHub {
   readonly #listeners = new Set<(event: ScimEvent) => void>();
   readonly #onError: (error: unknown) => void;
-  #onCommit: ((types: () => Iterable<string>) => void) | undefined;
+  #onCommit: ((types: () => readonly string[]) => void) | undefined;
 
   constructor(onError: (error: unknown) => void) {
     this.#onError = onError;
@@ -22,7 +22,7 @@ export class EventHub {
   }
 
   /** Sets what a committed write wakes besides the listeners (the durable subscribers). */
-  onCommit(wake: (types: () => Iterable<string>) => void): void {
+  onCommit(wake: (types: () => readonly string[]) => void): void {
     this.#onCommit = wake;
   }
 
@@ -31,7 +31,7 @@ export class EventHub {
    * `types` lists the log's types of the events the write recorded (or may have recorded),
    * only when asked: a subscriber of other types has nothing new to read.
    */
-  committed(types: () => Iterable<string>): void {
+  committed(types: () => readonly string[]): void {
     this.#onCommit?.(types);
   }
 

@@ -16,16 +16,19 @@ import {
 import { isBulkOperation, type BulkOperationResponse, type ResourceContext } from './context.js';
 import type { StoredResource } from './resource-endpoint.js';
 
-/** The resources of a response with what the store does not keep (see `expand`). */
-export async function expanded(
+/**
+ * The resources of a response with what the store does not keep (see `expand`): the type's
+ * `expand` itself, with no async step of its own around it.
+ */
+export function expanded(
   resources: readonly StoredResource[],
   context: Pick<ResourceContext, 'endpoint' | 'tenant' | 'baseUrl'>,
   project: Projector | undefined,
   allowance: ResponseAllowance,
 ): Promise<readonly StoredResource[]> {
   const { expand } = context.endpoint;
-  if (expand === undefined) return resources;
-  return await expand(context.tenant.id, resources, project, context.baseUrl, allowance);
+  if (expand === undefined) return Promise.resolve(resources);
+  return expand(context.tenant.id, resources, project, context.baseUrl, allowance);
 }
 
 /** A resource as the request sees it: with what depends on the base URL (see `present`). */

@@ -87,8 +87,8 @@ export interface ResourceKind<R extends StoredResource, W, D> {
   /** Lists the events of a committed write (`before` null: a creation; `done` null: a deletion). */
   events(tenant: string, at: string, id: string, before: R | null, done: D | null): ScimEvent[];
   /**
-   * After a POST, PUT or PATCH that succeeded, written or not: the writeOnly values it carried
-   * go where the type sends them (the User's `password` to the host's hook).
+   * After a POST, PUT or PATCH that succeeded, written or not, and carried writeOnly values:
+   * they go where the type sends them (the User's `password` to the host's hook).
    */
   delivered?(tenant: string, resource: R, writeOnly: WriteOnlyValues): Promise<void>;
 }

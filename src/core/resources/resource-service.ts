@@ -87,7 +87,8 @@ export class ResourceService<R extends StoredResource, W, D> {
     const done = await this.#kind.insert(tenant, planned, events?.record);
     const created = this.#kind.after(done);
     this.#committed(() => events?.of(done) ?? this.#kind.events(tenant, now, id, null, done));
-    await this.#kind.delivered?.(tenant, created, writeOnlyOf(input));
+    const writeOnly = writeOnlyOf(input);
+    if (carries(writeOnly)) await this.#kind.delivered?.(tenant, created, writeOnly);
     return created;
   }
 
@@ -125,7 +126,8 @@ export class ResourceService<R extends StoredResource, W, D> {
         this.#kind.planReplace(tenant, current, input, now),
       ),
     );
-    await this.#kind.delivered?.(tenant, written, writeOnlyOf(input));
+    const writeOnly = writeOnlyOf(input);
+    if (carries(writeOnly)) await this.#kind.delivered?.(tenant, written, writeOnly);
     return this.#kind.readsBack ? await this.get(tenant, id) : written;
   }
 
@@ -151,7 +153,7 @@ export class ResourceService<R extends StoredResource, W, D> {
         return step.write;
       }),
     );
-    await this.#kind.delivered?.(tenant, written, writeOnly);
+    if (carries(writeOnly)) await this.#kind.delivered?.(tenant, written, writeOnly);
     return this.#kind.readsBack && shown !== undefined ? await this.get(tenant, id) : written;
   }
 
@@ -268,4 +270,9 @@ export class ResourceService<R extends StoredResource, W, D> {
 // The writeOnly values of a validated POST or PUT body.
 function writeOnlyOf(input: ResourceInput): WriteOnlyValues {
   return input.password === undefined ? {} : { password: input.password };
+}
+
+// Whether a write carried writeOnly values: most carry none, and then nothing is handed over.
+function carries(writeOnly: WriteOnlyValues): boolean {
+  return Object.keys(writeOnly).length > 0;
 }

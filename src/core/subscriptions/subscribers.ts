@@ -99,13 +99,14 @@ export class Subscribers {
    * Wakes the subscribers of this process that a committed write concerns: those of every
    * type, and those of a type among `types` (listed only when some subscriber has types).
    */
-  kick(types: () => Iterable<string>): void {
-    let recorded: ReadonlySet<string> | undefined;
+  kick(types: () => readonly string[]): void {
+    // A write records an event or two: a list to look in, no set to build.
+    let recorded: readonly string[] | undefined;
     for (const runner of this.#runners.values()) {
       const wanted = runner.types;
       if (wanted !== undefined) {
-        recorded ??= new Set(types());
-        if (!wanted.some((type) => recorded?.has(type))) continue;
+        recorded ??= types();
+        if (!wanted.some((type) => recorded?.includes(type))) continue;
       }
       runner.wake();
     }

@@ -1,5 +1,5 @@
 import type { ScimUser } from '../../schema/user-resource.js';
-import type { ScimEvent } from '../events/types.js';
+import type { ChangedAttributes, ScimEvent } from '../events/types.js';
 import { changedAttributes } from '../resources/events.js';
 import { isActiveUser } from './account-status.js';
 import { ACCOUNT_SCHEMA } from '../../schema/urns.js';
@@ -8,8 +8,18 @@ import { ACCOUNT_SCHEMA } from '../../schema/urns.js';
 const BOOKKEEPING: ReadonlySet<string> = new Set(['meta', 'schemas', ACCOUNT_SCHEMA]);
 
 /**
+ * Lists the attributes a client controls whose values differ between two versions of a user:
+ * the `changed` of a `user.updated`.
+ */
+export function changedUserAttributes(before: ScimUser, after: ScimUser): string[] {
+  return changedAttributes(before, after, BOOKKEEPING);
+}
+
+/**
  * Lists the lifecycle events of one write, from the user before and after it: `before` null
- * for a creation, `after` null for a deletion (of the user `id`).
+ * for a creation, `after` null for a deletion (of the user `id`). `changed` is what the write
+ * changed of the attributes a client controls (see {@link changedUserAttributes}), known to
+ * whoever planned it.
  *
  * - `user.updated` when an attribute a client controls changed (its names in `changed`);
  * - `user.deactivated` / `user.reactivated` when `active` went false / back to true (an
@@ -27,11 +37,11 @@ export function userEvents(
   id: string,
   before: ScimUser | null,
   after: ScimUser | null,
+  changed: ChangedAttributes,
 ): ScimEvent[] {
   if (after === null) return [{ type: 'user.deleted', tenant, at, id }];
   if (before === null) return [{ type: 'user.created', tenant, at, user: after }];
   const events: ScimEvent[] = [];
-  const changed = changedAttributes(before, after, BOOKKEEPING);
   if (changed.length > 0) events.push({ type: 'user.updated', tenant, at, before, after, changed });
   const wasActive = isActiveUser(before);
   const isActive = isActiveUser(after);

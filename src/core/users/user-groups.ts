@@ -1,5 +1,5 @@
 import { setMember } from '../../json/json-value.js';
-import type { GroupStore, MemberGroup } from '../../contracts/group-store.js';
+import type { MemberGroup } from '../../contracts/group-store.js';
 import type { UserStore } from '../../contracts/user-store.js';
 import type { Projector } from '../../schema/project-resource.js';
 import type { ScimUser } from '../../schema/user-resource.js';
@@ -61,23 +61,6 @@ export function withGroupValues(
 }
 
 /**
- * Adds the computed `groups` to each user of a response, with one batch read of the group
- * store for all of them.
- */
-export async function addGroups(
-  store: GroupStore,
-  tenant: string,
-  users: readonly ScimUser[],
-  groupsUrl: string,
-): Promise<readonly ScimUser[]> {
-  const found = await store.groupsOfMembers(
-    tenant,
-    users.map((user) => user.id),
-  );
-  return users.map((user) => withGroupValues(user, found.get(user.id), groupsUrl));
-}
-
-/**
  * Adds each user's `groups` (direct and indirect, computed from memberships) when the response
  * shaped by `project` shows them and the store keeps groups: those the store read with the
  * users (`groupsReadWith`), else one store read for all. Otherwise asks the store nothing and
@@ -94,7 +77,11 @@ export async function expandGroups(
   if (!groups || users.length === 0 || !keepsGroups(project)) return users;
   const read = readWith(store, users);
   if (read) return users.map((user, i) => withGroupValues(user, read[i], groupsUrl));
-  return await addGroups(groups, tenant, users, groupsUrl);
+  const found = await groups.groupsOfMembers(
+    tenant,
+    users.map((user) => user.id),
+  );
+  return users.map((user) => withGroupValues(user, found.get(user.id), groupsUrl));
 }
 
 // The groups the store read with each of `users`, or `undefined` unless it read them for all.

@@ -11,7 +11,7 @@ import { ACCOUNT_SCHEMA } from '../../../schema/urns.js';
 import type { UserNameCheck } from '../../../schema/user-name-rule.js';
 import type { AccountExtension, ScimUser } from '../../../schema/user-resource.js';
 import type { ResourceInput } from '../../../schema/validate-resource-input.js';
-import type { ScimEvent } from '../../events/types.js';
+import type { ChangedAttributes, ScimEvent } from '../../events/types.js';
 import type { ResourcePage } from '../../handlers/resource-endpoint.js';
 import { welcomeAddress } from '../../mail/welcome-email.js';
 import {
@@ -21,7 +21,7 @@ import {
   isActiveUser,
 } from '../../users/account-status.js';
 import { assembleUser, firstMeta, nextMeta, type UserAttributes } from '../../users/stored-user.js';
-import { userEvents } from '../../users/user-events.js';
+import { changedUserAttributes, userEvents } from '../../users/user-events.js';
 import type { EventRecorder, PatchStep, ResourceKind, WriteOnlyValues } from '../resource-kind.js';
 import type { ResourceService } from '../resource-service.js';
 
@@ -34,6 +34,11 @@ export interface PlannedUserWrite {
   readonly user: ScimUser;
   /** Whether the write records `user.invited`: a welcome email is due. */
   readonly invited: boolean;
+  /**
+   * The attributes a client controls that the write changes (see `changedUserAttributes`);
+   * empty for a creation.
+   */
+  readonly changed: ChangedAttributes;
 }
 
 /** A user's service: the one resource service, configured by {@link UserKind}. */
@@ -136,7 +141,7 @@ export class UserKind implements ResourceKind<ScimUser, PlannedUserWrite, Planne
     checkKeyText(attributes, USER_KEYS);
     const { account, invite } = initialAccount(attributes.active === true, now);
     const user = assembleUser({ id, attributes, account, meta: firstMeta(now), type: this.type });
-    return { user, invited: invite && this.#welcome(tenant, user) };
+    return { user, invited: invite && this.#welcome(tenant, user), changed: [] };
   }
 
   /**
@@ -181,7 +186,7 @@ export class UserKind implements ResourceKind<ScimUser, PlannedUserWrite, Planne
     before: ScimUser | null,
     done: PlannedUserWrite | null,
   ): ScimEvent[] {
-    const events = userEvents(tenant, at, id, before, done?.user ?? null);
+    const events = userEvents(tenant, at, id, before, done?.user ?? null, done?.changed ?? []);
     if (done?.invited === true) events.push({ type: 'user.invited', tenant, at, user: done.user });
     return events;
   }
@@ -206,7 +211,8 @@ export class UserKind implements ResourceKind<ScimUser, PlannedUserWrite, Planne
   activation(current: ScimUser, now: string): PlannedUserWrite | null {
     const account = current[ACCOUNT_SCHEMA];
     if (account.status !== 'Invited') return null;
-    return { user: this.#revise(current, activatedAccount(account, now), now), invited: false };
+    const user = this.#revise(current, activatedAccount(account, now), now);
+    return { user, invited: false, changed: [] };
   }
 
   /**
@@ -218,7 +224,8 @@ export class UserKind implements ResourceKind<ScimUser, PlannedUserWrite, Planne
     if (!this.#welcome(tenant, current)) return null;
     // A version bump makes the event's write conditional like any other write; no client sees
     // a change, so lastModified stays.
-    return { user: this.#revise(current, current[ACCOUNT_SCHEMA], undefined), invited: true };
+    const user = this.#revise(current, current[ACCOUNT_SCHEMA], undefined);
+    return { user, invited: true, changed: [] };
   }
 
   /**
@@ -251,8 +258,10 @@ export class UserKind implements ResourceKind<ScimUser, PlannedUserWrite, Planne
       type: this.type,
       current,
     });
-    if (jsonMembersEqual(user, current, 'meta')) return null;
-    return { user, invited: invite && this.#welcome(tenant, user) };
+    // Listed once, for the write's `user.updated` too.
+    const changed = changedUserAttributes(current, user);
+    if (changed.length === 0 && jsonMembersEqual(user, current, 'meta')) return null;
+    return { user, invited: invite && this.#welcome(tenant, user), changed };
   }
 
   /**
