@@ -56,8 +56,8 @@ export function applyPatch(
 
 /**
  * Applies a PatchOp message in a context built once (see `patchContext`), as
- * {@link applyPatch} does. With `keptApart`, the operations on that attribute are planned into its delta plan instead
- * (see `planPatch`).
+ * {@link applyPatch} does. With `keptApart`, the operations on that attribute are planned into
+ * its delta plan instead (see `planPatch`).
  *
  * @throws ScimError 400 as {@link applyPatch}.
  */

@@ -104,18 +104,17 @@ export async function runBulk(
       const index = pending[at] as number;
       const op = operations[index] as BulkOperation;
       const refs = references[index] as ReadonlySet<string>;
-      if (op.problem === undefined && op.method === 'POST' && refs.size === 0) {
+      // A POST that refers to no bulkId may join the batch; anything else waits for it first.
+      const joins = op.problem === undefined && op.method === 'POST' && refs.size === 0;
+      const keys = joins ? steps.keysOf(op.path as string, op.data) : [];
+      const room = Math.min(concurrency, limit - errors);
+      if (!joins || batch.length >= room || keys.some((k) => batchKeys.has(k))) await settle();
+      if (errors >= limit) {
+        waiting.push(...pending.slice(at));
+        break;
+      }
+      if (joins) {
         const path = op.path as string;
-        const keys = steps.keysOf(path, op.data);
-        if (
-          batch.length >= Math.min(concurrency, limit - errors) ||
-          keys.some((k) => batchKeys.has(k))
-        )
-          await settle();
-        if (errors >= limit) {
-          waiting.push(...pending.slice(at));
-          break;
-        }
         if (!steps.admit(index, path)) {
           await settle();
           return;
@@ -123,11 +122,6 @@ export async function runBulk(
         for (const key of keys) batchKeys.add(key);
         batch.push({ index, result: steps.dispatch(index, path, op.data) });
         continue;
-      }
-      await settle();
-      if (errors >= limit) {
-        waiting.push(...pending.slice(at));
-        break;
       }
       if (op.problem !== undefined) {
         fail(index, new ScimError(400, op.problem, { scimType: 'invalidSyntax' }));
