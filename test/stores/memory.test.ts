@@ -62,6 +62,30 @@ describe('MemoryUserStore without a scan', () => {
     expect(scanTable).not.toHaveBeenCalled();
   });
 
+  it('answers equalities joined by or from the indexes, in id order, each user once', async () => {
+    const { store, made } = await seeded(300);
+    const picked = [made[250]!, made[3]!, made[120]!];
+    vi.mocked(scanTable).mockClear();
+    const or = (left: Filter, right: Filter): Filter => ({ kind: 'or', left, right });
+    const filter = or(
+      or(eq('id', picked[0]!.id), eq('userName', picked[1]!.userName.toUpperCase())),
+      or(eq('id', picked[2]!.id), or(eq('id', picked[1]!.id), eq('id', 'no-such-id'))),
+    );
+    const found = await store.list('t', { startIndex: 1, count: 10, filter });
+    expect(found.resources.map((u) => u.id)).toEqual(picked.map((u) => u.id).sort());
+    expect(found.totalResults).toBe(3);
+    const counted = await store.list('t', { startIndex: 1, count: 0, filter });
+    expect(counted.totalResults).toBe(3);
+    expect(scanTable).not.toHaveBeenCalled();
+    // The same filter through the filter engine (a term no index answers forces it).
+    const scanned = await store.list('t', {
+      startIndex: 1,
+      count: 10,
+      filter: { kind: 'and', left: filter, right: { kind: 'not', filter: eq('id', 'x') } },
+    });
+    expect(scanned.resources.map((u) => u.id)).toEqual(found.resources.map((u) => u.id));
+  });
+
   it('scans, in id order, only for a filter no index answers', async () => {
     const { store, made } = await seeded(5);
     vi.mocked(scanTable).mockClear();

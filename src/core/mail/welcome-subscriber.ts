@@ -51,11 +51,16 @@ export function welcomeDelivery(
     return (await store.get(tenant, id)) !== null;
   };
   return {
-    async handler(event, { signal }) {
+    async handler(event, delivery) {
       if (!(await exists(event.tenant, event.data.id))) return;
       const email = welcomeEmail(event);
       if (email === undefined) return;
-      await mailer.sendWelcome(email, { signal });
+      // The signal read through, so that a Mailer that never reads it makes none.
+      await mailer.sendWelcome(email, {
+        get signal() {
+          return delivery.signal;
+        },
+      });
     },
     async prepare(tenant, events) {
       prepared.delete(tenant);

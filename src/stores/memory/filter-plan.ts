@@ -130,6 +130,29 @@ export function usersEqualTo(
 }
 
 /**
+ * Returns the ids a filter of indexed equalities joined by `or` matches (`id eq "a" or id eq
+ * "b" or …`, `userName eq` terms likewise), straight from the indexes: each index answers its
+ * equality exactly (see {@link usersEqualTo}), so their union is the answer and none is tested
+ * again. `undefined` for any other filter.
+ *
+ * @internal
+ */
+export function idsEqualToAny(users: TenantUsers, filter: Filter): Set<string> | undefined {
+  const ids = new Set<string>();
+  const terms: Filter[] = [filter];
+  for (let term = terms.pop(); term !== undefined; term = terms.pop()) {
+    if (term.kind === 'or') {
+      terms.push(term.left, term.right);
+      continue;
+    }
+    const equality = indexedEquality(term);
+    if (!equality) return undefined;
+    for (const user of usersEqualTo(users, equality)) ids.add(user.id);
+  }
+  return ids;
+}
+
+/**
  * Tells whether `user` matches a filter made only of indexed equalities (see
  * {@link isIndexOnly}), with the same rules as the filter engine: userName compares by its key, id
  * and externalId are caseExact. Each comparison, and the text it folds, is charged to `meter`.

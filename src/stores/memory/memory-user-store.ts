@@ -20,6 +20,7 @@ import { userResourceType } from '../../schema/user-resource-type.js';
 import { cloneJson, frozenCopy, frozenNextVersion } from './clone-json.js';
 import {
   candidateIds,
+  idsEqualToAny,
   indexedEquality,
   isIndexOnly,
   matchesIndexed,
@@ -224,6 +225,10 @@ export class MemoryUserStore implements UserStore {
     // The usual filter, `userName eq "..."`: one index lookup, nothing to test or sort.
     const equality = indexedEquality(filter);
     if (equality) return usersEqualTo(users, equality);
+    // Several of them joined by `or` (an IdP's batch lookup, the welcome email's page): their
+    // union, in id order, nothing to test.
+    const any = idsEqualToAny(users, filter);
+    if (any) return [...any].sort().map((id) => users.byId.get(id) as ScimUser);
     const memberships = {
       type,
       membersUnder: (groupId: string) => this.#groups.membersUnder(tenant, groupId),
