@@ -32,9 +32,8 @@ export interface WelcomeEmail {
  */
 export interface SendOptions {
   /**
-   * Aborted when scimkit stops waiting: after `mail.delivery.timeoutMs`, or when the service
-   * closes. Pass it to your HTTP client so the send stops too. Made
-   * when first read, so a Mailer that never reads it costs no `AbortController`.
+   * Aborted when scimkit stops waiting, after `mail.delivery.timeoutMs` (the send then counts
+   * as failed and is retried). Pass it to your HTTP client so the send stops too.
    */
   readonly signal: AbortSignal;
 }

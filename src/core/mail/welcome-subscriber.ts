@@ -51,16 +51,11 @@ export function welcomeDelivery(
     return (await store.get(tenant, id)) !== null;
   };
   return {
-    async handler(event, delivery) {
+    async handler(event, { signal }) {
       if (!(await exists(event.tenant, event.data.id))) return;
       const email = welcomeEmail(event);
       if (email === undefined) return;
-      // The signal read through, so that a Mailer that never reads it makes none.
-      await mailer.sendWelcome(email, {
-        get signal() {
-          return delivery.signal;
-        },
-      });
+      await mailer.sendWelcome(email, { signal });
     },
     async prepare(tenant, events) {
       prepared.delete(tenant);

@@ -1,5 +1,5 @@
 import type { LoggedEvent } from '../../contracts/event-log.js';
-import type { DeliveryContext, EventHandler } from './types.js';
+import type { EventHandler } from './types.js';
 
 /** The reason a handler call was aborted because it ran past `timeoutMs`. */
 export class HandlerTimeout extends Error {
@@ -9,9 +9,7 @@ export class HandlerTimeout extends Error {
 /**
  * Calls `handler` once for `event` and resolves when it resolves; rejects with what it threw,
  * or with {@link HandlerTimeout} after `timeoutMs`, when its signal is aborted and the call is
- * no longer waited for. A handler that throws synchronously counts as one that rejected. The
- * signal is made when the handler first reads it (already aborted when that is after the
- * timeout): a handler that never looks at it costs no `AbortController`.
+ * no longer waited for. A handler that throws synchronously counts as one that rejected.
  */
 export function callHandler(
   handler: EventHandler,
@@ -19,28 +17,17 @@ export function callHandler(
   attempt: number,
   timeoutMs: number,
 ): Promise<void> {
-  let controller: AbortController | undefined;
-  let timedOut: HandlerTimeout | undefined;
-  const delivery: DeliveryContext = {
-    attempt,
-    get signal() {
-      if (!controller) {
-        controller = new AbortController();
-        if (timedOut) controller.abort(timedOut);
-      }
-      return controller.signal;
-    },
-  };
+  const controller = new AbortController();
   return new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
-      timedOut = new HandlerTimeout(`The handler did not settle within ${timeoutMs} ms.`);
-      controller?.abort(timedOut);
-      reject(timedOut);
+      const reason = new HandlerTimeout(`The handler did not settle within ${timeoutMs} ms.`);
+      controller.abort(reason);
+      reject(reason);
     }, timeoutMs);
     timer.unref?.();
     let call: Promise<void>;
     try {
-      call = Promise.resolve(handler(event, delivery));
+      call = Promise.resolve(handler(event, { signal: controller.signal, attempt }));
     } catch (error) {
       call = Promise.reject(error);
     }

@@ -8,8 +8,9 @@ import type {
 /** What a subscriber's handler gets with each event. */
 export interface DeliveryContext {
   /**
-   * Aborted when the attempt runs past `timeoutMs` (or the subscription stops): the handler
-   * should give up then, as the attempt already counts as failed and will be retried.
+   * Aborted when the attempt runs past `timeoutMs`: the handler should give up then, as the
+   * attempt already counts as failed and will be retried. (Stopping the subscription waits
+   * for the call in progress, up to that timeout, rather than aborting it.)
    */
   readonly signal: AbortSignal;
   /** 1 for the first attempt at this event, and so on. */
