@@ -5,24 +5,41 @@ import { checkTenant } from './check-tenant.js';
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
 
 /**
- * Finds the tenant of a request from its `authorization: Bearer <key>` header.
+ * Reads the API key of an `authorization: Bearer <key>` header.
  *
- * @throws ScimError 401 with `WWW-Authenticate: Bearer` for a missing, malformed or unknown key,
- *   500 when the verifier answers anything but a well-formed tenant or `null` (see
- *   {@link checkTenant}).
+ * @throws ScimError 401 with `WWW-Authenticate: Bearer` for a missing or malformed header.
  * @see RFC 7644 §2; RFC 6750 §3
  */
-export async function authenticate(
-  authorization: string | undefined,
-  verifier: ApiKeyVerifier,
-): Promise<Tenant> {
+export function bearerKey(authorization: string | undefined): string {
   if (authorization === undefined)
     throw scimErrors.unauthorized('The authorization header is missing.');
   const match = BEARER.exec(authorization);
   if (!match?.[1])
     throw scimErrors.unauthorized('The authorization header must be "Bearer <API key>".');
-  const tenant = await verifier.verify(match[1]);
-  if (tenant === null || tenant === undefined)
+  return match[1];
+}
+
+/**
+ * The tenant of a verifier's answer for a key.
+ *
+ * @throws ScimError 401 for an unknown key (`null`), 500 when the verifier answered anything but
+ *   a well-formed tenant or `null` (see {@link checkTenant}).
+ */
+export function verifiedTenant(answer: Tenant | null | undefined): Tenant {
+  if (answer === null || answer === undefined)
     throw scimErrors.unauthorized('The API key is not valid.');
-  return checkTenant(tenant);
+  return checkTenant(answer);
+}
+
+/**
+ * Finds the tenant of a request from its `authorization: Bearer <key>` header.
+ *
+ * @throws ScimError 401 with `WWW-Authenticate: Bearer` for a missing, malformed or unknown key,
+ *   500 when the verifier answers anything but a well-formed tenant or `null`.
+ */
+export async function authenticate(
+  authorization: string | undefined,
+  verifier: ApiKeyVerifier,
+): Promise<Tenant> {
+  return verifiedTenant(await verifier.verify(bearerKey(authorization)));
 }

@@ -32,7 +32,6 @@ import {
 import {
   applyRateLimit,
   authenticated,
-  authenticateRequest,
   authoriseScope,
   checkBody,
   finish,
@@ -40,8 +39,10 @@ import {
   routeRequest,
   runContextHook,
   unreadBody,
+  verifyKey,
   withBody,
 } from './stages.js';
+import { verifiedTenant } from '../auth/authenticate.js';
 
 /** What the dispatcher is built from: the compiled service's settings and runtime pieces. */
 export interface DispatcherSettings {
@@ -67,8 +68,9 @@ export interface DispatcherSettings {
  * Takes a request through named stages, each a function of one request context: authenticate,
  * the host's `context` hook, the rate limit, route, authorise the scope, check the declared
  * body (the head, decided before a body byte is read); then, with the body, run the handler
- * and finish the answer (HEAD, `connection: close`). Every stage is plain `async` code: there
- * is no synchronous branch. A `/Bulk` operation enters after authentication
+ * and finish the answer (HEAD, `connection: close`). The head's stages have one synchronous
+ * branch, taken when the verifier answers at once and no `rateLimit` hook is set; everything
+ * after is plain `async` code. A `/Bulk` operation enters after authentication
  * ({@link Dispatcher.runOperation}).
  */
 export class Dispatcher implements OperationRunner {
@@ -92,7 +94,7 @@ export class Dispatcher implements OperationRunner {
    * Never rejects.
    */
   begin(head: ScimRequestHead, hook?: () => unknown): Promise<ScimAdmission> {
-    return this.#admit(this.#start(head, true), hook);
+    return Promise.resolve(this.#admit(this.#start(head, true), hook));
   }
 
   /** Answers a request whose body is at hand, through the same stages. Never rejects. */
@@ -122,32 +124,74 @@ export class Dispatcher implements OperationRunner {
     return { request, method: request.method.toUpperCase(), onWire, trace };
   }
 
-  async #admit(context: RequestContext, hook: (() => unknown) | undefined): Promise<ScimAdmission> {
-    let tenant: Tenant;
+  // The dispatcher's one synchronous branch: a verifier that answers at once (`staticApiKeys`
+  // on Node) and a service without a `rateLimit` hook take the head stages with no promise
+  // between them; a verifier's promise or the hook's is awaited, through the same stages.
+  #admit(
+    context: RequestContext,
+    hook: (() => unknown) | undefined,
+  ): ScimAdmission | Promise<ScimAdmission> {
+    let answer: ReturnType<ApiKeyVerifier['verify']>;
     try {
-      tenant = await authenticateRequest(context, this.#settings.verifier);
+      answer = verifyKey(context, this.#settings.verifier);
     } catch (error) {
       return this.#refuse(error, context);
     }
-    return await this.#admitTenant(authenticated(context, tenant), hook);
+    if (isPromiseLike(answer))
+      return Promise.resolve(answer).then(
+        (found) => this.#admitAnswer(context, found, hook),
+        (error: unknown) => this.#refuse(error, context),
+      );
+    return this.#admitAnswer(context, answer, hook);
   }
 
-  async #admitTenant(
+  #admitAnswer(
+    context: RequestContext,
+    answer: Tenant | null | undefined,
+    hook: (() => unknown) | undefined,
+  ): ScimAdmission | Promise<ScimAdmission> {
+    let tenant: Tenant;
+    try {
+      tenant = verifiedTenant(answer);
+    } catch (error) {
+      return this.#refuse(error, context);
+    }
+    return this.#admitTenant(authenticated(context, tenant), hook);
+  }
+
+  #admitTenant(
     context: TenantContext,
     hook: (() => unknown) | undefined,
-  ): Promise<ScimAdmission> {
+  ): ScimAdmission | Promise<ScimAdmission> {
     let current = context;
     try {
       current = runContextHook(context, hook);
-      const { rateLimit } = this.#settings;
-      if (rateLimit !== undefined) await applyRateLimit(current, rateLimit);
-      const match = routeRequest(current, this.#settings.basePath, this.#router);
-      authoriseScope(current, match);
-      const declared = checkBody(current, this.#settings.maxBodyBytes);
-      const routed = routedContext(current, match, declared);
-      return (body, end = 'complete') => this.#answer(routed, body, end);
     } catch (error) {
       return this.#refuse(error, current);
+    }
+    const { rateLimit } = this.#settings;
+    return rateLimit === undefined ? this.#route(current) : this.#limited(current, rateLimit);
+  }
+
+  async #limited(context: TenantContext, rateLimit: RateLimit): Promise<ScimAdmission> {
+    try {
+      await applyRateLimit(context, rateLimit);
+    } catch (error) {
+      return this.#refuse(error, context);
+    }
+    return this.#route(context);
+  }
+
+  // Route, scope and the declared body: the head's last stages, then the body phase.
+  #route(context: TenantContext): ScimAdmission {
+    try {
+      const match = routeRequest(context, this.#settings.basePath, this.#router);
+      authoriseScope(context, match);
+      const declared = checkBody(context, this.#settings.maxBodyBytes);
+      const routed = routedContext(context, match, declared);
+      return (body, end = 'complete') => this.#answer(routed, body, end);
+    } catch (error) {
+      return this.#refuse(error, context);
     }
   }
 
@@ -206,4 +250,9 @@ export class Dispatcher implements OperationRunner {
     const url = `${baseUrl}${endpoint.type.endpoint}`;
     return match.handler({ request, tenant, id, baseUrl, config, endpoint, url, dispatcher: this });
   }
+}
+
+// Whether a verifier answered with a promise (or any thenable), which must be awaited.
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }

@@ -1,7 +1,7 @@
 import type { ApiKeyVerifier, Tenant } from '../../contracts/api-key-verifier.js';
 import { scimErrors, toScimError, type ScimError } from '../../errors/index.js';
 import { previewJson } from '../../json/preview-json.js';
-import { authenticate } from '../auth/authenticate.js';
+import { bearerKey } from '../auth/authenticate.js';
 import { requireScope } from '../auth/require-scope.js';
 import { isBulkOperation, type BulkOperationResponse } from '../handlers/context.js';
 import { checkDeclaredBody, declaresBody } from '../http/declared-body.js';
@@ -23,15 +23,16 @@ import {
 const BUSY_RETRY_AFTER_SECONDS = 1;
 
 /**
- * Authenticates a request by its bearer key: the tenant it belongs to.
+ * Asks the verifier about a request's bearer key: its answer, at once or as a promise, as the
+ * verifier gives it (the dispatcher awaits only a promise).
  *
- * @throws ScimError 401 for a missing, malformed or unknown key (see `authenticate`).
+ * @throws ScimError 401 for a missing or malformed `authorization` header (see `bearerKey`).
  */
-export function authenticateRequest(
+export function verifyKey(
   context: RequestContext,
   verifier: ApiKeyVerifier,
-): Promise<Tenant> {
-  return authenticate(getHeader(context.request.headers, 'authorization'), verifier);
+): ReturnType<ApiKeyVerifier['verify']> {
+  return verifier.verify(bearerKey(getHeader(context.request.headers, 'authorization')));
 }
 
 /** The context of a request whose tenant is known, and its trace's tenant. */
