@@ -15,6 +15,13 @@ const PAGES_PER_WALK = 10;
  */
 const WAKE_SPACING_MS = 100;
 
+/**
+ * Writes that start a round at once, however soon after the last: a burst of writes in this
+ * process must not run further ahead of its deliveries than this between two rounds (a memory
+ * store's log keeps only its most recent events).
+ */
+const WAKE_AFTER_WRITES = 256;
+
 /** A wake timer this late has been dropped (a runtime that ends timers with their request). */
 const WAKE_LOST_MS = 1_000;
 
@@ -72,6 +79,8 @@ export class SubscriptionRunner {
   #settleStep = -1;
   /** When this process last wrote something this subscriber reads (`performance.now()`). */
   #lastWriteAt = -Infinity;
+  /** Writes that woke this subscriber since the last round started. */
+  #writesSinceRound = 0;
 
   constructor(parts: RunnerParts) {
     this.#parts = parts;
@@ -105,7 +114,11 @@ export class SubscriptionRunner {
   wake(): void {
     if (this.#stopped) return;
     this.#settleLater();
-    this.#wakeSoon();
+    if (++this.#writesSinceRound < WAKE_AFTER_WRITES) return this.#wakeSoon();
+    if (this.#wake !== undefined) clearTimeout(this.#wake);
+    this.#wake = undefined;
+    this.#wokenAt = performance.now();
+    this.kick();
   }
 
   #wakeSoon(): void {
@@ -167,6 +180,7 @@ export class SubscriptionRunner {
   /** Starts a round soon, without waiting for it; one under way goes round again. */
   kick(): void {
     if (this.#stopped) return;
+    this.#writesSinceRound = 0;
     if (this.#round !== undefined) {
       this.#again = true;
       return;
