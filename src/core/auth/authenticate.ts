@@ -1,4 +1,4 @@
-import type { ApiKeyVerifier, Tenant } from '../../contracts/api-key-verifier.js';
+import type { Tenant } from '../../contracts/api-key-verifier.js';
 import { scimErrors } from '../../errors/index.js';
 import { checkTenant } from './check-tenant.js';
 
@@ -29,17 +29,4 @@ export function verifiedTenant(answer: Tenant | null | undefined): Tenant {
   if (answer === null || answer === undefined)
     throw scimErrors.unauthorized('The API key is not valid.');
   return checkTenant(answer);
-}
-
-/**
- * Finds the tenant of a request from its `authorization: Bearer <key>` header.
- *
- * @throws ScimError 401 with `WWW-Authenticate: Bearer` for a missing, malformed or unknown key,
- *   500 when the verifier answers anything but a well-formed tenant or `null`.
- */
-export async function authenticate(
-  authorization: string | undefined,
-  verifier: ApiKeyVerifier,
-): Promise<Tenant> {
-  return verifiedTenant(await verifier.verify(bearerKey(authorization)));
 }

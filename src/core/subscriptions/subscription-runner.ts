@@ -114,22 +114,19 @@ export class SubscriptionRunner {
   wake(): void {
     if (this.#stopped) return;
     this.#settleLater();
-    if (++this.#writesSinceRound < WAKE_AFTER_WRITES) return this.#wakeSoon();
-    if (this.#wake !== undefined) clearTimeout(this.#wake);
-    this.#wake = undefined;
-    this.#wokenAt = performance.now();
-    this.kick();
+    this.#wakeSoon(++this.#writesSinceRound >= WAKE_AFTER_WRITES);
   }
 
-  #wakeSoon(): void {
+  // A round after the spacing, or at once (`atOnce`, or when the spacing has passed).
+  #wakeSoon(atOnce = false): void {
     if (this.#stopped) return;
     const now = performance.now();
     if (this.#wake !== undefined) {
-      if (now < this.#wakeDue + WAKE_LOST_MS) return;
+      if (!atOnce && now < this.#wakeDue + WAKE_LOST_MS) return;
       clearTimeout(this.#wake);
       this.#wake = undefined;
     }
-    const wait = this.#wokenAt + WAKE_SPACING_MS - now;
+    const wait = atOnce ? 0 : this.#wokenAt + WAKE_SPACING_MS - now;
     if (wait <= 0) {
       this.#wokenAt = now;
       this.kick();

@@ -18,14 +18,7 @@ import type { CompiledResourceType } from '../../schema/resource-type.js';
 import type { ScimUser } from '../../schema/user-resource.js';
 import { userResourceType } from '../../schema/user-resource-type.js';
 import { cloneJson, frozenCopy, frozenNextVersion } from './clone-json.js';
-import {
-  candidateIds,
-  idsEqualToAny,
-  indexedEquality,
-  isIndexOnly,
-  matchesIndexed,
-  usersEqualTo,
-} from './filter-plan.js';
+import { candidateIds, idsEqualToAny, isIndexOnly, matchesIndexed } from './filter-plan.js';
 import { DEFAULT_EVENTS_KEPT, MemoryEventLog } from './memory-event-log.js';
 import { MemoryGroupStore } from './memory-group-store.js';
 import { MemorySubscriptionStore } from './memory-subscription-store.js';
@@ -222,11 +215,8 @@ export class MemoryUserStore implements UserStore {
     type: CompiledResourceType,
     meter: WorkMeter,
   ): ScimUser[] {
-    // The usual filter, `userName eq "..."`: one index lookup, nothing to test or sort.
-    const equality = indexedEquality(filter);
-    if (equality) return usersEqualTo(users, equality);
-    // Several of them joined by `or` (an IdP's batch lookup, the welcome email's page): their
-    // union, in id order, nothing to test.
+    // `userName eq "..."`, or several indexed equalities joined by `or` (an IdP's batch lookup,
+    // the welcome email's page): index lookups, their union in id order, nothing to test.
     const any = idsEqualToAny(users, filter);
     if (any) return [...any].sort().map((id) => users.byId.get(id) as ScimUser);
     const memberships = {
