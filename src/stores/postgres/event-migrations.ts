@@ -1,6 +1,18 @@
 import type { Migration } from './migration.js';
 
 /**
+ * Migration 13: a row of the log may hold several member events of one write (see
+ * `EVENTS_PER_ROW`); `event_count` says how many, so that a page reads about as many events as
+ * it shows. An instance of an older version reads such a row as one event of its own shape:
+ * stop those before migrating.
+ */
+export const eventRowsMigration: Migration = {
+  version: 13,
+  name: 'several member events per event row',
+  statements: (t) => [`ALTER TABLE ${t.events} ADD COLUMN event_count integer NOT NULL DEFAULT 1`],
+};
+
+/**
  * The migrations of the directory events (8: the event log; 9: the durable subscribers'
  * delivery state), in the list of `migrations.ts` between 7 and 10.
  */

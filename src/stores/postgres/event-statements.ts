@@ -18,13 +18,18 @@ export interface EventStatements {
   /** $1: the events, a jsonb array, in order. */
   readonly insert: string;
   /**
-   * $1 xid, $2 seq (the cursor), $3 limit, $4 tenant or NULL, $5 types (text[]) or NULL:
-   * `known` (whether the log can have given the cursor) on every row, and at least one row;
-   * `event` is NULL on the only row of an empty page. With types, `tail_xid` and `tail_seq`
-   * name the last event of the tenant (or of all) the read could have passed, matching or not.
+   * $1 xid, $2 seq (the rows after them), $3 limit, $4 tenant or NULL, $5 types (text[]) or
+   * NULL, $6 the events of the first row already passed: `known` (whether the log can have
+   * given the cursor) on every row, and at least one row; `event` is NULL on the only row of
+   * an empty page, and on the rows past the first `$3` events (after `$6`). With types,
+   * `tail_xid` and `tail_seq` name the last row of the tenant (or of all) the read could have
+   * passed, matching or not.
    */
   readonly list: string;
-  /** $1 before (timestamptz), $2 limit: deletes the oldest events, returns one row each. */
+  /**
+   * $1 before (timestamptz), $2 limit: deletes the oldest rows until `limit` events (the last
+   * row may take it past), returns each row's event count `n`.
+   */
   readonly purge: string;
 }
 
@@ -38,8 +43,9 @@ export interface EventStatements {
 export function insertEvents(t: TableNames, param: string, wrote?: string): string {
   const when = wrote === undefined ? '' : ` WHERE EXISTS (SELECT 1 FROM ${wrote})`;
   // An event sent with `data.${SAME_RESOURCE}: i` is stored with the resource of event i.
-  return `INSERT INTO ${t.events} (tenant, type, occurred_at, event)
+  return `INSERT INTO ${t.events} (tenant, type, occurred_at, event_count, event)
       SELECT e->>'tenant', e->>'type', (e->>'occurredAt')::timestamptz,
+        CASE WHEN e ? 'members' THEN jsonb_array_length(e->'members') ELSE 1 END,
         CASE WHEN e->'data' ? '${SAME_RESOURCE}' THEN jsonb_set(e #- '{data,${SAME_RESOURCE}}',
           '{data,resource}', p.a -> ((e->'data'->>'${SAME_RESOURCE}')::int) -> 'data' -> 'resource')
         ELSE e END
@@ -58,6 +64,108 @@ export const EVENTS_PER_STATEMENT = 5_000;
 
 /** The member of an event's `data`, as sent, naming the earlier event whose resource it has. */
 const SAME_RESOURCE = 'sameResourceAs';
+
+/**
+ * The most events one row of the log holds. A write's consecutive member events of one group
+ * (a large group's create or member replace has one per membership) are stored as one row per
+ * this many, `members` listing what differs between them: a row costs the server about as much
+ * as its JSON, and one per event made such a write twice as slow as without the log.
+ */
+export const EVENTS_PER_ROW = 1_000;
+
+/** What a row of several member events keeps of each: its id, the member's id and `type`. */
+export type RowMember = readonly [id: string, userId: string, memberType?: string];
+
+/** A row of several member events, as sent and as stored (`event` column). */
+export interface MemberEventsRow {
+  readonly type: DirectoryEvent['type'];
+  readonly tenant: string;
+  readonly occurredAt: string;
+  /** What every event of the row carries: the group's `id`, `resourceType` and `groupId`. */
+  readonly data: Pick<DirectoryEvent['data'], 'id' | 'resourceType' | 'groupId'>;
+  readonly members: readonly RowMember[];
+}
+
+const MEMBER_EVENT_TYPES: ReadonlySet<string> = new Set([
+  'group.member_added',
+  'group.member_removed',
+]);
+const MEMBER_EVENT_DATA: ReadonlySet<string> = new Set([
+  'id',
+  'resourceType',
+  'groupId',
+  'userId',
+  'memberType',
+]);
+
+// Whether `event` is a member event with nothing besides what a row of them keeps.
+function isMemberEvent(event: DirectoryEvent): boolean {
+  const { data } = event;
+  if (!MEMBER_EVENT_TYPES.has(event.type)) return false;
+  if (typeof data.userId !== 'string' || typeof data.groupId !== 'string') return false;
+  for (const key in data) if (!MEMBER_EVENT_DATA.has(key)) return false;
+  return true;
+}
+
+// Whether member events `a` and `b` can share a row.
+function sameRow(a: DirectoryEvent, b: DirectoryEvent): boolean {
+  return (
+    a.type === b.type &&
+    a.tenant === b.tenant &&
+    a.occurredAt === b.occurredAt &&
+    a.data.id === b.data.id &&
+    a.data.resourceType === b.data.resourceType &&
+    a.data.groupId === b.data.groupId
+  );
+}
+
+// The row of `run`, member events that share one (see `sameRow`).
+function memberEventsRow(run: readonly DirectoryEvent[]): MemberEventsRow {
+  const { type, tenant, occurredAt, data } = run[0] as DirectoryEvent;
+  return {
+    type,
+    tenant,
+    occurredAt,
+    data: { id: data.id, resourceType: data.resourceType, groupId: data.groupId as string },
+    members: run.map(({ id, data: { userId, memberType } }) =>
+      memberType === undefined ? [id, userId as string] : [id, userId as string, memberType],
+    ),
+  };
+}
+
+/** The events of a row of the log, in order (one for a row of a single event). */
+export function rowEvents(event: DirectoryEvent | MemberEventsRow): readonly DirectoryEvent[] {
+  if (!('members' in event)) return [event];
+  const { type, tenant, occurredAt, data } = event;
+  return event.members.map(([id, userId, memberType]) => ({
+    id,
+    type,
+    tenant,
+    occurredAt,
+    data: memberType === undefined ? { ...data, userId } : { ...data, userId, memberType },
+  }));
+}
+
+// `events` with each run of two or more that can share a row (at most EVENTS_PER_ROW) as one.
+function withMemberRows(events: readonly DirectoryEvent[]): readonly unknown[] {
+  const out: unknown[] = [];
+  let i = 0;
+  while (i < events.length) {
+    const first = events[i] as DirectoryEvent;
+    let end = i + 1;
+    if (isMemberEvent(first))
+      while (
+        end < events.length &&
+        end - i < EVENTS_PER_ROW &&
+        isMemberEvent(events[end] as DirectoryEvent) &&
+        sameRow(first, events[end] as DirectoryEvent)
+      )
+        end++;
+    out.push(end - i === 1 ? first : memberEventsRow(events.slice(i, end)));
+    i = end;
+  }
+  return out;
+}
 
 /**
  * A write's events as the statements that record them take them; `undefined` for none. A
@@ -82,7 +190,7 @@ export function eventsParam(events: readonly DirectoryEvent[] | undefined): stri
     sent ??= [...events];
     sent[i] = { ...event, data: { ...rest, [SAME_RESOURCE]: first } };
   });
-  return JSON.stringify(sent ?? events);
+  return JSON.stringify(withMemberRows((sent ?? events) as readonly DirectoryEvent[]));
 }
 
 /**
@@ -98,7 +206,11 @@ export function eventStatements(t: TableNames): EventStatements {
     // given (`known` false), and the same statement says so, even for an empty page.
     // The tail lets a read of some types resume past the events of other types it passed
     // (one backward step of an index), rather than scan them again on every poll.
-    list: `SELECT b.known, t.tail_xid, t.tail_seq, e.xid_text, e.seq_text, e.event
+    // A row holds up to EVENTS_PER_ROW events: the rows past what the page can show are
+    // returned without their events, so that a page reads about `limit` events, not rows.
+    list: `SELECT b.known, t.tail_xid, t.tail_seq, e.xid_text, e.seq_text,
+        CASE WHEN sum(e.event_count) OVER (ORDER BY e.xid, e.seq ROWS UNBOUNDED PRECEDING)
+          - e.event_count < $3::bigint + $6::bigint THEN e.event END AS event
       FROM (SELECT $1::xid8 < pg_snapshot_xmin(pg_current_snapshot()) AS known) AS b
       LEFT JOIN LATERAL (
         SELECT xid::text AS tail_xid, seq::text AS tail_seq FROM ${t.events}
@@ -108,7 +220,8 @@ export function eventStatements(t: TableNames): EventStatements {
         ORDER BY xid DESC, seq DESC LIMIT 1
       ) AS t ON true
       LEFT JOIN LATERAL (
-        SELECT xid, seq, xid::text AS xid_text, seq::text AS seq_text, event FROM ${t.events}
+        SELECT xid, seq, xid::text AS xid_text, seq::text AS seq_text, event_count, event
+        FROM ${t.events}
         WHERE b.known AND (xid, seq) > ($1::xid8, $2::bigint)
           AND xid < pg_snapshot_xmin(pg_current_snapshot())
           AND ($4::text IS NULL OR tenant = $4)
@@ -116,10 +229,15 @@ export function eventStatements(t: TableNames): EventStatements {
         ORDER BY xid, seq LIMIT $3
       ) AS e ON true
       ORDER BY e.xid, e.seq`,
+    // The oldest rows until `limit` events: at least one row, at most `limit` rows.
     purge: `DELETE FROM ${t.events} WHERE (xid, seq) IN (
-        SELECT xid, seq FROM ${t.events} WHERE occurred_at < $1::timestamptz
-        ORDER BY occurred_at LIMIT $2)
-      RETURNING 1`,
+        SELECT xid, seq FROM (
+          SELECT xid, seq, event_count, sum(event_count) OVER (
+            ORDER BY occurred_at, xid, seq ROWS UNBOUNDED PRECEDING) AS upto
+          FROM ${t.events} WHERE occurred_at < $1::timestamptz
+          ORDER BY occurred_at, xid, seq LIMIT $2) AS oldest
+        WHERE upto - event_count < $2)
+      RETURNING event_count AS n`,
   };
 }
 

@@ -1,7 +1,7 @@
 import { foldCase } from '../../schema/fold-case.js';
 import { backfillColumn } from './backfill-column.js';
 import { foldedJson } from './folded-json.js';
-import { eventMigrations } from './event-migrations.js';
+import { eventMigrations, eventRowsMigration } from './event-migrations.js';
 import { outboxMigration } from './outbox-migration.js';
 import { insertCountMigration, USER_COUNT_SHARDS } from './user-counts.js';
 import type { Migration } from './migration.js';
@@ -268,4 +268,5 @@ export const migrations: readonly Migration[] = [
   },
   outboxMigration,
   insertCountMigration,
+  eventRowsMigration,
 ];

@@ -7,11 +7,18 @@ import type {
 } from '../../contracts/event-log.js';
 import { scimErrors } from '../../errors/index.js';
 import { previewJson } from '../../json/preview-json.js';
-import { eventStatements, type EventStatements } from './event-statements.js';
+import {
+  EVENTS_PER_ROW,
+  eventStatements,
+  rowEvents,
+  type EventStatements,
+  type MemberEventsRow,
+} from './event-statements.js';
 import type { StoreContext } from './store-context.js';
 
-// A cursor is the event's xid and seq, each in base 36: "<xid>.<seq>".
-const CURSOR = /^([0-9a-z]{1,13})\.([0-9a-z]{1,13})$/;
+// A cursor is the xid and seq of the event's row, each in base 36: "<xid>.<seq>", past the
+// whole row; inside a row of several events, "<xid>.<seq>.<k>", past its first k events.
+const CURSOR = /^([0-9a-z]{1,13})\.([0-9a-z]{1,13})(?:\.([0-9a-z]{1,4}))?$/;
 
 /**
  * The event log of the PostgreSQL stores (`PostgresUserStore`'s and `PostgresResourceStore`'s
@@ -36,58 +43,90 @@ export class PostgresEventLog implements EventLog {
    *   shape, or past every event it can have listed so far.
    */
   async list(query: EventListQuery): Promise<EventPage> {
-    const [xid, seq] = query.after === undefined ? ['0', '0'] : parseCursor(query.after);
+    const at =
+      query.after === undefined ? { xid: 0n, seq: 0n, passed: 0 } : parseCursor(query.after);
+    // Inside a row, the read starts at that row (seq numbers are unique: none lies between).
     const rows = await this.context.query<{
       known: boolean;
       tail_xid: string | null;
       tail_seq: string | null;
       xid_text: string | null;
       seq_text: string | null;
-      event: DirectoryEvent | null;
+      event: DirectoryEvent | MemberEventsRow | null;
     }>(this.#sql.list, [
-      xid,
-      seq,
+      at.xid.toString(),
+      (at.passed > 0 ? at.seq - 1n : at.seq).toString(),
       query.limit,
       query.tenant ?? null,
       query.types ? [...query.types] : null,
+      at.passed,
     ]);
     if (rows[0]?.known !== true) throw notACursor(query.after as string);
     const events: LoggedEvent[] = [];
-    for (const { event, xid_text, seq_text } of rows)
-      if (event !== null)
-        events.push({ ...event, cursor: cursorOf(xid_text as string, seq_text as string) });
+    for (const { event, xid_text, seq_text } of rows) {
+      if (event === null || events.length === query.limit) break;
+      const xid = BigInt(xid_text as string);
+      const seq = BigInt(seq_text as string);
+      const inRow = rowEvents(event);
+      const from = xid === at.xid && seq === at.seq ? at.passed : 0;
+      const to = Math.min(inRow.length, from + query.limit - events.length);
+      for (let k = from; k < to; k++)
+        events.push({
+          ...(inRow[k] as DirectoryEvent),
+          cursor: cursorOf(xid, seq, k + 1, inRow.length),
+        });
+    }
     // A page that is not full read to the end: it resumes past every event it passed.
     const tail = rows[0];
     if (events.length < query.limit && tail?.tail_xid != null && tail.tail_seq != null)
-      return { events, next: cursorOf(tail.tail_xid, tail.tail_seq) };
+      return { events, next: cursorOf(BigInt(tail.tail_xid), BigInt(tail.tail_seq)) };
     const last = events[events.length - 1];
     return { events, next: last ? last.cursor : query.after };
   }
 
-  /** Deletes up to `limit` of the oldest events that occurred before `before`. */
+  /**
+   * Deletes the oldest events that occurred before `before`, `limit` of them, or more by the
+   * rest of one row (a row holds up to `EVENTS_PER_ROW` events of one write); resolves to how
+   * many it deleted, fewer than `limit` only when nothing older is left.
+   */
   async purge(before: Date, limit: number): Promise<number> {
-    const rows = await this.context.query(this.#sql.purge, [before.toISOString(), limit]);
-    return rows.length;
+    const rows = await this.context.query<{ n: number }>(this.#sql.purge, [
+      before.toISOString(),
+      limit,
+    ]);
+    return rows.reduce((sum, row) => sum + Number(row.n), 0);
   }
 }
 
-// The cursor of the event at (xid, seq), given in decimal.
-function cursorOf(xid: string, seq: string): string {
-  return `${base36(xid)}.${base36(seq)}`;
+// The cursor past the first `passed` of the `count` events of the row at (xid, seq): the
+// row's own once all are passed, so that a row of one event has the same cursor as before.
+function cursorOf(xid: bigint, seq: bigint, passed = 1, count = 1): string {
+  const row = `${xid.toString(36)}.${seq.toString(36)}`;
+  return passed >= count ? row : `${row}.${passed.toString(36)}`;
 }
 
-// A decimal (64-bit) number in base 36.
-function base36(decimal: string): string {
-  return BigInt(decimal).toString(36);
+/** Where a cursor points: past the first `passed` events of a row, or past it (`0`). */
+interface LogPosition {
+  readonly xid: bigint;
+  readonly seq: bigint;
+  readonly passed: number;
 }
 
-// The xid and seq a cursor names, in decimal; 400 `invalidCursor` for text no log made.
-function parseCursor(cursor: string): [string, string] {
+// The position a cursor names; 400 `invalidCursor` for text no log made.
+function parseCursor(cursor: string): LogPosition {
   const match = CURSOR.exec(cursor);
   const xid = match ? fromBase36(match[1] as string) : -1n;
   const seq = match ? fromBase36(match[2] as string) : -1n;
-  if (xid < 0n || seq < 0n || xid >= 2n ** 63n || seq >= 2n ** 63n) throw notACursor(cursor);
-  return [xid.toString(), seq.toString()];
+  const passed = match?.[3] === undefined ? 0 : Number(fromBase36(match[3]));
+  const inRow = match?.[3] !== undefined;
+  const bad =
+    xid < 0n ||
+    seq < 0n ||
+    xid >= 2n ** 63n ||
+    seq >= 2n ** 63n ||
+    (inRow && (passed < 1 || passed >= EVENTS_PER_ROW || seq < 1n));
+  if (bad) throw notACursor(cursor);
+  return { xid, seq, passed };
 }
 
 function notACursor(cursor: string) {

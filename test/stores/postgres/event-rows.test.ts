@@ -1,0 +1,166 @@
+// A write's run of member events of one group is stored several to a row (EVENTS_PER_ROW);
+// the feed shows them one by one as if each had a row of its own: the same events, in order,
+// a cursor each that resumes exactly after it, any page size, type and tenant filters, purge.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type {
+  DirectoryEvent,
+  DirectoryEventType,
+  LoggedEvent,
+} from '../../../src/contracts/event-log.js';
+import { newId } from '../../../src/core/resources/new-id.js';
+import type { ScimGroup } from '../../../src/schema/group-schema.js';
+import { GROUP_SCHEMA } from '../../../src/schema/urns.js';
+import { EVENTS_PER_ROW } from '../../../src/stores/postgres/event-statements.js';
+import type { PostgresUserStore } from '../../../src/stores/postgres/index.js';
+import { tableNames, type TableNames } from '../../../src/stores/postgres/table-names.js';
+import { backends, type Backend } from './harness.js';
+
+const STAMP = '2025-01-01T00:00:00.000Z';
+// More than two rows' worth, and not a multiple of a row.
+const MEMBERS = 2 * EVENTS_PER_ROW + 345;
+
+for (const { name, open } of backends) {
+  describe(`member events stored several to a row (${name})`, { timeout: 60_000 }, () => {
+    let backend: Backend;
+    let store: PostgresUserStore;
+    let tables: TableNames;
+    let cases = 0;
+
+    beforeAll(async () => {
+      backend = await open();
+      store = backend.newStore();
+      await store.migrate();
+      tables = tableNames({ schema: backend.schema });
+    }, 60_000);
+    afterAll(() => backend?.close());
+
+    // A group created in a tenant of its own with `MEMBERS` member events (every third
+    // without a memberType), then renamed: the events as the write was handed them.
+    async function seed(): Promise<{ tenant: string; written: DirectoryEvent[] }> {
+      const tenant = `rows-${(cases += 1)}`;
+      const group: ScimGroup = {
+        schemas: [GROUP_SCHEMA],
+        id: newId(),
+        displayName: 'Class 4B',
+        meta: { resourceType: 'Group', created: STAMP, lastModified: STAMP, version: 'W/"1"' },
+      };
+      const base = { id: newId(), tenant, occurredAt: STAMP };
+      const created: DirectoryEvent = {
+        ...base,
+        type: 'group.created',
+        data: { id: group.id, resourceType: 'Group', resource: group },
+      };
+      const member = (type: DirectoryEventType, i: number): DirectoryEvent => ({
+        id: newId(),
+        type,
+        tenant,
+        occurredAt: STAMP,
+        data: {
+          id: group.id,
+          resourceType: 'Group',
+          groupId: group.id,
+          userId: `user-${i}`,
+          ...(i % 3 === 0 ? {} : { memberType: 'User' }),
+        },
+      });
+      const added = Array.from({ length: MEMBERS }, (_, i) => member('group.member_added', i));
+      const removed = [member('group.member_removed', 1), member('group.member_removed', 2)];
+      const written = [created, ...added, ...removed];
+      await store.groups.create(tenant, group, [], { events: () => written });
+      return { tenant, written };
+    }
+
+    // Reads every event of `tenant` after `after`, `limit` a page.
+    async function readAll(
+      tenant: string,
+      limit: number,
+      options: { after?: string; types?: string[] } = {},
+    ): Promise<LoggedEvent[]> {
+      const out: LoggedEvent[] = [];
+      let after = options.after;
+      for (let i = 0; i < 10_000; i++) {
+        const page = await store.events.list({
+          tenant,
+          limit,
+          ...(after === undefined ? {} : { after }),
+          ...(options.types ? { types: options.types } : {}),
+        });
+        expect(page.events.length).toBeLessThanOrEqual(limit);
+        out.push(...page.events);
+        if (page.events.length === 0) return out;
+        after = page.next;
+      }
+      throw new Error('the feed never ended');
+    }
+
+    const withoutCursor = (events: readonly LoggedEvent[]) =>
+      events.map(({ cursor: _cursor, ...event }) => event);
+
+    it('lists the events as written, one by one, at any page size, each cursor unique', async () => {
+      const { tenant, written } = await seed();
+      for (const limit of [1_000_000, EVENTS_PER_ROW, 7]) {
+        const read = await readAll(tenant, limit);
+        expect(withoutCursor(read)).toEqual(written);
+        expect(new Set(read.map((e) => e.cursor)).size).toBe(written.length);
+      }
+      // Stored compactly: the group's own event, three rows of member_added, one of removed.
+      const rows = await backend.executor.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM ${tables.events} WHERE tenant = $1`,
+        [tenant],
+      );
+      expect(rows[0]?.n).toBe(5);
+    });
+
+    it('resumes after any cursor with exactly the events that follow it', async () => {
+      const { tenant, written } = await seed();
+      const read = await readAll(tenant, 500);
+      // Inside a row, at its edges, and the last event of all.
+      const at = [0, 1, 2, 998, 999, 1000, 1001, 1999, 2000, 2344, 2345, 2346, 2347];
+      for (const i of at) {
+        const rest = await readAll(tenant, 333, { after: (read[i] as LoggedEvent).cursor });
+        expect(withoutCursor(rest)).toEqual(written.slice(i + 1));
+      }
+    });
+
+    it('filters by type and by tenant through rows of several events', async () => {
+      const { tenant, written } = await seed();
+      const other = await seed();
+      const removed = await readAll(tenant, 3, { types: ['group.member_removed'] });
+      expect(withoutCursor(removed)).toEqual(
+        written.filter((e) => e.type === 'group.member_removed'),
+      );
+      const added = await readAll(other.tenant, 600, { types: ['group.member_added'] });
+      expect(added.map((e) => e.id)).toEqual(
+        other.written.filter((e) => e.type === 'group.member_added').map((e) => e.id),
+      );
+    });
+
+    it('refuses a cursor inside a row that no read gave', async () => {
+      const { tenant } = await seed();
+      const [first] = (await store.events.list({ tenant, limit: 2 })).events.slice(1);
+      const row = (first as LoggedEvent).cursor.split('.').slice(0, 2).join('.');
+      for (const cursor of [`${row}.0`, `${row}.${EVENTS_PER_ROW.toString(36)}`, `${row}.x.y`])
+        await expect(store.events.list({ tenant, limit: 5, after: cursor })).rejects.toMatchObject({
+          status: 400,
+          scimType: 'invalidCursor',
+        });
+    });
+
+    it('purges in bounded steps and counts events, not rows', async () => {
+      const { tenant, written } = await seed();
+      const before = new Date('2025-06-01T00:00:00.000Z');
+      const ours = async () => (await readAll(tenant, 10_000)).length;
+      // Other cases' events are as old: purge until these are gone, each step bounded.
+      let steps = 0;
+      while ((await ours()) > 0 && steps < 1_000) {
+        const purged = await store.events.purge(before, 700);
+        expect(purged).toBeGreaterThanOrEqual(1);
+        expect(purged).toBeLessThan(700 + EVENTS_PER_ROW);
+        steps += 1;
+      }
+      expect(await ours()).toBe(0);
+      expect(steps).toBeGreaterThanOrEqual(Math.ceil(written.length / (700 + EVENTS_PER_ROW)));
+      expect(await store.events.purge(before, 700)).toBe(0);
+    });
+  });
+}
