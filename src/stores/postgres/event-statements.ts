@@ -34,8 +34,9 @@ export interface EventStatements {
 }
 
 /**
- * The `INSERT` of a write's events, `param` (a jsonb array) in order, one row each: on its own
- * (in the write's transaction), or as a CTE of the write's own statement, where `wrote` names
+ * The `INSERT` of a write's events, `param` (a jsonb array, see `eventsParam`) in order, one row
+ * per element: on its own (in the write's transaction), or as a CTE of the write's own
+ * statement, where `wrote` names
  * the write's CTE, which returns a row exactly when the write wrote. That CTE sees the write's
  * `RETURNING` rows, not its snapshot's, so a write that found no row, or a stale version,
  * records nothing; and it runs in the write's transaction, so its rows share the write's xid.
@@ -171,7 +172,8 @@ function withMemberRows(events: readonly DirectoryEvent[]): readonly unknown[] {
  * A write's events as the statements that record them take them; `undefined` for none. A
  * resource that several events of the write carry (a create's `user.created` and
  * `user.invited`, a PATCH's `user.updated` and `user.deactivated`) is sent once, with the first
- * of them; `insertEvents` stores each event with it.
+ * of them; `insertEvents` stores each event with it. Runs of member events go several to an
+ * element (`EVENTS_PER_ROW`).
  */
 export function eventsParam(events: readonly DirectoryEvent[] | undefined): string | undefined {
   if (!events || events.length === 0) return undefined;
