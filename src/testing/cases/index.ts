@@ -3,6 +3,7 @@ import { copyCases } from './copies.js';
 import { crudCases } from './crud.js';
 import { eventCursorCases } from './events-cursors.js';
 import { eventDeleteCases } from './events-deletes.js';
+import { eventLargeWriteCases } from './events-large-writes.js';
 import { eventLogCases } from './events.js';
 import { filterCases } from './filters.js';
 import { groupCrudCases } from './groups-crud.js';
@@ -40,6 +41,7 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...userGroupsCases,
   ...eventLogCases,
   ...eventDeleteCases,
+  ...eventLargeWriteCases,
   ...eventCursorCases,
   ...subscriptionLeaseCases,
   ...subscriptionRecordCases,
