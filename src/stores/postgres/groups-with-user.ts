@@ -2,7 +2,7 @@ import type { MemberGroup } from '../../contracts/group-store.js';
 import type { TableNames } from './table-names.js';
 
 /**
- * A column that reads a user's direct groups in the statement that reads or writes the user
+ * A column that reads a user's direct groups in the statement that reads the user
  * (`$1` the tenant, `memberId` the SQL of the user's id): a JSON array of `[id, displayName,
  * nested]` in id order, `nested` telling that the group is itself a member of a group, or NULL
  * when the user is in none. One index probe on the member index for a user in no group.
@@ -22,7 +22,7 @@ type GroupCell = [string, string, boolean];
  * when none is itself in a group (then there is no indirect one). `undefined` when one is
  * nested: the indirect groups above it need a read of their own (`groupsOfMembers`).
  */
-export function groupsFromColumn(value: unknown): readonly MemberGroup[] | undefined {
+export function groupsFromColumn(value: unknown): MemberGroup[] | undefined {
   if (value === null || value === undefined) return [];
   const cells = (typeof value === 'string' ? JSON.parse(value) : value) as GroupCell[];
   const groups: MemberGroup[] = [];
