@@ -243,6 +243,39 @@ describe.each(everyStore)("a user's groups on the $name store", ({ open }) => {
     }
   });
 
+  it('writes, records and gives the host no groups a store handed over with a user', async () => {
+    const heard: unknown[] = [];
+    const off = h.scim.on((event) => {
+      if (event.type === 'user.updated') heard.push(event.before, event.after);
+    });
+    try {
+      const patched = await h.request('PATCH', `/Users/${bob}`, {
+        body: patchBody({ op: 'replace', path: 'nickName', value: 'Bobby' }),
+      });
+      expect(patched.status).toBe(200);
+      expect(patched.body.groups).toEqual([entry(staff, 'direct')]);
+      const unchanged = await h.request('PATCH', `/Users/${bob}`, {
+        body: patchBody({ op: 'replace', path: 'nickName', value: 'Bobby' }),
+      });
+      expect(unchanged.body.groups).toEqual([entry(staff, 'direct')]);
+    } finally {
+      off();
+    }
+    expect(heard).toHaveLength(2);
+    for (const user of heard) expect(user).not.toHaveProperty('groups');
+    const page = await store.events?.list({
+      tenant: 'tenant-a',
+      types: ['user.updated'],
+      limit: 1000,
+    });
+    const last = page?.events.at(-1);
+    if (last) {
+      expect(last.data.changed).toEqual(['nickName']);
+      expect(last.data.resource).not.toHaveProperty('groups');
+    }
+    expect(await h.scim.users.get('tenant-a', bob)).not.toHaveProperty('groups');
+  });
+
   it('gives the host its users groups, and null for no such user', async () => {
     expect(await h.scim.users.groups('tenant-a', bob)).toEqual([
       { value: staff.id, display: staff.displayName, type: 'direct' },
