@@ -22,7 +22,7 @@ type GroupCell = [string, string, boolean];
  * when none is itself in a group (then there is no indirect one). `undefined` when one is
  * nested: the indirect groups above it need a read of their own (`groupsOfMembers`).
  */
-export function groupsFromColumn(value: unknown): MemberGroup[] | undefined {
+export function groupsFromColumn(value: unknown): readonly MemberGroup[] | undefined {
   if (value === null || value === undefined) return [];
   const cells = (typeof value === 'string' ? JSON.parse(value) : value) as GroupCell[];
   const groups: MemberGroup[] = [];

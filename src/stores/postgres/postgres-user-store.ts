@@ -75,15 +75,13 @@ function userColumns(user: ScimUser): unknown[] {
 }
 
 /**
- * Sets the User's `groups` on `user`, a fresh object of a read, from the groups column read in
- * the same statement (see `groupsFromColumn`) when that is the whole answer: none of the
- * direct groups is itself in a group. Otherwise leaves them off, and the core reads the
- * indirect groups apart. Returns `user`.
+ * The user of a read's row, with its `groups` from the groups column read in the same
+ * statement (see `groupsFromColumn`) when that is the whole answer: none of the direct groups
+ * is itself in a group. Otherwise they are left off, and the core reads the indirect groups
+ * apart.
  */
-function withGroups(user: ScimUser, column: unknown): ScimUser {
-  const groups = groupsFromColumn(column);
-  if (groups !== undefined) user.groups = groups;
-  return user;
+function withGroups(doc: Doc, column: unknown): ScimUser {
+  return restoreOrder(doc, groupsFromColumn(column));
 }
 
 /**
@@ -156,7 +154,7 @@ export class PostgresUserStore implements UserStore {
       table: USERS_TABLE,
       defaultType: this.defaultType,
       page: () => page,
-      resource: (row) => withGroups(restoreOrder(row.doc as Doc), row.groups),
+      resource: (row) => withGroups(row.doc as Doc, row.groups),
       key: (tenant, id) => [tenant, id],
       deletes: { versioned: this.sql.deleteVersioned, any: this.sql.delete },
       groups: (tenant) => this.groupsContext(tenant),
@@ -245,7 +243,7 @@ export class PostgresUserStore implements UserStore {
     );
     const start = query.startIndex - 1;
     const page = rows.slice(start, start + query.count);
-    const resources = page.map((row) => withGroups(restoreOrder(row.doc), row.groups));
+    const resources = page.map((row) => withGroups(row.doc, row.groups));
     return { totalResults: rows.length, resources };
   }
 }
