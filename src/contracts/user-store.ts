@@ -1,7 +1,7 @@
 import type { ScimUser } from '../schema/user-resource.js';
 import type { EventEffects, EventLog } from './event-log.js';
 import type { SubscriptionStore } from './event-subscriptions.js';
-import type { GroupStore, MemberGroup } from './group-store.js';
+import type { GroupStore } from './group-store.js';
 import type { ListQuery, StorePage } from './store-query.js';
 import type { TypeStore } from './type-store.js';
 
@@ -58,6 +58,14 @@ export interface UserStoreShape {
  * `co`/`sw`/`ew` and sorting on userName) by comparing keys. The conformance suite
  * (`scimkit/testing`) checks this with non-ASCII case pairs.
  *
+ * A user that `get` or `list` returns may carry the readOnly `groups` attribute, when the store
+ * read them in the same atomic step as the user: every group the user is in, direct and
+ * indirect, as `groups.groupsOfMembers` lists them (`{ value, display, type }`, no `$ref`; an
+ * empty array for none). The core then shows those, adding each `$ref`, instead of asking
+ * `groups`; a user without them is answered from one `groupsOfMembers` read for all the users
+ * of the answer. Never partial: a store that read only some of them leaves `groups` off. The
+ * core never stores them: what `create` and `replace` receive has no `groups`.
+ *
  * @example
  * ```ts
  * const scim = createScim({ store: new MemoryUserStore(), verifier, mailer });
@@ -70,14 +78,6 @@ export interface UserStore extends TypeStore<UserStoreShape> {
    * 501.
    */
   readonly groups?: GroupStore;
-  /**
-   * The groups of `user` (as `groups.groupsOfMembers` lists them) when the store read them in
-   * the same atomic step as the user itself: `user` is the very object a `get` or `list` of
-   * this store returned, or that a `create` or `replace` wrote. The core then shows these
-   * rather than asking `groups`, which saves a read per response. `undefined`: not read with
-   * it, and the core asks `groups`. Optional.
-   */
-  groupsReadWith?(user: ScimUser): readonly MemberGroup[] | undefined;
   /**
    * The directory event log: the events every write of this store family (users, groups, and
    * host types whose stores record into it) is handed, recorded atomically with the write.

@@ -45,12 +45,20 @@ interface Check {
   ok(condition: unknown, message: string): asserts condition;
   equal<T>(actual: T, expected: T, what: string): void;
   deepEqual(actual: unknown, expected: unknown, what: string): void;
+  sameUsers(actual: unknown, expected: unknown, what: string): void;
   rejects(
     action: Promise<unknown>,
     status: number,
     scimType: string | undefined,
     what: string,
   ): Promise<void>;
+}
+
+// `value` without a `groups` member, when it is an object that has one.
+function withoutGroups(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || !('groups' in value)) return value;
+  const { groups: _groups, ...rest } = value as Record<string, unknown>;
+  return rest;
 }
 
 /**
@@ -76,6 +84,18 @@ export const check: Check = {
         `${what}:\n  expected ${show(expected)}\n  got      ${show(actual)}`,
       );
     }
+  },
+  /**
+   * Fails unless a user a store returned (or an array of them) equals `expected` apart from
+   * the `groups` a store may hand over with a user it read (see `UserStore`): those are read
+   * with the user, never stored, and `users.groups-carried` checks them.
+   */
+  sameUsers(actual: unknown, expected: unknown, what: string): void {
+    check.deepEqual(
+      Array.isArray(actual) ? actual.map(withoutGroups) : withoutGroups(actual),
+      expected,
+      what,
+    );
   },
   /** Fails unless `action` rejects with a SCIM error of this status (and scimType). */
   async rejects(

@@ -104,7 +104,10 @@ describe.each(everyStore)("a user's groups on the $name store", ({ open }) => {
     });
     expect(put.status).toBe(200);
     expect(put.body.groups).toEqual([entry(staff, 'direct')]);
-    expect(await store.get('tenant-a', bob)).not.toHaveProperty('groups');
+    // The client's groups are not stored: a store hands over only the groups it read.
+    const carried = (await store.get('tenant-a', bob))?.groups;
+    if (carried !== undefined)
+      expect(carried).toEqual([{ value: staff.id, display: staff.displayName, type: 'direct' }]);
     const refused = await h.request('PATCH', `/Users/${bob}`, {
       body: patchBody({ op: 'add', path: 'groups', value: [{ value: teachers.id }] }),
     });
@@ -114,6 +117,8 @@ describe.each(everyStore)("a user's groups on the $name store", ({ open }) => {
   });
 
   it('projects groups, and does not ask the store for them when the projection drops them', async () => {
+    // A store that hands bob's groups over with bob (his group is in none) is not asked.
+    const carries = (await store.get('tenant-a', bob))?.groups !== undefined;
     const spy = vi.spyOn(groups, 'groupsOfMembers');
     try {
       const only = await h.request('GET', `/Users/${bob}`, { query: 'attributes=groups' });
@@ -123,8 +128,7 @@ describe.each(everyStore)("a user's groups on the $name store", ({ open }) => {
         query: 'attributes=groups.display',
       });
       expect(display.body.groups).toEqual([{ display: staff.displayName }]);
-      // A store that reads a user's groups with the user (bob's group is in none) is not asked.
-      expect(spy).toHaveBeenCalledTimes(store.groupsReadWith ? 0 : 2);
+      expect(spy).toHaveBeenCalledTimes(carries ? 0 : 2);
       spy.mockClear();
       const excluded = await h.request('GET', `/Users/${bob}`, {
         query: 'excludedAttributes=groups',
@@ -237,6 +241,39 @@ describe.each(everyStore)("a user's groups on the $name store", ({ open }) => {
       expect(reply.status).toBe(400);
       expect(reply.body.scimType).toBe('invalidValue');
     }
+  });
+
+  it('writes, records and gives the host no groups a store handed over with a user', async () => {
+    const heard: unknown[] = [];
+    const off = h.scim.on((event) => {
+      if (event.type === 'user.updated') heard.push(event.before, event.after);
+    });
+    try {
+      const patched = await h.request('PATCH', `/Users/${bob}`, {
+        body: patchBody({ op: 'replace', path: 'nickName', value: 'Bobby' }),
+      });
+      expect(patched.status).toBe(200);
+      expect(patched.body.groups).toEqual([entry(staff, 'direct')]);
+      const unchanged = await h.request('PATCH', `/Users/${bob}`, {
+        body: patchBody({ op: 'replace', path: 'nickName', value: 'Bobby' }),
+      });
+      expect(unchanged.body.groups).toEqual([entry(staff, 'direct')]);
+    } finally {
+      off();
+    }
+    expect(heard).toHaveLength(2);
+    for (const user of heard) expect(user).not.toHaveProperty('groups');
+    const page = await store.events?.list({
+      tenant: 'tenant-a',
+      types: ['user.updated'],
+      limit: 1000,
+    });
+    const last = page?.events.at(-1);
+    if (last) {
+      expect(last.data.changed).toEqual(['nickName']);
+      expect(last.data.resource).not.toHaveProperty('groups');
+    }
+    expect(await h.scim.users.get('tenant-a', bob)).not.toHaveProperty('groups');
   });
 
   it('gives the host its users groups, and null for no such user', async () => {

@@ -49,6 +49,12 @@ export interface ResourceKind<R extends StoredResource, W, D> {
 
   /** Reads the current version, or `null`. */
   read(tenant: string, id: string): Promise<R | null>;
+  /**
+   * The version a write plans from, writes over and records in its events, from what `read`
+   * answered: without what the store read beside the resource and the core never writes (a
+   * User's `groups`). Omitted: the resource as read.
+   */
+  stored?(read: R): R;
   /** Lists resources, as `read` reads each. */
   list(tenant: string, query: ListQuery): Promise<ResourcePage<R>>;
   /** Stores a new resource as planned, with the events `record` lists (when the log is on). */
@@ -84,6 +90,12 @@ export interface ResourceKind<R extends StoredResource, W, D> {
   ): Promise<PatchStep<W>>;
   /** The resource a committed write leaves, as the answer shows it. */
   after(done: D): R;
+  /**
+   * The answer to a write, from the resource it left (`left`, from `after`) and the version it
+   * was written over as `read` answered it (`null` for a creation): what the store read beside
+   * that version, shown again (a User's `groups`). Omitted: `left`.
+   */
+  shown?(left: R, read: R | null): R;
   /** Lists the events of a committed write (`before` null: a creation; `done` null: a deletion). */
   events(tenant: string, at: string, id: string, before: R | null, done: D | null): ScimEvent[];
   /**

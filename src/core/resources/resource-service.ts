@@ -49,10 +49,12 @@ export class ResourceService<R extends StoredResource, W, D> {
     this.#kind = kind;
     this.#events = events;
     this.#clock = clock;
+    const stored = kind.stored?.bind(kind);
     this.#loop = new WriteLoop<R, W, Written<D>>(
       {
         notFound: (id) => this.notFound(id),
         read: (tenant, id) => kind.read(tenant, id),
+        ...(stored && { stored }),
         write: async (tenant, current, planned, ifMatch, at) => {
           const events = this.#writeEvents(tenant, at, current.id, current);
           const done = await kind.write(tenant, current, planned, ifMatch, events?.record);
@@ -85,7 +87,7 @@ export class ResourceService<R extends StoredResource, W, D> {
     const planned = await this.#kind.planCreate(tenant, id, input, now);
     const events = this.#writeEvents(tenant, now, id, null);
     const done = await this.#kind.insert(tenant, planned, events?.record);
-    const created = this.#kind.after(done);
+    const created = this.#shown(this.#kind.after(done), null);
     this.#committed(() => events?.of(done) ?? this.#kind.events(tenant, now, id, null, done));
     const writeOnly = writeOnlyOf(input);
     if (carries(writeOnly)) await this.#kind.delivered?.(tenant, created, writeOnly);
@@ -172,8 +174,8 @@ export class ResourceService<R extends StoredResource, W, D> {
     ifMatch: string | undefined,
     step: WriteStep<R, W>,
   ): Promise<WriteOutcome<R, D>> {
-    const { current, done } = await this.#loop.write(tenant, id, ifMatch, step);
-    return { current, done: done === null ? null : done.done };
+    const { current, read, done } = await this.#loop.write(tenant, id, ifMatch, step);
+    return { current, read, done: done === null ? null : done.done };
   }
 
   /** This service as one profile's endpoints call it: its PATCHes are read in `ctx`. */
@@ -191,9 +193,15 @@ export class ResourceService<R extends StoredResource, W, D> {
     };
   }
 
-  // The resource a write leaves: the one written, or the current one when nothing changed.
-  #left({ current, done }: WriteOutcome<R, Written<D>>): R {
-    return done === null ? current : this.#kind.after(done.done);
+  // The answer to a write: the resource written, or the one read when nothing changed, with
+  // what the store read beside the version read.
+  #left({ read, done }: WriteOutcome<R, Written<D>>): R {
+    return done === null ? read : this.#shown(this.#kind.after(done.done), read);
+  }
+
+  // The answer to a write that left `left` over `read` (null: a creation), as the kind shows it.
+  #shown(left: R, read: R | null): R {
+    return this.#kind.shown ? this.#kind.shown(left, read) : left;
   }
 
   // The events of a write over `before` (null: a creation), for the store to record with it;

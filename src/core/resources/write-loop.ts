@@ -25,6 +25,12 @@ export interface WriteTarget<R extends StoredResource, W, D> {
   /** Reads the current version, or `null`. */
   read(tenant: string, id: string): Promise<R | null>;
   /**
+   * The version a write plans from, writes over and records, from what `read` answered: without
+   * what a store reads beside a resource and the core never writes (a User's `groups`).
+   * Omitted: the resource as read.
+   */
+  stored?(read: R): R;
+  /**
    * Writes `planned` over `current`, whose version the write is based on, at the time `at`
    * (with its events); `null` when the resource is gone. Throws `versionConflict` (412) when
    * another write came first, where the write is conditional: always with `ifMatch`; without
@@ -63,6 +69,8 @@ export interface WriteTarget<R extends StoredResource, W, D> {
 export interface WriteOutcome<R, D> {
   /** The version the step planned from (the one written over, when there was a write). */
   readonly current: R;
+  /** `current` as the target's `read` answered it, with what the store read beside it. */
+  readonly read: R;
   /** What the target reported of the committed write; `null` when the step planned nothing. */
   readonly done: D | null;
 }
@@ -112,14 +120,15 @@ export class WriteLoop<R extends StoredResource, W, D> {
     step: WriteStep<R, W>,
   ): Promise<WriteOutcome<R, D>> {
     for (let attempt = 1; ; attempt++) {
-      const current = await this.target.read(tenant, id);
-      if (!current) throw this.target.notFound(id);
-      assertIfMatch(ifMatch, current.meta.version);
+      const read = await this.target.read(tenant, id);
+      if (!read) throw this.target.notFound(id);
+      assertIfMatch(ifMatch, read.meta.version);
+      const current = this.target.stored ? this.target.stored(read) : read;
       const now = this.now();
       let done: D | null;
       try {
         const planned = await step(current, now);
-        if (planned === null) return { current, done: null };
+        if (planned === null) return { current, read, done: null };
         done = await this.target.write(tenant, current, planned, ifMatch, now);
       } catch (error) {
         // A step may meet another writer too (a read of its own that is newer): 412 either way.
@@ -130,7 +139,7 @@ export class WriteLoop<R extends StoredResource, W, D> {
       }
       if (done === null) throw this.target.notFound(id);
       this.target.committed(tenant, now, id, current, done);
-      return { current, done };
+      return { current, read, done };
     }
   }
 
@@ -144,9 +153,10 @@ export class WriteLoop<R extends StoredResource, W, D> {
     for (let attempt = 1; ; attempt++) {
       let current: R | null = null;
       if (reads) {
-        current = await this.target.read(tenant, id);
-        if (!current) throw this.target.notFound(id);
-        assertIfMatch(ifMatch, current.meta.version);
+        const read = await this.target.read(tenant, id);
+        if (!read) throw this.target.notFound(id);
+        assertIfMatch(ifMatch, read.meta.version);
+        current = this.target.stored ? this.target.stored(read) : read;
       }
       const options = current === null ? {} : { expectedVersion: current.meta.version };
       const at = this.now();

@@ -31,16 +31,19 @@ export function keepsGroups(project: Projector | undefined): boolean {
 }
 
 /**
- * Returns `user` with its `groups` computed from `groups` (absent when there are none; a
- * stored value is never shown), `meta` kept last. `user` itself is not changed.
+ * Returns the groups a store handed over on `user` (see `UserStore.get`): its `groups`, as the
+ * store read them with the user, without `$ref`; `undefined` when it carries none.
  */
-export function withGroupValues(
-  user: ScimUser,
-  groups: readonly MemberGroup[] | undefined,
-  groupsUrl: string,
-): ScimUser {
-  const none = groups === undefined || groups.length === 0;
-  if (none && user.groups === undefined) return user;
+export function carriedGroups(user: ScimUser): readonly MemberGroup[] | undefined {
+  return user.groups as readonly MemberGroup[] | undefined;
+}
+
+/**
+ * Returns `user` with `groups` as its `groups` member (none when `undefined`), `meta` kept
+ * last; `user` itself when that changes nothing. `user` is not changed.
+ */
+export function withGroupsMember(user: ScimUser, groups: readonly unknown[] | undefined): ScimUser {
+  if (groups === undefined && user.groups === undefined) return user;
   // One pass in the user's order, as `assembleUser` builds users: an object spread with
   // excluded keys costs several times more and leaves a slower object to serialise.
   const out: Record<string, unknown> = {};
@@ -48,23 +51,37 @@ export function withGroupValues(
     if (key === 'groups' || key === 'meta') continue;
     setMember(out, key, user[key]);
   }
-  if (!none) {
-    out.groups = groups.map(({ value, display, type }): UserGroupValue => ({
-      value,
-      $ref: `${groupsUrl}/${value}`,
-      display,
-      type,
-    }));
-  }
+  if (groups !== undefined) out.groups = groups;
   out.meta = user.meta;
   return out as ScimUser;
 }
 
 /**
- * Adds each user's `groups` (direct and indirect, computed from memberships) when the response
- * shaped by `project` shows them and the store keeps groups: those the store read with the
- * users (`groupsReadWith`), else one store read for all. Otherwise asks the store nothing and
- * resolves to `users` as they are.
+ * Returns `user` with its `groups` as a response shows them, from `groups` (absent when there
+ * are none), each with its `$ref`, `meta` kept last. `user` itself is not changed.
+ */
+export function withGroupValues(
+  user: ScimUser,
+  groups: readonly MemberGroup[] | undefined,
+  groupsUrl: string,
+): ScimUser {
+  const values =
+    groups === undefined || groups.length === 0
+      ? undefined
+      : groups.map(({ value, display, type }): UserGroupValue => ({
+          value,
+          $ref: `${groupsUrl}/${value}`,
+          display,
+          type,
+        }));
+  return withGroupsMember(user, values);
+}
+
+/**
+ * Adds each user's `groups` (direct and indirect) when the response shaped by `project` shows
+ * them and the store keeps groups: those a user carries (the store read them with it, see
+ * `UserStore.get`), else, for the users that carry none, one store read for all of them.
+ * Otherwise asks the store nothing and resolves to `users` as they are.
  */
 export async function expandGroups(
   store: UserStore,
@@ -75,26 +92,10 @@ export async function expandGroups(
 ): Promise<readonly ScimUser[]> {
   const groups = store.groups;
   if (!groups || users.length === 0 || !keepsGroups(project)) return users;
-  const read = readWith(store, users);
-  if (read) return users.map((user, i) => withGroupValues(user, read[i], groupsUrl));
-  const found = await groups.groupsOfMembers(
-    tenant,
-    users.map((user) => user.id),
+  const unread: string[] = [];
+  for (const user of users) if (carriedGroups(user) === undefined) unread.push(user.id);
+  const found = unread.length === 0 ? undefined : await groups.groupsOfMembers(tenant, unread);
+  return users.map((user) =>
+    withGroupValues(user, carriedGroups(user) ?? found?.get(user.id), groupsUrl),
   );
-  return users.map((user) => withGroupValues(user, found.get(user.id), groupsUrl));
-}
-
-// The groups the store read with each of `users`, or `undefined` unless it read them for all.
-function readWith(
-  store: UserStore,
-  users: readonly ScimUser[],
-): (readonly MemberGroup[])[] | undefined {
-  if (!store.groupsReadWith) return undefined;
-  const read: (readonly MemberGroup[])[] = [];
-  for (const user of users) {
-    const groups = store.groupsReadWith(user);
-    if (groups === undefined) return undefined;
-    read.push(groups);
-  }
-  return read;
 }

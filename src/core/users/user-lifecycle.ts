@@ -26,7 +26,11 @@ export function userLifecycle(
       );
       return user !== null && queued;
     },
-    get: (tenant, id) => store.get(tenant, id),
+    // The user as stored: the host API shows no `groups` (see `groups` below).
+    get: async (tenant, id) => {
+      const user = await store.get(tenant, id);
+      return user === null ? null : kind.stored(user);
+    },
     groups: (tenant, id) => groupsOf(store, tenant, id),
   };
 }

@@ -2,7 +2,7 @@ import type { MemberGroup } from '../../contracts/group-store.js';
 import type { TableNames } from './table-names.js';
 
 /**
- * A column that reads a user's direct groups in the statement that reads or writes the user
+ * A column that reads a user's direct groups in the statement that reads the user
  * (`$1` the tenant, `memberId` the SQL of the user's id): a JSON array of `[id, displayName,
  * nested]` in id order, `nested` telling that the group is itself a member of a group, or NULL
  * when the user is in none. One index probe on the member index for a user in no group.

@@ -1,4 +1,4 @@
-import type { GroupStore, MemberGroup } from '../../contracts/group-store.js';
+import type { GroupStore } from '../../contracts/group-store.js';
 import type {
   DeleteOptions,
   ListQuery,
@@ -60,9 +60,6 @@ export interface PostgresUserStoreOptions extends TableLocation {
 
 type Doc = Record<string, unknown>;
 
-/** What a replace reports: the write's outcome, and the user's direct groups. */
-type Replaced = WriteOutcome & { groups: unknown };
-
 /** The columns every write sends, in statement order ($3 to $10). */
 function userColumns(user: ScimUser): unknown[] {
   return [
@@ -75,6 +72,16 @@ function userColumns(user: ScimUser): unknown[] {
     JSON.stringify(user),
     foldedJson(user),
   ];
+}
+
+/**
+ * The user of a read's row, with its `groups` from the groups column read in the same
+ * statement (see `groupsFromColumn`) when that is the whole answer: none of the direct groups
+ * is itself in a group. Otherwise they are left off, and the core reads the indirect groups
+ * apart.
+ */
+function withGroups(doc: Doc, column: unknown): ScimUser {
+  return restoreOrder(doc, groupsFromColumn(column));
 }
 
 /**
@@ -129,11 +136,6 @@ export class PostgresUserStore implements UserStore {
   private readonly context: StoreContext;
   private readonly sql: UserStatements;
   private readonly rows: PostgresTable<ScimUser>;
-  /**
-   * The groups read in the same statement as each user object this store returned or wrote
-   * (see `groupsReadWith`); held weakly, so they live exactly as long as the user object.
-   */
-  private readonly readGroups = new WeakMap<ScimUser, readonly MemberGroup[]>();
 
   constructor(options: PostgresUserStoreOptions) {
     this.context = new StoreContext(
@@ -152,7 +154,7 @@ export class PostgresUserStore implements UserStore {
       table: USERS_TABLE,
       defaultType: this.defaultType,
       page: () => page,
-      resource: (row) => this.withGroups(restoreOrder(row.doc as Doc), row.groups),
+      resource: (row) => withGroups(row.doc as Doc, row.groups),
       key: (tenant, id) => [tenant, id],
       deletes: { versioned: this.sql.deleteVersioned, any: this.sql.delete },
       groups: (tenant) => this.groupsContext(tenant),
@@ -179,11 +181,12 @@ export class PostgresUserStore implements UserStore {
     } catch (error) {
       throw toStoreError(error, this.context.tables, user.userName);
     }
-    // A member must exist when it is added: a user is in no group when its insert commits.
-    this.readGroups.set(user, []);
   }
 
-  /** Returns the user, or `null`. */
+  /**
+   * Returns the user, or `null`; with its `groups` when none of its direct groups is itself in
+   * a group (see `withGroups`).
+   */
   async get(tenant: string, id: string): Promise<ScimUser | null> {
     return this.rows.get(this.sql.get, tenant, id);
   }
@@ -195,15 +198,13 @@ export class PostgresUserStore implements UserStore {
       [tenant, user.id, ...userColumns(user), options.expectedVersion],
       eventsParam(options.events),
     );
-    let rows: Replaced[];
+    let rows: WriteOutcome[];
     try {
-      rows = await this.context.query<Replaced>(text, params);
+      rows = await this.context.query<WriteOutcome>(text, params);
     } catch (error) {
       throw toStoreError(error, this.context.tables, user.userName);
     }
-    const written = settleWrite(rows[0]);
-    if (written) this.withGroups(user, rows[0]?.groups);
-    return written;
+    return settleWrite(rows[0]);
   }
 
   /** Deletes a user and its memberships; `false` when there is no such user. */
@@ -217,21 +218,6 @@ export class PostgresUserStore implements UserStore {
     if (!query.seek && query.filter && matchesAtMostOne(query.filter))
       return this.lookup(tenant, query.filter, query, query.resourceType ?? this.defaultType);
     return this.rows.list(tenant, query);
-  }
-
-  /**
-   * The groups read with `user` in the statement that returned or wrote it, when none of them
-   * is itself in a group (the indirect ones then need a read of their own).
-   */
-  groupsReadWith(user: ScimUser): readonly MemberGroup[] | undefined {
-    return this.readGroups.get(user);
-  }
-
-  /** Records the groups column read with `user` (see `groupsFromColumn`), and returns `user`. */
-  private withGroups(user: ScimUser, column: unknown): ScimUser {
-    const groups = groupsFromColumn(column);
-    if (groups !== undefined) this.readGroups.set(user, groups);
-    return user;
   }
 
   /** What a filter on `groups` reads: this store's membership tables, for `tenant`. */
@@ -257,7 +243,7 @@ export class PostgresUserStore implements UserStore {
     );
     const start = query.startIndex - 1;
     const page = rows.slice(start, start + query.count);
-    const resources = page.map((row) => this.withGroups(restoreOrder(row.doc), row.groups));
+    const resources = page.map((row) => withGroups(row.doc, row.groups));
     return { totalResults: rows.length, resources };
   }
 }

@@ -24,9 +24,9 @@ export function writeText(
 
 /**
  * The SQL text of every user statement, built once per store. Each is a single statement, so
- * each store call is one round trip and atomic without an explicit transaction. The reads and
- * the replaces also read the user's direct groups (`groups`, see `groupsColumn`) in the same
- * statement, so that an answer needs no second read for them.
+ * each store call is one round trip and atomic without an explicit transaction. The reads also
+ * read the user's direct groups (`groups`, see `groupsColumn`) in the same statement, so that
+ * an answer needs no second read for them.
  */
 export interface UserStatements {
   /**
@@ -35,7 +35,7 @@ export interface UserStatements {
    */
   readonly insert: WriteTexts;
   readonly get: string;
-  /** As `insert` plus $11 the expected version; reports `changed`, `current` and `groups`. */
+  /** As `insert` plus $11 the expected version; reports `changed` and `current`. */
   readonly replace: WriteTexts;
   /** $1 tenant, $2 id, then the events or nothing: returns a row when it deleted. */
   readonly delete: DeleteTexts;
@@ -62,7 +62,7 @@ export function userStatements(t: TableNames): UserStatements {
       RETURNING 1
     )`;
   const replaceResult = `SELECT (SELECT count(*) FROM upd)::int AS changed,
-    (SELECT version FROM cur) AS current, ${groupsColumn(t, '$2')} AS groups`;
+    (SELECT version FROM cur) AS current`;
   const deleted = `del AS (DELETE FROM ${t.users} WHERE tenant = $1 AND id = $2 RETURNING 1)`;
   const deletedAt = `del AS (
       DELETE FROM ${t.users} WHERE tenant = $1 AND id = $2 AND version = $3 RETURNING 1

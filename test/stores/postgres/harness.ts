@@ -88,3 +88,11 @@ export function makeUser(overrides: Partial<ScimUser> = {}): ScimUser {
     ...overrides,
   };
 }
+
+/**
+ * `user` as `PostgresUserStore` reads it back: with the `groups` it reads with the user, none
+ * for a user in no group.
+ */
+export function inNoGroup<U extends object>(user: U): U & { groups: readonly never[] } {
+  return { ...user, groups: [] };
+}

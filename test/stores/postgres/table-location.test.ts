@@ -2,7 +2,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScimConfigError, isScimError } from '../../../src/errors/index.js';
 import { PostgresUserStore, pgliteExecutor } from '../../../src/stores/postgres/index.js';
-import { makeUser } from './harness.js';
+import { inNoGroup, makeUser } from './harness.js';
 import { createPglite } from '../../pglite/template.js';
 
 describe('PostgresUserStore table location', () => {
@@ -42,7 +42,7 @@ describe('PostgresUserStore table location', () => {
     );
     expect(await store.list('t', { startIndex: 1, count: 10 })).toEqual({
       totalResults: 1,
-      resources: [user],
+      resources: [inNoGroup(user)],
     });
     const tables = await executor.query<{ tablename: string }>(
       `SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`,

@@ -1,3 +1,4 @@
+import type { MemberGroup } from '../../../contracts/group-store.js';
 import type { DeleteOptions, ListQuery } from '../../../contracts/store-query.js';
 import type { ReplaceOptions, UserStore } from '../../../contracts/user-store.js';
 import { jsonMembersEqual } from '../../../json/json-value.js';
@@ -22,8 +23,12 @@ import {
 } from '../../users/account-status.js';
 import { assembleUser, firstMeta, nextMeta, type UserAttributes } from '../../users/stored-user.js';
 import { changedUserAttributes, userEvents } from '../../users/user-events.js';
+import { carriedGroups, withGroupsMember } from '../../users/user-groups.js';
 import type { EventRecorder, PatchStep, ResourceKind, WriteOnlyValues } from '../resource-kind.js';
 import type { ResourceService } from '../resource-service.js';
+
+/** The `groups` of a user in no group, as a store hands them over (see `UserStore.get`). */
+const NO_GROUPS: readonly MemberGroup[] = Object.freeze([]);
 
 /** The user attributes a store keys on besides `userName` (see `checkKeyText`). */
 const USER_KEYS = ['externalId'];
@@ -87,6 +92,11 @@ export class UserKind implements ResourceKind<ScimUser, PlannedUserWrite, Planne
 
   read(tenant: string, id: string): Promise<ScimUser | null> {
     return this.store.get(tenant, id);
+  }
+
+  /** The user a write works on: without the `groups` the store read with it (never stored). */
+  stored(read: ScimUser): ScimUser {
+    return withGroupsMember(read, undefined);
   }
 
   /** Lists users; the query carries the User resource type (added when it has none). */
@@ -177,6 +187,23 @@ export class UserKind implements ResourceKind<ScimUser, PlannedUserWrite, Planne
 
   after(done: PlannedUserWrite): ScimUser {
     return done.user;
+  }
+
+  /**
+   * The answer to a write, with the groups it shows when the store keeps groups: a new user
+   * is in none (a member must exist when it is added), so a creation shows none without a
+   * read; a PATCH or PUT shows the groups the store read with the version it wrote over, when
+   * it handed them over. Those are what that read saw rather than the write: the user written
+   * is the settled object the core built, which a memory store keeps as it is, so a store
+   * cannot hand groups back on it, and a contract member to hand them back apart is what the
+   * store contracts keep out. A membership committed between the read and the write (it
+   * changes no user's version) shows from the next read.
+   */
+  shown(left: ScimUser, read: ScimUser | null): ScimUser {
+    if (!this.store.groups) return left;
+    if (read === null) return withGroupsMember(left, NO_GROUPS);
+    const groups = carriedGroups(read);
+    return groups === undefined ? left : withGroupsMember(left, groups);
   }
 
   events(
