@@ -1,9 +1,7 @@
 import { check } from '../assertions.js';
 import type { StoreConformanceCase } from '../types.js';
-import { event, eventCase, readAll } from './events.js';
+import { event, eventCase, idsOf, readAll } from './events.js';
 import { groupCase } from './groups-factory.js';
-
-const ids = (events: readonly { id: string }[]) => events.map((e) => e.id);
 
 /** A write with many events: a store may keep them compactly, the feed lists each. */
 export const eventLargeWriteCases: readonly StoreConformanceCase[] = [
@@ -42,7 +40,7 @@ export const eventLargeWriteCases: readonly StoreConformanceCase[] = [
         },
       );
       const all = await readAll(log, tenant, undefined, 7, written.length);
-      check.deepEqual(ids(all), written, 'events listed, 7 a page');
+      check.deepEqual(idsOf(all), written, 'events listed, 7 a page');
       check.deepEqual(
         all.slice(1).map((e) => [e.data.groupId, e.data.userId, e.data.memberType]),
         expected,
@@ -52,7 +50,7 @@ export const eventLargeWriteCases: readonly StoreConformanceCase[] = [
       for (const i of [0, 1, 59, 60, 119]) {
         const after = all[i]?.cursor as string;
         const rest = await readAll(log, tenant, after, 50, written.length - i - 1);
-        check.deepEqual(ids(rest), written.slice(i + 1), `after event ${i + 1}`);
+        check.deepEqual(idsOf(rest), written.slice(i + 1), `after event ${i + 1}`);
       }
     },
   ),

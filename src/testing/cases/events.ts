@@ -89,7 +89,12 @@ export async function readAll(
 
 // What a logged event says, without its cursor.
 const plain = ({ cursor: _cursor, ...event }: LoggedEvent) => event;
-const idsOf = (events: readonly { id: string }[]) => events.map((e) => e.id);
+/**
+ * The ids of `events`, in order.
+ *
+ * @internal
+ */
+export const idsOf = (events: readonly { id: string }[]) => events.map((e) => e.id);
 
 /** The directory event log: written with each write, none for a refused one, read by cursor. */
 export const eventLogCases: readonly StoreConformanceCase[] = [
