@@ -99,7 +99,7 @@ export class PostgresEventLog implements EventLog {
 }
 
 // The cursor past the first `passed` of the `count` events of the row at (xid, seq): the
-// row's own once all are passed, so that a row of one event has the same cursor as before.
+// row's own once all are passed, so a row of one event has a cursor of two parts.
 function cursorOf(xid: bigint, seq: bigint, passed = 1, count = 1): string {
   const row = `${xid.toString(36)}.${seq.toString(36)}`;
   return passed >= count ? row : `${row}.${passed.toString(36)}`;
