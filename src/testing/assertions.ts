@@ -54,11 +54,16 @@ interface Check {
   ): Promise<void>;
 }
 
-// `value` without a `groups` member, when it is an object that has one.
-function withoutGroups(value: unknown): unknown {
+/**
+ * `value` without a `groups` member, when it is an object that has one (a user as the core
+ * hands it to `create` and `replace`).
+ *
+ * @internal
+ */
+export function withoutGroups<T>(value: T): T {
   if (typeof value !== 'object' || value === null || !('groups' in value)) return value;
   const { groups: _groups, ...rest } = value as Record<string, unknown>;
-  return rest;
+  return rest as T;
 }
 
 /**

@@ -113,6 +113,19 @@ export class WriteLoop<R extends StoredResource, W, D> {
     return this.#lock.run(id, () => this.#attempts(tenant, id, ifMatch, step));
   }
 
+  // The version a write works on: read (404 when gone, 412 for a stale If-Match), and as the
+  // target plans from it (`stored`).
+  async #readCurrent(
+    tenant: string,
+    id: string,
+    ifMatch: string | undefined,
+  ): Promise<{ read: R; current: R }> {
+    const read = await this.target.read(tenant, id);
+    if (!read) throw this.target.notFound(id);
+    assertIfMatch(ifMatch, read.meta.version);
+    return { read, current: this.target.stored ? this.target.stored(read) : read };
+  }
+
   async #attempts(
     tenant: string,
     id: string,
@@ -120,10 +133,7 @@ export class WriteLoop<R extends StoredResource, W, D> {
     step: WriteStep<R, W>,
   ): Promise<WriteOutcome<R, D>> {
     for (let attempt = 1; ; attempt++) {
-      const read = await this.target.read(tenant, id);
-      if (!read) throw this.target.notFound(id);
-      assertIfMatch(ifMatch, read.meta.version);
-      const current = this.target.stored ? this.target.stored(read) : read;
+      const { read, current } = await this.#readCurrent(tenant, id, ifMatch);
       const now = this.now();
       let done: D | null;
       try {
@@ -152,12 +162,7 @@ export class WriteLoop<R extends StoredResource, W, D> {
     const reads = ifMatch !== undefined || this.target.readsBeforeDelete;
     for (let attempt = 1; ; attempt++) {
       let current: R | null = null;
-      if (reads) {
-        const read = await this.target.read(tenant, id);
-        if (!read) throw this.target.notFound(id);
-        assertIfMatch(ifMatch, read.meta.version);
-        current = this.target.stored ? this.target.stored(read) : read;
-      }
+      if (reads) ({ current } = await this.#readCurrent(tenant, id, ifMatch));
       const options = current === null ? {} : { expectedVersion: current.meta.version };
       const at = this.now();
       let removed: false | (() => void);

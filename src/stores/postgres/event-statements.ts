@@ -70,7 +70,7 @@ const SAME_RESOURCE = 'sameResourceAs';
  * The most events one row of the log holds. A write's consecutive member events of one group
  * (a large group's create or member replace has one per membership) are stored as one row per
  * this many, `members` listing what differs between them: a row costs the server about as much
- * as its JSON, and one per event made such a write twice as slow as without the log.
+ * as its JSON, and one per event makes such a write about twice as slow as without the log.
  */
 export const EVENTS_PER_ROW = 1_000;
 

@@ -1,16 +1,9 @@
 import type { Filter } from '../../filter/ast.js';
 import type { ScimUser } from '../../schema/user-resource.js';
-import { check } from '../assertions.js';
+import { check, withoutGroups } from '../assertions.js';
 import type { StoreConformanceCase, StoreTestContext } from '../types.js';
 import { eq, idsMatching, supports } from './filter-builders.js';
 import { groupCase, sortedIds } from './groups-factory.js';
-
-/** `user` without its `groups`, as the core hands a user to `create` and `replace`. */
-function withoutGroups(user: ScimUser): ScimUser {
-  const copy: ScimUser = { ...user };
-  delete copy.groups;
-  return copy;
-}
 
 /** `groups[value eq "<id>"]`: the users in one group, directly or through nested groups. */
 const inGroup = (groupId: string): Filter => ({
