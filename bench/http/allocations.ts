@@ -8,7 +8,7 @@
 //
 //   node --import tsx bench/http/allocations.ts [--ops "get,put,patch,create active"]
 //     [--requests 20000] [--warmup 2000] [--top 20] [--interval 256] [--via handle|node]
-//     [--events on|off] (off: the memory store keeps no event log)
+//     [--events on|log|off] (see `EventsSetting` in in-process-ops.ts)
 import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import { VERIFIERS, prepareBench, send, serveOverNode } from './in-process-ops.js';
@@ -36,7 +36,7 @@ const requests = Number(args.requests);
 const session = new Session();
 session.connect();
 for (const wanted of args.ops.split(',').map((o) => o.trim())) {
-  const { scim, ops } = await prepareBench(VERIFIERS.static!(), 'alloc', args.events !== 'off');
+  const { scim, ops } = await prepareBench(VERIFIERS.static!(), 'alloc', args.events);
   const name = Object.keys(ops).find((op) => op.startsWith(wanted));
   const operation = name === undefined ? undefined : ops[name];
   if (operation === undefined) throw new Error(`no operation "${wanted}"`);

@@ -13,7 +13,9 @@
 //   node --import tsx bench/http/count-instructions.ts --refs main,WORKTREE [--ops get,list]
 //     (ops: create, create active, get, filter, list, put, patch active, patch displayName)
 //     [--requests 1000,4000] [--rounds 2] [--verifier static] [--wall 5] [--via handle|node]
-//     [--events on|off] (off: the memory store keeps no event log)
+//     [--events on|log|off] (log: the memory store's event log without the welcome email;
+//     off: no log; `log:N` keeps the most recent N events: see `EventsSetting` in in-process-ops.ts)
+//     [--rounds 0 --wall N] (CPU time only, without valgrind)
 //     [--modules DIR] (a node_modules folder with what an older ref needs and today's does not:
 //     `valibot` for a ref before it was dropped, e.g. `npm i --prefix /tmp/old valibot@1.5.0`)
 import { build } from 'esbuild';

@@ -6,9 +6,10 @@
 // With `node` as the fifth argument the requests go over loopback to the `node:http` adapter
 // served in the same process (`serveOverNode`), so the adapter's request path is counted too.
 //
-// With `off` as the sixth argument the memory store keeps no event log.
+// The sixth argument says what the memory store keeps of events (`EventsSetting` of
+// in-process-ops.ts): `on` (default), `log` (no welcome email) or `off`, `log:N` to keep N.
 //
-//   node count-target.mjs <operation> <verifier> <warmup> <requests> [handle|node] [on|off]
+//   node count-target.mjs <operation> <verifier> <warmup> <requests> [handle|node] [on|log|off[:N]]
 import { VERIFIERS, prepareBench, send, serveOverNode } from './in-process-ops.js';
 
 const [
@@ -21,7 +22,7 @@ const [
 ] = process.argv.slice(2);
 const make = VERIFIERS[verifier];
 if (!make) throw new Error(`no verifier "${verifier}"`);
-const { scim, ops } = await prepareBench(make(), verifier, events !== 'off');
+const { scim, ops } = await prepareBench(make(), verifier, events);
 const operation = ops[op];
 if (!operation) throw new Error(`no operation "${op}"`);
 const node = via === 'node' ? await serveOverNode(scim) : undefined;

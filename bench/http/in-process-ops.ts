@@ -49,19 +49,36 @@ export function check(response: { status: number; body: string | undefined }): v
 }
 
 /**
- * Builds the service, preloads 1,000 users and returns the operations. `events: false` runs
- * the memory store without its event log, and so without a mailer.
+ * What the memory store keeps of events, and what is sent from them: `on`, the event log and
+ * the welcome email (a mailer that sends nothing); `log`, the log without a mailer; `off`, no
+ * log, and so no mailer (the welcome email is sent from the log). `log:N` and `on:N` keep the
+ * most recent N events (`eventsKept`) instead of the store's default.
  */
+export type EventsSetting = string;
+
+// The store and mailer options of an `EventsSetting`; throws for text that is not one.
+function eventsOptions(setting: EventsSetting): { events: boolean; kept?: number; mail: boolean } {
+  const match = /^(on|log|off)(?::(\d+))?$/.exec(setting);
+  if (!match || (match[1] === 'off' && match[2] !== undefined))
+    throw new Error(`events: expected on, log or off (on:N, log:N), got "${setting}"`);
+  const kept = match[2] === undefined ? {} : { kept: Number(match[2]) };
+  return { events: match[1] !== 'off', mail: match[1] === 'on', ...kept };
+}
+
+/** Builds the service with `events` (see {@link EventsSetting}), preloads 1,000 users and returns the operations. */
 export async function prepareBench(
   verifier: ApiKeyVerifier,
   slug: string,
-  events = true,
+  events: EventsSetting = 'on',
 ): Promise<Bench> {
+  const setting = eventsOptions(events);
   const scim = createScim({
-    store: new MemoryUserStore({ events }),
+    store: new MemoryUserStore({
+      events: setting.events,
+      ...(setting.kept === undefined ? {} : { eventsKept: setting.kept }),
+    }),
     verifier,
-    // The welcome email is sent from the event log: without it, no mailer.
-    ...(events ? { mailer: { async sendWelcome() {} } } : {}),
+    ...(setting.mail ? { mailer: { async sendWelcome() {} } } : {}),
     basePath,
   });
   const ids: string[] = [];
