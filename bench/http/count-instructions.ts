@@ -13,7 +13,7 @@
 //   node --import tsx bench/http/count-instructions.ts --refs main,WORKTREE [--ops get,list]
 //     (ops: create, create active, get, filter, list, put, patch active, patch displayName)
 //     [--requests 1000,4000] [--rounds 2] [--verifier static] [--wall 5] [--via handle|node]
-//     [--events on|log|off] (log: the memory store's event log without the welcome email;
+//     [--events on|log|off, or one per ref] (log: the memory store's event log without the welcome email;
 //     off: no log; `log:N` keeps the most recent N events: see `EventsSetting` in in-process-ops.ts)
 //     [--rounds 0 --wall N] (CPU time only, without valgrind)
 //     [--modules DIR] (a node_modules folder with what an older ref needs and today's does not:
@@ -141,7 +141,13 @@ function readCallgrind(text: string): Count {
 }
 const COMPILER = /^v8::internal::(?:compiler::|Zone::)/;
 
-async function instructions(file: string, op: string, warmup: number, n: number): Promise<Count> {
+async function instructions(
+  file: string,
+  events: string,
+  op: string,
+  warmup: number,
+  n: number,
+): Promise<Count> {
   const out = join(work, `cg-${process.hrtime.bigint()}`);
   await run('valgrind', [
     '--tool=callgrind',
@@ -155,22 +161,22 @@ async function instructions(file: string, op: string, warmup: number, n: number)
     String(warmup),
     String(n),
     args.via,
-    args.events,
+    events,
   ]);
   const text = readFileSync(out, 'utf8');
   rmSync(out);
   return readCallgrind(text);
 }
 
-async function perRequest(file: string, op: string): Promise<Count> {
+async function perRequest(file: string, events: string, op: string): Promise<Count> {
   const { warmup, n } = sizes(op);
   // The two runs side by side: one per core.
-  const [a, b] = await Promise.all(n.map((count) => instructions(file, op, warmup, count)));
+  const [a, b] = await Promise.all(n.map((count) => instructions(file, events, op, warmup, count)));
   const per = (key: keyof Count) => ((b?.[key] ?? NaN) - (a?.[key] ?? NaN)) / (n[1] - n[0]);
   return { total: per('total'), compiler: per('compiler') };
 }
 
-async function cpuMicros(file: string, op: string): Promise<number> {
+async function cpuMicros(file: string, events: string, op: string): Promise<number> {
   const { warmup, n } = sizes(op);
   const out = await run('node', [
     file,
@@ -179,7 +185,7 @@ async function cpuMicros(file: string, op: string): Promise<number> {
     String(warmup),
     String(n[1]),
     args.via,
-    args.events,
+    events,
   ]);
   return (
     (JSON.parse(out.trim().split('\n').pop() ?? '{}') as { cpuMicros: number }).cpuMicros / n[1]
@@ -189,12 +195,18 @@ async function cpuMicros(file: string, op: string): Promise<number> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? NaN;
 const refs = args.refs.split(',');
 const files = await Promise.all(refs.map((ref, i) => bundle(ref, i)));
+// One setting for every ref, or one per ref (`--refs main,main --events off,on`).
+const eventsOf = args.events.split(',');
+if (eventsOf.length !== 1 && eventsOf.length !== refs.length)
+  throw new Error('--events: one setting, or one per ref');
+const events = refs.map((_, i) => (eventsOf[i] ?? eventsOf[0]) as string);
+const labels = refs.map((ref, i) => (eventsOf.length > 1 ? `${ref} ${events[i]}` : ref));
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(1))
     .join(' ');
 console.log(
-  `refs ${refs.join(' / ')}; verifier ${args.verifier}; via ${args.via}; events ${args.events}; load average ${load()}`,
+  `refs ${labels.join(' / ')}; verifier ${args.verifier}; via ${args.via}; events ${args.events}; load average ${load()}`,
 );
 const rows: string[] = [];
 for (const op of ops) {
@@ -205,17 +217,18 @@ for (const op of ops) {
     const order = refs.map((_, i) => i);
     if (round % 2 === 1) order.reverse();
     for (const i of order) {
-      counts[i]?.push(await perRequest(files[i] as string, op));
+      counts[i]?.push(await perRequest(files[i] as string, events[i] as string, op));
       const last = counts[i]?.at(-1);
       console.log(
-        `  ${op} ${refs[i]}: ${Math.round(last?.total ?? NaN)} instructions/request, ${Math.round(last?.compiler ?? NaN)} of them compiling`,
+        `  ${op} ${labels[i]}: ${Math.round(last?.total ?? NaN)} instructions/request, ${Math.round(last?.compiler ?? NaN)} of them compiling`,
       );
     }
   }
   for (let round = 0; round < Number(args.wall); round++) {
     const order = refs.map((_, i) => i);
     if (round % 2 === 1) order.reverse();
-    for (const i of order) times[i]?.push(await cpuMicros(files[i] as string, op));
+    for (const i of order)
+      times[i]?.push(await cpuMicros(files[i] as string, events[i] as string, op));
   }
   const cells = refs.map((_, i) => {
     const c = counts[i] ?? [];
@@ -238,9 +251,9 @@ for (const op of ops) {
 console.log(`\nload average at the end ${load()}`);
 console.log('in brackets: without the instructions of the optimizing compiler (TurboFan)\n');
 console.log(
-  `| operation | ${refs.join(' | ')} | ${refs
+  `| operation | ${labels.join(' | ')} | ${labels
     .slice(1)
-    .map((r) => `${r} ÷ ${refs[0]}`)
+    .map((r) => `${r} ÷ ${labels[0]}`)
     .join(' | ')} |`,
 );
 console.log(

@@ -40,14 +40,16 @@ export const SCIMKIT_SERVERS = {
  * Kit servers that are not in a default run: scimkit's adapters over the stand-in core of
  * `servers/stub-scim.mjs`, which does only the floors' work, so that a run shows what an
  * adapter costs without the core (`--servers raw,raw-store,scimkit-node-stub,scimkit-node`);
- * and the node adapter on a memory store without the event log, so that a run shows what the
- * log costs (`--servers raw-store,scimkit-node-no-log,scimkit-node`).
+ * and the node adapter on a memory store without the event log, and with it but without the
+ * welcome email, so that a run shows what the log and the email cost
+ * (`--servers raw-store,scimkit-node-no-log,scimkit-node-log,scimkit-node`).
  */
 export const DIAGNOSTIC_SERVERS = {
   'scimkit-node-stub': 'bench/kit/servers/node-stub.mjs',
   'scimkit-hono-stub': 'bench/kit/servers/hono-stub.mjs',
   'scimkit-fastify-stub': 'bench/kit/servers/fastify-stub.mjs',
   'scimkit-node-no-log': 'bench/kit/servers/node-no-log.mjs',
+  'scimkit-node-log': 'bench/kit/servers/node-log.mjs',
 } as const;
 
 /**
