@@ -242,9 +242,15 @@ for (const op of ops) {
   const total = (i: number) => median((counts[i] ?? []).map((x) => x.total));
   const rest = (i: number) => median((counts[i] ?? []).map((x) => x.total - x.compiler));
   const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const wall = (i: number) => median(times[i] ?? []);
+  // Without counts (`--rounds 0`), the ratio of the CPU times.
   const ratios = refs
     .slice(1)
-    .map((_, i) => `${percent(total(i + 1) / total(0))} (${percent(rest(i + 1) / rest(0))})`);
+    .map((_, i) =>
+      counts[0]?.length
+        ? `${percent(total(i + 1) / total(0))} (${percent(rest(i + 1) / rest(0))})`
+        : `${percent(wall(i + 1) / wall(0))} (CPU)`,
+    );
   rows.push(`| ${op} | ${cells.join(' | ')} | ${ratios.join(' | ')} |`);
   console.log(rows[rows.length - 1]);
 }
