@@ -4,8 +4,10 @@
 // (as the example server requires) and a mailer that sends nothing. It imports the package by
 // its own name, so Node resolves the built `dist` through the exports map: run `npm run build`
 // first.
+import { createServer } from 'node:http';
 import { createScim, staticApiKeys } from 'scimkit';
 import { MemoryUserStore } from 'scimkit/memory';
+import { scimNode } from 'scimkit/node';
 
 export const PORT = Number(process.env.PORT ?? 3000);
 export const HOST = process.env.HOST ?? '127.0.0.1';
@@ -25,6 +27,24 @@ export function serviceOn(store) {
 
 /** The service on the memory store. */
 export const scim = serviceOn(new MemoryUserStore());
+
+/**
+ * Serves, as the kit server `name`, the service on a memory store made with `storeOptions` and
+ * no mailer (so no welcome email): the diagnostic servers that tell the event log's cost and the
+ * email's from the pipeline's.
+ */
+export async function serveWithoutMail(name, storeOptions) {
+  const service = createScim({
+    store: new MemoryUserStore(storeOptions),
+    verifier: staticApiKeys([{ key: TOKEN, tenant: 'bench' }]),
+    basePath: PREFIX,
+    userNameRule: 'email',
+  });
+  await preseed(service);
+  const server = createServer(scimNode(service));
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.listen(PORT, HOST, () => ready(name, server));
+}
 
 /** The keep-alive timeout the kit's baselines use, so idle wrk connections are not closed. */
 export const KEEP_ALIVE_MS = 65_000;
