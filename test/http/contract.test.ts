@@ -201,8 +201,13 @@ describe.each(targets)('SCIM contract over HTTP on $name', (target) => {
       displayName: 'x'.repeat(1024 * 1024),
     };
     // The server closes the connection instead of reading the whole body it refuses (RFC 9110
-    // §15.5.14), in stages on Node, so the client still uploading reads the 413.
-    expectScimError(await client.send('POST', '/Users', { body }), 413);
+    // §15.5.14), in stages on Node, so the client still uploading reads the 413. A runtime that
+    // closes it at once may break the upload before the client reads the answer.
+    const reply = await client.send('POST', '/Users', { body }).catch((error: unknown) => {
+      if (target.mayBreakUpload !== true || !brokenUpload(error)) throw error;
+      return undefined;
+    });
+    if (reply !== undefined) expectScimError(reply, 413);
     expect(await client.countByUserName(email('huge'))).toBe(0);
   });
 
@@ -234,3 +239,9 @@ describe.each(targets)('SCIM contract over HTTP on $name', (target) => {
     expect((listed.json?.Resources as { id: string }[]).some((u) => u.id === id)).toBe(false);
   });
 });
+
+// Whether `error` is fetch's failure on a connection the server closed during the upload.
+function brokenUpload(error: unknown): boolean {
+  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return error instanceof TypeError && (code === 'EPIPE' || code === 'ECONNRESET');
+}

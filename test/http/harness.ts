@@ -34,6 +34,12 @@ export type HarnessOptions = AdapterOptions<unknown>;
 /** One framework with the scimkit adapter mounted at {@link MOUNT}. */
 export interface Target {
   readonly name: string;
+  /**
+   * The runtime closes a connection it answered before reading the upload, without lingering
+   * (docs/adapters.md): a client still uploading may then see the connection broken instead of
+   * reading the answer.
+   */
+  readonly mayBreakUpload?: boolean;
   start(scim: Scim, options?: HarnessOptions): Promise<RunningServer>;
 }
 

@@ -19,6 +19,8 @@ export const targets: readonly Target[] = inject('runtimes').flatMap((found) =>
     : [
         {
           name: `${found.name} ${found.version}`,
+          // Bun and workerd close such a connection at once; Deno reads the upload to its end.
+          mayBreakUpload: found.name !== 'deno',
           start: (_scim, options): Promise<RunningServer> => {
             if (options !== undefined) {
               throw new Error(`${found.name} serves its own service; it takes no adapter options`);
