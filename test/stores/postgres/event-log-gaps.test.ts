@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DirectoryEvent, LoggedEvent } from '../../../src/contracts/event-log.js';
 import { newId } from '../../../src/core/resources/new-id.js';
 import { eventStatements, recordEvents } from '../../../src/stores/postgres/event-statements.js';
-import { tableNames, type TableNames } from '../../../src/stores/postgres/table-names.js';
+import type { TableNames } from '../../../src/stores/postgres/table-names.js';
 import type { PostgresUserStore, QueryExecutor } from '../../../src/stores/postgres/index.js';
 import { databaseUrl, openServer, type Backend } from './harness.js';
 
@@ -48,13 +48,11 @@ async function openTransaction(executor: QueryExecutor, tables: TableNames, e: D
 describe.skipIf(!databaseUrl)('the event feed on the server never skips a late commit', () => {
   let backend: Backend;
   let store: PostgresUserStore;
-  let tables: TableNames;
 
   beforeAll(async () => {
     backend = await openServer(databaseUrl as string);
     store = backend.newStore();
     await store.migrate();
-    tables = tableNames({ schema: backend.schema });
   }, 60_000);
   afterAll(() => backend?.close());
 
@@ -85,8 +83,8 @@ describe.skipIf(!databaseUrl)('the event feed on the server never skips a late c
     const before = await readFrom(undefined);
     const early = event('user.created', 'early');
     const late = event('user.created', 'late');
-    const a = await openTransaction(backend.executor, tables, early); // first, and stays open
-    const b = await openTransaction(backend.other, tables, late);
+    const a = await openTransaction(backend.executor, backend.tables, early); // first, and stays open
+    const b = await openTransaction(backend.other, backend.tables, late);
     await b.commit(); // B commits first
     const whileOpen = await readFrom(before.next);
     // B is committed but sorts after A, which is still open: the feed must not pass A yet.
@@ -103,8 +101,8 @@ describe.skipIf(!databaseUrl)('the event feed on the server never skips a late c
     const start = await readFrom(undefined);
     const kept = event('user.updated', 'kept');
     const dropped = event('user.deleted', 'dropped');
-    const a = await openTransaction(backend.executor, tables, dropped);
-    await (await openTransaction(backend.other, tables, kept)).commit();
+    const a = await openTransaction(backend.executor, backend.tables, dropped);
+    await (await openTransaction(backend.other, backend.tables, kept)).commit();
     await a.rollback();
     const page = await readAtLeast(start.next, 1);
     expect(page.events.map((e) => e.id)).toEqual([kept.id]);
@@ -118,7 +116,11 @@ describe.skipIf(!databaseUrl)('the event feed on the server never skips a late c
     const writers = Array.from({ length: 8 }, async (_, w) => {
       for (let i = 0; i < 10; i++) {
         const e = event('user.created', `w${w}-${i}`);
-        await recordEvents(w % 2 ? backend.executor : backend.other, eventStatements(tables), [e]);
+        await recordEvents(
+          w % 2 ? backend.executor : backend.other,
+          eventStatements(backend.tables),
+          [e],
+        );
         written.push(e.id);
       }
     });

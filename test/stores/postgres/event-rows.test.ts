@@ -12,7 +12,6 @@ import type { ScimGroup } from '../../../src/schema/group-schema.js';
 import { GROUP_SCHEMA } from '../../../src/schema/urns.js';
 import { EVENTS_PER_ROW } from '../../../src/stores/postgres/event-statements.js';
 import type { PostgresUserStore } from '../../../src/stores/postgres/index.js';
-import { tableNames, type TableNames } from '../../../src/stores/postgres/table-names.js';
 import { backends, type Backend } from './harness.js';
 
 const STAMP = '2025-01-01T00:00:00.000Z';
@@ -23,14 +22,12 @@ for (const { name, open } of backends) {
   describe(`member events stored several to a row (${name})`, { timeout: 60_000 }, () => {
     let backend: Backend;
     let store: PostgresUserStore;
-    let tables: TableNames;
     let cases = 0;
 
     beforeAll(async () => {
       backend = await open();
       store = backend.newStore();
       await store.migrate();
-      tables = tableNames({ schema: backend.schema });
     }, 60_000);
     afterAll(() => backend?.close());
 
@@ -112,7 +109,7 @@ for (const { name, open } of backends) {
       }
       // Stored compactly: the group's own event, three rows of member_added, one of removed.
       const rows = await backend.executor.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM ${tables.events} WHERE tenant = $1`,
+        `SELECT count(*)::int AS n FROM ${backend.tables.events} WHERE tenant = $1`,
         [tenant],
       );
       expect(rows[0]?.n).toBe(5);

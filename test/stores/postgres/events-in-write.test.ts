@@ -12,7 +12,6 @@ import {
   PostgresResourceStore,
   type PostgresUserStore,
 } from '../../../src/stores/postgres/index.js';
-import { tableNames, type TableNames } from '../../../src/stores/postgres/table-names.js';
 import { backends, makeUser, type Backend } from './harness.js';
 
 const STAMP = '2025-01-01T00:00:00.000Z';
@@ -27,7 +26,6 @@ for (const { name, open } of backends) {
   describe(`events recorded by the write's statement (${name})`, () => {
     let backend: Backend;
     let store: PostgresUserStore;
-    let tables: TableNames;
     let tenant: string;
 
     const event = (type: DirectoryEventType, id: string): DirectoryEvent => ({
@@ -41,7 +39,7 @@ for (const { name, open } of backends) {
     const logged = async () =>
       (
         await backend.executor.query<{ id: string; xid: string }>(
-          `SELECT event->>'id' AS id, xid::text AS xid FROM ${tables.events}
+          `SELECT event->>'id' AS id, xid::text AS xid FROM ${backend.tables.events}
           WHERE tenant = $1 ORDER BY xid, seq`,
           [tenant],
         )
@@ -51,7 +49,6 @@ for (const { name, open } of backends) {
       backend = await open();
       store = backend.newStore();
       await store.migrate();
-      tables = tableNames({ schema: backend.schema });
     }, 60_000);
     afterAll(() => backend?.close());
     let cases = 0;

@@ -8,6 +8,7 @@ import {
   type QueryExecutor,
 } from '../../../src/stores/postgres/index.js';
 import { ACCOUNT_SCHEMA, USER_SCHEMA } from '../../../src/schema/urns.js';
+import { tableNames, type TableNames } from '../../../src/stores/postgres/table-names.js';
 import { createPglite } from '../../pglite/template.js';
 
 /**
@@ -21,6 +22,8 @@ export interface Backend {
   readonly name: string;
   readonly executor: QueryExecutor;
   readonly schema: string;
+  /** The names of the store's tables in `schema`. */
+  readonly tables: TableNames;
   /** A second, independent executor on the same database (another "process"). */
   readonly other: QueryExecutor;
   newStore(): PostgresUserStore;
@@ -40,6 +43,7 @@ export async function openPglite(): Promise<Backend> {
     executor,
     other: executor,
     schema,
+    tables: tableNames({ schema }),
     newStore: () => new PostgresUserStore({ executor, schema, migrate: true }),
     close: () => db.close(),
   };
@@ -56,6 +60,7 @@ export async function openServer(url: string): Promise<Backend> {
     executor,
     other: pgExecutor(pool2),
     schema,
+    tables: tableNames({ schema }),
     newStore: () => new PostgresUserStore({ executor, schema, migrate: true }),
     close: async () => {
       await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
