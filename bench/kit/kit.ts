@@ -55,13 +55,17 @@ export const DIAGNOSTIC_SERVERS = {
 /**
  * Kit servers on the PostgreSQL store, not in a default run: over a `pg` Pool beside the kit's
  * `raw-pg` baseline (a PostgreSQL server at `DATABASE_URL`, as raw-pg), and on PGlite
- * (`--servers raw-pg,scimkit-node-pg,scimkit-node-pglite`).
+ * (`--servers raw-pg,scimkit-node-pg,scimkit-node-pglite`); and two bounds, raw-pg whose
+ * PATCH and PUT read before a conditional write, and that with an event recorded by every write
+ * (`servers/raw-pg-checked.mjs`).
  */
 export const POSTGRES_SERVERS = {
   'scimkit-node-pg': 'bench/kit/servers/node-pg.mjs',
   'scimkit-node-pglite': 'bench/kit/servers/node-pglite.mjs',
   'scimkit-node-pg-log': 'bench/kit/servers/node-pg-log.mjs',
   'scimkit-node-pg-no-log': 'bench/kit/servers/node-pg-no-log.mjs',
+  'raw-pg-read': 'bench/kit/servers/raw-pg-read.mjs',
+  'raw-pg-read-events': 'bench/kit/servers/raw-pg-read-events.mjs',
 } as const;
 
 /**

@@ -32,6 +32,8 @@ const OURS: Readonly<Record<string, string>> = {
   'scimkit-node-pg': 'node-pg.mjs',
   'scimkit-node-pg-log': 'node-pg-log.mjs',
   'scimkit-node-pg-no-log': 'node-pg-no-log.mjs',
+  'raw-pg-read': 'raw-pg-read.mjs',
+  'raw-pg-read-events': 'raw-pg-read-events.mjs',
 };
 
 /**
