@@ -66,6 +66,7 @@ export const POSTGRES_SERVERS = {
   'scimkit-node-pg-no-log': 'bench/kit/servers/node-pg-no-log.mjs',
   'raw-pg-read': 'bench/kit/servers/raw-pg-read.mjs',
   'raw-pg-read-events': 'bench/kit/servers/raw-pg-read-events.mjs',
+  'raw-pg-read-events-count': 'bench/kit/servers/raw-pg-read-events-count.mjs',
 } as const;
 
 /**

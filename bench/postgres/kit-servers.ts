@@ -34,6 +34,7 @@ const OURS: Readonly<Record<string, string>> = {
   'scimkit-node-pg-no-log': 'node-pg-no-log.mjs',
   'raw-pg-read': 'raw-pg-read.mjs',
   'raw-pg-read-events': 'raw-pg-read-events.mjs',
+  'raw-pg-read-events-count': 'raw-pg-read-events-count.mjs',
 };
 
 /**

@@ -11,10 +11,13 @@
 //   statement, in a table shaped as scimkit's log (`(xid, seq)` key, tenant and time indexes),
 //   so that the write and its event commit together. One event per write, fewer than scimkit
 //   records for a PATCH of `active` (two): a bound from below.
+// - `count`: a create adds one to its connection's counter row in its own statement, and a
+//   page sums the tenant's rows instead of `count(*)`, as scimkit's store keeps `totalResults`.
 //
 // It answers the kit's routes as raw-pg does (create, get, `userName eq`, pages with a
 // `count(*)`, PATCH replace/add of top-level paths, PUT) and is not an implementation. Variants:
-// raw-pg-read.mjs (`read`), raw-pg-read-events.mjs (`read,events`). Env as raw-pg: PORT,
+// raw-pg-read.mjs (`read`), raw-pg-read-events.mjs (`read,events`),
+// raw-pg-read-events-count.mjs (`read,events,count`). Env as raw-pg: PORT,
 // HOST, PREFIX, SCIM_TOKEN, DATABASE_URL, RAW_PG_POOL (default 16); the schema is the
 // variant's name (dropped and re-created on start).
 import { randomUUID } from 'node:crypto';
@@ -35,6 +38,7 @@ const NAME = `raw-pg-${[...checks].join('-') || 'blind'}`;
 const SCHEMA = NAME.replaceAll('-', '_');
 const T = `${SCHEMA}.users`;
 const E = `${SCHEMA}.events`;
+const C = `${SCHEMA}.user_counts`;
 const TENANT = 'bench';
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
@@ -50,11 +54,22 @@ const pool = new pg.Pool({
   max: Number(process.env.RAW_PG_POOL ?? 16),
 });
 
-/** `statement` with the event's `INSERT` as a CTE after it when `events` is on ($e: the event). */
-function recorded(statement, e) {
-  if (!checks.has('events')) return statement;
-  return `WITH w AS (${statement}), ev AS (INSERT INTO ${E} (tenant, type, occurred_at, event)
-    SELECT $1, ${e}::jsonb->>'type', now(), ${e}::jsonb FROM w) SELECT * FROM w`;
+/**
+ * `statement` with the event's `INSERT` as a CTE after it when `events` is on ($e: the event),
+ * and with `counted`, the count's upsert when `count` is on.
+ */
+function recorded(statement, e, counted = false) {
+  const ctes = [];
+  if (checks.has('events')) {
+    ctes.push(`ev AS (INSERT INTO ${E} (tenant, type, occurred_at, event)
+      SELECT $1, ${e}::jsonb->>'type', now(), ${e}::jsonb FROM w)`);
+  }
+  if (counted && checks.has('count')) {
+    ctes.push(`c AS (INSERT INTO ${C} AS c (tenant, shard, n)
+      SELECT $1, pg_backend_pid() % 64, 1 FROM w ON CONFLICT (tenant, shard) DO UPDATE SET n = c.n + 1)`);
+  }
+  if (ctes.length === 0) return statement;
+  return `WITH w AS (${statement}), ${ctes.join(', ')} SELECT * FROM w`;
 }
 
 // Named statements, as raw-pg's: parsed and planned once per connection.
@@ -64,6 +79,7 @@ const SQL = {
     text: recorded(
       `INSERT INTO ${T} (tenant, id, user_name_key, doc, version) VALUES ($1, $2, $3, $4::jsonb, 1) RETURNING id`,
       '$5',
+      true,
     ),
   },
   get: { name: 'rc_get', text: `SELECT doc FROM ${T} WHERE tenant = $1 AND id = $2` },
@@ -76,7 +92,12 @@ const SQL = {
     name: 'rc_page',
     text: `SELECT doc FROM ${T} WHERE tenant = $1 ORDER BY id LIMIT $2 OFFSET $3`,
   },
-  count: { name: 'rc_count', text: `SELECT count(*)::int AS n FROM ${T} WHERE tenant = $1` },
+  count: {
+    name: 'rc_count',
+    text: checks.has('count')
+      ? `SELECT COALESCE(sum(n), 0)::int AS n FROM ${C} WHERE tenant = $1`
+      : `SELECT count(*)::int AS n FROM ${T} WHERE tenant = $1`,
+  },
   // The read-modify-write: the document made here, written at the version it was made from.
   write: {
     name: 'rc_write',
@@ -331,6 +352,12 @@ await pool.query(`CREATE TABLE ${E} (
   occurred_at timestamptz NOT NULL,
   event jsonb NOT NULL,
   PRIMARY KEY (xid, seq)
+)`);
+await pool.query(`CREATE TABLE ${C} (
+  tenant text COLLATE "C" NOT NULL,
+  shard smallint NOT NULL,
+  n bigint NOT NULL,
+  PRIMARY KEY (tenant, shard)
 )`);
 await pool.query(`CREATE INDEX ON ${E} (tenant, xid, seq)`);
 await pool.query(`CREATE INDEX ON ${E} (occurred_at)`);
