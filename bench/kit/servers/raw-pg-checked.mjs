@@ -14,8 +14,8 @@
 // - `count`: a create adds one to its connection's counter row in its own statement, and a
 //   page sums the tenant's rows instead of `count(*)`, as scimkit's store keeps `totalResults`.
 //
-// It answers the kit's routes as raw-pg does (create, get, `userName eq`, pages with a
-// `count(*)`, PATCH replace/add of top-level paths, PUT) and is not an implementation. Variants:
+// It answers the kit's routes as raw-pg does (create, get, `userName eq`, pages, PATCH
+// replace/add of top-level paths, PUT) and is not an implementation. Variants:
 // raw-pg-read.mjs (`read`), raw-pg-read-events.mjs (`read,events`),
 // raw-pg-read-events-count.mjs (`read,events,count`). Env as raw-pg: PORT,
 // HOST, PREFIX, SCIM_TOKEN, DATABASE_URL, RAW_PG_POOL (default 16); the schema is the
@@ -234,15 +234,14 @@ async function create(res, body) {
 }
 
 /**
- * Reads the user, makes its next document with `next(doc)` (or an error answer), and writes it at
- * the version read; a write that lost a race reads again. Resolves to the document written.
+ * Reads the user, makes its next document with `next(doc)`, writes it at the version read and
+ * answers it; a write that lost a race reads again.
  */
 async function readModifyWrite(res, id, type, next) {
   for (let attempt = 0; attempt < 5; attempt += 1) {
     const { rows } = await q(SQL.read, [TENANT, id]);
     if (rows.length === 0) return error(res, 404, 'not found');
     const doc = next(rows[0].doc);
-    if (doc === undefined) return undefined;
     doc.meta = { ...doc.meta, lastModified: new Date().toISOString() };
     const values = [TENANT, id, doc.userName.toLowerCase(), JSON.stringify(doc), rows[0].version];
     const wrote = await q(SQL.write, withEvent(values, type, doc));
