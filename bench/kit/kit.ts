@@ -55,9 +55,9 @@ export const DIAGNOSTIC_SERVERS = {
 /**
  * Kit servers on the PostgreSQL store, not in a default run: over a `pg` Pool beside the kit's
  * `raw-pg` baseline (a PostgreSQL server at `DATABASE_URL`, as raw-pg), and on PGlite
- * (`--servers raw-pg,scimkit-node-pg,scimkit-node-pglite`); and two bounds, raw-pg whose
- * PATCH and PUT read before a conditional write, and that with an event recorded by every write
- * (`servers/raw-pg-checked.mjs`).
+ * (`--servers raw-pg,scimkit-node-pg,scimkit-node-pglite`); and three bounds, raw-pg whose
+ * PATCH and PUT read before a conditional write (`servers/raw-pg-read.mjs`), that with an event
+ * recorded by every write, and that with the count a create keeps.
  */
 export const POSTGRES_SERVERS = {
   'scimkit-node-pg': 'bench/kit/servers/node-pg.mjs',

@@ -1,3 +1,327 @@
-// raw-pg-read: raw-pg-checked.mjs whose PATCH and PUT read the user before a conditional write.
-globalThis.rawPgChecks = 'read';
-await import('./raw-pg-checked.mjs');
+/* global process, Buffer, URLSearchParams, console */
+// A bound for scimkit's PostgreSQL writes: the kit's `raw-pg` (hand-written `node:http` + `pg`
+// on one `users` table, no validation) with the statements any server keeping this service's
+// contract must send where raw-pg sends a blind `UPDATE`. A PATCH or PUT reads the user and its
+// version, applies the request to it here, and writes it back with `UPDATE … WHERE version = $v`
+// (read again on a lost race): a PATCH engine that handles every path, immutability, `If-Match`
+// and the events' before and after needs the resource it applies to; raw-pg's `jsonb_set` of a
+// top-level path does not. `globalThis.rawPgChecks` adds, comma-separated:
+//
+// - `events`: each write records one event carrying the resource, in a CTE of its own
+//   statement, in a table shaped as scimkit's log (`(xid, seq)` key, tenant and time indexes),
+//   so that the write and its event commit together. One event per write, fewer than scimkit
+//   records for a PATCH of `active` (two): a bound from below.
+// - `count`: a create adds one to its connection's counter row in its own statement, and a
+//   page sums the tenant's rows instead of `count(*)`, as scimkit's store keeps `totalResults`.
+//
+// It answers the kit's routes as raw-pg does (create, get, `userName eq`, pages, PATCH
+// replace/add of top-level paths, PUT) and is not an implementation. Served alone it is the kit
+// server `raw-pg-read`; raw-pg-read-events.mjs (`events`) and raw-pg-read-events-count.mjs
+// (`events,count`) import it. Env as raw-pg: PORT, HOST, PREFIX, SCIM_TOKEN, DATABASE_URL, RAW_PG_POOL
+// (default 16); the schema is the variant's name (dropped and re-created on start).
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import pg from 'pg';
+
+const PORT = Number(process.env.PORT ?? 3000);
+const HOST = process.env.HOST ?? '127.0.0.1';
+const PREFIX = process.env.PREFIX ?? '/api/v1/scim/v2';
+const TOKEN = process.env.SCIM_TOKEN ?? 'bench-token';
+
+const checks = new Set(
+  String(globalThis.rawPgChecks ?? '')
+    .split(',')
+    .filter(Boolean),
+);
+const NAME = ['raw-pg-read', ...checks].join('-');
+const SCHEMA = NAME.replaceAll('-', '_');
+const T = `${SCHEMA}.users`;
+const E = `${SCHEMA}.events`;
+const C = `${SCHEMA}.user_counts`;
+const TENANT = 'bench';
+const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
+const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
+const ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
+const USERS = `${PREFIX}/Users`;
+const AUTH = `Bearer ${TOKEN}`;
+const MAX_COUNT = 100;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const FILTER_EQ = /^\s*userName\s+eq\s+"((?:[^"\\]|\\.)*)"\s*$/i;
+
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+  max: Number(process.env.RAW_PG_POOL ?? 16),
+});
+
+/**
+ * `statement` with the event's `INSERT` as a CTE after it when `events` is on ($e: the event),
+ * and with `counted`, the count's upsert when `count` is on.
+ */
+function recorded(statement, e, counted = false) {
+  const ctes = [];
+  if (checks.has('events')) {
+    ctes.push(`ev AS (INSERT INTO ${E} (tenant, type, occurred_at, event)
+      SELECT $1, ${e}::jsonb->>'type', now(), ${e}::jsonb FROM w)`);
+  }
+  if (counted && checks.has('count')) {
+    ctes.push(`c AS (INSERT INTO ${C} AS c (tenant, shard, n)
+      SELECT $1, pg_backend_pid() % 64, 1 FROM w ON CONFLICT (tenant, shard) DO UPDATE SET n = c.n + 1)`);
+  }
+  if (ctes.length === 0) return statement;
+  return `WITH w AS (${statement}), ${ctes.join(', ')} SELECT * FROM w`;
+}
+
+// Named statements, as raw-pg's: parsed and planned once per connection.
+const SQL = {
+  insert: {
+    name: 'rc_insert',
+    text: recorded(
+      `INSERT INTO ${T} (tenant, id, user_name_key, doc, version) VALUES ($1, $2, $3, $4::jsonb, 1) RETURNING id`,
+      '$5',
+      true,
+    ),
+  },
+  get: { name: 'rc_get', text: `SELECT doc FROM ${T} WHERE tenant = $1 AND id = $2` },
+  read: { name: 'rc_read', text: `SELECT doc, version FROM ${T} WHERE tenant = $1 AND id = $2` },
+  byKey: {
+    name: 'rc_by_key',
+    text: `SELECT doc FROM ${T} WHERE tenant = $1 AND user_name_key = $2`,
+  },
+  page: {
+    name: 'rc_page',
+    text: `SELECT doc FROM ${T} WHERE tenant = $1 ORDER BY id LIMIT $2 OFFSET $3`,
+  },
+  count: {
+    name: 'rc_count',
+    text: checks.has('count')
+      ? `SELECT COALESCE(sum(n), 0)::int AS n FROM ${C} WHERE tenant = $1`
+      : `SELECT count(*)::int AS n FROM ${T} WHERE tenant = $1`,
+  },
+  // The read-modify-write: the document made here, written at the version it was made from.
+  write: {
+    name: 'rc_write',
+    text: recorded(
+      `UPDATE ${T} SET user_name_key = $3, doc = $4::jsonb, version = version + 1
+       WHERE tenant = $1 AND id = $2 AND version = $5 RETURNING version`,
+      '$6',
+    ),
+  },
+};
+const q = (stmt, values) => pool.query({ ...stmt, values });
+/** The event a write records (with `events`), as a parameter: the resource it wrote. */
+const event = (type, resource) =>
+  JSON.stringify({
+    id: randomUUID(),
+    type,
+    tenant: TENANT,
+    occurredAt: new Date().toISOString(),
+    data: { resource },
+  });
+const withEvent = (values, type, resource) =>
+  checks.has('events') ? [...values, event(type, resource)] : values;
+
+function send(res, status, obj) {
+  const body = JSON.stringify(obj);
+  res.writeHead(status, {
+    'content-type': 'application/scim+json',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+const error = (res, status, detail, scimType) =>
+  send(res, status, {
+    schemas: [ERROR_SCHEMA],
+    status: String(status),
+    ...(scimType ? { scimType } : {}),
+    detail,
+  });
+const fail = (res) => (e) =>
+  e?.code === '23505'
+    ? error(res, 409, 'userName taken', 'uniqueness')
+    : error(res, 500, String(e?.message ?? e));
+
+function readBody(req, cb) {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    let body;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      body = undefined;
+    }
+    cb(body);
+  });
+}
+
+async function list(res, query) {
+  const startIndex = Math.max(1, Number.parseInt(query.get('startIndex') ?? '1', 10) || 1);
+  const count = Math.min(
+    MAX_COUNT,
+    Math.max(0, Number.parseInt(query.get('count') ?? String(MAX_COUNT), 10) || 0),
+  );
+  const filter = query.get('filter');
+  let total;
+  let page;
+  if (filter !== null) {
+    const m = FILTER_EQ.exec(filter);
+    if (!m) return error(res, 400, 'only userName eq is supported here', 'invalidFilter');
+    const { rows } = await q(SQL.byKey, [TENANT, JSON.parse(`"${m[1]}"`).toLowerCase()]);
+    total = rows.length;
+    page = rows.slice(startIndex - 1, startIndex - 1 + count).map((r) => r.doc);
+  } else {
+    const [p, c] = await Promise.all([
+      q(SQL.page, [TENANT, count, startIndex - 1]),
+      q(SQL.count, [TENANT]),
+    ]);
+    total = c.rows[0].n;
+    page = p.rows.map((r) => r.doc);
+  }
+  send(res, 200, {
+    schemas: [LIST_SCHEMA],
+    totalResults: total,
+    startIndex,
+    itemsPerPage: page.length,
+    Resources: page,
+  });
+}
+
+async function create(res, body) {
+  if (
+    !body ||
+    typeof body.userName !== 'string' ||
+    !Array.isArray(body.schemas) ||
+    !body.schemas.includes(USER_SCHEMA)
+  ) {
+    return error(res, 400, 'invalid User', 'invalidValue');
+  }
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  const { schemas: _s, id: _i, meta: _m, ...attrs } = body;
+  const user = {
+    schemas: [USER_SCHEMA],
+    id,
+    ...attrs,
+    meta: { resourceType: 'User', created: now, lastModified: now, location: `${USERS}/${id}` },
+  };
+  await q(
+    SQL.insert,
+    withEvent(
+      [TENANT, id, body.userName.toLowerCase(), JSON.stringify(user)],
+      'user.created',
+      user,
+    ),
+  );
+  send(res, 201, user);
+}
+
+/**
+ * Reads the user, makes its next document with `next(doc)`, writes it at the version read and
+ * answers it; a write that lost a race reads again.
+ */
+async function readModifyWrite(res, id, type, next) {
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const { rows } = await q(SQL.read, [TENANT, id]);
+    if (rows.length === 0) return error(res, 404, 'not found');
+    const doc = next(rows[0].doc);
+    doc.meta = { ...doc.meta, lastModified: new Date().toISOString() };
+    const values = [TENANT, id, doc.userName.toLowerCase(), JSON.stringify(doc), rows[0].version];
+    const wrote = await q(SQL.write, withEvent(values, type, doc));
+    if (wrote.rows.length === 1) return send(res, 200, doc);
+  }
+  return error(res, 409, 'too many concurrent writes');
+}
+
+async function replace(res, id, body) {
+  if (!body || typeof body.userName !== 'string')
+    return error(res, 400, 'invalid User', 'invalidValue');
+  const { schemas: _s, id: _i, meta: _m, ...attrs } = body;
+  return readModifyWrite(res, id, 'user.updated', (doc) => ({
+    schemas: [USER_SCHEMA],
+    id,
+    ...attrs,
+    meta: doc.meta,
+  }));
+}
+
+async function patch(res, id, body) {
+  if (!body || !Array.isArray(body.Operations))
+    return error(res, 400, 'invalid PatchOp', 'invalidSyntax');
+  const set = {};
+  for (const op of body.Operations) {
+    const kind = String(op.op).toLowerCase();
+    if (
+      (kind !== 'replace' && kind !== 'add') ||
+      typeof op.path !== 'string' ||
+      op.path.includes('.') ||
+      op.path.includes('[')
+    ) {
+      return error(res, 400, 'unsupported op here', 'invalidPath');
+    }
+    if (op.path.toLowerCase() === 'username') return error(res, 400, 'not here', 'mutability');
+    set[op.path] = op.value;
+  }
+  return readModifyWrite(res, id, 'user.updated', (doc) => ({ ...doc, ...set }));
+}
+
+async function get(res, id) {
+  const { rows } = await q(SQL.get, [TENANT, id]);
+  return rows.length ? send(res, 200, rows[0].doc) : error(res, 404, 'not found');
+}
+
+const server = http.createServer((req, res) => {
+  if (req.headers.authorization !== AUTH) return error(res, 401, 'unauthorized');
+  const qi = req.url.indexOf('?');
+  const pathname = qi === -1 ? req.url : req.url.slice(0, qi);
+  if (pathname === USERS) {
+    if (req.method === 'GET')
+      return list(res, new URLSearchParams(qi === -1 ? '' : req.url.slice(qi + 1))).catch(
+        fail(res),
+      );
+    if (req.method === 'POST') return readBody(req, (b) => create(res, b).catch(fail(res)));
+    return error(res, 405, 'method not allowed');
+  }
+  if (pathname.startsWith(`${USERS}/`)) {
+    const id = decodeURIComponent(pathname.slice(USERS.length + 1));
+    if (!UUID.test(id)) return error(res, 404, 'not found');
+    if (req.method === 'GET') return get(res, id).catch(fail(res));
+    if (req.method === 'PUT') return readBody(req, (b) => replace(res, id, b).catch(fail(res)));
+    if (req.method === 'PATCH') return readBody(req, (b) => patch(res, id, b).catch(fail(res)));
+    return error(res, 405, 'method not allowed');
+  }
+  error(res, 404, 'not found');
+});
+server.keepAliveTimeout = 65_000;
+
+await pool.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
+await pool.query(`CREATE SCHEMA ${SCHEMA}`);
+await pool.query(`CREATE TABLE ${T} (
+  tenant text NOT NULL,
+  id uuid PRIMARY KEY,
+  user_name_key text NOT NULL,
+  doc jsonb NOT NULL,
+  version int NOT NULL,
+  UNIQUE (tenant, user_name_key)
+)`);
+await pool.query(`CREATE TABLE ${E} (
+  xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
+  seq bigint GENERATED ALWAYS AS IDENTITY,
+  tenant text COLLATE "C" NOT NULL,
+  type text COLLATE "C" NOT NULL,
+  occurred_at timestamptz NOT NULL,
+  event jsonb NOT NULL,
+  PRIMARY KEY (xid, seq)
+)`);
+await pool.query(`CREATE TABLE ${C} (
+  tenant text COLLATE "C" NOT NULL,
+  shard smallint NOT NULL,
+  n bigint NOT NULL,
+  PRIMARY KEY (tenant, shard)
+)`);
+await pool.query(`CREATE INDEX ON ${E} (tenant, xid, seq)`);
+await pool.query(`CREATE INDEX ON ${E} (occurred_at)`);
+for (const signal of ['SIGTERM', 'SIGINT'])
+  process.once(signal, () => pool.end().finally(() => process.exit(0)));
+server.listen(PORT, HOST, () =>
+  console.log(`${NAME} listening on http://${HOST}:${PORT}${PREFIX} pid=${process.pid}`),
+);
