@@ -11,10 +11,9 @@
 // `subscriptions` absent: the core builds no event and the store records none).
 import { createServer } from 'node:http';
 import pg from 'pg';
-import { createScim, staticApiKeys } from 'scimkit';
 import { scimNode } from 'scimkit/node';
 import { PostgresUserStore, pgExecutor } from 'scimkit/postgres';
-import { HOST, KEEP_ALIVE_MS, PORT, PREFIX, TOKEN, preseed, ready, serviceOn } from './service.mjs';
+import { HOST, KEEP_ALIVE_MS, PORT, preseed, ready, serviceOn } from './service.mjs';
 
 const variant = globalThis.scimkitEvents;
 const name =
@@ -51,10 +50,5 @@ function withoutMail(hideLog) {
     },
     has: (target, key) => !hidden.has(key) && Reflect.has(target, key),
   });
-  return createScim({
-    store: served,
-    verifier: staticApiKeys([{ key: TOKEN, tenant: 'bench' }]),
-    basePath: PREFIX,
-    userNameRule: 'email',
-  });
+  return serviceOn(served, { mail: false });
 }

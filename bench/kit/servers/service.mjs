@@ -14,12 +14,15 @@ export const HOST = process.env.HOST ?? '127.0.0.1';
 export const PREFIX = process.env.PREFIX ?? '/api/v1/scim/v2';
 export const TOKEN = process.env.SCIM_TOKEN ?? 'bench-token';
 
-/** The service over `store`: one tenant, one key, nothing mailed. */
-export function serviceOn(store) {
+/**
+ * The service over `store`: one tenant, one key, and a mailer that sends nothing, or none with
+ * `mail: false` (then no welcome email is delivered at all).
+ */
+export function serviceOn(store, { mail = true } = {}) {
   return createScim({
     store,
     verifier: staticApiKeys([{ key: TOKEN, tenant: 'bench' }]),
-    mailer: { sendWelcome: async () => undefined },
+    ...(mail ? { mailer: { sendWelcome: async () => undefined } } : {}),
     basePath: PREFIX,
     userNameRule: 'email',
   });
@@ -34,12 +37,7 @@ export const scim = serviceOn(new MemoryUserStore());
  * email's from the pipeline's.
  */
 export async function serveWithoutMail(name, storeOptions) {
-  const service = createScim({
-    store: new MemoryUserStore(storeOptions),
-    verifier: staticApiKeys([{ key: TOKEN, tenant: 'bench' }]),
-    basePath: PREFIX,
-    userNameRule: 'email',
-  });
+  const service = serviceOn(new MemoryUserStore(storeOptions), { mail: false });
   await preseed(service);
   const server = createServer(scimNode(service));
   server.keepAliveTimeout = KEEP_ALIVE_MS;
