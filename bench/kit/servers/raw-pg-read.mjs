@@ -1,4 +1,4 @@
-/* global process, Buffer, URLSearchParams, console */
+/* global process, Buffer, URLSearchParams, console, setTimeout */
 // A bound for scimkit's PostgreSQL writes: the kit's `raw-pg` (hand-written `node:http` + `pg`
 // on one `users` table, no validation) with the statements any server keeping this service's
 // contract must send where raw-pg sends a blind `UPDATE`. A PATCH or PUT reads the user and its
@@ -13,11 +13,18 @@
 //   records for a PATCH of `active` (two): a bound from below.
 // - `count`: a create adds one to its connection's counter row in its own statement, and a
 //   page sums the tenant's rows instead of `count(*)`, as scimkit's store keeps `totalResults`.
+// - `invite` (with `events`): a user created active also records `user.invited`, carrying the
+//   resource, in the create's statement, and a loop in this process delivers the welcome emails
+//   from the log: it reads the next page of up to 100 settled `user.invited` events after its
+//   checkpoint (with their JSON, which an email is made from), sends them to a mailer that sends
+//   nothing, and in one statement records an attempt row per email (in a table shaped as
+//   scimkit's `delivery_attempts`) and moves its checkpoint. No lease, no check that the user
+//   still exists: less than any server keeping the durable email of the contract must do.
 //
 // It answers the kit's routes as raw-pg does (create, get, `userName eq`, pages, PATCH
 // replace/add of top-level paths, PUT) and is not an implementation. Served alone it is the kit
-// server `raw-pg-read`; raw-pg-read-events.mjs (`events`) and raw-pg-read-events-count.mjs
-// (`events,count`) import it. Env as raw-pg: PORT, HOST, PREFIX, SCIM_TOKEN, DATABASE_URL, RAW_PG_POOL
+// server `raw-pg-read`; raw-pg-read-events.mjs (`events`), raw-pg-read-events-count.mjs
+// (`events,count`) and raw-pg-read-events-count-invite.mjs (`events,count,invite`) import it. Env as raw-pg: PORT, HOST, PREFIX, SCIM_TOKEN, DATABASE_URL, RAW_PG_POOL
 // (default 16); the schema is the variant's name (dropped and re-created on start).
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -33,11 +40,14 @@ const checks = new Set(
     .split(',')
     .filter(Boolean),
 );
+if (checks.has('invite') && !checks.has('events')) throw new Error('invite needs events');
 const NAME = ['raw-pg-read', ...checks].join('-');
 const SCHEMA = NAME.replaceAll('-', '_');
 const T = `${SCHEMA}.users`;
 const E = `${SCHEMA}.events`;
 const C = `${SCHEMA}.user_counts`;
+const A = `${SCHEMA}.delivery_attempts`;
+const K = `${SCHEMA}.checkpoints`;
 const TENANT = 'bench';
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
@@ -55,13 +65,18 @@ const pool = new pg.Pool({
 
 /**
  * `statement` with the event's `INSERT` as a CTE after it when `events` is on ($e: the event),
- * and with `counted`, the count's upsert when `count` is on.
+ * with `counted`, the count's upsert when `count` is on, and with `invited`, the `user.invited`
+ * event's `INSERT` when `invite` is on (that parameter NULL: none).
  */
-function recorded(statement, e, counted = false) {
+function recorded(statement, e, counted = false, invited = undefined) {
   const ctes = [];
   if (checks.has('events')) {
     ctes.push(`ev AS (INSERT INTO ${E} (tenant, type, occurred_at, event)
       SELECT $1, ${e}::jsonb->>'type', now(), ${e}::jsonb FROM w)`);
+  }
+  if (invited !== undefined && checks.has('invite')) {
+    ctes.push(`inv AS (INSERT INTO ${E} (tenant, type, occurred_at, event)
+      SELECT $1, 'user.invited', now(), ${invited}::jsonb FROM w WHERE ${invited}::jsonb IS NOT NULL)`);
   }
   if (counted && checks.has('count')) {
     ctes.push(`c AS (INSERT INTO ${C} AS c (tenant, shard, n)
@@ -79,6 +94,7 @@ const SQL = {
       `INSERT INTO ${T} (tenant, id, user_name_key, doc, version) VALUES ($1, $2, $3, $4::jsonb, 1) RETURNING id`,
       '$5',
       true,
+      '$6',
     ),
   },
   get: { name: 'rc_get', text: `SELECT doc FROM ${T} WHERE tenant = $1 AND id = $2` },
@@ -105,6 +121,21 @@ const SQL = {
        WHERE tenant = $1 AND id = $2 AND version = $5 RETURNING version`,
       '$6',
     ),
+  },
+  // The welcome loop (`invite`): the next page of settled invitations, then its attempts and
+  // checkpoint in one statement.
+  feed: {
+    name: 'rc_feed',
+    text: `SELECT xid::text AS xid, seq, event FROM ${E}
+      WHERE tenant = $1 AND type = 'user.invited' AND (xid, seq) > ($2::xid8, $3::bigint)
+        AND xid < pg_snapshot_xmin(pg_current_snapshot())
+      ORDER BY xid, seq LIMIT $4`,
+  },
+  delivered: {
+    name: 'rc_delivered',
+    text: `WITH a AS (INSERT INTO ${A} (subscriber, tenant, event_id, event_type, attempt, status, at)
+        SELECT 'welcome', $1, x, 'user.invited', 1, 'ok', now() FROM unnest($2::text[]) AS x)
+      UPDATE ${K} SET xid = $3::xid8, seq = $4 WHERE subscriber = 'welcome' AND tenant = $1`,
   },
 };
 const q = (stmt, values) => pool.query({ ...stmt, values });
@@ -204,14 +235,13 @@ async function create(res, body) {
     ...attrs,
     meta: { resourceType: 'User', created: now, lastModified: now, location: `${USERS}/${id}` },
   };
-  await q(
-    SQL.insert,
-    withEvent(
-      [TENANT, id, body.userName.toLowerCase(), JSON.stringify(user)],
-      'user.created',
-      user,
-    ),
+  const values = withEvent(
+    [TENANT, id, body.userName.toLowerCase(), JSON.stringify(user)],
+    'user.created',
+    user,
   );
+  if (checks.has('invite')) values.push(body.active === true ? event('user.invited', user) : null);
+  await q(SQL.insert, values);
   send(res, 201, user);
 }
 
@@ -320,8 +350,64 @@ await pool.query(`CREATE TABLE ${C} (
 )`);
 await pool.query(`CREATE INDEX ON ${E} (tenant, xid, seq)`);
 await pool.query(`CREATE INDEX ON ${E} (occurred_at)`);
+let stopping = false;
+let delivering = Promise.resolve();
+if (checks.has('invite')) {
+  await pool.query(`CREATE TABLE ${A} (
+    seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    subscriber text COLLATE "C" NOT NULL,
+    tenant text COLLATE "C" NOT NULL,
+    event_id text COLLATE "C" NOT NULL,
+    event_type text NOT NULL,
+    attempt integer NOT NULL,
+    status text NOT NULL,
+    error text,
+    at timestamptz NOT NULL
+  )`);
+  await pool.query(`CREATE INDEX ON ${A} (tenant, seq)`);
+  await pool.query(`CREATE INDEX ON ${A} (at)`);
+  await pool.query(`CREATE TABLE ${K} (
+    subscriber text COLLATE "C" NOT NULL,
+    tenant text COLLATE "C" NOT NULL,
+    xid xid8 NOT NULL,
+    seq bigint NOT NULL,
+    PRIMARY KEY (subscriber, tenant)
+  )`);
+  await pool.query(`INSERT INTO ${K} VALUES ('welcome', $1, '0', 0)`, [TENANT]);
+  delivering = deliver();
+}
+
+/** A welcome email made from an invitation, as scimkit's mailer receives it. */
+const welcome = (e) => ({
+  to: e.data.resource.userName,
+  userId: e.data.resource.id,
+  idempotencyKey: e.id,
+});
+/** The kit's mailer: sends nothing. */
+const sendWelcome = async () => {};
+
+// Delivers the welcome emails page by page, from the checkpoint, until the server stops.
+async function deliver() {
+  let xid = '0';
+  let seq = 0;
+  while (!stopping) {
+    const { rows } = await q(SQL.feed, [TENANT, xid, seq, 100]);
+    if (rows.length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      continue;
+    }
+    await Promise.all(rows.map((row) => sendWelcome(welcome(row.event))));
+    const last = rows[rows.length - 1];
+    await q(SQL.delivered, [TENANT, rows.map((row) => row.event.id), last.xid, last.seq]);
+    ({ xid, seq } = last);
+  }
+}
+
 for (const signal of ['SIGTERM', 'SIGINT'])
-  process.once(signal, () => pool.end().finally(() => process.exit(0)));
+  process.once(signal, () => {
+    stopping = true;
+    delivering.finally(() => pool.end()).finally(() => process.exit(0));
+  });
 server.listen(PORT, HOST, () =>
   console.log(`${NAME} listening on http://${HOST}:${PORT}${PREFIX} pid=${process.pid}`),
 );
