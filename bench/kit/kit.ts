@@ -57,8 +57,9 @@ export const DIAGNOSTIC_SERVERS = {
  * `raw-pg` baseline (a PostgreSQL server at `DATABASE_URL`, as raw-pg), and on PGlite
  * (`--servers raw-pg,scimkit-node-pg,scimkit-node-pglite`); and three bounds, raw-pg whose
  * PATCH and PUT read before a conditional write (`servers/raw-pg-read.mjs`), that with an event
- * recorded by every write, that with the count a create keeps, and that with the welcome email
- * recorded by a create and delivered from the log.
+ * recorded by every write, that with the count a create keeps, that with the welcome email
+ * recorded by a create and delivered from the log, and raw-pg-read whose reads also read the
+ * user's groups.
  */
 export const POSTGRES_SERVERS = {
   'scimkit-node-pg': 'bench/kit/servers/node-pg.mjs',
@@ -69,6 +70,7 @@ export const POSTGRES_SERVERS = {
   'raw-pg-read-events': 'bench/kit/servers/raw-pg-read-events.mjs',
   'raw-pg-read-events-count': 'bench/kit/servers/raw-pg-read-events-count.mjs',
   'raw-pg-read-events-count-invite': 'bench/kit/servers/raw-pg-read-events-count-invite.mjs',
+  'raw-pg-read-groups': 'bench/kit/servers/raw-pg-read-groups.mjs',
 } as const;
 
 /**

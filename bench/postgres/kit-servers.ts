@@ -36,6 +36,7 @@ const OURS: Readonly<Record<string, string>> = {
   'raw-pg-read-events': 'raw-pg-read-events.mjs',
   'raw-pg-read-events-count': 'raw-pg-read-events-count.mjs',
   'raw-pg-read-events-count-invite': 'raw-pg-read-events-count-invite.mjs',
+  'raw-pg-read-groups': 'raw-pg-read-groups.mjs',
 };
 
 /**

@@ -20,11 +20,17 @@
 //   nothing, and in one statement records an attempt row per email (in a table shaped as
 //   scimkit's `delivery_attempts`) and moves its checkpoint. No lease, no check that the user
 //   still exists: less than any server keeping the durable email of the contract must do.
+// - `groups`: every read of a user (GET, `userName eq`, a page, and the read before a PATCH or
+//   PUT) also reads the user's direct groups in the same statement, as a column, from tables
+//   shaped as scimkit's `groups` and `group_members` (empty in the kit): the User's `groups`
+//   attribute, which is computed from memberships, returned by default, and no write of a user
+//   keeps. The answer shows them when there are any.
 //
 // It answers the kit's routes as raw-pg does (create, get, `userName eq`, pages, PATCH
 // replace/add of top-level paths, PUT) and is not an implementation. Served alone it is the kit
 // server `raw-pg-read`; raw-pg-read-events.mjs (`events`), raw-pg-read-events-count.mjs
-// (`events,count`) and raw-pg-read-events-count-invite.mjs (`events,count,invite`) import it. Env as raw-pg: PORT, HOST, PREFIX, SCIM_TOKEN, DATABASE_URL, RAW_PG_POOL
+// (`events,count`), raw-pg-read-events-count-invite.mjs (`events,count,invite`) and
+// raw-pg-read-groups.mjs (`groups`) import it. Env as raw-pg: PORT, HOST, PREFIX, SCIM_TOKEN, DATABASE_URL, RAW_PG_POOL
 // (default 16); the schema is the variant's name (dropped and re-created on start).
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -48,6 +54,17 @@ const E = `${SCHEMA}.events`;
 const C = `${SCHEMA}.user_counts`;
 const A = `${SCHEMA}.delivery_attempts`;
 const K = `${SCHEMA}.checkpoints`;
+const G = `${SCHEMA}.groups`;
+const M = `${SCHEMA}.group_members`;
+// With `groups`: the user's direct groups as a JSON array of [id, displayName, nested], NULL
+// for a user in none, read beside `doc` (the user's row is `u`).
+const GROUPS = checks.has('groups')
+  ? `, (SELECT json_agg(json_build_array(g.id, g.display_name,
+        (SELECT 1 FROM ${M} AS n WHERE n.tenant = $1 AND n.member_id = g.id LIMIT 1) IS NOT NULL)
+        ORDER BY g.id)
+      FROM ${M} AS gm JOIN ${G} AS g ON g.tenant = gm.tenant AND g.id = gm.group_id
+      WHERE gm.tenant = $1 AND gm.member_id = u.id::text) AS groups`
+  : '';
 const TENANT = 'bench';
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
@@ -97,15 +114,18 @@ const SQL = {
       '$6',
     ),
   },
-  get: { name: 'rc_get', text: `SELECT doc FROM ${T} WHERE tenant = $1 AND id = $2` },
-  read: { name: 'rc_read', text: `SELECT doc, version FROM ${T} WHERE tenant = $1 AND id = $2` },
+  get: { name: 'rc_get', text: `SELECT doc${GROUPS} FROM ${T} AS u WHERE tenant = $1 AND id = $2` },
+  read: {
+    name: 'rc_read',
+    text: `SELECT doc, version${GROUPS} FROM ${T} AS u WHERE tenant = $1 AND id = $2`,
+  },
   byKey: {
     name: 'rc_by_key',
-    text: `SELECT doc FROM ${T} WHERE tenant = $1 AND user_name_key = $2`,
+    text: `SELECT doc${GROUPS} FROM ${T} AS u WHERE tenant = $1 AND user_name_key = $2`,
   },
   page: {
     name: 'rc_page',
-    text: `SELECT doc FROM ${T} WHERE tenant = $1 ORDER BY id LIMIT $2 OFFSET $3`,
+    text: `SELECT doc${GROUPS} FROM ${T} AS u WHERE tenant = $1 ORDER BY id LIMIT $2 OFFSET $3`,
   },
   count: {
     name: 'rc_count',
@@ -150,6 +170,13 @@ const event = (type, resource) =>
   });
 const withEvent = (values, type, resource) =>
   checks.has('events') ? [...values, event(type, resource)] : values;
+
+/** A read row's user, with its `groups` when it is in any (`groups`). */
+function userOf(row) {
+  if (row.groups === null || row.groups === undefined) return row.doc;
+  const groups = row.groups.map(([value, display]) => ({ value, display, type: 'direct' }));
+  return { ...row.doc, groups };
+}
 
 function send(res, status, obj) {
   const body = JSON.stringify(obj);
@@ -199,14 +226,14 @@ async function list(res, query) {
     if (!m) return error(res, 400, 'only userName eq is supported here', 'invalidFilter');
     const { rows } = await q(SQL.byKey, [TENANT, JSON.parse(`"${m[1]}"`).toLowerCase()]);
     total = rows.length;
-    page = rows.slice(startIndex - 1, startIndex - 1 + count).map((r) => r.doc);
+    page = rows.slice(startIndex - 1, startIndex - 1 + count).map(userOf);
   } else {
     const [p, c] = await Promise.all([
       q(SQL.page, [TENANT, count, startIndex - 1]),
       q(SQL.count, [TENANT]),
     ]);
     total = c.rows[0].n;
-    page = p.rows.map((r) => r.doc);
+    page = p.rows.map(userOf);
   }
   send(res, 200, {
     schemas: [LIST_SCHEMA],
@@ -254,10 +281,11 @@ async function readModifyWrite(res, id, type, next) {
     const { rows } = await q(SQL.read, [TENANT, id]);
     if (rows.length === 0) return error(res, 404, 'not found');
     const doc = next(rows[0].doc);
+    const groups = userOf(rows[0]).groups;
     doc.meta = { ...doc.meta, lastModified: new Date().toISOString() };
     const values = [TENANT, id, doc.userName.toLowerCase(), JSON.stringify(doc), rows[0].version];
     const wrote = await q(SQL.write, withEvent(values, type, doc));
-    if (wrote.rows.length === 1) return send(res, 200, doc);
+    if (wrote.rows.length === 1) return send(res, 200, groups ? { ...doc, groups } : doc);
   }
   return error(res, 409, 'too many concurrent writes');
 }
@@ -296,7 +324,7 @@ async function patch(res, id, body) {
 
 async function get(res, id) {
   const { rows } = await q(SQL.get, [TENANT, id]);
-  return rows.length ? send(res, 200, rows[0].doc) : error(res, 404, 'not found');
+  return rows.length ? send(res, 200, userOf(rows[0])) : error(res, 404, 'not found');
 }
 
 const server = http.createServer((req, res) => {
@@ -350,6 +378,22 @@ await pool.query(`CREATE TABLE ${C} (
 )`);
 await pool.query(`CREATE INDEX ON ${E} (tenant, xid, seq)`);
 await pool.query(`CREATE INDEX ON ${E} (occurred_at)`);
+if (checks.has('groups')) {
+  await pool.query(`CREATE TABLE ${G} (
+    tenant text COLLATE "C" NOT NULL,
+    id text COLLATE "C" NOT NULL,
+    display_name text NOT NULL,
+    doc jsonb NOT NULL,
+    PRIMARY KEY (tenant, id)
+  )`);
+  await pool.query(`CREATE TABLE ${M} (
+    tenant text COLLATE "C" NOT NULL,
+    group_id text COLLATE "C" NOT NULL,
+    member_id text COLLATE "C" NOT NULL,
+    PRIMARY KEY (tenant, group_id, member_id)
+  )`);
+  await pool.query(`CREATE INDEX ON ${M} (tenant, member_id)`);
+}
 let stopping = false;
 let delivering = Promise.resolve();
 if (checks.has('invite')) {
