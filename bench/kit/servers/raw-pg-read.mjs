@@ -30,8 +30,9 @@
 // replace/add of top-level paths, PUT) and is not an implementation. Served alone it is the kit
 // server `raw-pg-read`; raw-pg-read-events.mjs (`events`), raw-pg-read-events-count.mjs
 // (`events,count`), raw-pg-read-events-count-invite.mjs (`events,count,invite`) and
-// raw-pg-read-groups.mjs (`groups`) import it. Env as raw-pg: PORT, HOST, PREFIX, SCIM_TOKEN, DATABASE_URL, RAW_PG_POOL
-// (default 16); the schema is the variant's name (dropped and re-created on start).
+// raw-pg-read-groups.mjs (`groups`) import it. Env as raw-pg: PORT, HOST, PREFIX, SCIM_TOKEN,
+// DATABASE_URL, RAW_PG_POOL (default 16); the schema is the variant's name (dropped and
+// re-created on start).
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
