@@ -55,11 +55,11 @@ export const DIAGNOSTIC_SERVERS = {
 /**
  * Kit servers on the PostgreSQL store, not in a default run: over a `pg` Pool beside the kit's
  * `raw-pg` baseline (a PostgreSQL server at `DATABASE_URL`, as raw-pg), and on PGlite
- * (`--servers raw-pg,scimkit-node-pg,scimkit-node-pglite`); and three bounds, raw-pg whose
- * PATCH and PUT read before a conditional write (`servers/raw-pg-read.mjs`), that with an event
- * recorded by every write, that with the count a create keeps, that with the welcome email
- * recorded by a create and delivered from the log, and raw-pg-read whose reads also read the
- * user's groups.
+ * (`--servers raw-pg,scimkit-node-pg,scimkit-node-pglite`); and the bounds of
+ * `servers/raw-pg-read.mjs`: raw-pg whose PATCH and PUT read before a conditional write, that
+ * with an event recorded by every write, that with the count a create keeps, that with the
+ * welcome email recorded by a create and delivered from the log, and raw-pg-read whose reads
+ * also read the user's groups.
  */
 export const POSTGRES_SERVERS = {
   'scimkit-node-pg': 'bench/kit/servers/node-pg.mjs',

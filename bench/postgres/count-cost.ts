@@ -16,6 +16,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { median } from './measure.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -100,8 +101,6 @@ for (let round = 0; round < Number(args.rounds); round += 1) {
 psql(`SET client_min_messages = warning; DROP SCHEMA ${S} CASCADE`);
 
 const base = rates.get('no count') ?? [];
-const median = (xs: readonly number[]) =>
-  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 console.log('\n| count | inserts/s (median) | ÷ no count, per round |\n| --- | ---: | --- |');
 for (const [name, xs] of rates) {
   const ratios = xs.map((x, i) => `${Math.round((100 * x) / (base[i] ?? NaN))}%`).join(', ');

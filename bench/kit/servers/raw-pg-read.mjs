@@ -172,12 +172,15 @@ const event = (type, resource) =>
 const withEvent = (values, type, resource) =>
   checks.has('events') ? [...values, event(type, resource)] : values;
 
-/** A read row's user, with its `groups` when it is in any (`groups`). */
-function userOf(row) {
-  if (row.groups === null || row.groups === undefined) return row.doc;
-  const groups = row.groups.map(([value, display]) => ({ value, display, type: 'direct' }));
-  return { ...row.doc, groups };
-}
+/** A read row's `groups` (with `groups`), or undefined for a user in none. */
+const groupsOf = (row) =>
+  row.groups?.map(([value, display]) => ({ value, display, type: 'direct' }));
+
+/** `doc` with `groups` when there are any. */
+const withGroups = (doc, groups) => (groups ? { ...doc, groups } : doc);
+
+/** A read row's user, with its groups. */
+const userOf = (row) => withGroups(row.doc, groupsOf(row));
 
 function send(res, status, obj) {
   const body = JSON.stringify(obj);
@@ -282,11 +285,11 @@ async function readModifyWrite(res, id, type, next) {
     const { rows } = await q(SQL.read, [TENANT, id]);
     if (rows.length === 0) return error(res, 404, 'not found');
     const doc = next(rows[0].doc);
-    const groups = userOf(rows[0]).groups;
+    const groups = groupsOf(rows[0]);
     doc.meta = { ...doc.meta, lastModified: new Date().toISOString() };
     const values = [TENANT, id, doc.userName.toLowerCase(), JSON.stringify(doc), rows[0].version];
     const wrote = await q(SQL.write, withEvent(values, type, doc));
-    if (wrote.rows.length === 1) return send(res, 200, groups ? { ...doc, groups } : doc);
+    if (wrote.rows.length === 1) return send(res, 200, withGroups(doc, groups));
   }
   return error(res, 409, 'too many concurrent writes');
 }
