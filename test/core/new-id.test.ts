@@ -26,4 +26,13 @@ describe('newId', () => {
     const tails = new Set(Array.from({ length: 300 }, (_, i) => newId(now + i).slice(10)));
     expect(tails.size).toBe(300);
   });
+
+  it('draws every one of the 32 digits in every random position', () => {
+    const now = Date.now() + 20_000;
+    const tails = Array.from({ length: 2000 }, (_, i) => newId(now + i).slice(10));
+    for (let position = 0; position < 16; position++) {
+      const digits = new Set(tails.map((tail) => tail[position]));
+      expect(digits.size, `position ${position}`).toBe(32);
+    }
+  });
 });

@@ -2,7 +2,7 @@ import { scimErrors } from '../../errors/index.js';
 import { findBadJson, jsonTextTooDeep, MAX_JSON_DEPTH } from '../../json/client-text.js';
 import type { ScimRequest } from '../types.js';
 import { checkBodyMediaType } from './declared-body.js';
-import { utf8Length } from '../../json/utf8-length.js';
+import { boundedUtf8Length } from '../../json/utf8-length.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -19,7 +19,7 @@ export function readJsonBody(request: ScimRequest, maxBytes: number): unknown {
   const body = request.body;
   let text: string;
   if (typeof body === 'string') {
-    if (utf8Length(body) > maxBytes) throw scimErrors.payloadTooLarge(maxBytes);
+    if (boundedUtf8Length(body, maxBytes) > maxBytes) throw scimErrors.payloadTooLarge(maxBytes);
     text = body;
   } else if (body instanceof Uint8Array) {
     if (body.byteLength > maxBytes) throw scimErrors.payloadTooLarge(maxBytes);

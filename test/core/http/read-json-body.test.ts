@@ -49,6 +49,17 @@ function plain(text: string): unknown {
 }
 
 describe('readJsonBody', () => {
+  it('holds a text body to the limit in UTF-8 bytes, not in characters', () => {
+    const read = (text: string) =>
+      readJsonBody({ method: 'POST', path: '/', headers, body: text } as ScimRequest, 100);
+    const json = (value: string) => JSON.stringify({ value });
+    // 'é' is one character and two bytes: with the 12 of the object, 40 are 92 bytes, 50 are 112.
+    expect(() => read(json('é'.repeat(40)))).not.toThrow();
+    expect(() => read(json('é'.repeat(50)))).toThrow(expect.objectContaining({ status: 413 }));
+    expect(() => read(json('a'.repeat(100)))).toThrow(expect.objectContaining({ status: 413 }));
+    expect(read(json('a'.repeat(80)))).toEqual({ value: 'a'.repeat(80) });
+  });
+
   it('answers short and long texts as the plain order of checks does (property)', () => {
     const token = fc.constantFrom(
       '[',
