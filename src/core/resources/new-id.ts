@@ -31,23 +31,6 @@ function increment(random: Uint8Array): void {
 }
 
 /**
- * Fills `random` with 16 random base32 digits (80 bits) from the random digits of a version-4
- * UUID: the 8 + 4 + 8 hex digits that are neither its version nor its variant. The UUID
- * rather than `getRandomValues`: both are cryptographically random, but Node serves
- * `randomUUID` from a buffer of random bytes it fills in bulk, and asks the system for bytes
- * on every `getRandomValues` (about ten times the cost, once per millisecond of creates).
- */
-function drawRandom(random: Uint8Array): void {
-  const uuid = crypto.randomUUID(); // xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx
-  const hex = uuid.slice(0, 8) + uuid.slice(9, 13) + uuid.slice(24, 32);
-  // Five hex digits are 20 bits, four base32 digits.
-  for (let group = 0; group < 4; group++) {
-    let bits = Number.parseInt(hex.slice(group * 5, group * 5 + 5), 16);
-    for (let i = 3; i >= 0; i--, bits >>>= 5) random[group * 4 + i] = bits & 31;
-  }
-}
-
-/**
  * Makes a new resource id: 26 characters, 10 of time (ms) then 16 random, like a ULID.
  * Opaque, URL-safe, never reused, and increasing within a process, so "ordered by id" is
  * creation order.
@@ -61,7 +44,8 @@ export function newId(now: number = Date.now()): string {
     for (let t = now, i = TIME_CHARS - 1; i >= 0; i--, t = Math.floor(t / 32)) {
       chars[i] = ALPHABET.charCodeAt(t % 32);
     }
-    drawRandom(random);
+    crypto.getRandomValues(random);
+    for (let i = 0; i < RANDOM_CHARS; i++) random[i] = (random[i] as number) & 31;
   }
   for (let i = 0; i < RANDOM_CHARS; i++) {
     chars[TIME_CHARS + i] = ALPHABET.charCodeAt(random[i] as number);
