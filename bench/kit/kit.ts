@@ -226,15 +226,21 @@ function uptimeText(): string {
         .join(', ')}`;
 }
 
-/** `bench/kit/results/<YYYY-MM-DD>/<kind>-<HHMM>` for a run started now. */
+/**
+ * `bench/kit/results/<YYYY-MM-DD>/<kind>-<HHMM>` for a run started now; `-2`, `-3`, … after it
+ * when a run of the same kind started in the same minute, so neither overwrites the other.
+ */
 export function resultsDir(kind: string): string {
   const now = new Date().toISOString();
-  return join(
+  const base = join(
     ROOT,
     'bench/kit/results',
     now.slice(0, 10),
     `${kind}-${now.slice(11, 16).replace(':', '')}`,
   );
+  let folder = base;
+  for (let n = 2; existsSync(folder); n++) folder = `${base}-${n}`;
+  return folder;
 }
 
 /**
