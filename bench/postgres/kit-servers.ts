@@ -1,9 +1,11 @@
 // The shared benchmark kit's servers, for the PostgreSQL tools that start them one by one
 // (cpu-split.ts, sustained-creates.ts): the kit's registry (`SCIM_BENCH_KIT`, else
 // `../shared/bench` next to the repository, as `npm run bench:kit` finds it) with scimkit's
-// PostgreSQL kit servers and `name=path` servers of other checkouts added.
+// PostgreSQL kit servers (`POSTGRES_SERVERS` of bench/kit/kit.ts) and `name=path` servers of
+// other checkouts added.
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { KIT_SOURCE, POSTGRES_SERVERS, ROOT } from '../kit/kit.js';
 
 /** A server the kit started. */
 export interface KitServer {
@@ -22,22 +24,8 @@ interface KitRegistry {
   startServer: StartServer;
 }
 
-const root = new URL('../../', import.meta.url).pathname;
-
 /** Where the kit is: its wrk script is `wrk/scim.lua` there. */
-export const kitSource = resolve(process.env['SCIM_BENCH_KIT'] ?? join(root, '../shared/bench'));
-
-/** scimkit's PostgreSQL kit servers, by the name the tools take. */
-const OURS: Readonly<Record<string, string>> = {
-  'scimkit-node-pg': 'node-pg.mjs',
-  'scimkit-node-pg-log': 'node-pg-log.mjs',
-  'scimkit-node-pg-no-log': 'node-pg-no-log.mjs',
-  'raw-pg-read': 'raw-pg-read.mjs',
-  'raw-pg-read-events': 'raw-pg-read-events.mjs',
-  'raw-pg-read-events-count': 'raw-pg-read-events-count.mjs',
-  'raw-pg-read-events-count-invite': 'raw-pg-read-events-count-invite.mjs',
-  'raw-pg-read-groups': 'raw-pg-read-groups.mjs',
-};
+export const kitSource = KIT_SOURCE;
 
 /**
  * Registers the servers of a `--servers` list (the kit's names, scimkit's PostgreSQL kit
@@ -57,8 +45,8 @@ export async function kitServers(
   const specs = entries.flatMap((entry) => {
     const at = entry.indexOf('=');
     if (at > 0) return [`${entry.slice(0, at)}=${resolve(entry.slice(at + 1))}`];
-    const file = OURS[entry];
-    return file === undefined ? [] : [`${entry}=${root}bench/kit/servers/${file}`];
+    const file = (POSTGRES_SERVERS as Readonly<Record<string, string>>)[entry];
+    return file === undefined ? [] : [`${entry}=${join(ROOT, file)}`];
   });
   if (specs.length > 0) addServers(specs.join(','));
   return { names, startServer };
