@@ -365,23 +365,27 @@ await pool.query(`CREATE TABLE ${T} (
   version int NOT NULL,
   UNIQUE (tenant, user_name_key)
 )`);
-await pool.query(`CREATE TABLE ${E} (
-  xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
-  seq bigint GENERATED ALWAYS AS IDENTITY,
-  tenant text COLLATE "C" NOT NULL,
-  type text COLLATE "C" NOT NULL,
-  occurred_at timestamptz NOT NULL,
-  event jsonb NOT NULL,
-  PRIMARY KEY (xid, seq)
-)`);
-await pool.query(`CREATE TABLE ${C} (
-  tenant text COLLATE "C" NOT NULL,
-  shard smallint NOT NULL,
-  n bigint NOT NULL,
-  PRIMARY KEY (tenant, shard)
-)`);
-await pool.query(`CREATE INDEX ON ${E} (tenant, xid, seq)`);
-await pool.query(`CREATE INDEX ON ${E} (occurred_at)`);
+if (checks.has('events')) {
+  await pool.query(`CREATE TABLE ${E} (
+    xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
+    seq bigint GENERATED ALWAYS AS IDENTITY,
+    tenant text COLLATE "C" NOT NULL,
+    type text COLLATE "C" NOT NULL,
+    occurred_at timestamptz NOT NULL,
+    event jsonb NOT NULL,
+    PRIMARY KEY (xid, seq)
+  )`);
+  await pool.query(`CREATE INDEX ON ${E} (tenant, xid, seq)`);
+  await pool.query(`CREATE INDEX ON ${E} (occurred_at)`);
+}
+if (checks.has('count')) {
+  await pool.query(`CREATE TABLE ${C} (
+    tenant text COLLATE "C" NOT NULL,
+    shard smallint NOT NULL,
+    n bigint NOT NULL,
+    PRIMARY KEY (tenant, shard)
+  )`);
+}
 if (checks.has('groups')) {
   await pool.query(`CREATE TABLE ${G} (
     tenant text COLLATE "C" NOT NULL,
