@@ -11,7 +11,8 @@
 // write) is counted too, with a client whose cost is the same for every ref. Needs `valgrind`.
 //
 //   node --import tsx bench/http/count-instructions.ts --refs main,WORKTREE [--ops get,list]
-//     (ops: create, create active, get, filter, list, put, patch active, patch displayName)
+//     (ops: create, create active, get, filter, list, put, patch active, patch displayName,
+//     kit patch, kit put: the shared kit's PATCH and PUT, which change nothing after the first)
 //     [--requests 1000,4000] [--rounds 2] [--verifier static] [--wall 5] [--via handle|node]
 //     [--events on|log|off, or one per ref] (log: the memory store's event log without the welcome email;
 //     off: no log; `log:N` keeps the most recent N events: see `EventsSetting` in in-process-ops.ts)
@@ -50,6 +51,8 @@ const ALL_OPS = [
   'put user',
   'patch active',
   'patch displayName',
+  'kit patch',
+  'kit put',
 ];
 const ops = ALL_OPS.filter((op) => args.ops.split(',').some((o) => op.startsWith(o.trim())));
 const [small, large] = args.requests.split(',').map(Number) as [number, number];

@@ -142,6 +142,27 @@ export async function prepareBench(
       });
       return request('PATCH', `${basePath}/Users/${id}`, '', body);
     },
+    // The shared kit's PATCH: `active` replaced by `true`. The kit's users are active already;
+    // the users preloaded here change on their first one, then never again (no new version).
+    'kit patch': (i) => {
+      const body = JSON.stringify({
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'replace', path: 'active', value: true }],
+      });
+      return request('PATCH', `${basePath}/Users/${ids[i % ids.length]}`, '', body);
+    },
+    // The shared kit's PUT: the same body every time, so after a user's first one nothing
+    // changes.
+    'kit put': (i) => {
+      const n = i % ids.length;
+      const body = JSON.stringify({
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: userNames[n],
+        active: true,
+        name: { givenName: 'Given0', familyName: 'Family0' },
+      });
+      return request('PUT', `${basePath}/Users/${ids[n]}`, '', body);
+    },
     // A change of an attribute alone: one `user.updated`, no change of account status.
     'patch displayName': (i) => {
       const body = JSON.stringify({
