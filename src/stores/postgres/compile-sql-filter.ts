@@ -42,9 +42,13 @@ type ColumnTarget = Extract<FilterTarget, { kind: 'column' }>;
 
 /** A text column as a value reference, beside the column of its folding when it has one. */
 function columnRef(target: ColumnTarget): JsonRef {
-  const ref = { json: `to_jsonb(${target.column})`, text: target.column };
-  if (target.key === undefined) return ref;
-  return { ...ref, folded: { json: `to_jsonb(${target.key})`, text: target.key } };
+  const json = `to_jsonb(${target.column})`;
+  if (target.key === undefined) return { json, text: target.column };
+  return {
+    json,
+    text: target.column,
+    folded: { json: `to_jsonb(${target.key})`, text: target.key },
+  };
 }
 type MultiTarget = Extract<FilterTarget, { kind: 'multi' }>;
 

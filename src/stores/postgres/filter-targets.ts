@@ -153,14 +153,11 @@ export const resourceScope =
       const column = table.columns[attribute.name];
       if (column) {
         // Case-exactness as the schema says: a key column serves caseless comparisons only.
-        const { key, ...rest } = column;
+        const { column: name, nullable, key } = column;
         const caseExact = attribute.caseExact === true;
-        return {
-          kind: 'column',
-          ...rest,
-          caseExact,
-          ...(caseExact || key === undefined ? {} : { key }),
-        };
+        return caseExact || key === undefined
+          ? { kind: 'column', column: name, nullable, caseExact }
+          : { kind: 'column', column: name, nullable, caseExact, key };
       }
     }
     if (isCore && attribute.name === 'meta' && subAttribute) {
