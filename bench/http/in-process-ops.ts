@@ -91,6 +91,24 @@ export async function prepareBench(
     ids.push((JSON.parse(response.body ?? '{}') as { id: string }).id);
     userNames.push(userName);
   }
+  // A PATCH of the user `id` that replaces `path` by `value`.
+  const replaceAttribute = (id: string, path: string, value: unknown): ScimRequest => {
+    const body = JSON.stringify({
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [{ op: 'replace', path, value }],
+    });
+    return request('PATCH', `${basePath}/Users/${id}`, '', body);
+  };
+  // A PUT of the `n`th preloaded user: the same userName, active, with this name.
+  const replaceUser = (n: number, givenName: string, familyName: string): ScimRequest => {
+    const body = JSON.stringify({
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+      userName: userNames[n],
+      active: true,
+      name: { givenName, familyName },
+    });
+    return request('PUT', `${basePath}/Users/${ids[n]}`, '', body);
+  };
   let created = 0;
   const active = new Map<string, boolean>();
   const ops: Record<string, (i: number) => ScimRequest> = {
@@ -122,55 +140,22 @@ export async function prepareBench(
     'list page of 100': (i) =>
       request('GET', `${basePath}/Users`, `count=100&startIndex=${(i % 9) * 100 + 1}`),
     // As the shared kit replaces a user: the same userName, active, a new given name.
-    'put user': (i) => {
-      const n = i % ids.length;
-      const body = JSON.stringify({
-        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
-        userName: userNames[n],
-        active: true,
-        name: { givenName: `Put${i}`, familyName: 'Family' },
-      });
-      return request('PUT', `${basePath}/Users/${ids[n]}`, '', body);
-    },
+    'put user': (i) => replaceUser(i % ids.length, `Put${i}`, 'Family'),
     'patch active': (i) => {
       const id = ids[i % ids.length] as string;
       const value = !(active.get(id) ?? false);
       active.set(id, value);
-      const body = JSON.stringify({
-        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
-        Operations: [{ op: 'replace', path: 'active', value }],
-      });
-      return request('PATCH', `${basePath}/Users/${id}`, '', body);
+      return replaceAttribute(id, 'active', value);
     },
     // The shared kit's PATCH: `active` replaced by `true`. The kit's users are active already;
     // the users preloaded here change on their first one, then never again (no new version).
-    'kit patch': (i) => {
-      const body = JSON.stringify({
-        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
-        Operations: [{ op: 'replace', path: 'active', value: true }],
-      });
-      return request('PATCH', `${basePath}/Users/${ids[i % ids.length]}`, '', body);
-    },
+    'kit patch': (i) => replaceAttribute(ids[i % ids.length] as string, 'active', true),
     // The shared kit's PUT: the same body every time, so after a user's first one nothing
     // changes.
-    'kit put': (i) => {
-      const n = i % ids.length;
-      const body = JSON.stringify({
-        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
-        userName: userNames[n],
-        active: true,
-        name: { givenName: 'Given0', familyName: 'Family0' },
-      });
-      return request('PUT', `${basePath}/Users/${ids[n]}`, '', body);
-    },
+    'kit put': (i) => replaceUser(i % ids.length, 'Given0', 'Family0'),
     // A change of an attribute alone: one `user.updated`, no change of account status.
-    'patch displayName': (i) => {
-      const body = JSON.stringify({
-        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
-        Operations: [{ op: 'replace', path: 'displayName', value: `Patched ${i}` }],
-      });
-      return request('PATCH', `${basePath}/Users/${ids[i % ids.length]}`, '', body);
-    },
+    'patch displayName': (i) =>
+      replaceAttribute(ids[i % ids.length] as string, 'displayName', `Patched ${i}`),
   };
   return { scim, ops };
 }
