@@ -24,9 +24,6 @@ interface KitRegistry {
   startServer: StartServer;
 }
 
-/** Where the kit is: its wrk script is `wrk/scim.lua` there. */
-export const kitSource = KIT_SOURCE;
-
 /**
  * Registers the servers of a `--servers` list (the kit's names, scimkit's PostgreSQL kit
  * servers, and `name=path` for a built kit server of another checkout) with the kit, and
@@ -36,7 +33,7 @@ export async function kitServers(
   list: string,
 ): Promise<{ readonly names: string[]; readonly startServer: StartServer }> {
   const { addServers, startServer } = (await import(
-    pathToFileURL(join(kitSource, 'lib/servers.mjs')).href
+    pathToFileURL(join(KIT_SOURCE, 'lib/servers.mjs')).href
   )) as KitRegistry;
   const entries = list.split(',').filter((entry) => entry !== '');
   const names = entries.map((entry) =>

@@ -17,7 +17,8 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { kitServers, kitSource } from './kit-servers.js';
+import { KIT_SOURCE } from '../kit/kit.js';
+import { kitServers } from './kit-servers.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -77,7 +78,7 @@ async function measure(name: string, port: number, round: number): Promise<Resul
         '-c16',
         `-d${SECONDS}s`,
         '-s',
-        join(kitSource, 'wrk/scim.lua'),
+        join(KIT_SOURCE, 'wrk/scim.lua'),
         `http://127.0.0.1:${port}`,
         '--',
         'create',
