@@ -1,7 +1,7 @@
 // What the user count costs a create on the database alone: `pgbench` inserting rows shaped as
 // the store's users (tenant, id, folded userName, a small jsonb document; a primary key and a
 // unique index), 16 clients at once, with and without the count each create keeps for
-// `totalResults` (the upsert of the connection's counter row, as `countInsertedUser` sends it),
+// `totalResults` (the upsert of the connection's counter row, as `countInsertedUsers` sends it),
 // and with the count as a plain `UPDATE` of a row made beforehand (the upsert only when the row
 // is missing). Alternating rounds; inserts per second and each ÷ no count. No scimkit code runs:
 // the figures are the database's, for deciding how a create counts itself.

@@ -43,15 +43,24 @@ export interface EventStatements {
  */
 export function insertEvents(t: TableNames, param: string, wrote?: string): string {
   const when = wrote === undefined ? '' : ` WHERE EXISTS (SELECT 1 FROM ${wrote})`;
+  return `${insertEventRows(t, 'p.a')}
+      FROM (SELECT ${param}::jsonb AS a) AS p,
+        jsonb_array_elements(p.a) WITH ORDINALITY AS x(e, n)${when} ORDER BY n`;
+}
+
+/**
+ * The `INSERT … SELECT` list of the event log's rows, one per element `e` of a write's events
+ * (see `eventsParam`), `all` being that write's whole array; the caller adds the `FROM` that
+ * names each `e`.
+ */
+export function insertEventRows(t: TableNames, all: string): string {
   // An event sent with `data.${SAME_RESOURCE}: i` is stored with the resource of event i.
   return `INSERT INTO ${t.events} (tenant, type, occurred_at, event_count, event)
       SELECT e->>'tenant', e->>'type', (e->>'occurredAt')::timestamptz,
         CASE WHEN e ? 'members' THEN jsonb_array_length(e->'members') ELSE 1 END,
         CASE WHEN e->'data' ? '${SAME_RESOURCE}' THEN jsonb_set(e #- '{data,${SAME_RESOURCE}}',
-          '{data,resource}', p.a -> ((e->'data'->>'${SAME_RESOURCE}')::int) -> 'data' -> 'resource')
-        ELSE e END
-      FROM (SELECT ${param}::jsonb AS a) AS p,
-        jsonb_array_elements(p.a) WITH ORDINALITY AS x(e, n)${when} ORDER BY n`;
+          '{data,resource}', ${all} -> ((e->'data'->>'${SAME_RESOURCE}')::int) -> 'data' -> 'resource')
+        ELSE e END`;
 }
 
 /**

@@ -38,6 +38,7 @@ import { userStatements, writeText, type UserStatements } from './user-statement
 import { USERS_TABLE } from './filter-targets.js';
 import { usersPage } from './page-statement.js';
 import { PostgresTable } from './postgres-table.js';
+import { CreateBatches } from './create-batches.js';
 
 /** Options of {@link PostgresUserStore}. */
 export interface PostgresUserStoreOptions extends TableLocation {
@@ -59,6 +60,20 @@ export interface PostgresUserStoreOptions extends TableLocation {
 }
 
 type Doc = Record<string, unknown>;
+
+/** A user to create: its statement's parameters ($1 to $10) and its events' parameter. */
+interface NewUser {
+  readonly params: readonly unknown[];
+  readonly events: string | undefined;
+}
+
+/** A new user as an element of `insertMany`'s array; its JSON columns are already texts. */
+function createRow({ params, events }: NewUser): string {
+  const [tenant, id, userName, key, externalId, version, created, lastModified, doc, folded] =
+    params;
+  const text = (value: unknown) => JSON.stringify(value);
+  return `{"tenant":${text(tenant)},"id":${text(id)},"userName":${text(userName)},"key":${text(key)},"externalId":${text(externalId)},"version":${text(version)},"created":${text(created)},"lastModified":${text(lastModified)},"doc":${doc as string},"folded":${folded as string},"events":${events ?? 'null'}}`;
+}
 
 /** The columns every write sends, in statement order ($3 to $10). */
 function userColumns(user: ScimUser): unknown[] {
@@ -136,6 +151,7 @@ export class PostgresUserStore implements UserStore {
   private readonly context: StoreContext;
   private readonly sql: UserStatements;
   private readonly rows: PostgresTable<ScimUser>;
+  private readonly creates: CreateBatches<NewUser>;
 
   constructor(options: PostgresUserStoreOptions) {
     this.context = new StoreContext(
@@ -162,6 +178,23 @@ export class PostgresUserStore implements UserStore {
       afterDelete: (tx, tenant, id, options) =>
         this.groupStore.forgetMember(tx, tenant, id, options),
     });
+    this.creates = new CreateBatches<NewUser>({
+      one: async ({ params, events }) => {
+        const [text, all] = writeText(this.sql.insert, [...params], events);
+        await this.context.query(text, all);
+      },
+      many: async (users) => {
+        const rows = await this.context.query<{ tenant: string; id: string }>(this.sql.insertMany, [
+          `[${users.map(createRow).join(',')}]`,
+        ]);
+        const stored = new Set(rows.map((row) => `${row.tenant}\u0000${row.id}`));
+        return users.map(({ params }) =>
+          stored.has(`${String(params[0])}\u0000${String(params[1])}`),
+        );
+      },
+      sizeOf: ({ params, events }) =>
+        (params[8] as string).length + (params[9] as string).length + (events?.length ?? 0),
+    });
   }
 
   /** Applies pending migrations now (for example at start, to fail fast on a bad database). */
@@ -171,13 +204,9 @@ export class PostgresUserStore implements UserStore {
 
   /** Stores a new user; throws `scimErrors.uniqueness()` when its userName is taken. */
   async create(tenant: string, user: ScimUser, effects?: WriteEffects): Promise<void> {
-    const [text, params] = writeText(
-      this.sql.insert,
-      [tenant, user.id, ...userColumns(user)],
-      eventsParam(effects?.events),
-    );
+    const params = [tenant, user.id, ...userColumns(user)];
     try {
-      await this.context.query(text, params);
+      await this.creates.write({ params, events: eventsParam(effects?.events) });
     } catch (error) {
       throw toStoreError(error, this.context.tables, user.userName);
     }

@@ -8,15 +8,16 @@ import type { TableNames } from './table-names.js';
 export const USER_COUNT_SHARDS = 64;
 
 /**
- * The CTE of a user's `INSERT` statement that adds one to its tenant's count, when `wrote` (the
- * insert's CTE) returned the row: in the insert's own statement rather than from a trigger, so
- * the count costs an upsert of one row and no trigger call with its table of new rows. A
- * unique violation fails the whole statement, so a user is counted exactly when it is stored.
+ * The CTE of a users `INSERT` statement that adds to each tenant's count the users it stored:
+ * `wrote` (the insert's CTE) returns the `tenant` of each row it inserted. It runs in the
+ * insert's own statement rather than from a trigger, so the count costs an upsert of one row
+ * per tenant and no trigger call with its table of new rows, and a user is counted exactly
+ * when it is stored.
  */
-export function countInsertedUser(t: TableNames, wrote: string): string {
+export function countInsertedUsers(t: TableNames, wrote: string): string {
   return `c AS (INSERT INTO ${t.userCounts} AS c (tenant, shard, n)
-      SELECT $1, pg_backend_pid() % ${USER_COUNT_SHARDS}, 1 FROM ${wrote}
-      ON CONFLICT (tenant, shard) DO UPDATE SET n = c.n + 1)`;
+      SELECT tenant, pg_backend_pid() % ${USER_COUNT_SHARDS}, count(*) FROM ${wrote} GROUP BY tenant
+      ON CONFLICT (tenant, shard) DO UPDATE SET n = c.n + excluded.n)`;
 }
 
 /**

@@ -1,8 +1,8 @@
-import { insertEvents } from './event-statements.js';
+import { insertEventRows, insertEvents } from './event-statements.js';
 import { groupsColumn } from './groups-with-user.js';
 import type { DeleteTexts } from './postgres-table.js';
 import type { TableNames } from './table-names.js';
-import { countInsertedUser } from './user-counts.js';
+import { countInsertedUsers } from './user-counts.js';
 
 /**
  * The texts of one user write: without events, and with them (a jsonb array after the write's
@@ -34,6 +34,12 @@ export interface UserStatements {
    * user is stored.
    */
   readonly insert: WriteTexts;
+  /**
+   * $1 a jsonb array of users, each with its columns and events (see `createRows`): stores,
+   * counts and records the events of every one whose unique keys are free, in order, and
+   * returns the `tenant` and `id` of each it stored; one whose key is taken is left out.
+   */
+  readonly insertMany: string;
   readonly get: string;
   /** As `insert` plus $11 the expected version; reports `changed` and `current`. */
   readonly replace: WriteTexts;
@@ -71,12 +77,27 @@ export function userStatements(t: TableNames): UserStatements {
     (SELECT version FROM cur) AS current`;
   // The events a write records with the user, as a CTE reading the write's CTE `wrote`.
   const effects = (wrote: string, events: string) => `, ev AS (${insertEvents(t, events, wrote)})`;
-  const inserted = `WITH u AS (${insertUser} RETURNING 1), ${countInsertedUser(t, 'u')}`;
+  const inserted = `WITH u AS (${insertUser} RETURNING tenant), ${countInsertedUsers(t, 'u')}`;
+  const insertMany = `WITH x AS (SELECT r, n FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(r, n)),
+    u AS (INSERT INTO ${t.users}
+      (tenant, id, user_name, user_name_key, external_id, version, created, last_modified, doc,
+        folded)
+      SELECT r->>'tenant', r->>'id', r->>'userName', r->>'key', r->>'externalId', r->>'version',
+        (r->>'created')::timestamptz, (r->>'lastModified')::timestamptz, r->'doc', r->'folded'
+      FROM x ORDER BY n
+      ON CONFLICT DO NOTHING RETURNING tenant, id),
+    ${countInsertedUsers(t, 'u')},
+    ev AS (${insertEventRows(t, "x.r->'events'")}
+      FROM x JOIN u ON u.tenant = x.r->>'tenant' AND u.id = x.r->>'id',
+        jsonb_array_elements(x.r->'events') WITH ORDINALITY AS y(e, m)
+      ORDER BY x.n, y.m)
+    SELECT tenant, id FROM u`;
   return {
     insert: {
       plain: `${inserted} SELECT 1 FROM u`,
       events: `${inserted}${effects('u', '$11')} SELECT 1 FROM u`,
     },
+    insertMany,
     get: `SELECT doc, ${groupsColumn(t, '$2')} AS groups FROM ${t.users} WHERE tenant = $1 AND id = $2`,
     replace: {
       plain: `WITH ${cur}, ${upd} ${replaceResult}`,

@@ -1,0 +1,196 @@
+// Concurrent creates of one PostgresUserStore share statements (`CreateBatches`, a speed
+// device): each create must still end as it would alone. Stored with its count and its events
+// exactly when it succeeds, refused with the same error when its userName is taken or the
+// server refuses its values, and never failed by another create of its statement.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DirectoryEvent, DirectoryEventType } from '../../../src/contracts/event-log.js';
+import { newId } from '../../../src/core/resources/new-id.js';
+import { isScimError } from '../../../src/errors/index.js';
+import type { ScimUser } from '../../../src/schema/user-resource.js';
+import { CreateBatches } from '../../../src/stores/postgres/create-batches.js';
+import { PostgresUserStore, type QueryExecutor } from '../../../src/stores/postgres/index.js';
+import { backends, inNoGroup, makeUser, type Backend } from './harness.js';
+
+/** Counts the statements an executor sends outside transactions. */
+function counting(executor: QueryExecutor): { executor: QueryExecutor; statements: () => number } {
+  let statements = 0;
+  return {
+    executor: {
+      query: (sql, params, options) => {
+        statements += 1;
+        return executor.query(sql, params, options);
+      },
+      transaction: (fn, options) => executor.transaction(fn, options),
+    },
+    statements: () => statements,
+  };
+}
+
+for (const { name, open } of backends) {
+  describe(`concurrent creates sharing statements (${name})`, () => {
+    let backend: Backend;
+    let store: PostgresUserStore;
+    let statements: () => number;
+    let cases = 0;
+    let tenant: string;
+    const nextTenant = () => (tenant = `batch-${(cases += 1)}`);
+
+    /** The events a service records for a user created active with a mailer. */
+    const eventsOf = (
+      user: ScimUser,
+      type: DirectoryEventType = 'user.created',
+    ): DirectoryEvent[] => {
+      const data = { id: user.id, resourceType: 'User', resource: user };
+      const at = new Date().toISOString();
+      return [
+        { id: newId(), type, tenant, occurredAt: at, data },
+        { id: newId(), type: 'user.invited', tenant, occurredAt: at, data },
+      ];
+    };
+    /** The tenant's events in feed order: type, the user's id, and the resource's userName. */
+    const logged = async () =>
+      backend.executor.query<{ type: string; id: string; user_name: string | null }>(
+        `SELECT event->>'type' AS type, event->'data'->>'id' AS id,
+           event->'data'->'resource'->>'userName' AS user_name
+         FROM ${backend.tables.events} WHERE tenant = $1 ORDER BY xid, seq`,
+        [tenant],
+      );
+    const total = async () => (await store.list(tenant, { startIndex: 1, count: 1 })).totalResults;
+
+    beforeAll(async () => {
+      backend = await open();
+      const counted = counting(backend.executor);
+      statements = counted.statements;
+      store = new PostgresUserStore({
+        executor: counted.executor,
+        schema: backend.schema,
+        migrate: true,
+      });
+      await store.migrate();
+    }, 60_000);
+    afterAll(() => backend?.close());
+
+    it('stores, counts and records each of many concurrent creates, in fewer statements', async () => {
+      nextTenant();
+      const users = Array.from({ length: 40 }, () => makeUser());
+      const before = statements();
+      await Promise.all(
+        users.map((user) => store.create(tenant, user, { events: eventsOf(user) })),
+      );
+      // Fewer statements than creates: the creates below did share statements.
+      expect(statements() - before).toBeLessThan(users.length);
+
+      for (const user of users) expect(await store.get(tenant, user.id)).toEqual(inNoGroup(user));
+      expect(await total()).toBe(users.length);
+      const rows = await logged();
+      expect(rows).toHaveLength(2 * users.length);
+      for (const user of users) {
+        // Each user's two events, in the order sent, both carrying the user.
+        const own = rows.filter((row) => row.id === user.id);
+        expect(own).toEqual([
+          { type: 'user.created', id: user.id, user_name: user.userName },
+          { type: 'user.invited', id: user.id, user_name: user.userName },
+        ]);
+      }
+    });
+
+    it('lets exactly one create of a userName succeed, and the others fail as they would alone', async () => {
+      nextTenant();
+      const taken = makeUser({ userName: 'taken@example.org' });
+      await store.create(tenant, taken, { events: eventsOf(taken) });
+      // Pairs of one userName in two letter cases, and creates of the name taken before.
+      const users = Array.from({ length: 10 }, (_, i) => [
+        makeUser({ userName: `pair${i}@example.org` }),
+        makeUser({ userName: `PAIR${i}@Example.org` }),
+        makeUser({ userName: 'Taken@Example.org' }),
+      ]).flat();
+      const settled = await Promise.allSettled(
+        users.map((user) => store.create(tenant, user, { events: eventsOf(user) })),
+      );
+
+      const stored = users.filter((_, i) => settled[i]?.status === 'fulfilled');
+      expect(stored).toHaveLength(10);
+      for (let i = 0; i < 10; i++) {
+        const names = stored.map((u) => u.userName.toLowerCase());
+        expect(names.filter((n) => n === `pair${i}@example.org`)).toHaveLength(1);
+      }
+      settled.forEach((outcome, i) => {
+        if (outcome.status === 'fulfilled') return;
+        const error: unknown = outcome.reason;
+        expect(isScimError(error) && error.status === 409 && error.scimType === 'uniqueness').toBe(
+          true,
+        );
+        expect((error as Error).message).toContain(`userName "${users[i]?.userName}"`);
+      });
+      expect(await total()).toBe(11);
+      // Only the stored creates recorded events.
+      const ids = new Set((await logged()).map((row) => row.id));
+      expect(ids).toEqual(new Set([taken, ...stored].map((u) => u.id)));
+    });
+
+    it('fails only the create whose values the server refuses', async () => {
+      nextTenant();
+      // A time PostgreSQL cannot read: the core never sends one, a store must still answer it.
+      const bad = makeUser();
+      const refused = { ...bad, meta: { ...bad.meta, created: 'not a time' } };
+      let alone: unknown;
+      await store.create(tenant, refused).catch((error: unknown) => (alone = error));
+      expect(alone).toMatchObject({ code: '22007' });
+
+      const users = Array.from({ length: 20 }, () => makeUser());
+      const all = [...users.slice(0, 10), { ...refused, id: makeUser().id }, ...users.slice(10)];
+      const settled = await Promise.allSettled(
+        all.map((user) => store.create(tenant, user, { events: eventsOf(user) })),
+      );
+      expect(settled.map((s) => s.status)).toEqual(
+        all.map((user) => (user.meta.created === 'not a time' ? 'rejected' : 'fulfilled')),
+      );
+      expect(settled[10]).toMatchObject({ reason: { code: '22007' } });
+      for (const user of users) expect(await store.get(tenant, user.id)).toEqual(inNoGroup(user));
+      expect(await total()).toBe(users.length);
+      expect(await logged()).toHaveLength(2 * users.length);
+    });
+  });
+}
+
+describe('CreateBatches', () => {
+  it('fails every create of a statement that failed for another reason than its values', async () => {
+    const lost = Object.assign(new Error('Connection terminated unexpectedly'), {});
+    const alone: number[] = [];
+    const batches = new CreateBatches<number>({
+      one: async (item) => {
+        alone.push(item);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      },
+      many: () => Promise.reject(lost),
+      sizeOf: () => 1,
+    });
+    const settled = await Promise.allSettled([1, 2, 3, 4, 5, 6].map((i) => batches.write(i)));
+    // The first creates went alone; those that waited shared a statement, which failed.
+    const failed = settled.flatMap((s, i) => (s.status === 'rejected' ? [i + 1] : []));
+    expect(failed.length).toBeGreaterThan(0);
+    for (const i of failed) expect(settled[i - 1]).toMatchObject({ reason: lost });
+    expect(alone.filter((i) => failed.includes(i))).toEqual([]);
+  });
+
+  it('writes alone each create a shared statement left out, and no create twice', async () => {
+    const written: number[] = [];
+    const batches = new CreateBatches<number>({
+      one: async (item) => {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        written.push(item);
+      },
+      many: async (items) => {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        // Odd items are stored by the shared statement; even ones left out.
+        const stored = items.map((item) => item % 2 === 1);
+        written.push(...items.filter((_, i) => stored[i]));
+        return stored;
+      },
+      sizeOf: () => 1,
+    });
+    const items = Array.from({ length: 50 }, (_, i) => i);
+    await Promise.all(items.map((i) => batches.write(i)));
+    expect([...written].sort((a, b) => a - b)).toEqual(items);
+  });
+});
