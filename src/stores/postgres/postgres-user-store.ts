@@ -67,12 +67,15 @@ interface NewUser {
   readonly events: string | undefined;
 }
 
-/** A new user as an element of `insertMany`'s array; its JSON columns are already texts. */
+/**
+ * A new user as an element of `insertMany`'s array; its JSON columns are already texts. A user
+ * without events has no `events` member (SQL `NULL`, no rows), not a JSON `null`.
+ */
 function createRow({ params, events }: NewUser): string {
   const [tenant, id, userName, key, externalId, version, created, lastModified, doc, folded] =
     params;
   const text = (value: unknown) => JSON.stringify(value);
-  return `{"tenant":${text(tenant)},"id":${text(id)},"userName":${text(userName)},"key":${text(key)},"externalId":${text(externalId)},"version":${text(version)},"created":${text(created)},"lastModified":${text(lastModified)},"doc":${doc as string},"folded":${folded as string},"events":${events ?? 'null'}}`;
+  return `{"tenant":${text(tenant)},"id":${text(id)},"userName":${text(userName)},"key":${text(key)},"externalId":${text(externalId)},"version":${text(version)},"created":${text(created)},"lastModified":${text(lastModified)},"doc":${doc as string},"folded":${folded as string}${events === undefined ? '' : `,"events":${events}`}}`;
 }
 
 /** The columns every write sends, in statement order ($3 to $10). */
@@ -187,9 +190,10 @@ export class PostgresUserStore implements UserStore {
         const rows = await this.context.query<{ tenant: string; id: string }>(this.sql.insertMany, [
           `[${users.map(createRow).join(',')}]`,
         ]);
+        // Rows are inserted in the order sent, so of two creates of one id the first is stored.
         const stored = new Set(rows.map((row) => `${row.tenant}\u0000${row.id}`));
         return users.map(({ params }) =>
-          stored.has(`${String(params[0])}\u0000${String(params[1])}`),
+          stored.delete(`${String(params[0])}\u0000${String(params[1])}`),
         );
       },
       sizeOf: ({ params, events }) =>

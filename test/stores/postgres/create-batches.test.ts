@@ -74,8 +74,12 @@ for (const { name, open } of backends) {
       nextTenant();
       const users = Array.from({ length: 40 }, () => makeUser());
       const before = statements();
+      // Half of them with events, as a service records them, half without (a store's own use).
+      const withEvents = (i: number) => i % 2 === 0;
       await Promise.all(
-        users.map((user) => store.create(tenant, user, { events: eventsOf(user) })),
+        users.map((user, i) =>
+          store.create(tenant, user, withEvents(i) ? { events: eventsOf(user) } : undefined),
+        ),
       );
       // Fewer statements than creates: the creates below did share statements.
       expect(statements() - before).toBeLessThan(users.length);
@@ -83,15 +87,19 @@ for (const { name, open } of backends) {
       for (const user of users) expect(await store.get(tenant, user.id)).toEqual(inNoGroup(user));
       expect(await total()).toBe(users.length);
       const rows = await logged();
-      expect(rows).toHaveLength(2 * users.length);
-      for (const user of users) {
-        // Each user's two events, in the order sent, both carrying the user.
+      expect(rows).toHaveLength(users.length);
+      users.forEach((user, i) => {
+        // Each user's two events, in the order sent, both carrying the user; none without.
         const own = rows.filter((row) => row.id === user.id);
-        expect(own).toEqual([
-          { type: 'user.created', id: user.id, user_name: user.userName },
-          { type: 'user.invited', id: user.id, user_name: user.userName },
-        ]);
-      }
+        expect(own).toEqual(
+          withEvents(i)
+            ? [
+                { type: 'user.created', id: user.id, user_name: user.userName },
+                { type: 'user.invited', id: user.id, user_name: user.userName },
+              ]
+            : [],
+        );
+      });
     });
 
     it('lets exactly one create of a userName succeed, and the others fail as they would alone', async () => {
@@ -126,6 +134,23 @@ for (const { name, open } of backends) {
       // Only the stored creates recorded events.
       const ids = new Set((await logged()).map((row) => row.id));
       expect(ids).toEqual(new Set([taken, ...stored].map((u) => u.id)));
+    });
+
+    it('stores one of concurrent creates of one id, and refuses the others', async () => {
+      nextTenant();
+      const id = makeUser().id;
+      // Creates of one id among others, behind the first ones that run alone.
+      const shared = (i: number) => i === 4 || i === 8 || i === 9;
+      const users = Array.from({ length: 12 }, (_, i) => makeUser(shared(i) ? { id } : {}));
+      const settled = await Promise.allSettled(users.map((user) => store.create(tenant, user)));
+      const ofId = settled.filter((_, i) => shared(i));
+      expect(ofId.filter((s) => s.status === 'fulfilled')).toHaveLength(1);
+      for (const s of ofId.filter((s) => s.status === 'rejected'))
+        expect(s.reason).toMatchObject({ status: 409, scimType: 'uniqueness' });
+      expect(settled.filter((_, i) => !shared(i)).every((s) => s.status === 'fulfilled')).toBe(
+        true,
+      );
+      expect(await total()).toBe(10);
     });
 
     it('fails only the create whose values the server refuses', async () => {
