@@ -38,7 +38,7 @@ import { userStatements, writeText, type UserStatements } from './user-statement
 import { USERS_TABLE } from './filter-targets.js';
 import { usersPage } from './page-statement.js';
 import { PostgresTable } from './postgres-table.js';
-import { CreateBatches } from './create-batches.js';
+import { WriteBatches } from './write-batches.js';
 
 /** Options of {@link PostgresUserStore}. */
 export interface PostgresUserStoreOptions extends TableLocation {
@@ -61,21 +61,29 @@ export interface PostgresUserStoreOptions extends TableLocation {
 
 type Doc = Record<string, unknown>;
 
-/** A user to create: its statement's parameters ($1 to $10) and its events' parameter. */
-interface NewUser {
+/**
+ * A user write: its statement's parameters ($1 to $10, and $11 the version a replace expects)
+ * and its events' parameter.
+ */
+interface UserWrite {
   readonly params: readonly unknown[];
   readonly events: string | undefined;
 }
 
+/** The row a write writes, as a key: its tenant and id. */
+const rowOf = (params: readonly unknown[]) => `${String(params[0])}\u0000${String(params[1])}`;
+
 /**
- * A new user as an element of `insertMany`'s array; its JSON columns are already texts. A user
- * without events has no `events` member (SQL `NULL`, no rows), not a JSON `null`.
+ * A user write as an element of the array of `insertMany` or `replaceMany`; its JSON columns are
+ * already texts. A write without events has no `events` member (SQL `NULL`, no rows), not a JSON
+ * `null`.
  */
-function createRow({ params, events }: NewUser): string {
+function manyRow({ params, events }: UserWrite): string {
   const [tenant, id, userName, key, externalId, version, created, lastModified, doc, folded] =
     params;
   const text = (value: unknown) => JSON.stringify(value);
-  return `{"tenant":${text(tenant)},"id":${text(id)},"userName":${text(userName)},"key":${text(key)},"externalId":${text(externalId)},"version":${text(version)},"created":${text(created)},"lastModified":${text(lastModified)},"doc":${doc as string},"folded":${folded as string}${events === undefined ? '' : `,"events":${events}`}}`;
+  const expected = params.length > 10 ? `,"expected":${text(params[10])}` : '';
+  return `{"tenant":${text(tenant)},"id":${text(id)},"userName":${text(userName)},"key":${text(key)},"externalId":${text(externalId)},"version":${text(version)},"created":${text(created)},"lastModified":${text(lastModified)},"doc":${doc as string},"folded":${folded as string}${expected}${events === undefined ? '' : `,"events":${events}`}}`;
 }
 
 /** The columns every write sends, in statement order ($3 to $10). */
@@ -154,7 +162,8 @@ export class PostgresUserStore implements UserStore {
   private readonly context: StoreContext;
   private readonly sql: UserStatements;
   private readonly rows: PostgresTable<ScimUser>;
-  private readonly creates: CreateBatches<NewUser>;
+  private readonly creates: WriteBatches<UserWrite, void>;
+  private readonly replaces: WriteBatches<UserWrite, boolean>;
 
   constructor(options: PostgresUserStoreOptions) {
     this.context = new StoreContext(
@@ -181,23 +190,38 @@ export class PostgresUserStore implements UserStore {
       afterDelete: (tx, tenant, id, options) =>
         this.groupStore.forgetMember(tx, tenant, id, options),
     });
-    this.creates = new CreateBatches<NewUser>({
-      one: async ({ params, events }) => {
-        const [text, all] = writeText(this.sql.insert, [...params], events);
-        await this.context.query(text, all);
-      },
-      many: async (users) => {
-        const rows = await this.context.query<{ tenant: string; id: string }>(this.sql.insertMany, [
-          `[${users.map(createRow).join(',')}]`,
+    this.creates = this.batches(this.sql.insertMany, undefined, async ({ params, events }) => {
+      const [text, all] = writeText(this.sql.insert, [...params], events);
+      await this.context.query(text, all);
+    });
+    this.replaces = this.batches(this.sql.replaceMany, true, async ({ params, events }) => {
+      const [text, all] = writeText(this.sql.replace, [...params], events);
+      return settleWrite((await this.context.query<WriteOutcome>(text, all))[0]);
+    });
+  }
+
+  /**
+   * Concurrent writes of one kind, several to a statement (`many`, see `WriteBatches`); `one`
+   * writes one alone, and `written` is what a write the shared statement wrote answers.
+   */
+  private batches<R>(
+    many: string,
+    written: R,
+    one: (write: UserWrite) => Promise<R>,
+  ): WriteBatches<UserWrite, R> {
+    return new WriteBatches<UserWrite, R>({
+      one,
+      many: async (writes) => {
+        const rows = await this.context.query<{ tenant: string; id: string }>(many, [
+          `[${writes.map(manyRow).join(',')}]`,
         ]);
-        // Rows are inserted in the order sent, so of two creates of one id the first is stored.
-        const stored = new Set(rows.map((row) => `${row.tenant}\u0000${row.id}`));
-        return users.map(({ params }) =>
-          stored.delete(`${String(params[0])}\u0000${String(params[1])}`),
-        );
+        const wrote = new Set(rows.map((row) => rowOf([row.tenant, row.id])));
+        return writes.map(({ params }) => wrote.has(rowOf(params)));
       },
+      written,
       sizeOf: ({ params, events }) =>
         (params[8] as string).length + (params[9] as string).length + (events?.length ?? 0),
+      rowOf: ({ params }) => rowOf(params),
     });
   }
 
@@ -226,18 +250,12 @@ export class PostgresUserStore implements UserStore {
 
   /** Replaces a user at its expected version; `false` when there is no such user. */
   async replace(tenant: string, user: ScimUser, options: ReplaceOptions): Promise<boolean> {
-    const [text, params] = writeText(
-      this.sql.replace,
-      [tenant, user.id, ...userColumns(user), options.expectedVersion],
-      eventsParam(options.events),
-    );
-    let rows: WriteOutcome[];
+    const params = [tenant, user.id, ...userColumns(user), options.expectedVersion];
     try {
-      rows = await this.context.query<WriteOutcome>(text, params);
+      return await this.replaces.write({ params, events: eventsParam(options.events) });
     } catch (error) {
       throw toStoreError(error, this.context.tables, user.userName);
     }
-    return settleWrite(rows[0]);
   }
 
   /** Deletes a user and its memberships; `false` when there is no such user. */

@@ -40,6 +40,12 @@ export interface UserStatements {
    * returns the `tenant` and `id` of each it stored; one whose key is taken is left out.
    */
   readonly insertMany: string;
+  /**
+   * $1 a jsonb array of users, each with its columns, the version it replaces (`expected`) and
+   * its events: replaces, and records the events of, every one still at its expected version,
+   * in order, and returns the `tenant` and `id` of each it replaced. No two may be of one user.
+   */
+  readonly replaceMany: string;
   readonly get: string;
   /** As `insert` plus $11 the expected version; reports `changed` and `current`. */
   readonly replace: WriteTexts;
@@ -78,7 +84,14 @@ export function userStatements(t: TableNames): UserStatements {
   // The events a write records with the user, as a CTE reading the write's CTE `wrote`.
   const effects = (wrote: string, events: string) => `, ev AS (${insertEvents(t, events, wrote)})`;
   const inserted = `WITH u AS (${insertUser} RETURNING tenant), ${countInsertedUsers(t, 'u')}`;
-  const insertMany = `WITH x AS (SELECT r, n FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(r, n)),
+  // The rows of a statement of several writes: each element of $1, with its place in it.
+  const manyRows = `x AS (SELECT r, n FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(r, n))`;
+  // The events of each write of such a statement that `wrote` (its CTE) returns, in order.
+  const eventsOfMany = (wrote: string) => `ev AS (${insertEventRows(t, "x.r->'events'")}
+      FROM x JOIN ${wrote} ON ${wrote}.tenant = x.r->>'tenant' AND ${wrote}.id = x.r->>'id',
+        jsonb_array_elements(x.r->'events') WITH ORDINALITY AS y(e, m)
+      ORDER BY x.n, y.m)`;
+  const insertMany = `WITH ${manyRows},
     u AS (INSERT INTO ${t.users}
       (tenant, id, user_name, user_name_key, external_id, version, created, last_modified, doc,
         folded)
@@ -87,10 +100,16 @@ export function userStatements(t: TableNames): UserStatements {
       FROM x ORDER BY n
       ON CONFLICT DO NOTHING RETURNING tenant, id),
     ${countInsertedUsers(t, 'u')},
-    ev AS (${insertEventRows(t, "x.r->'events'")}
-      FROM x JOIN u ON u.tenant = x.r->>'tenant' AND u.id = x.r->>'id',
-        jsonb_array_elements(x.r->'events') WITH ORDINALITY AS y(e, m)
-      ORDER BY x.n, y.m)
+    ${eventsOfMany('u')}
+    SELECT tenant, id FROM u`;
+  const replaceMany = `WITH ${manyRows},
+    u AS (UPDATE ${t.users} AS s SET user_name = r->>'userName', user_name_key = r->>'key',
+        external_id = r->>'externalId', version = r->>'version',
+        created = (r->>'created')::timestamptz, last_modified = (r->>'lastModified')::timestamptz,
+        doc = r->'doc', folded = r->'folded'
+      FROM x WHERE s.tenant = r->>'tenant' AND s.id = r->>'id' AND s.version = r->>'expected'
+      RETURNING s.tenant, s.id),
+    ${eventsOfMany('u')}
     SELECT tenant, id FROM u`;
   return {
     insert: {
@@ -98,6 +117,7 @@ export function userStatements(t: TableNames): UserStatements {
       events: `${inserted}${effects('u', '$11')} SELECT 1 FROM u`,
     },
     insertMany,
+    replaceMany,
     get: `SELECT doc, ${groupsColumn(t, '$2')} AS groups FROM ${t.users} WHERE tenant = $1 AND id = $2`,
     replace: {
       plain: `WITH ${cur}, ${upd} ${replaceResult}`,

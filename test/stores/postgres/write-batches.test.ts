@@ -1,13 +1,14 @@
-// Concurrent creates of one PostgresUserStore share statements (`CreateBatches`, a speed
-// device): each create must still end as it would alone. Stored with its count and its events
-// exactly when it succeeds, refused with the same error when its userName is taken or the
-// server refuses its values, and never failed by another create of its statement.
+// Concurrent creates, and concurrent replaces, of one PostgresUserStore share statements
+// (`WriteBatches`, a speed device): each write must still end as it would alone. Written with its
+// count and its events exactly when it succeeds, refused with the same error when its userName
+// is taken, its version stale, its user missing or its values refused by the server, and never
+// failed by another write of its statement.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DirectoryEvent, DirectoryEventType } from '../../../src/contracts/event-log.js';
 import { newId } from '../../../src/core/resources/new-id.js';
 import { isScimError } from '../../../src/errors/index.js';
 import type { ScimUser } from '../../../src/schema/user-resource.js';
-import { CreateBatches } from '../../../src/stores/postgres/create-batches.js';
+import { WriteBatches, type BatchWriter } from '../../../src/stores/postgres/write-batches.js';
 import { PostgresUserStore, type QueryExecutor } from '../../../src/stores/postgres/index.js';
 import { backends, inNoGroup, makeUser, type Backend } from './harness.js';
 
@@ -27,7 +28,7 @@ function counting(executor: QueryExecutor): { executor: QueryExecutor; statement
 }
 
 for (const { name, open } of backends) {
-  describe(`concurrent creates sharing statements (${name})`, () => {
+  describe(`concurrent writes sharing statements (${name})`, () => {
     let backend: Backend;
     let store: PostgresUserStore;
     let statements: () => number;
@@ -153,6 +154,115 @@ for (const { name, open } of backends) {
       expect(await total()).toBe(10);
     });
 
+    /** `user` at its next version, renamed, as a PUT or PATCH would hand it to the store. */
+    const next = (user: ScimUser, changes: Partial<ScimUser> = {}): ScimUser => ({
+      ...user,
+      displayName: `Next ${user.id}`,
+      ...changes,
+      meta: { ...user.meta, version: 'W/"2"', lastModified: '2025-02-01T00:00:00.000Z' },
+    });
+    const updated = (user: ScimUser): DirectoryEvent[] => [
+      {
+        id: newId(),
+        type: 'user.updated',
+        tenant,
+        occurredAt: new Date().toISOString(),
+        data: { id: user.id, resourceType: 'User', resource: user },
+      },
+    ];
+
+    it('replaces, and records, each of many concurrent replaces, in fewer statements', async () => {
+      nextTenant();
+      const users = Array.from({ length: 30 }, () => makeUser());
+      for (const user of users) await store.create(tenant, user);
+      const before = statements();
+      const answers = await Promise.all(
+        users.map((user) =>
+          store.replace(tenant, next(user), {
+            expectedVersion: 'W/"1"',
+            events: updated(next(user)),
+          }),
+        ),
+      );
+      expect(statements() - before).toBeLessThan(users.length);
+      expect(answers).toEqual(users.map(() => true));
+      for (const user of users)
+        expect(await store.get(tenant, user.id)).toEqual(inNoGroup(next(user)));
+      // One event each, carrying the user; concurrent writes commit in no set order.
+      const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
+      expect((await logged()).sort(byId)).toEqual(
+        users
+          .map((user) => ({ type: 'user.updated', id: user.id, user_name: user.userName }))
+          .sort(byId),
+      );
+    });
+
+    it('answers each of concurrent replaces as it would alone', async () => {
+      nextTenant();
+      const plain = Array.from({ length: 8 }, () => makeUser());
+      const [stale, twice] = [makeUser(), makeUser()];
+      for (const user of [...plain, stale, twice]) await store.create(tenant, user);
+      const missing = makeUser();
+      const replace = (user: ScimUser, expectedVersion = 'W/"1"') =>
+        store.replace(tenant, user, { expectedVersion, events: updated(user) });
+
+      const settled = await Promise.allSettled([
+        ...plain.map((user) => replace(next(user))),
+        replace(next(stale), 'W/"7"'),
+        replace(next(missing)),
+        replace(next(twice, { displayName: 'first' })),
+        replace(next(twice, { displayName: 'second' })),
+      ]);
+
+      const [staleOutcome, missingOutcome, ...twiceOutcomes] = settled.slice(8);
+      expect(settled.slice(0, 8)).toEqual(plain.map(() => ({ status: 'fulfilled', value: true })));
+      expect(staleOutcome).toMatchObject({ status: 'rejected', reason: { status: 412 } });
+      expect(missingOutcome).toEqual({ status: 'fulfilled', value: false });
+      // Two replaces of one user at one version: one replaces it, the other finds it stale.
+      expect(twiceOutcomes.map((o) => o?.status).sort()).toEqual(['fulfilled', 'rejected']);
+      const lost = twiceOutcomes.find((o) => o?.status === 'rejected');
+      expect(lost).toMatchObject({ reason: { status: 412 } });
+      const won = twiceOutcomes.findIndex((o) => o?.status === 'fulfilled');
+      expect((await store.get(tenant, twice.id))?.displayName).toBe(['first', 'second'][won]);
+
+      for (const user of plain)
+        expect(await store.get(tenant, user.id)).toEqual(inNoGroup(next(user)));
+      expect(await store.get(tenant, stale.id)).toEqual(inNoGroup(stale));
+      expect(await store.get(tenant, missing.id)).toBeNull();
+      // Only the replaces that wrote recorded their event.
+      const ids = (await logged()).map((row) => row.id).sort();
+      expect(ids).toEqual([...plain, twice].map((u) => u.id).sort());
+    });
+
+    it('fails only the replace that takes a userName another user holds', async () => {
+      nextTenant();
+      const users = Array.from({ length: 12 }, () => makeUser());
+      for (const user of users) await store.create(tenant, user);
+      const [holder, renamed] = users as [ScimUser, ScimUser];
+      const rest = users.slice(2);
+      const settled = await Promise.allSettled([
+        ...rest
+          .slice(0, 5)
+          .map((user) => store.replace(tenant, next(user), { expectedVersion: 'W/"1"' })),
+        store.replace(tenant, next(renamed, { userName: holder.userName.toUpperCase() }), {
+          expectedVersion: 'W/"1"',
+        }),
+        ...rest
+          .slice(5)
+          .map((user) => store.replace(tenant, next(user), { expectedVersion: 'W/"1"' })),
+      ]);
+      expect(settled[5]).toMatchObject({
+        status: 'rejected',
+        reason: { status: 409, scimType: 'uniqueness' },
+      });
+      expect(settled.filter((_, i) => i !== 5)).toEqual(
+        rest.map(() => ({ status: 'fulfilled', value: true })),
+      );
+      expect(await store.get(tenant, renamed.id)).toEqual(inNoGroup(renamed));
+      for (const user of rest)
+        expect(await store.get(tenant, user.id)).toEqual(inNoGroup(next(user)));
+    });
+
     it('fails only the create whose values the server refuses', async () => {
       nextTenant();
       // A time PostgreSQL cannot read: the core never sends one, a store must still answer it.
@@ -178,44 +288,91 @@ for (const { name, open } of backends) {
   });
 }
 
-describe('CreateBatches', () => {
-  it('fails every create of a statement that failed for another reason than its values', async () => {
-    const lost = Object.assign(new Error('Connection terminated unexpectedly'), {});
+/** A writer of numbers for `WriteBatches`, each its own row unless `rowOf` says otherwise. */
+function numbers(writer: Partial<BatchWriter<number, string>>): BatchWriter<number, string> {
+  return {
+    one: async () => 'alone',
+    many: async (items) => items.map(() => true),
+    written: 'shared',
+    sizeOf: () => 1,
+    rowOf: (item) => String(item),
+    ...writer,
+  };
+}
+const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+
+describe('WriteBatches', () => {
+  it('fails every write of a statement that failed for another reason than its values', async () => {
+    const lost = new Error('Connection terminated unexpectedly');
     const alone: number[] = [];
-    const batches = new CreateBatches<number>({
-      one: async (item) => {
-        alone.push(item);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      },
-      many: () => Promise.reject(lost),
-      sizeOf: () => 1,
-    });
+    const batches = new WriteBatches(
+      numbers({
+        one: async (item) => {
+          alone.push(item);
+          await tick();
+          return 'alone';
+        },
+        many: () => Promise.reject(lost),
+      }),
+    );
     const settled = await Promise.allSettled([1, 2, 3, 4, 5, 6].map((i) => batches.write(i)));
-    // The first creates went alone; those that waited shared a statement, which failed.
+    // The first writes went alone; those that waited shared a statement, which failed.
     const failed = settled.flatMap((s, i) => (s.status === 'rejected' ? [i + 1] : []));
     expect(failed.length).toBeGreaterThan(0);
     for (const i of failed) expect(settled[i - 1]).toMatchObject({ reason: lost });
     expect(alone.filter((i) => failed.includes(i))).toEqual([]);
   });
 
-  it('writes alone each create a shared statement left out, and no create twice', async () => {
+  it('writes alone each write a shared statement left out, and no write twice', async () => {
     const written: number[] = [];
-    const batches = new CreateBatches<number>({
-      one: async (item) => {
-        await new Promise((resolve) => setTimeout(resolve, 1));
-        written.push(item);
-      },
-      many: async (items) => {
-        await new Promise((resolve) => setTimeout(resolve, 1));
-        // Odd items are stored by the shared statement; even ones left out.
-        const stored = items.map((item) => item % 2 === 1);
-        written.push(...items.filter((_, i) => stored[i]));
-        return stored;
-      },
-      sizeOf: () => 1,
-    });
+    const batches = new WriteBatches(
+      numbers({
+        one: async (item) => {
+          await tick();
+          written.push(item);
+          return 'alone';
+        },
+        many: async (items) => {
+          await tick();
+          // Odd items are written by the shared statement; even ones left out.
+          const wrote = items.map((item) => item % 2 === 1);
+          written.push(...items.filter((_, i) => wrote[i]));
+          return wrote;
+        },
+      }),
+    );
     const items = Array.from({ length: 50 }, (_, i) => i);
-    await Promise.all(items.map((i) => batches.write(i)));
+    const answers = await Promise.all(items.map((i) => batches.write(i)));
     expect([...written].sort((a, b) => a - b)).toEqual(items);
+    // What each answers: a shared statement's write its `written`, one alone its own answer.
+    expect(answers.filter((a) => a === 'shared').length).toBeGreaterThan(0);
+    answers.forEach((answer, i) => {
+      if (answer === 'shared') expect(i % 2).toBe(1);
+    });
+  });
+
+  it('never puts two writes of one row in one statement', async () => {
+    const statements: number[][] = [];
+    const batches = new WriteBatches(
+      numbers({
+        one: async (item) => {
+          statements.push([item]);
+          await tick();
+          return 'alone';
+        },
+        many: async (items) => {
+          statements.push([...items]);
+          await tick();
+          return items.map(() => true);
+        },
+        rowOf: (item) => String(item % 3),
+      }),
+    );
+    await Promise.all(Array.from({ length: 30 }, (_, i) => batches.write(i)));
+    expect(statements.flat().sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 30 }, (_, i) => i),
+    );
+    for (const items of statements)
+      expect(new Set(items.map((i) => i % 3)).size).toBe(items.length);
   });
 });
