@@ -35,7 +35,7 @@ export interface UserStatements {
    */
   readonly insert: WriteTexts;
   /**
-   * $1 a jsonb array of users, each with its columns and events (see `createRows`): stores,
+   * $1 a jsonb array of users, each with its columns and events (`manyRow` of the store): stores,
    * counts and records the events of every one whose unique keys are free, in order, and
    * returns the `tenant` and `id` of each it stored; one whose key is taken is left out.
    */
