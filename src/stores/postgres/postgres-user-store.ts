@@ -38,7 +38,7 @@ import { userStatements, writeText, type UserStatements } from './user-statement
 import { USERS_TABLE } from './filter-targets.js';
 import { usersPage } from './page-statement.js';
 import { PostgresTable } from './postgres-table.js';
-import { WriteBatches } from './write-batches.js';
+import { LEFT_OUT, StatementBatches } from './statement-batches.js';
 
 /** Options of {@link PostgresUserStore}. */
 export interface PostgresUserStoreOptions extends TableLocation {
@@ -162,8 +162,9 @@ export class PostgresUserStore implements UserStore {
   private readonly context: StoreContext;
   private readonly sql: UserStatements;
   private readonly rows: PostgresTable<ScimUser>;
-  private readonly creates: WriteBatches<UserWrite, void>;
-  private readonly replaces: WriteBatches<UserWrite, boolean>;
+  private readonly reads: StatementBatches<readonly [string, string], ScimUser | null>;
+  private readonly creates: StatementBatches<UserWrite, void>;
+  private readonly replaces: StatementBatches<UserWrite, boolean>;
 
   constructor(options: PostgresUserStoreOptions) {
     this.context = new StoreContext(
@@ -190,35 +191,52 @@ export class PostgresUserStore implements UserStore {
       afterDelete: (tx, tenant, id, options) =>
         this.groupStore.forgetMember(tx, tenant, id, options),
     });
-    this.creates = this.batches(this.sql.insertMany, undefined, async ({ params, events }) => {
+    this.reads = new StatementBatches<readonly [string, string], ScimUser | null>({
+      one: ([tenant, id]) => this.rows.get(this.sql.get, tenant, id),
+      many: async (keys) => {
+        const rows = await this.context.query<{
+          tenant: string;
+          id: string;
+          doc: Doc;
+          groups: unknown;
+        }>(this.sql.getMany, [JSON.stringify(keys)]);
+        const found = new Map(rows.map((row) => [rowOf([row.tenant, row.id]), row]));
+        return keys.map((key) => {
+          const row = found.get(rowOf(key));
+          return row ? withGroups(row.doc, row.groups) : null;
+        });
+      },
+      sizeOf: () => 0,
+      rowOf,
+    });
+    this.creates = this.writes(this.sql.insertMany, undefined, async ({ params, events }) => {
       const [text, all] = writeText(this.sql.insert, [...params], events);
       await this.context.query(text, all);
     });
-    this.replaces = this.batches(this.sql.replaceMany, true, async ({ params, events }) => {
+    this.replaces = this.writes(this.sql.replaceMany, true, async ({ params, events }) => {
       const [text, all] = writeText(this.sql.replace, [...params], events);
       return settleWrite((await this.context.query<WriteOutcome>(text, all))[0]);
     });
   }
 
   /**
-   * Concurrent writes of one kind, several to a statement (`many`, see `WriteBatches`); `one`
-   * writes one alone, and `written` is what a write the shared statement wrote answers.
+   * Concurrent writes of one kind, several to a statement (`many`, see `StatementBatches`);
+   * `one` writes one alone, and `written` is what a write the shared statement wrote answers.
    */
-  private batches<R>(
+  private writes<R>(
     many: string,
     written: R,
     one: (write: UserWrite) => Promise<R>,
-  ): WriteBatches<UserWrite, R> {
-    return new WriteBatches<UserWrite, R>({
+  ): StatementBatches<UserWrite, R> {
+    return new StatementBatches<UserWrite, R>({
       one,
       many: async (writes) => {
         const rows = await this.context.query<{ tenant: string; id: string }>(many, [
           `[${writes.map(manyRow).join(',')}]`,
         ]);
         const wrote = new Set(rows.map((row) => rowOf([row.tenant, row.id])));
-        return writes.map(({ params }) => wrote.has(rowOf(params)));
+        return writes.map(({ params }) => (wrote.has(rowOf(params)) ? written : LEFT_OUT));
       },
-      written,
       sizeOf: ({ params, events }) =>
         (params[8] as string).length + (params[9] as string).length + (events?.length ?? 0),
       rowOf: ({ params }) => rowOf(params),
@@ -234,7 +252,7 @@ export class PostgresUserStore implements UserStore {
   async create(tenant: string, user: ScimUser, effects?: WriteEffects): Promise<void> {
     const params = [tenant, user.id, ...userColumns(user)];
     try {
-      await this.creates.write({ params, events: eventsParam(effects?.events) });
+      await this.creates.run({ params, events: eventsParam(effects?.events) });
     } catch (error) {
       throw toStoreError(error, this.context.tables, user.userName);
     }
@@ -245,14 +263,14 @@ export class PostgresUserStore implements UserStore {
    * a group (see `withGroups`).
    */
   async get(tenant: string, id: string): Promise<ScimUser | null> {
-    return this.rows.get(this.sql.get, tenant, id);
+    return this.reads.run([tenant, id]);
   }
 
   /** Replaces a user at its expected version; `false` when there is no such user. */
   async replace(tenant: string, user: ScimUser, options: ReplaceOptions): Promise<boolean> {
     const params = [tenant, user.id, ...userColumns(user), options.expectedVersion];
     try {
-      return await this.replaces.write({ params, events: eventsParam(options.events) });
+      return await this.replaces.run({ params, events: eventsParam(options.events) });
     } catch (error) {
       throw toStoreError(error, this.context.tables, user.userName);
     }

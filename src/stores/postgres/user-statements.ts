@@ -47,6 +47,11 @@ export interface UserStatements {
    */
   readonly replaceMany: string;
   readonly get: string;
+  /**
+   * $1 a jsonb array of `[tenant, id]` pairs: each user there is, as `get` reads it, with its
+   * `tenant` and `id`.
+   */
+  readonly getMany: string;
   /** As `insert` plus $11 the expected version; reports `changed` and `current`. */
   readonly replace: WriteTexts;
   /** $1 tenant, $2 id, then the events or nothing: returns a row when it deleted. */
@@ -119,6 +124,9 @@ export function userStatements(t: TableNames): UserStatements {
     insertMany,
     replaceMany,
     get: `SELECT doc, ${groupsColumn(t, '$2')} AS groups FROM ${t.users} WHERE tenant = $1 AND id = $2`,
+    getMany: `SELECT u.tenant, u.id, u.doc, ${groupsColumn(t, 'u.id', 'u.tenant')} AS groups
+      FROM jsonb_array_elements($1::jsonb) AS k(r)
+        JOIN ${t.users} AS u ON u.tenant = r->>0 AND u.id = r->>1`,
     replace: {
       plain: `WITH ${cur}, ${upd} ${replaceResult}`,
       events: `WITH ${cur}, ${upd}${effects('upd', '$12')} ${replaceResult}`,

@@ -1,14 +1,20 @@
-// Concurrent creates, and concurrent replaces, of one PostgresUserStore share statements
-// (`WriteBatches`, a speed device): each write must still end as it would alone. Written with its
-// count and its events exactly when it succeeds, refused with the same error when its userName
-// is taken, its version stale, its user missing or its values refused by the server, and never
-// failed by another write of its statement.
+// Concurrent reads by id, creates and replaces of one PostgresUserStore share statements
+// (`StatementBatches`, a speed device): each must still end as it would alone. A read answers
+// what it reads alone; a write is written with its count and its events exactly when it
+// succeeds, refused with the same error when its userName is taken, its version stale, its user
+// missing or its values refused by the server, and never failed by another of its statement.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DirectoryEvent, DirectoryEventType } from '../../../src/contracts/event-log.js';
 import { newId } from '../../../src/core/resources/new-id.js';
 import { isScimError } from '../../../src/errors/index.js';
+import type { ScimGroup } from '../../../src/schema/group-schema.js';
+import { GROUP_SCHEMA } from '../../../src/schema/urns.js';
 import type { ScimUser } from '../../../src/schema/user-resource.js';
-import { WriteBatches, type BatchWriter } from '../../../src/stores/postgres/write-batches.js';
+import {
+  LEFT_OUT,
+  StatementBatches,
+  type BatchedStatement,
+} from '../../../src/stores/postgres/statement-batches.js';
 import { PostgresUserStore, type QueryExecutor } from '../../../src/stores/postgres/index.js';
 import { backends, inNoGroup, makeUser, type Backend } from './harness.js';
 
@@ -263,6 +269,44 @@ for (const { name, open } of backends) {
         expect(await store.get(tenant, user.id)).toEqual(inNoGroup(next(user)));
     });
 
+    it('reads each of many concurrent reads as it reads alone, in fewer statements', async () => {
+      nextTenant();
+      const groups = store.groups;
+      const users = Array.from({ length: 24 }, () => makeUser());
+      for (const user of users) await store.create(tenant, user);
+      const at = '2025-01-01T00:00:00.000Z';
+      const group = (id: string): ScimGroup => ({
+        schemas: [GROUP_SCHEMA],
+        id,
+        displayName: `Group ${id}`,
+        meta: { resourceType: 'Group', created: at, lastModified: at, version: 'W/"1"' },
+      });
+      // One user in a group, one in a group that is itself in a group.
+      const [direct, nested] = users as [ScimUser, ScimUser];
+      await groups.create(tenant, group(`${tenant}-a`), [{ value: direct.id }]);
+      await groups.create(tenant, group(`${tenant}-b`), [{ value: nested.id }]);
+      await groups.create(tenant, group(`${tenant}-c`), [{ value: `${tenant}-b` }]);
+      const missing = makeUser().id;
+      // Reads of this tenant's users, of one that does not exist, and of them from another tenant.
+      const reads: [string, string][] = [
+        ...users.map((u): [string, string] => [tenant, u.id]),
+        [tenant, missing],
+        [`${tenant}-other`, direct.id],
+        [`${tenant}-other`, users[5]?.id ?? ''],
+      ];
+      const alone: unknown[] = [];
+      for (const [t, id] of reads) alone.push(await store.get(t, id));
+
+      const before = statements();
+      const together = await Promise.all(reads.map(([t, id]) => store.get(t, id)));
+      expect(statements() - before).toBeLessThan(reads.length);
+      expect(together).toEqual(alone);
+      expect(together.filter((u) => u === null)).toHaveLength(3);
+      expect((together[0] as ScimUser & { groups?: unknown }).groups).toEqual([
+        { value: `${tenant}-a`, display: `Group ${tenant}-a`, type: 'direct' },
+      ]);
+    });
+
     it('fails only the create whose values the server refuses', async () => {
       nextTenant();
       // A time PostgreSQL cannot read: the core never sends one, a store must still answer it.
@@ -288,24 +332,25 @@ for (const { name, open } of backends) {
   });
 }
 
-/** A writer of numbers for `WriteBatches`, each its own row unless `rowOf` says otherwise. */
-function numbers(writer: Partial<BatchWriter<number, string>>): BatchWriter<number, string> {
+/** Statements of numbers for `StatementBatches`, each its own row unless `rowOf` says otherwise. */
+function numbers(
+  statement: Partial<BatchedStatement<number, string>>,
+): BatchedStatement<number, string> {
   return {
     one: async () => 'alone',
-    many: async (items) => items.map(() => true),
-    written: 'shared',
+    many: async (items) => items.map(() => 'shared'),
     sizeOf: () => 1,
     rowOf: (item) => String(item),
-    ...writer,
+    ...statement,
   };
 }
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
 
-describe('WriteBatches', () => {
+describe('StatementBatches', () => {
   it('fails every write of a statement that failed for another reason than its values', async () => {
     const lost = new Error('Connection terminated unexpectedly');
     const alone: number[] = [];
-    const batches = new WriteBatches(
+    const batches = new StatementBatches(
       numbers({
         one: async (item) => {
           alone.push(item);
@@ -315,7 +360,7 @@ describe('WriteBatches', () => {
         many: () => Promise.reject(lost),
       }),
     );
-    const settled = await Promise.allSettled([1, 2, 3, 4, 5, 6].map((i) => batches.write(i)));
+    const settled = await Promise.allSettled([1, 2, 3, 4, 5, 6].map((i) => batches.run(i)));
     // The first writes went alone; those that waited shared a statement, which failed.
     const failed = settled.flatMap((s, i) => (s.status === 'rejected' ? [i + 1] : []));
     expect(failed.length).toBeGreaterThan(0);
@@ -325,7 +370,7 @@ describe('WriteBatches', () => {
 
   it('writes alone each write a shared statement left out, and no write twice', async () => {
     const written: number[] = [];
-    const batches = new WriteBatches(
+    const batches = new StatementBatches(
       numbers({
         one: async (item) => {
           await tick();
@@ -335,16 +380,16 @@ describe('WriteBatches', () => {
         many: async (items) => {
           await tick();
           // Odd items are written by the shared statement; even ones left out.
-          const wrote = items.map((item) => item % 2 === 1);
-          written.push(...items.filter((_, i) => wrote[i]));
-          return wrote;
+          const wrote = items.filter((item) => item % 2 === 1);
+          written.push(...wrote);
+          return items.map((item) => (wrote.includes(item) ? 'shared' : LEFT_OUT));
         },
       }),
     );
     const items = Array.from({ length: 50 }, (_, i) => i);
-    const answers = await Promise.all(items.map((i) => batches.write(i)));
+    const answers = await Promise.all(items.map((i) => batches.run(i)));
     expect([...written].sort((a, b) => a - b)).toEqual(items);
-    // What each answers: a shared statement's write its `written`, one alone its own answer.
+    // What each answers: what its shared statement answered, or what it answered alone.
     expect(answers.filter((a) => a === 'shared').length).toBeGreaterThan(0);
     answers.forEach((answer, i) => {
       if (answer === 'shared') expect(i % 2).toBe(1);
@@ -353,7 +398,7 @@ describe('WriteBatches', () => {
 
   it('never puts two writes of one row in one statement', async () => {
     const statements: number[][] = [];
-    const batches = new WriteBatches(
+    const batches = new StatementBatches(
       numbers({
         one: async (item) => {
           statements.push([item]);
@@ -363,12 +408,12 @@ describe('WriteBatches', () => {
         many: async (items) => {
           statements.push([...items]);
           await tick();
-          return items.map(() => true);
+          return items.map(() => 'shared');
         },
         rowOf: (item) => String(item % 3),
       }),
     );
-    await Promise.all(Array.from({ length: 30 }, (_, i) => batches.write(i)));
+    await Promise.all(Array.from({ length: 30 }, (_, i) => batches.run(i)));
     expect(statements.flat().sort((a, b) => a - b)).toEqual(
       Array.from({ length: 30 }, (_, i) => i),
     );

@@ -1,66 +1,69 @@
-/** How {@link WriteBatches} writes: alone, or several in one statement. */
-export interface BatchWriter<T, R> {
-  /** Writes one item in its own statement, as the store would without batches. */
+/** What a shared statement answers for an item it left out: that item then runs alone. */
+export const LEFT_OUT: unique symbol = Symbol('left out');
+
+/** How {@link StatementBatches} runs its items: alone, or several in one statement. */
+export interface BatchedStatement<T, R> {
+  /** Runs one item in its own statement, as the store would without batches. */
   one(item: T): Promise<R>;
   /**
-   * Writes several items in one statement and tells, for each in order, whether it wrote it;
-   * one it left out (a unique key taken, a stale version, no such row) is then written alone.
+   * Runs several items in one statement and answers each, in order, or {@link LEFT_OUT} for one
+   * it did not write (a unique key taken, a stale version, no such row), which then runs alone.
    * Rejects as a whole.
    */
-  many(items: readonly T[]): Promise<readonly boolean[]>;
-  /** What {@link WriteBatches.write} answers for an item a shared statement wrote. */
-  readonly written: R;
+  many(items: readonly T[]): Promise<readonly (R | typeof LEFT_OUT)[]>;
   /** About how many bytes an item sends, to keep one statement's parameter bounded. */
   sizeOf(item: T): number;
-  /** The row an item writes: two items of one row never share a statement. */
+  /** The row an item reads or writes: two items of one row never share a statement. */
   rowOf(item: T): string;
 }
 
-/** A write waiting for its statement. */
+/** An item waiting for its statement. */
 interface Waiting<T, R> {
   readonly item: T;
   readonly resolve: (result: R) => void;
   readonly reject: (error: unknown) => void;
 }
 
-/** The most statements of one kind of write of a store running at once. */
+/** The most statements of one kind of a store running at once. */
 const STATEMENTS_AT_ONCE = 2;
-/** The most writes, and about the most bytes, one statement takes. */
-const MOST_WRITES = 100;
+/** The most items, and about the most bytes, one statement takes. */
+const MOST_ITEMS = 100;
 const MOST_BYTES = 1 << 20;
 
 /**
- * Writes concurrent writes of one kind (a store's creates, its replaces) several to a statement:
- * a speed device of the PostgreSQL store, see `bench/DEVICES.md`. At most two such statements
- * run at once; the writes that arrive meanwhile wait, and the next statement takes all of them
- * that fit, never two of one row. The database then commits and flushes them once instead of
- * once each, which is much of what a write costs it.
+ * Runs concurrent statements of one kind (a store's reads of one resource by id, its creates,
+ * its replaces) several to a statement: a speed device of the PostgreSQL store, see
+ * `bench/DEVICES.md`. At most two such statements run at once; the items that arrive meanwhile
+ * wait, and the next statement takes all of them that fit, never two of one row. The database
+ * then starts, runs and commits one statement for them instead of one each, which is much of
+ * what a read or a write costs it.
  *
- * Each write keeps the outcome it has alone:
- * - a write that arrives while fewer than two statements run is written alone, by the store's
- *   own statement;
+ * Each item keeps the outcome it has alone:
+ * - an item that arrives while fewer than two statements run runs alone, in the store's own
+ *   statement;
+ * - a read answers the state of a statement that began after the read arrived, as alone;
  * - a shared statement writes each of its writes entirely or not at all (its row, its events,
  *   its count), and exactly when the write would succeed alone at that moment;
- * - a write the statement left out is written alone after it, which answers what it would have
+ * - a write the statement left out runs alone after it, which answers what it would have
  *   alone: a uniqueness error, a version conflict, "not found", or success when what stood in
  *   its way changed meanwhile;
  * - when the server refuses the statement for what it holds or for the way it ran into another
  *   (SQLSTATE classes 22, 23 and 54: a value, a constraint, a limit; 40: a deadlock or a
- *   serialization failure), it wrote none of them and each is written alone, so one write's
+ *   serialization failure), it wrote none of them and each item runs alone, so one item's
  *   fault is never another's; any other failure (the connection, the timeout) is the failure
  *   each of them meets.
  */
-export class WriteBatches<T, R> {
-  readonly #writer: BatchWriter<T, R>;
+export class StatementBatches<T, R> {
+  readonly #statement: BatchedStatement<T, R>;
   #waiting: Waiting<T, R>[] = [];
   #running = 0;
 
-  constructor(writer: BatchWriter<T, R>) {
-    this.#writer = writer;
+  constructor(statement: BatchedStatement<T, R>) {
+    this.#statement = statement;
   }
 
-  /** Writes an item, alone or with others that wait at the same time. */
-  write(item: T): Promise<R> {
+  /** Runs an item, alone or with others that wait at the same time. */
+  run(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.#waiting.push({ item, resolve, reject });
       this.#start();
@@ -78,8 +81,8 @@ export class WriteBatches<T, R> {
   }
 
   /**
-   * The writes of the next statement: the first waiting, and those after it that fit and write
-   * a row none of them writes; the others keep their place.
+   * The items of the next statement: the first waiting, and those after it that fit and are of
+   * a row none of them is of; the others keep their place.
    */
   #next(): Waiting<T, R>[] {
     const batch: Waiting<T, R>[] = [];
@@ -88,11 +91,11 @@ export class WriteBatches<T, R> {
     let bytes = 0;
     for (const waiting of this.#waiting) {
       const { item } = waiting;
-      const row = this.#writer.rowOf(item);
-      const size = this.#writer.sizeOf(item);
+      const row = this.#statement.rowOf(item);
+      const size = this.#statement.sizeOf(item);
       const fits =
         batch.length === 0 ||
-        (batch.length < MOST_WRITES && bytes + size <= MOST_BYTES && !rows.has(row));
+        (batch.length < MOST_ITEMS && bytes + size <= MOST_BYTES && !rows.has(row));
       if (!fits) {
         rest.push(waiting);
         continue;
@@ -107,20 +110,21 @@ export class WriteBatches<T, R> {
 
   async #send(batch: readonly Waiting<T, R>[]): Promise<void> {
     if (batch.length === 1) return this.#alone(batch[0] as Waiting<T, R>);
-    let written: readonly boolean[];
+    let answers: readonly (R | typeof LEFT_OUT)[];
     try {
-      written = await this.#writer.many(batch.map((w) => w.item));
+      answers = await this.#statement.many(batch.map((w) => w.item));
     } catch (error) {
       if (!wroteNothingForItsValues(error)) {
         for (const w of batch) w.reject(error);
         return;
       }
-      written = [];
+      answers = batch.map(() => LEFT_OUT);
     }
     await Promise.all(
       batch.map((w, i) => {
-        if (written[i] !== true) return this.#alone(w);
-        w.resolve(this.#writer.written);
+        const answer = answers[i] as R | typeof LEFT_OUT;
+        if (answer === LEFT_OUT) return this.#alone(w);
+        w.resolve(answer);
         return undefined;
       }),
     );
@@ -128,7 +132,7 @@ export class WriteBatches<T, R> {
 
   async #alone(w: Waiting<T, R>): Promise<void> {
     try {
-      w.resolve(await this.#writer.one(w.item));
+      w.resolve(await this.#statement.one(w.item));
     } catch (error) {
       w.reject(error);
     }
