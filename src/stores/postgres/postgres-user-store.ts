@@ -61,6 +61,15 @@ export interface PostgresUserStoreOptions extends TableLocation {
 
 type Doc = Record<string, unknown>;
 
+/** A user as a read returns it: its document and its groups column. */
+interface UserRow {
+  readonly doc: Doc;
+  readonly groups: unknown;
+}
+
+/** The compiled filter of `userName eq`, which the store's lookups by key answer several at once. */
+const BY_USER_NAME_KEY = 'user_name_key = $2';
+
 /**
  * A user write: its statement's parameters ($1 to $10, and $11 the version a replace expects)
  * and its events' parameter.
@@ -163,6 +172,8 @@ export class PostgresUserStore implements UserStore {
   private readonly sql: UserStatements;
   private readonly rows: PostgresTable<ScimUser>;
   private readonly reads: StatementBatches<readonly [string, string], ScimUser | null>;
+  /** Lookups by a userName's key (`userName eq`), several to a statement: the users found. */
+  private readonly byUserName: StatementBatches<readonly [string, string], readonly UserRow[]>;
   private readonly creates: StatementBatches<UserWrite, void>;
   private readonly replaces: StatementBatches<UserWrite, boolean>;
 
@@ -205,6 +216,19 @@ export class PostgresUserStore implements UserStore {
           const row = found.get(rowOf(key));
           return row ? withGroups(row.doc, row.groups) : null;
         });
+      },
+      sizeOf: () => 0,
+      rowOf,
+    });
+    this.byUserName = new StatementBatches<readonly [string, string], readonly UserRow[]>({
+      one: ([tenant, key]) =>
+        this.context.query<UserRow>(this.sql.lookup + BY_USER_NAME_KEY, [tenant, key]),
+      many: async (keys) => {
+        const rows = await this.context.query<UserRow & { tenant: string; key: string }>(
+          this.sql.lookupManyByUserNameKey,
+          [JSON.stringify(keys)],
+        );
+        return keys.map((key) => rows.filter((row) => rowOf([row.tenant, row.key]) === rowOf(key)));
       },
       sizeOf: () => 0,
       rowOf,
@@ -305,11 +329,14 @@ export class PostgresUserStore implements UserStore {
     type: CompiledResourceType,
   ): Promise<ListResult> {
     const compiled = compileSqlFilter(filter, 2, type, this.groupsContext(tenant));
-    const rows = await this.context.query<{ doc: Doc; groups: unknown }>(
-      this.sql.lookup + compiled.sql,
-      [tenant, ...compiled.params],
-      isIndexedEquality(query),
-    );
+    const rows =
+      compiled.sql === BY_USER_NAME_KEY
+        ? await this.byUserName.run([tenant, compiled.params[0] as string])
+        : await this.context.query<UserRow>(
+            this.sql.lookup + compiled.sql,
+            [tenant, ...compiled.params],
+            isIndexedEquality(query),
+          );
     const start = query.startIndex - 1;
     const page = rows.slice(start, start + query.count);
     const resources = page.map((row) => withGroups(row.doc, row.groups));

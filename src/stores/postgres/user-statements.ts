@@ -60,6 +60,11 @@ export interface UserStatements {
   readonly deleteVersioned: DeleteTexts;
   /** A lookup by a filter at most one user matches; the compiled filter follows the text. */
   readonly lookup: string;
+  /**
+   * $1 a jsonb array of `[tenant, key]` pairs: each user whose userName has that key, as
+   * `lookup` reads it, with its `tenant` and `key`.
+   */
+  readonly lookupManyByUserNameKey: string;
 }
 
 /** Builds the user statements for a table location. */
@@ -141,5 +146,9 @@ export function userStatements(t: TableNames): UserStatements {
     },
     lookup: `SELECT u.doc, ${groupsColumn(t, 'u.id')} AS groups FROM ${t.users} AS u
       WHERE tenant = $1 AND `,
+    lookupManyByUserNameKey: `SELECT u.tenant, u.user_name_key AS key, u.doc,
+        ${groupsColumn(t, 'u.id', 'u.tenant')} AS groups
+      FROM jsonb_array_elements($1::jsonb) AS k(r)
+        JOIN ${t.users} AS u ON u.tenant = r->>0 AND u.user_name_key = r->>1`,
   };
 }

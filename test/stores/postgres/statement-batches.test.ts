@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DirectoryEvent, DirectoryEventType } from '../../../src/contracts/event-log.js';
 import { newId } from '../../../src/core/resources/new-id.js';
 import { isScimError } from '../../../src/errors/index.js';
+import { parseFilter } from '../../../src/filter/index.js';
 import type { ScimGroup } from '../../../src/schema/group-schema.js';
 import { GROUP_SCHEMA } from '../../../src/schema/urns.js';
 import type { ScimUser } from '../../../src/schema/user-resource.js';
@@ -305,6 +306,34 @@ for (const { name, open } of backends) {
       expect((together[0] as ScimUser & { groups?: unknown }).groups).toEqual([
         { value: `${tenant}-a`, display: `Group ${tenant}-a`, type: 'direct' },
       ]);
+    });
+
+    it('answers each of many concurrent userName lookups as alone, in fewer statements', async () => {
+      nextTenant();
+      const users = Array.from({ length: 24 }, () => makeUser());
+      for (const user of users) await store.create(tenant, user);
+      const lookups: [string, string][] = [
+        ...users.map((u, i): [string, string] => [
+          tenant,
+          i % 2 ? u.userName.toUpperCase() : u.userName,
+        ]),
+        [tenant, 'nobody@example.org'],
+        [`${tenant}-other`, users[3]?.userName ?? ''],
+      ];
+      const list = ([t, userName]: [string, string]) =>
+        store.list(t, {
+          filter: parseFilter(`userName eq ${JSON.stringify(userName)}`),
+          startIndex: 1,
+          count: 10,
+        });
+      const alone: unknown[] = [];
+      for (const lookup of lookups) alone.push(await list(lookup));
+
+      const before = statements();
+      const together = await Promise.all(lookups.map(list));
+      expect(statements() - before).toBeLessThan(lookups.length);
+      expect(together).toEqual(alone);
+      expect(together.map((page) => page.totalResults)).toEqual([...users.map(() => 1), 0, 0]);
     });
 
     it('fails only the create whose values the server refuses', async () => {
