@@ -31,8 +31,8 @@ const MOST_ITEMS = 100;
 const MOST_BYTES = 1 << 20;
 
 /**
- * Runs concurrent statements of one kind (a store's reads of one resource by id, its creates,
- * its replaces) several to a statement: a speed device of the PostgreSQL store, see
+ * Runs concurrent statements of one kind (a store's reads of one resource by id, its lookups
+ * by a unique key, its creates, its replaces) several to a statement: a speed device of the PostgreSQL store, see
  * `bench/DEVICES.md`. At most two such statements run at once; the items that arrive meanwhile
  * wait, and the next statement takes all of them that fit, never two of one row. The database
  * then starts, runs and commits one statement for them instead of one each, which is much of
