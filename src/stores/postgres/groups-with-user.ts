@@ -10,8 +10,8 @@ import type { TableNames } from './table-names.js';
  */
 export const groupsColumn = (t: TableNames, memberId: string, tenant = '$1'): string =>
   `(SELECT json_agg(json_build_array(g.id, g.display_name,
-      (SELECT 1 FROM ${t.groupMembers} AS n WHERE n.tenant = ${tenant} AND n.member_id = g.id LIMIT 1)
-        IS NOT NULL) ORDER BY g.id)
+      (SELECT 1 FROM ${t.groupMembers} AS n
+        WHERE n.tenant = ${tenant} AND n.member_id = g.id LIMIT 1) IS NOT NULL) ORDER BY g.id)
     FROM ${t.groupMembers} AS gm JOIN ${t.groups} AS g ON g.tenant = gm.tenant AND g.id = gm.group_id
     WHERE gm.tenant = ${tenant} AND gm.member_id = ${memberId})`;
 

@@ -67,7 +67,10 @@ interface UserRow {
   readonly groups: unknown;
 }
 
-/** The compiled filter of `userName eq`, which the store's lookups by key answer several at once. */
+/**
+ * The compiled filter of `userName eq`: the lookups by a userName's key, which the store answers
+ * several to a statement.
+ */
 const BY_USER_NAME_KEY = 'user_name_key = $2';
 
 /**
@@ -90,9 +93,14 @@ const rowOf = (params: readonly unknown[]) => `${String(params[0])}\u0000${Strin
 function manyRow({ params, events }: UserWrite): string {
   const [tenant, id, userName, key, externalId, version, created, lastModified, doc, folded] =
     params;
-  const text = (value: unknown) => JSON.stringify(value);
-  const expected = params.length > 10 ? `,"expected":${text(params[10])}` : '';
-  return `{"tenant":${text(tenant)},"id":${text(id)},"userName":${text(userName)},"key":${text(key)},"externalId":${text(externalId)},"version":${text(version)},"created":${text(created)},"lastModified":${text(lastModified)},"doc":${doc as string},"folded":${folded as string}${expected}${events === undefined ? '' : `,"events":${events}`}}`;
+  const columns = { tenant, id, userName, key, externalId, version, created, lastModified };
+  const members = Object.entries(columns).map(
+    ([name, value]) => `"${name}":${JSON.stringify(value)}`,
+  );
+  members.push(`"doc":${doc as string}`, `"folded":${folded as string}`);
+  if (params.length > 10) members.push(`"expected":${JSON.stringify(params[10])}`);
+  if (events !== undefined) members.push(`"events":${events}`);
+  return `{${members.join(',')}}`;
 }
 
 /** The columns every write sends, in statement order ($3 to $10). */

@@ -32,11 +32,11 @@ const MOST_BYTES = 1 << 20;
 
 /**
  * Runs concurrent statements of one kind (a store's reads of one resource by id, its lookups
- * by a unique key, its creates, its replaces) several to a statement: a speed device of the PostgreSQL store, see
- * `bench/DEVICES.md`. At most two such statements run at once; the items that arrive meanwhile
- * wait, and the next statement takes all of them that fit, never two of one row. The database
- * then starts, runs and commits one statement for them instead of one each, which is much of
- * what a read or a write costs it.
+ * by a unique key, its creates, its replaces) several to a statement: a speed device of the
+ * PostgreSQL store, see `bench/DEVICES.md`. At most two such statements run at once; the items
+ * that arrive meanwhile wait, and the next statement takes all of them that fit, never two of
+ * one row. The database then starts, runs and commits one statement for them instead of one
+ * each, which is much of what a read or a write costs it.
  *
  * Each item keeps the outcome it has alone:
  * - an item that arrives while fewer than two statements run runs alone, in the store's own

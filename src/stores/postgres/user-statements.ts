@@ -95,7 +95,8 @@ export function userStatements(t: TableNames): UserStatements {
   const effects = (wrote: string, events: string) => `, ev AS (${insertEvents(t, events, wrote)})`;
   const inserted = `WITH u AS (${insertUser} RETURNING tenant), ${countInsertedUsers(t, 'u')}`;
   // The rows of a statement of several writes: each element of $1, with its place in it.
-  const manyRows = `x AS (SELECT r, n FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(r, n))`;
+  const manyRows = `x AS (
+      SELECT r, n FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(r, n))`;
   // The events of each write of such a statement that `wrote` (its CTE) returns, in order.
   const eventsOfMany = (wrote: string) => `ev AS (${insertEventRows(t, "x.r->'events'")}
       FROM x JOIN ${wrote} ON ${wrote}.tenant = x.r->>'tenant' AND ${wrote}.id = x.r->>'id',
