@@ -67,6 +67,9 @@ interface UserRow {
   readonly groups: unknown;
 }
 
+/** A user's tenant and a key it is read by: its id, or its userName's key. */
+type UserKey = readonly [string, string];
+
 /**
  * The compiled filter of `userName eq`: the lookups by a userName's key, which the store answers
  * several to a statement.
@@ -179,9 +182,9 @@ export class PostgresUserStore implements UserStore {
   private readonly context: StoreContext;
   private readonly sql: UserStatements;
   private readonly rows: PostgresTable<ScimUser>;
-  private readonly reads: StatementBatches<readonly [string, string], ScimUser | null>;
+  private readonly reads: StatementBatches<UserKey, ScimUser | null>;
   /** Lookups by a userName's key (`userName eq`), several to a statement: the users found. */
-  private readonly byUserName: StatementBatches<readonly [string, string], readonly UserRow[]>;
+  private readonly byUserName: StatementBatches<UserKey, readonly UserRow[]>;
   private readonly creates: StatementBatches<UserWrite, void>;
   private readonly replaces: StatementBatches<UserWrite, boolean>;
 
@@ -210,44 +213,52 @@ export class PostgresUserStore implements UserStore {
       afterDelete: (tx, tenant, id, options) =>
         this.groupStore.forgetMember(tx, tenant, id, options),
     });
-    this.reads = new StatementBatches<readonly [string, string], ScimUser | null>({
-      one: ([tenant, id]) => this.rows.get(this.sql.get, tenant, id),
-      many: async (keys) => {
-        const rows = await this.context.query<{
-          tenant: string;
-          id: string;
-          doc: Doc;
-          groups: unknown;
-        }>(this.sql.getMany, [JSON.stringify(keys)]);
-        const found = new Map(rows.map((row) => [rowOf([row.tenant, row.id]), row]));
-        return keys.map((key) => {
-          const row = found.get(rowOf(key));
-          return row ? withGroups(row.doc, row.groups) : null;
-        });
-      },
-      sizeOf: () => 0,
-      rowOf,
-    });
-    this.byUserName = new StatementBatches<readonly [string, string], readonly UserRow[]>({
-      one: ([tenant, key]) =>
+    this.reads = this.readsBy(
+      this.sql.getMany,
+      ([tenant, id]) => this.rows.get(this.sql.get, tenant, id),
+      (rows) => (rows[0] ? withGroups(rows[0].doc, rows[0].groups) : null),
+    );
+    this.byUserName = this.readsBy(
+      this.sql.lookupManyByUserNameKey,
+      ([tenant, key]) =>
         this.context.query<UserRow>(this.sql.lookup + BY_USER_NAME_KEY, [tenant, key]),
-      many: async (keys) => {
-        const rows = await this.context.query<UserRow & { tenant: string; key: string }>(
-          this.sql.lookupManyByUserNameKey,
-          [JSON.stringify(keys)],
-        );
-        return keys.map((key) => rows.filter((row) => rowOf([row.tenant, row.key]) === rowOf(key)));
-      },
-      sizeOf: () => 0,
-      rowOf,
-    });
+      (rows) => rows,
+    );
     this.creates = this.writes(this.sql.insertMany, undefined, async ({ params, events }) => {
-      const [text, all] = writeText(this.sql.insert, [...params], events);
+      const [text, all] = writeText(this.sql.insert, params, events);
       await this.context.query(text, all);
     });
     this.replaces = this.writes(this.sql.replaceMany, true, async ({ params, events }) => {
-      const [text, all] = writeText(this.sql.replace, [...params], events);
+      const [text, all] = writeText(this.sql.replace, params, events);
       return settleWrite((await this.context.query<WriteOutcome>(text, all))[0]);
+    });
+  }
+
+  /**
+   * Concurrent reads by a `[tenant, key]` pair, several to a statement (`many`, returning each
+   * user found with its `tenant` and `key`); `one` reads one alone, and `answer` makes a read's
+   * answer of the rows of its key.
+   */
+  private readsBy<R>(
+    many: string,
+    one: (key: UserKey) => Promise<R>,
+    answer: (rows: readonly UserRow[]) => R,
+  ): StatementBatches<UserKey, R> {
+    return new StatementBatches<UserKey, R>({
+      one,
+      many: async (keys) => {
+        const rows = await this.context.query<UserRow & { tenant: string; key: string }>(many, [
+          JSON.stringify(keys),
+        ]);
+        const byKey = new Map<string, UserRow[]>();
+        for (const row of rows) {
+          const key = rowOf([row.tenant, row.key]);
+          byKey.set(key, [...(byKey.get(key) ?? []), row]);
+        }
+        return keys.map((key) => answer(byKey.get(rowOf(key)) ?? []));
+      },
+      sizeOf: () => 0,
+      rowOf,
     });
   }
 

@@ -16,9 +16,9 @@ export interface WriteTexts {
 /** Picks the text of a write and appends the events' parameter when it has events. */
 export function writeText(
   texts: WriteTexts,
-  params: unknown[],
+  params: readonly unknown[],
   events: string | undefined,
-): [string, unknown[]] {
+): [string, readonly unknown[]] {
   return events === undefined ? [texts.plain, params] : [texts.events, [...params, events]];
 }
 
@@ -49,7 +49,7 @@ export interface UserStatements {
   readonly get: string;
   /**
    * $1 a jsonb array of `[tenant, id]` pairs: each user there is, as `get` reads it, with its
-   * `tenant` and `id`.
+   * `tenant` and its id as `key`.
    */
   readonly getMany: string;
   /** As `insert` plus $11 the expected version; reports `changed` and `current`. */
@@ -130,7 +130,7 @@ export function userStatements(t: TableNames): UserStatements {
     insertMany,
     replaceMany,
     get: `SELECT doc, ${groupsColumn(t, '$2')} AS groups FROM ${t.users} WHERE tenant = $1 AND id = $2`,
-    getMany: `SELECT u.tenant, u.id, u.doc, ${groupsColumn(t, 'u.id', 'u.tenant')} AS groups
+    getMany: `SELECT u.tenant, u.id AS key, u.doc, ${groupsColumn(t, 'u.id', 'u.tenant')} AS groups
       FROM jsonb_array_elements($1::jsonb) AS k(r)
         JOIN ${t.users} AS u ON u.tenant = r->>0 AND u.id = r->>1`,
     replace: {
