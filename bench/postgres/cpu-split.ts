@@ -11,6 +11,12 @@
 //
 //   node --import tsx bench/postgres/cpu-split.ts [--requests 3000] [--seed 2000] [--rounds 2]
 //     [--servers raw-pg,scimkit-node-pg] [--scenarios filter,get,patch,put,create]
+//     [--concurrency 1]
+//
+// With `--concurrency 16` the requests go 16 at a time, as the kit's wrk sends them, so a
+// server that has concurrent requests share a statement is measured sharing them: the CPU a
+// request takes under the kit's load, whose sum bounds the kit's ratio when the cores are the
+// limit. The latency column is then the wall time per request of the whole run.
 //
 // `--servers` takes the kit's names, scimkit's PostgreSQL kit servers (scimkit-node-pg,
 // scimkit-node-pg-log, scimkit-node-pg-no-log) and `name=path` for a kit server of another
@@ -28,6 +34,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '2' },
     servers: { type: 'string', default: 'raw-pg,scimkit-node-pg' },
     scenarios: { type: 'string', default: 'filter,get,patch,put,create' },
+    concurrency: { type: 'string', default: '1' },
     database: {
       type: 'string',
       default: process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test',
@@ -35,12 +42,14 @@ const { values: args } = parseArgs({
   },
 });
 const N = Number(args.requests);
+const CONCURRENCY = Number(args.concurrency);
+if (!Number.isInteger(CONCURRENCY) || CONCURRENCY < 1) throw new Error('--concurrency: 1 or more');
 const scenarios = args.scenarios.split(',').filter((s) => s !== '');
 const PREFIX = '/api/v1/scim/v2';
 const TOKEN = 'bench-token';
 const { names, startServer } = await kitServers(args.servers);
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 function send(port: number, method: string, path: string, body?: unknown) {
   return new Promise<{ status: number; text: string }>((resolve, reject) => {
     const text = body === undefined ? undefined : JSON.stringify(body);
@@ -168,10 +177,15 @@ async function measure(name: string, port: number, round: number) {
     })();
     const nodeBefore = ticks(server.pid);
     const began = performance.now();
-    for (let i = 0; i < N; i++) {
-      const status = await run(port, i, users, `${round}-${scenario}`);
-      if (status >= 300) throw new Error(`${name} ${scenario}: answered ${status}`);
-    }
+    // Each of CONCURRENCY senders takes the next request when its last is answered.
+    let next = 0;
+    const sender = async () => {
+      for (let i = next++; i < N; i = next++) {
+        const status = await run(port, i, users, `${round}-${scenario}`);
+        if (status >= 300) throw new Error(`${name} ${scenario}: answered ${status}`);
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, sender));
     const wall = performance.now() - began;
     // The welcome email a create queues is sent after the answer: give it time to be counted.
     if (scenario === 'create') await new Promise((r) => setTimeout(r, 3000));
@@ -208,7 +222,7 @@ const pick = (name: string, s: string, k: 'node' | 'db' | 'wall') =>
 // ratio to the first server ((first's sum) ÷ (its sum)), and its latency one at a time.
 const [first = ''] = names;
 console.log(
-  `| scenario | server | Node µs | backends µs | CPU bound ÷ ${first} | latency c=1 µs |`,
+  `| scenario | server | Node µs | backends µs | CPU bound ÷ ${first} | ${CONCURRENCY === 1 ? 'latency c=1' : `wall per request, c=${CONCURRENCY},`} µs |`,
 );
 console.log('| --- | --- | ---: | ---: | ---: | ---: |');
 for (const s of scenarios) {
