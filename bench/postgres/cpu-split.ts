@@ -219,7 +219,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?
 const pick = (name: string, s: string, k: 'node' | 'db' | 'wall') =>
   median((all[name] ?? []).map((r) => r[s]?.[k] ?? NaN));
 // Per server and scenario: Node µs + backends µs of CPU per request, the CPU bound of its kit
-// ratio to the first server ((first's sum) ÷ (its sum)), and its latency one at a time.
+// ratio to the first server ((first's sum) ÷ (its sum)), and its latency one at a time (its
+// wall time per request, with --concurrency above 1).
 const [first = ''] = names;
 console.log(
   `| scenario | server | Node µs | backends µs | CPU bound ÷ ${first} | ${CONCURRENCY === 1 ? 'latency c=1' : `wall per request, c=${CONCURRENCY},`} µs |`,
