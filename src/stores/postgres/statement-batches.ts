@@ -24,8 +24,12 @@ interface Waiting<T, R> {
   readonly reject: (error: unknown) => void;
 }
 
-/** The most statements of one kind of a store running at once. */
-const STATEMENTS_AT_ONCE = 2;
+/**
+ * The most statements of one kind of a store running at once. One: where the database shares
+ * a few cores with the application, fewer and fuller statements cost the cores less for each
+ * request than two half-full ones (figures in `bench/DEVICES.md`).
+ */
+const STATEMENTS_AT_ONCE = 1;
 /** The most items, and about the most bytes, one statement takes. */
 const MOST_ITEMS = 100;
 const MOST_BYTES = 1 << 20;
@@ -33,13 +37,13 @@ const MOST_BYTES = 1 << 20;
 /**
  * Runs concurrent statements of one kind (a store's reads of one resource by id, its lookups
  * by a unique key, its creates, its replaces) several to a statement: a speed device of the
- * PostgreSQL store, see `bench/DEVICES.md`. At most two such statements run at once; the items
- * that arrive meanwhile wait, and the next statement takes all of them that fit, never two of
+ * PostgreSQL store, see `bench/DEVICES.md`. One such statement runs at a time; the items that
+ * arrive meanwhile wait, and the next statement takes all of them that fit, never two of
  * one row. The database then starts, runs and commits one statement for them instead of one
  * each, which is much of what a read or a write costs it.
  *
  * Each item keeps the outcome it has alone:
- * - an item that arrives while fewer than two statements run runs alone, in the store's own
+ * - an item that arrives while no statement of its kind runs runs alone, in the store's own
  *   statement;
  * - a read answers the state of a statement that began after the read arrived, as alone;
  * - a shared statement writes each of its writes entirely or not at all (its row, its events,
