@@ -61,6 +61,10 @@ export interface PostgresUserStoreOptions extends TableLocation {
 
 type Doc = Record<string, unknown>;
 
+/** The user a read's row holds, with its groups (see `withGroups`). */
+const userOf = (row: { readonly doc: unknown; readonly groups?: unknown }): ScimUser =>
+  withGroups(row.doc as Doc, row.groups);
+
 /** A user as a read returns it: its document and its groups column. */
 interface UserRow {
   readonly doc: Doc;
@@ -205,7 +209,7 @@ export class PostgresUserStore implements UserStore {
       table: USERS_TABLE,
       defaultType: this.defaultType,
       page: () => page,
-      resource: (row) => withGroups(row.doc as Doc, row.groups),
+      resource: userOf,
       key: (tenant, id) => [tenant, id],
       deletes: { versioned: this.sql.deleteVersioned, any: this.sql.delete },
       groups: (tenant) => this.groupsContext(tenant),
@@ -216,7 +220,7 @@ export class PostgresUserStore implements UserStore {
     this.reads = this.readsBy(
       this.sql.getMany,
       ([tenant, id]) => this.rows.get(this.sql.get, tenant, id),
-      (rows) => (rows[0] ? withGroups(rows[0].doc, rows[0].groups) : null),
+      (rows) => (rows[0] ? userOf(rows[0]) : null),
     );
     this.byUserName = this.readsBy(
       this.sql.lookupManyByUserNameKey,
@@ -236,8 +240,8 @@ export class PostgresUserStore implements UserStore {
 
   /**
    * Concurrent reads by a `[tenant, key]` pair, several to a statement (`many`, returning each
-   * user found with its `tenant` and `key`); `one` reads one alone, and `answer` makes a read's
-   * answer of the rows of its key.
+   * user found with its `tenant` and `key`; reads of one key share it, the key sent once); `one`
+   * reads one alone, and `answer` makes a read's answer of the rows of its key.
    */
   private readsBy<R>(
     many: string,
@@ -247,18 +251,20 @@ export class PostgresUserStore implements UserStore {
     return new StatementBatches<UserKey, R>({
       one,
       many: async (keys) => {
+        const distinct = new Map(keys.map((key) => [rowOf(key), key]));
         const rows = await this.context.query<UserRow & { tenant: string; key: string }>(many, [
-          JSON.stringify(keys),
+          JSON.stringify([...distinct.values()]),
         ]);
         const byKey = new Map<string, UserRow[]>();
         for (const row of rows) {
           const key = rowOf([row.tenant, row.key]);
-          byKey.set(key, [...(byKey.get(key) ?? []), row]);
+          const found = byKey.get(key);
+          if (found) found.push(row);
+          else byKey.set(key, [row]);
         }
         return keys.map((key) => answer(byKey.get(rowOf(key)) ?? []));
       },
       sizeOf: () => 0,
-      rowOf,
     });
   }
 
@@ -358,7 +364,7 @@ export class PostgresUserStore implements UserStore {
           );
     const start = query.startIndex - 1;
     const page = rows.slice(start, start + query.count);
-    const resources = page.map((row) => withGroups(row.doc, row.groups));
+    const resources = page.map(userOf);
     return { totalResults: rows.length, resources };
   }
 }

@@ -13,8 +13,11 @@ export interface BatchedStatement<T, R> {
   many(items: readonly T[]): Promise<readonly (R | typeof LEFT_OUT)[]>;
   /** About how many bytes an item sends, to keep one statement's parameter bounded. */
   sizeOf(item: T): number;
-  /** The row an item reads or writes: two items of one row never share a statement. */
-  rowOf(item: T): string;
+  /**
+   * The row an item writes: two items of one row never share a statement. Reads leave it out:
+   * reads of one row share a statement, and `many` answers each of them.
+   */
+  rowOf?(item: T): string;
 }
 
 /** An item waiting for its statement. */
@@ -95,17 +98,19 @@ export class StatementBatches<T, R> {
     let bytes = 0;
     for (const waiting of this.#waiting) {
       const { item } = waiting;
-      const row = this.#statement.rowOf(item);
+      const row = this.#statement.rowOf?.(item);
       const size = this.#statement.sizeOf(item);
       const fits =
         batch.length === 0 ||
-        (batch.length < MOST_ITEMS && bytes + size <= MOST_BYTES && !rows.has(row));
+        (batch.length < MOST_ITEMS &&
+          bytes + size <= MOST_BYTES &&
+          (row === undefined || !rows.has(row)));
       if (!fits) {
         rest.push(waiting);
         continue;
       }
       batch.push(waiting);
-      rows.add(row);
+      if (row !== undefined) rows.add(row);
       bytes += size;
     }
     this.#waiting = rest;

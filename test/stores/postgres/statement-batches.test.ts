@@ -336,6 +336,35 @@ for (const { name, open } of backends) {
       expect(together.map((page) => page.totalResults)).toEqual([...users.map(() => 1), 0, 0]);
     });
 
+    it('answers many concurrent reads of one user together, each as alone', async () => {
+      nextTenant();
+      const user = makeUser();
+      await store.create(tenant, user);
+      const alone = await store.get(tenant, user.id);
+      const page = (userName: string) =>
+        store.list(tenant, {
+          filter: parseFilter(`userName eq ${JSON.stringify(userName)}`),
+          startIndex: 1,
+          count: 10,
+        });
+      const found = await page(user.userName);
+
+      const before = statements();
+      const [reads, lookups] = await Promise.all([
+        Promise.all(Array.from({ length: 16 }, () => store.get(tenant, user.id))),
+        Promise.all(
+          Array.from({ length: 16 }, (_, i) =>
+            page(i % 2 ? user.userName.toUpperCase() : user.userName),
+          ),
+        ),
+      ]);
+      // A read of a user does not wait for another read of it to end: they share statements.
+      expect(statements() - before).toBeLessThan(8);
+      for (const read of reads) expect(read).toEqual(alone);
+      for (const lookup of lookups) expect(lookup).toEqual(found);
+      expect(found.totalResults).toBe(1);
+    });
+
     it('fails only the create whose values the server refuses', async () => {
       nextTenant();
       // A time PostgreSQL cannot read: the core never sends one, a store must still answer it.
