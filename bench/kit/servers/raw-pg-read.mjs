@@ -15,11 +15,13 @@
 //   page sums the tenant's rows instead of `count(*)`, as scimkit's store keeps `totalResults`.
 // - `invite` (with `events`): a user created active also records `user.invited`, carrying the
 //   resource, in the create's statement, and a loop in this process delivers the welcome emails
-//   from the log: it reads the next page of up to 100 settled `user.invited` events after its
-//   checkpoint (with their JSON, which an email is made from), sends them to a mailer that sends
-//   nothing, and in one statement records an attempt row per email (in a table shaped as
-//   scimkit's `delivery_attempts`) and moves its checkpoint. No lease, no check that the user
-//   still exists: less than any server keeping the durable email of the contract must do.
+//   from the log: it reads the next page of up to 100 settled events after its checkpoint (the
+//   JSON of the `user.invited` ones, which an email is made from), sends those to a mailer that
+//   sends nothing, and in one statement records an attempt row per email (in a table shaped as
+//   scimkit's `delivery_attempts`) and moves its checkpoint; a page without an invitation moves
+//   it in memory only, and after a page that was not full the loop waits 5 ms. No lease, no
+//   check that the user still exists: less than any server keeping the durable email of the
+//   contract must do.
 // - `groups`: every read of a user (GET, `userName eq`, a page, and the read before a PATCH or
 //   PUT) also reads the user's direct groups in the same statement, as a column, from tables
 //   shaped as scimkit's `groups` and `group_members` (empty in the kit): the User's `groups`
@@ -143,12 +145,12 @@ const SQL = {
       '$6',
     ),
   },
-  // The welcome loop (`invite`): the next page of settled invitations, then its attempts and
-  // checkpoint in one statement.
+  // The welcome loop (`invite`): the next page of settled events (the invitations' JSON), then
+  // its attempts and checkpoint in one statement.
   feed: {
     name: 'rc_feed',
-    text: `SELECT xid::text AS xid, seq, event FROM ${E}
-      WHERE tenant = $1 AND type = 'user.invited' AND (xid, seq) > ($2::xid8, $3::bigint)
+    text: `SELECT xid::text AS xid, seq, CASE WHEN type = 'user.invited' THEN event END AS event
+      FROM ${E} WHERE tenant = $1 AND (xid, seq) > ($2::xid8, $3::bigint)
         AND xid < pg_snapshot_xmin(pg_current_snapshot())
       ORDER BY xid, seq LIMIT $4`,
   },
@@ -448,10 +450,16 @@ async function deliver() {
       await new Promise((resolve) => setTimeout(resolve, 5));
       continue;
     }
-    await Promise.all(rows.map((row) => sendWelcome(welcome(row.event))));
+    // Past every event, not only the invitations: a checkpoint left at the last invitation
+    // would have each read scan all the writes after it.
+    const invitations = rows.filter((row) => row.event !== null);
     const last = rows[rows.length - 1];
-    await q(SQL.delivered, [TENANT, rows.map((row) => row.event.id), last.xid, last.seq]);
+    if (invitations.length > 0) {
+      await Promise.all(invitations.map((row) => sendWelcome(welcome(row.event))));
+      await q(SQL.delivered, [TENANT, invitations.map((row) => row.event.id), last.xid, last.seq]);
+    }
     ({ xid, seq } = last);
+    if (rows.length < 100) await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
