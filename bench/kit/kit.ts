@@ -58,8 +58,9 @@ export const DIAGNOSTIC_SERVERS = {
  * (`--servers raw-pg,scimkit-node-pg,scimkit-node-pglite`); and the bounds of
  * `servers/raw-pg-read.mjs`: raw-pg whose PATCH and PUT read before a conditional write, that
  * with an event recorded by every write, that with the count a create keeps, that with the
- * welcome email recorded by a create and delivered from the log, and raw-pg-read whose reads
- * also read the user's groups.
+ * welcome email recorded by a create and delivered from the log, raw-pg-read whose reads
+ * also read the user's groups, and raw-pg-read sharing its statements as scimkit's store does,
+ * alone and with all of these.
  */
 export const POSTGRES_SERVERS = {
   'scimkit-node-pg': 'bench/kit/servers/node-pg.mjs',
@@ -71,6 +72,8 @@ export const POSTGRES_SERVERS = {
   'raw-pg-read-events-count': 'bench/kit/servers/raw-pg-read-events-count.mjs',
   'raw-pg-read-events-count-invite': 'bench/kit/servers/raw-pg-read-events-count-invite.mjs',
   'raw-pg-read-groups': 'bench/kit/servers/raw-pg-read-groups.mjs',
+  'raw-pg-read-shared': 'bench/kit/servers/raw-pg-read-shared.mjs',
+  'raw-pg-read-shared-all': 'bench/kit/servers/raw-pg-read-shared-all.mjs',
 } as const;
 
 /**

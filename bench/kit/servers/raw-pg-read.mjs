@@ -27,14 +27,21 @@
 //   shaped as scimkit's `groups` and `group_members` (empty in the kit): the User's `groups`
 //   attribute, which is computed from memberships, returned by default, and no write of a user
 //   keeps. The answer shows them when there are any.
+// - `shared`: concurrent statements of one kind go several to a statement, one statement of a
+//   kind at a time, as scimkit's PostgreSQL store sends them: the reads of users by id (a GET,
+//   the read before a PATCH or PUT), the `userName eq` lookups, the creates and the
+//   read-modify-writes' writes. A statement takes up to 100 of the requests waiting, never two
+//   writes of one user; a request alone runs its own statement, and a write a shared statement
+//   did not make (a lost race, a taken userName) runs alone after it.
 //
 // It answers the kit's routes as raw-pg does (create, get, `userName eq`, pages, PATCH
 // replace/add of top-level paths, PUT) and is not an implementation. Served alone it is the kit
 // server `raw-pg-read`; raw-pg-read-events.mjs (`events`), raw-pg-read-events-count.mjs
 // (`events,count`), raw-pg-read-events-count-invite.mjs (`events,count,invite`) and
-// raw-pg-read-groups.mjs (`groups`) import it. Env as raw-pg: PORT, HOST, PREFIX, SCIM_TOKEN,
-// DATABASE_URL, RAW_PG_POOL (default 16); the schema is the variant's name (dropped and
-// re-created on start).
+// raw-pg-read-groups.mjs (`groups`), raw-pg-read-shared.mjs (`shared`) and
+// raw-pg-read-shared-all.mjs (every check) import it. Env as raw-pg: PORT, HOST, PREFIX,
+// SCIM_TOKEN, DATABASE_URL, RAW_PG_POOL (default 16); the schema is the variant's name (dropped
+// and re-created on start).
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
@@ -81,6 +88,12 @@ const FILTER_EQ = /^\s*userName\s+eq\s+"((?:[^"\\]|\\.)*)"\s*$/i;
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
   max: Number(process.env.RAW_PG_POOL ?? 16),
+  // With `shared`: the statements of several users find each by its key. The kit's table is
+  // new and never analyzed, and without statistics the planner would join them by reading
+  // every user of the tenant.
+  ...(checks.has('shared')
+    ? { options: '-c enable_hashjoin=off -c enable_mergejoin=off -c enable_bitmapscan=off' }
+    : {}),
 });
 
 /**
@@ -162,6 +175,157 @@ const SQL = {
   },
 };
 const q = (stmt, values) => pool.query({ ...stmt, values });
+
+/**
+ * With `shared`: the statement whose CTEs `first` end with `w`, the rows it wrote (with the
+ * columns `id`, `event` and `invited` of their items), with their events and, with `counted`,
+ * the count's upsert.
+ */
+function recordedMany(first, counted = false) {
+  const ctes = [...first];
+  if (checks.has('events')) {
+    ctes.push(`ev AS (INSERT INTO ${E} (tenant, type, occurred_at, event)
+      SELECT $1, event->>'type', now(), event FROM w)`);
+  }
+  if (checks.has('invite')) {
+    ctes.push(`inv AS (INSERT INTO ${E} (tenant, type, occurred_at, event)
+      SELECT $1, 'user.invited', now(), invited FROM w WHERE invited IS NOT NULL)`);
+  }
+  if (counted && checks.has('count')) {
+    ctes.push(`c AS (INSERT INTO ${C} AS c (tenant, shard, n)
+      SELECT $1, pg_backend_pid() % 64, count(*) FROM w HAVING count(*) > 0
+      ON CONFLICT (tenant, shard) DO UPDATE SET n = c.n + excluded.n)`);
+  }
+  return `WITH ${ctes.join(', ')} SELECT id::text AS id FROM w`;
+}
+/** The items of a shared write ($2, a JSON array), as rows. */
+const ITEMS = `jsonb_to_recordset($2::jsonb)
+  AS x(id uuid, key text, doc jsonb, version int, event jsonb, invited jsonb)`;
+// Named, as scimkit prepares its own: parsed and planned once per connection.
+const MANY = {
+  read: {
+    name: 'rc_read_many',
+    text: `SELECT id::text AS id, doc, version${GROUPS} FROM ${T} AS u
+      WHERE tenant = $1 AND id = ANY($2::uuid[])`,
+  },
+  byKey: {
+    name: 'rc_by_key_many',
+    text: `SELECT user_name_key, doc${GROUPS} FROM ${T} AS u
+      WHERE tenant = $1 AND user_name_key = ANY($2::text[])`,
+  },
+  insert: {
+    name: 'rc_insert_many',
+    text: recordedMany(
+      [
+        `x AS (SELECT * FROM ${ITEMS})`,
+        `i AS (INSERT INTO ${T} (tenant, id, user_name_key, doc, version)
+          SELECT $1, id, key, doc, 1 FROM x ON CONFLICT DO NOTHING RETURNING id)`,
+        `w AS (SELECT i.id, x.event, x.invited FROM i JOIN x USING (id))`,
+      ],
+      true,
+    ),
+  },
+  write: {
+    name: 'rc_write_many',
+    text: recordedMany([
+      `w AS (UPDATE ${T} AS u SET user_name_key = x.key, doc = x.doc, version = u.version + 1
+        FROM ${ITEMS} WHERE u.tenant = $1 AND u.id = x.id AND u.version = x.version
+        RETURNING u.id, x.event, x.invited)`,
+    ]),
+  },
+};
+
+/**
+ * With `shared`: runs items of one kind several to a statement (`many(items)`, answering each
+ * in order; an item alone, `one(item)`), one statement at a time; the items that arrive meanwhile
+ * wait for the next, which takes up to 100 of them, never two of one row (`rowOf`, for writes).
+ */
+function sharedKind(many, one, rowOf = () => undefined) {
+  let waiting = [];
+  let running = false;
+  const start = () => {
+    if (running || waiting.length === 0) return;
+    const batch = [];
+    const rest = [];
+    const rows = new Set();
+    for (const w of waiting) {
+      const row = rowOf(w.item);
+      if (batch.length >= 100 || (row !== undefined && rows.has(row))) rest.push(w);
+      else {
+        batch.push(w);
+        if (row !== undefined) rows.add(row);
+      }
+    }
+    waiting = rest;
+    running = true;
+    const items = batch.map((w) => w.item);
+    (items.length === 1 ? one(items[0]).then((answer) => [answer]) : many(items))
+      .then(
+        (answers) => batch.forEach((w, i) => w.resolve(answers[i])),
+        (e) => batch.forEach((w) => w.reject(e)),
+      )
+      .finally(() => {
+        running = false;
+        start();
+      });
+  };
+  return (item) =>
+    new Promise((resolve, reject) => {
+      waiting.push({ item, resolve, reject });
+      start();
+    });
+}
+
+/** A shared write's item as an element of its JSON array; its JSON members are already texts. */
+const itemJson = ({ id, key, doc, version, event, invited }) =>
+  `{"id":"${id}","key":${JSON.stringify(key)},"doc":${doc},"version":${version ?? 1}` +
+  `,"event":${event ?? 'null'},"invited":${invited ?? 'null'}}`;
+
+/** Rows of a shared read, by the column `by`, for each of `keys`. */
+async function readMany(stmt, keys, by) {
+  const { rows } = await q(stmt, [TENANT, [...new Set(keys)]]);
+  const found = new Map();
+  for (const row of rows) found.set(row[by], [...(found.get(row[by]) ?? []), row]);
+  return keys.map((key) => found.get(key) ?? []);
+}
+
+/**
+ * A shared write of `items`: whether each was written. Where the server refuses the statement
+ * for a value (a userName taken by a PUT), none was, and each is left to run alone.
+ */
+async function writeMany(stmt, items) {
+  try {
+    const { rows } = await q(stmt, [TENANT, `[${items.map(itemJson).join(',')}]`]);
+    const wrote = new Set(rows.map((row) => row.id));
+    return items.map((item) => wrote.has(item.id));
+  } catch (e) {
+    if (/^(22|23|40)/.test(String(e?.code))) return items.map(() => false);
+    throw e;
+  }
+}
+
+const shared = checks.has('shared')
+  ? {
+      read: sharedKind(
+        (ids) => readMany(MANY.read, ids, 'id'),
+        async (id) => (await q(SQL.read, [TENANT, id])).rows,
+      ),
+      byKey: sharedKind(
+        (keys) => readMany(MANY.byKey, keys, 'user_name_key'),
+        async (key) => (await q(SQL.byKey, [TENANT, key])).rows,
+      ),
+      // A write alone is left to the caller's own statement.
+      insert: sharedKind(
+        (items) => writeMany(MANY.insert, items),
+        async () => false,
+      ),
+      write: sharedKind(
+        (items) => writeMany(MANY.write, items),
+        async () => false,
+        (item) => item.id,
+      ),
+    }
+  : undefined;
 /** The event a write records (with `events`), as a parameter: the resource it wrote. */
 const event = (type, resource) =>
   JSON.stringify({
@@ -230,7 +394,8 @@ async function list(res, query) {
   if (filter !== null) {
     const m = FILTER_EQ.exec(filter);
     if (!m) return error(res, 400, 'only userName eq is supported here', 'invalidFilter');
-    const { rows } = await q(SQL.byKey, [TENANT, JSON.parse(`"${m[1]}"`).toLowerCase()]);
+    const key = JSON.parse(`"${m[1]}"`).toLowerCase();
+    const rows = shared ? await shared.byKey(key) : (await q(SQL.byKey, [TENANT, key])).rows;
     total = rows.length;
     page = rows.slice(startIndex - 1, startIndex - 1 + count).map(userOf);
   } else {
@@ -274,7 +439,9 @@ async function create(res, body) {
     user,
   );
   if (checks.has('invite')) values.push(body.active === true ? event('user.invited', user) : null);
-  await q(SQL.insert, values);
+  const [, , key, doc, e, invited] = values;
+  if (!shared || !(await shared.insert({ id, key, doc, event: e, invited })))
+    await q(SQL.insert, values);
   send(res, 201, user);
 }
 
@@ -284,14 +451,21 @@ async function create(res, body) {
  */
 async function readModifyWrite(res, id, type, next) {
   for (let attempt = 0; attempt < 5; attempt += 1) {
-    const { rows } = await q(SQL.read, [TENANT, id]);
+    const rows = shared ? await shared.read(id) : (await q(SQL.read, [TENANT, id])).rows;
     if (rows.length === 0) return error(res, 404, 'not found');
     const doc = next(rows[0].doc);
     const groups = groupsOf(rows[0]);
     doc.meta = { ...doc.meta, lastModified: new Date().toISOString() };
-    const values = [TENANT, id, doc.userName.toLowerCase(), JSON.stringify(doc), rows[0].version];
-    const wrote = await q(SQL.write, withEvent(values, type, doc));
-    if (wrote.rows.length === 1) return send(res, 200, withGroups(doc, groups));
+    const values = withEvent(
+      [TENANT, id, doc.userName.toLowerCase(), JSON.stringify(doc), rows[0].version],
+      type,
+      doc,
+    );
+    const [, , key, text, version, e] = values;
+    const wrote =
+      (shared && (await shared.write({ id, key, doc: text, version, event: e }))) ||
+      (await q(SQL.write, values)).rows.length === 1;
+    if (wrote) return send(res, 200, withGroups(doc, groups));
   }
   return error(res, 409, 'too many concurrent writes');
 }
@@ -329,7 +503,7 @@ async function patch(res, id, body) {
 }
 
 async function get(res, id) {
-  const { rows } = await q(SQL.get, [TENANT, id]);
+  const rows = shared ? await shared.read(id) : (await q(SQL.get, [TENANT, id])).rows;
   return rows.length ? send(res, 200, userOf(rows[0])) : error(res, 404, 'not found');
 }
 
