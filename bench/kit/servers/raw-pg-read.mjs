@@ -97,24 +97,35 @@ const pool = new pg.Pool({
 });
 
 /**
- * `statement` with the event's `INSERT` as a CTE after it when `events` is on ($e: the event),
- * with `counted`, the count's upsert when `count` is on, and with `invited`, the `user.invited`
- * event's `INSERT` when `invite` is on (that parameter NULL: none).
+ * What a write records after its CTE `w` (0 or more rows written): with `events`, the event
+ * (`event`, an SQL jsonb expression) of each row; with `invite` and `invited` given, the
+ * `user.invited` event of each row where it is not NULL; with `counted` and `count`, the rows
+ * added to the count.
  */
-function recorded(statement, e, counted = false, invited = undefined) {
+function recordings(event, invited = undefined, counted = false) {
   const ctes = [];
   if (checks.has('events')) {
     ctes.push(`ev AS (INSERT INTO ${E} (tenant, type, occurred_at, event)
-      SELECT $1, ${e}::jsonb->>'type', now(), ${e}::jsonb FROM w)`);
+      SELECT $1, (${event})->>'type', now(), ${event} FROM w)`);
   }
   if (invited !== undefined && checks.has('invite')) {
     ctes.push(`inv AS (INSERT INTO ${E} (tenant, type, occurred_at, event)
-      SELECT $1, 'user.invited', now(), ${invited}::jsonb FROM w WHERE ${invited}::jsonb IS NOT NULL)`);
+      SELECT $1, 'user.invited', now(), ${invited} FROM w WHERE ${invited} IS NOT NULL)`);
   }
   if (counted && checks.has('count')) {
     ctes.push(`c AS (INSERT INTO ${C} AS c (tenant, shard, n)
-      SELECT $1, pg_backend_pid() % 64, 1 FROM w ON CONFLICT (tenant, shard) DO UPDATE SET n = c.n + 1)`);
+      SELECT $1, pg_backend_pid() % 64, count(*) FROM w HAVING count(*) > 0
+      ON CONFLICT (tenant, shard) DO UPDATE SET n = c.n + excluded.n)`);
   }
+  return ctes;
+}
+
+/**
+ * `statement` with what it records (see `recordings`; $e: the event, and with `invited`, the
+ * `user.invited` event's parameter, NULL for none).
+ */
+function recorded(statement, e, counted = false, invited = undefined) {
+  const ctes = recordings(`${e}::jsonb`, invited && `${invited}::jsonb`, counted);
   if (ctes.length === 0) return statement;
   return `WITH w AS (${statement}), ${ctes.join(', ')} SELECT * FROM w`;
 }
@@ -178,26 +189,11 @@ const q = (stmt, values) => pool.query({ ...stmt, values });
 
 /**
  * With `shared`: the statement whose CTEs `first` end with `w`, the rows it wrote (with the
- * columns `id`, `event` and `invited` of their items), with their events and, with `counted`,
- * the count's upsert.
+ * columns `id`, `event` and `invited` of their items), with what it records.
  */
-function recordedMany(first, counted = false) {
-  const ctes = [...first];
-  if (checks.has('events')) {
-    ctes.push(`ev AS (INSERT INTO ${E} (tenant, type, occurred_at, event)
-      SELECT $1, event->>'type', now(), event FROM w)`);
-  }
-  if (checks.has('invite')) {
-    ctes.push(`inv AS (INSERT INTO ${E} (tenant, type, occurred_at, event)
-      SELECT $1, 'user.invited', now(), invited FROM w WHERE invited IS NOT NULL)`);
-  }
-  if (counted && checks.has('count')) {
-    ctes.push(`c AS (INSERT INTO ${C} AS c (tenant, shard, n)
-      SELECT $1, pg_backend_pid() % 64, count(*) FROM w HAVING count(*) > 0
-      ON CONFLICT (tenant, shard) DO UPDATE SET n = c.n + excluded.n)`);
-  }
-  return `WITH ${ctes.join(', ')} SELECT id::text AS id FROM w`;
-}
+const recordedMany = (first, counted = false) =>
+  `WITH ${[...first, ...recordings('event', 'invited', counted)].join(', ')}
+  SELECT id::text AS id FROM w`;
 /** The items of a shared write ($2, a JSON array), as rows. */
 const ITEMS = `jsonb_to_recordset($2::jsonb)
   AS x(id uuid, key text, doc jsonb, version int, event jsonb, invited jsonb)`;
@@ -285,7 +281,11 @@ const itemJson = ({ id, key, doc, version, event, invited }) =>
 async function readMany(stmt, keys, by) {
   const { rows } = await q(stmt, [TENANT, [...new Set(keys)]]);
   const found = new Map();
-  for (const row of rows) found.set(row[by], [...(found.get(row[by]) ?? []), row]);
+  for (const row of rows) {
+    const list = found.get(row[by]);
+    if (list) list.push(row);
+    else found.set(row[by], [row]);
+  }
   return keys.map((key) => found.get(key) ?? []);
 }
 

@@ -61,9 +61,14 @@ export interface PostgresUserStoreOptions extends TableLocation {
 
 type Doc = Record<string, unknown>;
 
-/** The user a read's row holds, with its groups (see `withGroups`). */
+/**
+ * The user of a read's row, with its `groups` from the groups column read in the same
+ * statement (see `groupsFromColumn`) when that is the whole answer: none of the direct groups
+ * is itself in a group. Otherwise they are left off, and the core reads the indirect groups
+ * apart.
+ */
 const userOf = (row: { readonly doc: unknown; readonly groups?: unknown }): ScimUser =>
-  withGroups(row.doc as Doc, row.groups);
+  restoreOrder(row.doc as Doc, groupsFromColumn(row.groups));
 
 /** A user as a read returns it: its document and its groups column. */
 interface UserRow {
@@ -122,16 +127,6 @@ function userColumns(user: ScimUser): unknown[] {
     JSON.stringify(user),
     foldedJson(user),
   ];
-}
-
-/**
- * The user of a read's row, with its `groups` from the groups column read in the same
- * statement (see `groupsFromColumn`) when that is the whole answer: none of the direct groups
- * is itself in a group. Otherwise they are left off, and the core reads the indirect groups
- * apart.
- */
-function withGroups(doc: Doc, column: unknown): ScimUser {
-  return restoreOrder(doc, groupsFromColumn(column));
 }
 
 /**
@@ -309,7 +304,7 @@ export class PostgresUserStore implements UserStore {
 
   /**
    * Returns the user, or `null`; with its `groups` when none of its direct groups is itself in
-   * a group (see `withGroups`).
+   * a group (see `userOf`).
    */
   async get(tenant: string, id: string): Promise<ScimUser | null> {
     return this.reads.run([tenant, id]);
