@@ -60,7 +60,8 @@ export const DIAGNOSTIC_SERVERS = {
  * with an event recorded by every write, that with the count a create keeps, that with the
  * welcome email recorded by a create and delivered from the log, raw-pg-read whose reads
  * also read the user's groups, and raw-pg-read sharing its statements as scimkit's store does,
- * alone and with all of these.
+ * alone, with all of these, and with them and the account's event of a write that changes
+ * `active`.
  */
 export const POSTGRES_SERVERS = {
   'scimkit-node-pg': 'bench/kit/servers/node-pg.mjs',
@@ -74,6 +75,7 @@ export const POSTGRES_SERVERS = {
   'raw-pg-read-groups': 'bench/kit/servers/raw-pg-read-groups.mjs',
   'raw-pg-read-shared': 'bench/kit/servers/raw-pg-read-shared.mjs',
   'raw-pg-read-shared-all': 'bench/kit/servers/raw-pg-read-shared-all.mjs',
+  'raw-pg-read-shared-all-status': 'bench/kit/servers/raw-pg-read-shared-all-status.mjs',
 } as const;
 
 /**

@@ -11,6 +11,10 @@
 //   statement, in a table shaped as scimkit's log (`(xid, seq)` key, tenant and time indexes),
 //   so that the write and its event commit together. One event per write, fewer than scimkit
 //   records for a PATCH of `active` (two): a bound from below.
+// - `status` (with `events`): a PATCH or PUT that changes `active` also records the account's
+//   event (`user.deactivated`, or `user.reactivated`), carrying the same resource, in the same
+//   statement, as scimkit records two events for such a write; the resource is sent once and
+//   the statement copies it into the second row, as scimkit's store does.
 // - `count`: a create adds one to its connection's counter row in its own statement, and a
 //   page sums the tenant's rows instead of `count(*)`, as scimkit's store keeps `totalResults`.
 // - `invite` (with `events`): a user created active also records `user.invited`, carrying the
@@ -38,8 +42,9 @@
 // replace/add of top-level paths, PUT) and is not an implementation. Served alone it is the kit
 // server `raw-pg-read`; raw-pg-read-events.mjs (`events`), raw-pg-read-events-count.mjs
 // (`events,count`), raw-pg-read-events-count-invite.mjs (`events,count,invite`) and
-// raw-pg-read-groups.mjs (`groups`), raw-pg-read-shared.mjs (`shared`) and
-// raw-pg-read-shared-all.mjs (every check) import it. Env as raw-pg: PORT, HOST, PREFIX,
+// raw-pg-read-groups.mjs (`groups`), raw-pg-read-shared.mjs (`shared`),
+// raw-pg-read-shared-all.mjs (every check but `status`) and raw-pg-read-shared-all-status.mjs
+// (every check) import it. Env as raw-pg: PORT, HOST, PREFIX,
 // SCIM_TOKEN, DATABASE_URL, RAW_PG_POOL (default 16); the schema is the variant's name (dropped
 // and re-created on start).
 import { randomUUID } from 'node:crypto';
@@ -57,6 +62,7 @@ const checks = new Set(
     .filter(Boolean),
 );
 if (checks.has('invite') && !checks.has('events')) throw new Error('invite needs events');
+if (checks.has('status') && !checks.has('events')) throw new Error('status needs events');
 const NAME = ['raw-pg-read', ...checks].join('-');
 const SCHEMA = NAME.replaceAll('-', '_');
 const T = `${SCHEMA}.users`;
@@ -100,9 +106,10 @@ const pool = new pg.Pool({
  * What a write records after its CTE `w` (0 or more rows written): with `events`, the event
  * (`event`, an SQL jsonb expression) of each row; with `invite` and `invited` given, the
  * `user.invited` event of each row where it is not NULL; with `counted` and `count`, the rows
- * added to the count.
+ * added to the count; with `status` and `status` given, the account's event of each row where
+ * it is not NULL, with the resource of `event`.
  */
-function recordings(event, invited = undefined, counted = false) {
+function recordings(event, invited = undefined, counted = false, status = undefined) {
   const ctes = [];
   if (checks.has('events')) {
     ctes.push(`ev AS (INSERT INTO ${E} (tenant, type, occurred_at, event)
@@ -111,6 +118,12 @@ function recordings(event, invited = undefined, counted = false) {
   if (invited !== undefined && checks.has('invite')) {
     ctes.push(`inv AS (INSERT INTO ${E} (tenant, type, occurred_at, event)
       SELECT $1, 'user.invited', now(), ${invited} FROM w WHERE ${invited} IS NOT NULL)`);
+  }
+  if (status !== undefined && checks.has('status')) {
+    ctes.push(`st AS (INSERT INTO ${E} (tenant, type, occurred_at, event)
+      SELECT $1, (${status})->>'type', now(),
+        jsonb_set(${status}, '{data,resource}', (${event})->'data'->'resource')
+      FROM w WHERE ${status} IS NOT NULL)`);
   }
   if (counted && checks.has('count')) {
     ctes.push(`c AS (INSERT INTO ${C} AS c (tenant, shard, n)
@@ -122,10 +135,15 @@ function recordings(event, invited = undefined, counted = false) {
 
 /**
  * `statement` with what it records (see `recordings`; $e: the event, and with `invited`, the
- * `user.invited` event's parameter, NULL for none).
+ * `user.invited` event's parameter, with `status` the account's, NULL for none).
  */
-function recorded(statement, e, counted = false, invited = undefined) {
-  const ctes = recordings(`${e}::jsonb`, invited && `${invited}::jsonb`, counted);
+function recorded(statement, e, counted = false, invited = undefined, status = undefined) {
+  const ctes = recordings(
+    `${e}::jsonb`,
+    invited && `${invited}::jsonb`,
+    counted,
+    status && `${status}::jsonb`,
+  );
   if (ctes.length === 0) return statement;
   return `WITH w AS (${statement}), ${ctes.join(', ')} SELECT * FROM w`;
 }
@@ -167,6 +185,9 @@ const SQL = {
       `UPDATE ${T} SET user_name_key = $3, doc = $4::jsonb, version = version + 1
        WHERE tenant = $1 AND id = $2 AND version = $5 RETURNING version`,
       '$6',
+      false,
+      undefined,
+      checks.has('status') ? '$7' : undefined,
     ),
   },
   // The welcome loop (`invite`): the next page of settled events (the invitations' JSON), then
@@ -191,12 +212,12 @@ const q = (stmt, values) => pool.query({ ...stmt, values });
  * With `shared`: the statement whose CTEs `first` end with `w`, the rows it wrote (with the
  * columns `id`, `event` and `invited` of their items), with what it records.
  */
-const recordedMany = (first, counted = false) =>
-  `WITH ${[...first, ...recordings('event', 'invited', counted)].join(', ')}
+const recordedMany = (first, counted = false, status = undefined) =>
+  `WITH ${[...first, ...recordings('event', 'invited', counted, status)].join(', ')}
   SELECT id::text AS id FROM w`;
 /** The items of a shared write ($2, a JSON array), as rows. */
 const ITEMS = `jsonb_to_recordset($2::jsonb)
-  AS x(id uuid, key text, doc jsonb, version int, event jsonb, invited jsonb)`;
+  AS x(id uuid, key text, doc jsonb, version int, event jsonb, invited jsonb, status jsonb)`;
 // Named, as scimkit prepares its own: parsed and planned once per connection.
 const MANY = {
   read: {
@@ -223,11 +244,15 @@ const MANY = {
   },
   write: {
     name: 'rc_write_many',
-    text: recordedMany([
-      `w AS (UPDATE ${T} AS u SET user_name_key = x.key, doc = x.doc, version = u.version + 1
+    text: recordedMany(
+      [
+        `w AS (UPDATE ${T} AS u SET user_name_key = x.key, doc = x.doc, version = u.version + 1
         FROM ${ITEMS} WHERE u.tenant = $1 AND u.id = x.id AND u.version = x.version
-        RETURNING u.id, x.event, x.invited)`,
-    ]),
+        RETURNING u.id, x.event, x.invited, x.status)`,
+      ],
+      false,
+      'status',
+    ),
   },
 };
 
@@ -273,9 +298,9 @@ function sharedKind(many, one, rowOf = () => undefined) {
 }
 
 /** A shared write's item as an element of its JSON array; its JSON members are already texts. */
-const itemJson = ({ id, key, doc, version, event, invited }) =>
+const itemJson = ({ id, key, doc, version, event, invited, status }) =>
   `{"id":"${id}","key":${JSON.stringify(key)},"doc":${doc},"version":${version ?? 1}` +
-  `,"event":${event ?? 'null'},"invited":${invited ?? 'null'}}`;
+  `,"event":${event ?? 'null'},"invited":${invited ?? 'null'},"status":${status ?? 'null'}}`;
 
 /** Rows of a shared read, by the column `by`, for each of `keys`. */
 async function readMany(stmt, keys, by) {
@@ -326,15 +351,26 @@ const shared = checks.has('shared')
       ),
     }
   : undefined;
-/** The event a write records (with `events`), as a parameter: the resource it wrote. */
+/**
+ * The event a write records (with `events`), as a parameter: the resource it wrote (none for
+ * the account's event, which the statement gives the resource of the write's first).
+ */
 const event = (type, resource) =>
   JSON.stringify({
     id: randomUUID(),
     type,
     tenant: TENANT,
     occurredAt: new Date().toISOString(),
-    data: { resource },
+    data: resource === undefined ? {} : { resource },
   });
+/**
+ * With `status`: the account's event of a write from `before` to `after`, as a parameter, when
+ * it changes `active`; else null.
+ */
+const statusEvent = (before, after) =>
+  typeof before.active === 'boolean' && before.active !== after.active
+    ? event(after.active === true ? 'user.reactivated' : 'user.deactivated')
+    : null;
 const withEvent = (values, type, resource) =>
   checks.has('events') ? [...values, event(type, resource)] : values;
 
@@ -461,9 +497,10 @@ async function readModifyWrite(res, id, type, next) {
       type,
       doc,
     );
-    const [, , key, text, version, e] = values;
+    if (checks.has('status')) values.push(statusEvent(rows[0].doc, doc));
+    const [, , key, text, version, e, status] = values;
     const wrote =
-      (shared && (await shared.write({ id, key, doc: text, version, event: e }))) ||
+      (shared && (await shared.write({ id, key, doc: text, version, event: e, status }))) ||
       (await q(SQL.write, values)).rows.length === 1;
     if (wrote) return send(res, 200, withGroups(doc, groups));
   }

@@ -40,26 +40,35 @@ export interface EventStatements {
  * the write's CTE, which returns a row exactly when the write wrote. That CTE sees the write's
  * `RETURNING` rows, not its snapshot's, so a write that found no row, or a stale version,
  * records nothing; and it runs in the write's transaction, so its rows share the write's xid.
+ * `doc`: the SQL of the document the write stores, which the events that carry it take (see
+ * `eventsParam`).
  */
-export function insertEvents(t: TableNames, param: string, wrote?: string): string {
+export function insertEvents(t: TableNames, param: string, wrote?: string, doc?: string): string {
   const when = wrote === undefined ? '' : ` WHERE EXISTS (SELECT 1 FROM ${wrote})`;
-  return `${insertEventRows(t, 'p.a')}
+  return `${insertEventRows(t, 'p.a', doc)}
       FROM (SELECT ${param}::jsonb AS a) AS p,
         jsonb_array_elements(p.a) WITH ORDINALITY AS x(e, n)${when} ORDER BY n`;
 }
 
 /**
  * The `INSERT … SELECT` list of the event log's rows, one per element `e` of a write's events
- * (see `eventsParam`), `all` being that write's whole array; the caller adds the `FROM` that
- * names each `e`.
+ * (see `eventsParam`), `all` being that write's whole array and `doc` the SQL of the document
+ * the write stores, if it stores one; the caller adds the `FROM` that names each `e`.
  */
-export function insertEventRows(t: TableNames, all: string): string {
-  // An event sent with `data.${SAME_RESOURCE}: i` is stored with the resource of event i.
+export function insertEventRows(t: TableNames, all: string, doc?: string): string {
+  // An event sent with `data.${SAME_RESOURCE}: i` is stored with the resource of event i, and
+  // one sent with `data.${WRITTEN_RESOURCE}` with the document its write stores.
+  const written =
+    doc === undefined
+      ? ''
+      : `WHEN e->'data' ? '${WRITTEN_RESOURCE}' THEN jsonb_set(e #- '{data,${WRITTEN_RESOURCE}}',
+          '{data,resource}', ${doc})`;
   return `INSERT INTO ${t.events} (tenant, type, occurred_at, event_count, event)
       SELECT e->>'tenant', e->>'type', (e->>'occurredAt')::timestamptz,
         CASE WHEN e ? 'members' THEN jsonb_array_length(e->'members') ELSE 1 END,
         CASE WHEN e->'data' ? '${SAME_RESOURCE}' THEN jsonb_set(e #- '{data,${SAME_RESOURCE}}',
           '{data,resource}', ${all} -> ((e->'data'->>'${SAME_RESOURCE}')::int) -> 'data' -> 'resource')
+        ${written}
         ELSE e END`;
 }
 
@@ -74,6 +83,8 @@ export const EVENTS_PER_STATEMENT = 5_000;
 
 /** The member of an event's `data`, as sent, naming the earlier event whose resource it has. */
 const SAME_RESOURCE = 'sameResourceAs';
+/** The member of an event's `data`, as sent, saying that its resource is what its write stores. */
+const WRITTEN_RESOURCE = 'writtenResource';
 
 /**
  * The most events one row of the log holds. A write's consecutive member events of one group
@@ -181,10 +192,16 @@ function withMemberRows(events: readonly DirectoryEvent[]): readonly unknown[] {
  * A write's events as the statements that record them take them; `undefined` for none. A
  * resource that several events of the write carry (a create's `user.created` and
  * `user.invited`, a PATCH's `user.updated` and `user.deactivated`) is sent once, with the first
- * of them; `insertEvents` stores each event with it. Runs of member events go several to an
- * element (`EVENTS_PER_ROW`).
+ * of them; `insertEvents` stores each event with it. The resource the write stores as its
+ * document, `written` (the object whose `JSON.stringify` is the document's parameter), is not
+ * sent with the events at all: the statement, given that document (`insertEvents`' `doc`),
+ * stores each event that carries it with it. Runs of member events go several to an element
+ * (`EVENTS_PER_ROW`).
  */
-export function eventsParam(events: readonly DirectoryEvent[] | undefined): string | undefined {
+export function eventsParam(
+  events: readonly DirectoryEvent[] | undefined,
+  written?: object,
+): string | undefined {
   if (!events || events.length === 0) return undefined;
   // The index of the first event that carries each resource (the same object).
   const firstWith = new Map<object, number>();
@@ -192,6 +209,12 @@ export function eventsParam(events: readonly DirectoryEvent[] | undefined): stri
   events.forEach((event, i) => {
     const { data } = event;
     if (data.resource === undefined) return;
+    if (data.resource === written) {
+      const { resource: _resource, ...rest } = data;
+      sent ??= [...events];
+      sent[i] = { ...event, data: { ...rest, [WRITTEN_RESOURCE]: true } };
+      return;
+    }
     const first = firstWith.get(data.resource);
     if (first === undefined) {
       firstWith.set(data.resource, i);

@@ -144,7 +144,7 @@ export class PostgresResourceStore implements ResourceStore {
   /** Stores a new resource; throws 409 `uniqueness` when another holds one of its keys. */
   async create(tenant: string, resource: ScimResource, options: ResourceCreateOptions) {
     const row = [tenant, this.resourceType, resource.id];
-    const events = eventsParam(options.events);
+    const events = eventsParam(options.events, resource);
     const [text, params] =
       events === undefined
         ? [this.sql.insert, [...row, ...columns(resource)]]
@@ -178,7 +178,7 @@ export class PostgresResourceStore implements ResourceStore {
   ): Promise<boolean> {
     const row = [tenant, this.resourceType, resource.id];
     const params = [...row, ...columns(resource), options.expectedVersion];
-    const events = eventsParam(options.events);
+    const events = eventsParam(options.events, resource);
     const [text, all] =
       events === undefined
         ? [this.sql.replace, params]

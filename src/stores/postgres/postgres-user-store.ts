@@ -296,7 +296,7 @@ export class PostgresUserStore implements UserStore {
   async create(tenant: string, user: ScimUser, effects?: WriteEffects): Promise<void> {
     const params = [tenant, user.id, ...userColumns(user)];
     try {
-      await this.creates.run({ params, events: eventsParam(effects?.events) });
+      await this.creates.run({ params, events: eventsParam(effects?.events, user) });
     } catch (error) {
       throw toStoreError(error, this.context.tables, user.userName);
     }
@@ -314,7 +314,7 @@ export class PostgresUserStore implements UserStore {
   async replace(tenant: string, user: ScimUser, options: ReplaceOptions): Promise<boolean> {
     const params = [tenant, user.id, ...userColumns(user), options.expectedVersion];
     try {
-      return await this.replaces.run({ params, events: eventsParam(options.events) });
+      return await this.replaces.run({ params, events: eventsParam(options.events, user) });
     } catch (error) {
       throw toStoreError(error, this.context.tables, user.userName);
     }

@@ -58,14 +58,16 @@ export function resourceStatements(t: TableNames): ResourceStatements {
         DELETE FROM ${t.resources} WHERE ${row} AND ($4::text IS NULL OR version = $4)
         RETURNING 1
       )`;
-  // The events of a write, recorded when the write's CTE `wrote` returns a row.
-  const events = (param: string, wrote: string) => `, ev AS (${insertEvents(t, param, wrote)})`;
+  // The events of a write, recorded when the write's CTE `wrote` returns a row; `doc`, the SQL
+  // of the document it stores, if it stores one.
+  const events = (param: string, wrote: string, doc?: string) =>
+    `, ev AS (${insertEvents(t, param, wrote, doc)})`;
   return {
     insert,
-    insertWithEvents: `WITH r AS (${insert} RETURNING 1)${events('$9', 'r')} SELECT 1 FROM r`,
+    insertWithEvents: `WITH r AS (${insert} RETURNING 1)${events('$9', 'r', '$7::jsonb')} SELECT 1 FROM r`,
     get: `SELECT doc FROM ${t.resources} WHERE ${row}`,
     replace: `WITH ${cur}, ${upd} ${outcome('upd')}`,
-    replaceWithEvents: `WITH ${cur}, ${upd}${events('$10', 'upd')} ${outcome('upd')}`,
+    replaceWithEvents: `WITH ${cur}, ${upd}${events('$10', 'upd', '$7::jsonb')} ${outcome('upd')}`,
     delete: {
       plain: `WITH ${cur}, ${del} ${outcome('del')}`,
       events: `WITH ${cur}, ${del}${events('$5', 'del')} ${outcome('del')}`,

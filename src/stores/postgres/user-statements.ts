@@ -91,14 +91,18 @@ export function userStatements(t: TableNames): UserStatements {
     )`;
   const deleteResult = `SELECT (SELECT count(*) FROM del)::int AS changed,
     (SELECT version FROM cur) AS current`;
-  // The events a write records with the user, as a CTE reading the write's CTE `wrote`.
-  const effects = (wrote: string, events: string) => `, ev AS (${insertEvents(t, events, wrote)})`;
+  // The events a write records with the user, as a CTE reading the write's CTE `wrote`; `doc`
+  // the SQL of the document it stores, if it stores one.
+  const effects = (wrote: string, events: string, doc?: string) =>
+    `, ev AS (${insertEvents(t, events, wrote, doc)})`;
   const inserted = `WITH u AS (${insertUser} RETURNING tenant), ${countInsertedUsers(t, 'u')}`;
   // The rows of a statement of several writes: each element of $1, with its place in it.
   const manyRows = `x AS (
       SELECT r, n FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(r, n))`;
   // The events of each write of such a statement that `wrote` (its CTE) returns, in order.
-  const eventsOfMany = (wrote: string) => `ev AS (${insertEventRows(t, "x.r->'events'")}
+  const eventsOfMany = (
+    wrote: string,
+  ) => `ev AS (${insertEventRows(t, "x.r->'events'", "x.r->'doc'")}
       FROM x JOIN ${wrote} ON ${wrote}.tenant = x.r->>'tenant' AND ${wrote}.id = x.r->>'id',
         jsonb_array_elements(x.r->'events') WITH ORDINALITY AS y(e, m)
       ORDER BY x.n, y.m)`;
@@ -125,7 +129,7 @@ export function userStatements(t: TableNames): UserStatements {
   return {
     insert: {
       plain: `${inserted} SELECT 1 FROM u`,
-      events: `${inserted}${effects('u', '$11')} SELECT 1 FROM u`,
+      events: `${inserted}${effects('u', '$11', '$9::jsonb')} SELECT 1 FROM u`,
     },
     insertMany,
     replaceMany,
@@ -135,7 +139,7 @@ export function userStatements(t: TableNames): UserStatements {
         JOIN ${t.users} AS u ON u.tenant = r->>0 AND u.id = r->>1`,
     replace: {
       plain: `WITH ${cur}, ${upd} ${replaceResult}`,
-      events: `WITH ${cur}, ${upd}${effects('upd', '$12')} ${replaceResult}`,
+      events: `WITH ${cur}, ${upd}${effects('upd', '$12', '$9::jsonb')} ${replaceResult}`,
     },
     delete: {
       plain: `DELETE FROM ${t.users} WHERE tenant = $1 AND id = $2 RETURNING 1`,

@@ -55,6 +55,85 @@ for (const { name, open } of backends) {
     // Each test reads only its own tenant's rows.
     const nextTenant = () => (tenant = `fold-${(cases += 1)}`);
 
+    it('logs each event with the resource it carries, the one the write stores included, alone or with other writes', async () => {
+      nextTenant();
+      const carrying = (
+        type: DirectoryEventType,
+        resource: Readonly<Record<string, unknown>> & { readonly id: string },
+        resourceType = 'User',
+      ): DirectoryEvent => ({
+        ...event(type, resource.id),
+        data: { id: resource.id, resourceType, resource },
+      });
+      // Concurrent creates: the first alone, the others in one shared statement.
+      const users = [makeUser(), makeUser(), makeUser()];
+      await Promise.all(
+        users.map((user) =>
+          store.create(tenant, user, {
+            events: [carrying('user.created', user), carrying('user.invited', user)],
+          }),
+        ),
+      );
+      // Replaces, alone and shared: the written user, and an equal copy of it that is not the
+      // object written, sent as it is.
+      const next = users.map((user, i) => ({
+        ...user,
+        active: true,
+        displayName: `Next ${i}`,
+        meta: meta('User', 'W/"2"'),
+      }));
+      await Promise.all(
+        next.map((user) =>
+          store.replace(tenant, user, {
+            expectedVersion: 'W/"1"',
+            events: [
+              carrying('user.updated', user),
+              carrying('user.reactivated', { ...user, displayName: 'a copy' }),
+            ],
+          }),
+        ),
+      );
+      const things = new PostgresResourceStore({
+        executor: backend.executor,
+        schema: backend.schema,
+        resourceType: 'Thing',
+      });
+      const thing: ScimResource = {
+        schemas: ['urn:example:Thing'],
+        id: newId(),
+        name: 'one',
+        meta: meta('Thing'),
+      };
+      const nextThing = { ...thing, name: 'two', meta: meta('Thing', 'W/"2"') };
+      await things.create(tenant, thing, {
+        uniqueKeys: {},
+        events: [carrying('thing.created', thing, 'Thing')],
+      });
+      await things.replace(tenant, nextThing, {
+        expectedVersion: 'W/"1"',
+        uniqueKeys: {},
+        events: [carrying('thing.updated', nextThing, 'Thing')],
+      });
+
+      const { events } = await store.events.list({ tenant, limit: 100 });
+      const resources = (type: string) =>
+        events.filter((e) => e.type === type).map((e) => e.data.resource);
+      const sorted = (list: readonly unknown[]) =>
+        [...list].sort((a, b) =>
+          String((a as ScimResource).id).localeCompare((b as ScimResource).id),
+        );
+      expect(sorted(resources('user.created'))).toEqual(sorted(users));
+      expect(sorted(resources('user.invited'))).toEqual(sorted(users));
+      expect(sorted(resources('user.updated'))).toEqual(sorted(next));
+      expect(sorted(resources('user.reactivated'))).toEqual(
+        sorted(next.map((user) => ({ ...user, displayName: 'a copy' }))),
+      );
+      expect(resources('thing.created')).toEqual([thing]);
+      expect(resources('thing.updated')).toEqual([nextThing]);
+      for (const e of events)
+        expect(Object.keys(e.data).sort()).toEqual(['id', 'resource', 'resourceType']);
+    });
+
     it('a user write records its events, or none when it writes nothing', async () => {
       nextTenant();
       const user = makeUser();
