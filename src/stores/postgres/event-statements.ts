@@ -19,11 +19,11 @@ export interface EventStatements {
   readonly insert: string;
   /**
    * $1 xid, $2 seq (the rows after them), $3 limit, $4 tenant or NULL, $5 types (text[]) or
-   * NULL, $6 the events of the first row already passed: `known` (whether the log can have
-   * given the cursor) on every row, and at least one row; `event` is NULL on the only row of
-   * an empty page, and on the rows past the first `$3` events (after `$6`). With types,
-   * `tail_xid` and `tail_seq` name the last row of the tenant (or of all) the read could have
-   * passed, matching or not.
+   * NULL, $6 the events of the first row already passed (it is the row at $1 and $2 + 1): `known`
+   * (whether the log can have given the cursor) on every row, and at least one row; `event` is
+   * NULL on the only row of an empty page, and on the rows past the first `$3` events of the
+   * types asked for (after `$6`). With types, `tail_xid` and `tail_seq` name the last row of the
+   * tenant (or of all) the read could have passed, matching or not.
    */
   readonly list: string;
   /**
@@ -63,9 +63,15 @@ export function insertEventRows(t: TableNames, all: string, doc?: string): strin
       ? ''
       : `WHEN e->'data' ? '${WRITTEN_RESOURCE}' THEN jsonb_set(e #- '{data,${WRITTEN_RESOURCE}}',
           '{data,resource}', ${doc})`;
+  // A row of several events of one write (`events`) lists their types, separated by spaces.
   return `INSERT INTO ${t.events} (tenant, type, occurred_at, event_count, event)
-      SELECT e->>'tenant', e->>'type', (e->>'occurredAt')::timestamptz,
-        CASE WHEN e ? 'members' THEN jsonb_array_length(e->'members') ELSE 1 END,
+      SELECT e->>'tenant',
+        CASE WHEN e ? 'events' THEN (SELECT string_agg(we->>1, ' ' ORDER BY wn)
+          FROM jsonb_array_elements(e->'events') WITH ORDINALITY AS w(we, wn))
+        ELSE e->>'type' END,
+        (e->>'occurredAt')::timestamptz,
+        CASE WHEN e ? 'members' THEN jsonb_array_length(e->'members')
+          WHEN e ? 'events' THEN jsonb_array_length(e->'events') ELSE 1 END,
         CASE WHEN e->'data' ? '${SAME_RESOURCE}' THEN jsonb_set(e #- '{data,${SAME_RESOURCE}}',
           '{data,resource}', ${all} -> ((e->'data'->>'${SAME_RESOURCE}')::int) -> 'data' -> 'resource')
         ${written}
@@ -106,6 +112,32 @@ export interface MemberEventsRow {
   readonly data: Pick<DirectoryEvent['data'], 'id' | 'resourceType' | 'groupId'>;
   readonly members: readonly RowMember[];
 }
+
+/**
+ * What a row of several events of one write keeps of each: its id, its type, and its data
+ * besides the row's (`changed`, say), when it has any.
+ */
+export type RowEvent = readonly [
+  id: string,
+  type: DirectoryEvent['type'],
+  data?: Omit<DirectoryEvent['data'], 'id' | 'resourceType' | 'resource'>,
+];
+
+/**
+ * A row of several events of one write that carry the same resource (a create's `user.created`
+ * and `user.invited`, a PATCH's `user.updated` and `user.deactivated`), as sent and as stored:
+ * the resource is stored once. Its `type` column lists their types, separated by spaces.
+ */
+export interface WriteEventsRow {
+  readonly tenant: string;
+  readonly occurredAt: string;
+  /** What every event of the row carries: the resource's `id` and `resourceType`, and it. */
+  readonly data: Required<Pick<DirectoryEvent['data'], 'id' | 'resourceType' | 'resource'>>;
+  readonly events: readonly RowEvent[];
+}
+
+/** A row of the log, as sent and as stored: one event, or several of one write. */
+export type EventRow = DirectoryEvent | MemberEventsRow | WriteEventsRow;
 
 const MEMBER_EVENT_TYPES: ReadonlySet<string> = new Set([
   'group.member_added',
@@ -155,7 +187,17 @@ function memberEventsRow(run: readonly DirectoryEvent[]): MemberEventsRow {
 }
 
 /** The events of a row of the log, in order (one for a row of a single event). */
-export function rowEvents(event: DirectoryEvent | MemberEventsRow): readonly DirectoryEvent[] {
+export function rowEvents(event: EventRow): readonly DirectoryEvent[] {
+  if ('events' in event) {
+    const { tenant, occurredAt, data } = event;
+    return event.events.map(([id, type, more]) => ({
+      id,
+      type,
+      tenant,
+      occurredAt,
+      data: { ...data, ...more },
+    }));
+  }
   if (!('members' in event)) return [event];
   const { type, tenant, occurredAt, data } = event;
   return event.members.map(([id, userId, memberType]) => ({
@@ -167,14 +209,46 @@ export function rowEvents(event: DirectoryEvent | MemberEventsRow): readonly Dir
   }));
 }
 
-// `events` with each run of two or more that can share a row (at most EVENTS_PER_ROW) as one.
-function withMemberRows(events: readonly DirectoryEvent[]): readonly unknown[] {
-  const out: unknown[] = [];
+// Whether `b`, after `a` in a write's events, can share a row of several events of one write
+// with it: the same resource (the same object), tenant and time.
+function sameResourceRow(a: DirectoryEvent, b: DirectoryEvent): boolean {
+  return (
+    a.data.resource !== undefined &&
+    a.data.resource === b.data.resource &&
+    a.tenant === b.tenant &&
+    a.occurredAt === b.occurredAt &&
+    a.data.id === b.data.id &&
+    a.data.resourceType === b.data.resourceType
+  );
+}
+
+// The row of `run`, events of one write that carry one resource (see `sameResourceRow`).
+function writeEventsRow(run: readonly DirectoryEvent[]): WriteEventsRow {
+  const { tenant, occurredAt, data } = run[0] as DirectoryEvent;
+  return {
+    tenant,
+    occurredAt,
+    data: {
+      id: data.id,
+      resourceType: data.resourceType,
+      resource: data.resource as NonNullable<typeof data.resource>,
+    },
+    events: run.map(
+      ({ id, type, data: { id: _id, resourceType: _type, resource: _r, ...more } }) =>
+        Object.keys(more).length === 0 ? [id, type] : [id, type, more],
+    ),
+  };
+}
+
+// `events` as the rows of the log: each run of two or more that can share a row as one (member
+// events at most EVENTS_PER_ROW to a row).
+function rowsOf(events: readonly DirectoryEvent[]): EventRow[] {
+  const out: EventRow[] = [];
   let i = 0;
   while (i < events.length) {
     const first = events[i] as DirectoryEvent;
     let end = i + 1;
-    if (isMemberEvent(first))
+    if (isMemberEvent(first)) {
       while (
         end < events.length &&
         end - i < EVENTS_PER_ROW &&
@@ -182,50 +256,50 @@ function withMemberRows(events: readonly DirectoryEvent[]): readonly unknown[] {
         sameRow(first, events[end] as DirectoryEvent)
       )
         end++;
-    out.push(end - i === 1 ? first : memberEventsRow(events.slice(i, end)));
+      out.push(end - i === 1 ? first : memberEventsRow(events.slice(i, end)));
+    } else {
+      while (end < events.length && sameResourceRow(first, events[end] as DirectoryEvent)) end++;
+      out.push(end - i === 1 ? first : writeEventsRow(events.slice(i, end)));
+    }
     i = end;
   }
   return out;
 }
 
 /**
- * A write's events as the statements that record them take them; `undefined` for none. A
- * resource that several events of the write carry (a create's `user.created` and
- * `user.invited`, a PATCH's `user.updated` and `user.deactivated`) is sent once, with the first
- * of them; `insertEvents` stores each event with it. The resource the write stores as its
- * document, `written` (the object whose `JSON.stringify` is the document's parameter), is not
- * sent with the events at all: the statement, given that document (`insertEvents`' `doc`),
- * stores each event that carries it with it. Runs of member events go several to an element
- * (`EVENTS_PER_ROW`).
+ * A write's events as the statements that record them take them; `undefined` for none. Runs of
+ * member events go several to a row (`EVENTS_PER_ROW`), and so do consecutive events that
+ * carry the same resource (a create's `user.created` and `user.invited`, a PATCH's
+ * `user.updated` and `user.deactivated`): one row, the resource stored once. A resource that
+ * several rows carry is sent once, with the first of them; `insertEvents` stores each with it.
+ * The resource the write stores as its document, `written` (the object whose `JSON.stringify`
+ * is the document's parameter), is not sent with the events at all: the statement, given that
+ * document (`insertEvents`' `doc`), stores each row that carries it with it.
  */
 export function eventsParam(
   events: readonly DirectoryEvent[] | undefined,
   written?: object,
 ): string | undefined {
   if (!events || events.length === 0) return undefined;
-  // The index of the first event that carries each resource (the same object).
+  const rows = rowsOf(events);
+  // The index of the first row that carries each resource (the same object).
   const firstWith = new Map<object, number>();
-  let sent: unknown[] | undefined;
-  events.forEach((event, i) => {
-    const { data } = event;
-    if (data.resource === undefined) return;
-    if (data.resource === written) {
-      const { resource: _resource, ...rest } = data;
-      sent ??= [...events];
-      sent[i] = { ...event, data: { ...rest, [WRITTEN_RESOURCE]: true } };
-      return;
-    }
-    const first = firstWith.get(data.resource);
+  const sent = rows.map((row, i) => {
+    if (!('resource' in row.data) || row.data.resource === undefined) return row;
+    const { resource, ...rest } = row.data;
+    if (resource === written) return { ...row, data: { ...rest, [WRITTEN_RESOURCE]: true } };
+    const first = firstWith.get(resource);
     if (first === undefined) {
-      firstWith.set(data.resource, i);
-      return;
+      firstWith.set(resource, i);
+      return row;
     }
-    const { resource: _resource, ...rest } = data;
-    sent ??= [...events];
-    sent[i] = { ...event, data: { ...rest, [SAME_RESOURCE]: first } };
+    return { ...row, data: { ...rest, [SAME_RESOURCE]: first } };
   });
-  return JSON.stringify(withMemberRows((sent ?? events) as readonly DirectoryEvent[]));
+  return JSON.stringify(sent);
 }
+
+/** In the list statement, the events of a row already passed: $6 for the first row, else 0. */
+const PASSED = `(CASE WHEN xid = $1::xid8 AND seq = $2::bigint + 1 THEN $6::bigint ELSE 0 END)`;
 
 /**
  * Returns the event statements of a table location. The same location always gives the same
@@ -241,10 +315,14 @@ export function eventStatements(t: TableNames): EventStatements {
     // The tail lets a read of some types resume past the events of other types it passed
     // (one backward step of an index), rather than scan them again on every poll.
     // A row holds up to EVENTS_PER_ROW events: the rows past what the page can show are
-    // returned without their events, so that a page reads about `limit` events, not rows.
+    // returned without their events, so that a page reads `limit` events, not rows. What a row
+    // shows (`shown`) is its events after those already passed, of the types asked for: all of
+    // a row of one type the filter let through, and for a row of one write, whose type column
+    // lists its events' types, those it lists. Each row after the first shows one or more, so
+    // `limit` of them and the first fill a page.
     list: `SELECT b.known, t.tail_xid, t.tail_seq, e.xid_text, e.seq_text,
-        CASE WHEN sum(e.event_count) OVER (ORDER BY e.xid, e.seq ROWS UNBOUNDED PRECEDING)
-          - e.event_count < $3::bigint + $6::bigint THEN e.event END AS event
+        CASE WHEN sum(e.shown) OVER (ORDER BY e.xid, e.seq ROWS UNBOUNDED PRECEDING)
+          - e.shown < $3::bigint THEN e.event END AS event
       FROM (SELECT $1::xid8 < pg_snapshot_xmin(pg_current_snapshot()) AS known) AS b
       LEFT JOIN LATERAL (
         SELECT xid::text AS tail_xid, seq::text AS tail_seq FROM ${t.events}
@@ -254,13 +332,17 @@ export function eventStatements(t: TableNames): EventStatements {
         ORDER BY xid DESC, seq DESC LIMIT 1
       ) AS t ON true
       LEFT JOIN LATERAL (
-        SELECT xid, seq, xid::text AS xid_text, seq::text AS seq_text, event_count, event
+        SELECT xid, seq, xid::text AS xid_text, seq::text AS seq_text, event,
+          CASE WHEN strpos(type, ' ') = 0 THEN event_count - ${PASSED}
+            ELSE (SELECT count(*) FROM unnest(string_to_array(type, ' ')) WITH ORDINALITY AS u(ut, ui)
+              WHERE ui > ${PASSED} AND ($5::text[] IS NULL OR ut = ANY($5::text[]))) END AS shown
         FROM ${t.events}
         WHERE b.known AND (xid, seq) > ($1::xid8, $2::bigint)
           AND xid < pg_snapshot_xmin(pg_current_snapshot())
           AND ($4::text IS NULL OR tenant = $4)
-          AND ($5::text[] IS NULL OR type = ANY($5::text[]))
-        ORDER BY xid, seq LIMIT $3
+          AND ($5::text[] IS NULL OR type = ANY($5::text[])
+            OR (strpos(type, ' ') > 0 AND string_to_array(type, ' ') && $5::text[]))
+        ORDER BY xid, seq LIMIT $3::bigint + 1
       ) AS e ON true
       ORDER BY e.xid, e.seq`,
     // The oldest rows until `limit` events: at least one row, at most `limit` rows.

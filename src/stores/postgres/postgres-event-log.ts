@@ -11,8 +11,8 @@ import {
   EVENTS_PER_ROW,
   eventStatements,
   rowEvents,
+  type EventRow,
   type EventStatements,
-  type MemberEventsRow,
 } from './event-statements.js';
 import type { StoreContext } from './store-context.js';
 
@@ -52,7 +52,7 @@ export class PostgresEventLog implements EventLog {
       tail_seq: string | null;
       xid_text: string | null;
       seq_text: string | null;
-      event: DirectoryEvent | MemberEventsRow | null;
+      event: EventRow | null;
     }>(this.#sql.list, [
       at.xid.toString(),
       (at.passed > 0 ? at.seq - 1n : at.seq).toString(),
@@ -63,25 +63,28 @@ export class PostgresEventLog implements EventLog {
     ]);
     if (rows[0]?.known !== true) throw notACursor(query.after as string);
     const events: LoggedEvent[] = [];
+    // A row of one write may hold events of other types than those asked for: they are
+    // passed, not listed.
+    const wanted = query.types ? new Set<string>(query.types) : undefined;
+    // The cursor past the last event the page passed, listed or not.
+    let passed: string | undefined;
     for (const { event, xid_text, seq_text } of rows) {
       if (event === null || events.length === query.limit) break;
       const xid = BigInt(xid_text as string);
       const seq = BigInt(seq_text as string);
       const inRow = rowEvents(event);
       const from = xid === at.xid && seq === at.seq ? at.passed : 0;
-      const to = Math.min(inRow.length, from + query.limit - events.length);
-      for (let k = from; k < to; k++)
-        events.push({
-          ...(inRow[k] as DirectoryEvent),
-          cursor: cursorOf(xid, seq, k + 1, inRow.length),
-        });
+      for (let k = from; k < inRow.length && events.length < query.limit; k++) {
+        const one = inRow[k] as DirectoryEvent;
+        passed = cursorOf(xid, seq, k + 1, inRow.length);
+        if (wanted === undefined || wanted.has(one.type)) events.push({ ...one, cursor: passed });
+      }
     }
     // A page that is not full read to the end: it resumes past every event it passed.
     const tail = rows[0];
     if (events.length < query.limit && tail?.tail_xid != null && tail.tail_seq != null)
       return { events, next: cursorOf(BigInt(tail.tail_xid), BigInt(tail.tail_seq)) };
-    const last = events[events.length - 1];
-    return { events, next: last ? last.cursor : query.after };
+    return { events, next: passed ?? query.after };
   }
 
   /**

@@ -1,6 +1,7 @@
-// A write's run of member events of one group is stored several to a row (EVENTS_PER_ROW);
-// the feed shows them one by one as if each had a row of its own: the same events, in order,
-// a cursor each that resumes exactly after it, any page size, type and tenant filters, purge.
+// A write's run of member events of one group is stored several to a row (EVENTS_PER_ROW), and
+// so are a write's events of one resource (a create's `user.created` and `user.invited`); the
+// feed shows them one by one as if each had a row of its own: the same events, in order, a
+// cursor each that resumes exactly after it, any page size, type and tenant filters, purge.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   DirectoryEvent,
@@ -9,10 +10,11 @@ import type {
 } from '../../../src/contracts/event-log.js';
 import { newId } from '../../../src/core/resources/new-id.js';
 import type { ScimGroup } from '../../../src/schema/group-schema.js';
+import type { ScimUser } from '../../../src/schema/user-resource.js';
 import { GROUP_SCHEMA } from '../../../src/schema/urns.js';
 import { EVENTS_PER_ROW } from '../../../src/stores/postgres/event-statements.js';
 import type { PostgresUserStore } from '../../../src/stores/postgres/index.js';
-import { backends, type Backend } from './harness.js';
+import { backends, makeUser, type Backend } from './harness.js';
 
 const STAMP = '2025-01-01T00:00:00.000Z';
 // More than two rows' worth, and not a multiple of a row.
@@ -141,6 +143,124 @@ for (const { name, open } of backends) {
       expect(added.map((e) => e.id)).toEqual(
         other.written.filter((e) => e.type === 'group.member_added').map((e) => e.id),
       );
+    });
+
+    // Writes of users in a tenant of their own, as a service records them: creates of active
+    // users (`user.created`, `user.invited`), PATCHes of `active` (`user.updated` with its
+    // changed attributes, then `user.deactivated` or `user.reactivated`), a rename (one event).
+    async function seedWrites(): Promise<{ tenant: string; written: DirectoryEvent[] }> {
+      const tenant = `writes-${(cases += 1)}`;
+      const written: DirectoryEvent[] = [];
+      const userEvent = (
+        type: DirectoryEventType,
+        user: ScimUser,
+        more: Partial<DirectoryEvent['data']> = {},
+      ): DirectoryEvent => ({
+        id: newId(),
+        type,
+        tenant,
+        occurredAt: user.meta.lastModified,
+        data: { id: user.id, resourceType: 'User', resource: user, ...more },
+      });
+      for (let i = 0; i < 4; i++) {
+        const user = makeUser({ active: true });
+        const created = [userEvent('user.created', user), userEvent('user.invited', user)];
+        await store.create(tenant, user, { events: created });
+        written.push(...created);
+        let current = user;
+        for (const [v, active] of [false, true].entries()) {
+          const next = {
+            ...current,
+            active,
+            meta: { ...current.meta, version: `W/"${v + 2}"` },
+          };
+          const events = [
+            userEvent('user.updated', next, { changed: ['active'] }),
+            userEvent(active ? 'user.reactivated' : 'user.deactivated', next),
+          ];
+          await store.replace(tenant, next, { expectedVersion: current.meta.version, events });
+          written.push(...events);
+          current = next;
+        }
+        const renamed = {
+          ...current,
+          displayName: `User ${i}`,
+          meta: { ...current.meta, version: 'W/"4"' },
+        };
+        const events = [userEvent('user.updated', renamed, { changed: ['displayName'] })];
+        await store.replace(tenant, renamed, { expectedVersion: current.meta.version, events });
+        written.push(...events);
+      }
+      return { tenant, written };
+    }
+
+    it("stores a write's events of one resource in one row, and lists them one by one at any page size", async () => {
+      const { tenant, written } = await seedWrites();
+      for (const limit of [1, 2, 3, 1_000]) {
+        const read = await readAll(tenant, limit, { expected: written.length });
+        expect(withoutCursor(read)).toEqual(written);
+        expect(new Set(read.map((e) => e.cursor)).size).toBe(written.length);
+        // Every cursor resumes with exactly the events after it.
+        if (limit === 3)
+          for (const [i, event] of read.entries()) {
+            const rest = await readAll(tenant, 2, {
+              after: event.cursor,
+              expected: written.length - i - 1,
+            });
+            expect(withoutCursor(rest)).toEqual(written.slice(i + 1));
+          }
+      }
+      // One row a write: a create, two PATCHes and a rename for each user.
+      const rows = await backend.executor.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM ${backend.tables.events} WHERE tenant = $1`,
+        [tenant],
+      );
+      expect(rows[0]?.n).toBe(4 * 4);
+    });
+
+    it('filters by type inside the rows of a write, at any page size, skipping none', async () => {
+      const { tenant, written } = await seedWrites();
+      const asked: readonly (readonly DirectoryEventType[])[] = [
+        ['user.deactivated'],
+        ['user.invited', 'user.reactivated'],
+        ['user.updated'],
+      ];
+      for (const types of asked)
+        for (const limit of [1, 2, 5, 1_000]) {
+          const expected = written.filter((e) => types.includes(e.type));
+          const read = await readAll(tenant, limit, {
+            types: [...types],
+            expected: expected.length,
+          });
+          expect(withoutCursor(read)).toEqual(expected);
+          // Every page is full but the last: a reader that gets fewer than it asked for has
+          // caught up.
+          const sizes: number[] = [];
+          let after: string | undefined;
+          for (;;) {
+            const page = await store.events.list({
+              tenant,
+              limit,
+              types: [...types],
+              ...(after === undefined ? {} : { after }),
+            });
+            if (page.events.length === 0) break;
+            sizes.push(page.events.length);
+            after = page.next;
+          }
+          const full = Math.floor(expected.length / limit);
+          const rest = expected.length % limit;
+          expect(sizes).toEqual([...Array<number>(full).fill(limit), ...(rest > 0 ? [rest] : [])]);
+          // A reader of some types resumes past the others: nothing new after the last page.
+          const last = read[read.length - 1] as LoggedEvent;
+          const beyond = await store.events.list({
+            tenant,
+            limit,
+            after: last.cursor,
+            types: [...types],
+          });
+          expect(beyond.events).toEqual([]);
+        }
     });
 
     it('refuses a cursor inside a row that no read gave', async () => {
