@@ -12,9 +12,10 @@
 //   so that the write and its event commit together. One event per write, fewer than scimkit
 //   records for a PATCH of `active` (two): a bound from below.
 // - `status` (with `events`): a PATCH or PUT that changes `active` also records the account's
-//   event (`user.deactivated`, or `user.reactivated`), carrying the same resource, in the same
-//   statement, as scimkit records two events for such a write; the resource is sent once and
-//   the statement copies it into the second row, as scimkit's store does.
+//   event (`user.deactivated`, or `user.reactivated`), as scimkit records two events for such
+//   a write, and the events of one write are stored as scimkit's log stores them: one row, the
+//   resource once, its type column listing their types (a create's `user.created` and, with
+//   `invite`, its `user.invited` too).
 // - `count`: a create adds one to its connection's counter row in its own statement, and a
 //   page sums the tenant's rows instead of `count(*)`, as scimkit's store keeps `totalResults`.
 // - `invite` (with `events`): a user created active also records `user.invited`, carrying the
@@ -106,10 +107,9 @@ const pool = new pg.Pool({
  * What a write records after its CTE `w` (0 or more rows written): with `events`, the event
  * (`event`, an SQL jsonb expression) of each row; with `invite` and `invited` given, the
  * `user.invited` event of each row where it is not NULL; with `counted` and `count`, the rows
- * added to the count; with `status` and `status` given, the account's event of each row where
- * it is not NULL, with the resource of `event`.
+ * added to the count.
  */
-function recordings(event, invited = undefined, counted = false, status = undefined) {
+function recordings(event, invited = undefined, counted = false) {
   const ctes = [];
   if (checks.has('events')) {
     ctes.push(`ev AS (INSERT INTO ${E} (tenant, type, occurred_at, event)
@@ -118,12 +118,6 @@ function recordings(event, invited = undefined, counted = false, status = undefi
   if (invited !== undefined && checks.has('invite')) {
     ctes.push(`inv AS (INSERT INTO ${E} (tenant, type, occurred_at, event)
       SELECT $1, 'user.invited', now(), ${invited} FROM w WHERE ${invited} IS NOT NULL)`);
-  }
-  if (status !== undefined && checks.has('status')) {
-    ctes.push(`st AS (INSERT INTO ${E} (tenant, type, occurred_at, event)
-      SELECT $1, (${status})->>'type', now(),
-        jsonb_set(${status}, '{data,resource}', (${event})->'data'->'resource')
-      FROM w WHERE ${status} IS NOT NULL)`);
   }
   if (counted && checks.has('count')) {
     ctes.push(`c AS (INSERT INTO ${C} AS c (tenant, shard, n)
@@ -135,15 +129,10 @@ function recordings(event, invited = undefined, counted = false, status = undefi
 
 /**
  * `statement` with what it records (see `recordings`; $e: the event, and with `invited`, the
- * `user.invited` event's parameter, with `status` the account's, NULL for none).
+ * `user.invited` event's parameter, NULL for none).
  */
-function recorded(statement, e, counted = false, invited = undefined, status = undefined) {
-  const ctes = recordings(
-    `${e}::jsonb`,
-    invited && `${invited}::jsonb`,
-    counted,
-    status && `${status}::jsonb`,
-  );
+function recorded(statement, e, counted = false, invited = undefined) {
+  const ctes = recordings(`${e}::jsonb`, invited && `${invited}::jsonb`, counted);
   if (ctes.length === 0) return statement;
   return `WITH w AS (${statement}), ${ctes.join(', ')} SELECT * FROM w`;
 }
@@ -185,16 +174,14 @@ const SQL = {
       `UPDATE ${T} SET user_name_key = $3, doc = $4::jsonb, version = version + 1
        WHERE tenant = $1 AND id = $2 AND version = $5 RETURNING version`,
       '$6',
-      false,
-      undefined,
-      checks.has('status') ? '$7' : undefined,
     ),
   },
   // The welcome loop (`invite`): the next page of settled events (the invitations' JSON), then
   // its attempts and checkpoint in one statement.
   feed: {
     name: 'rc_feed',
-    text: `SELECT xid::text AS xid, seq, CASE WHEN type = 'user.invited' THEN event END AS event
+    text: `SELECT xid::text AS xid, seq,
+        CASE WHEN type = 'user.invited' OR type = 'user.created user.invited' THEN event END AS event
       FROM ${E} WHERE tenant = $1 AND (xid, seq) > ($2::xid8, $3::bigint)
         AND xid < pg_snapshot_xmin(pg_current_snapshot())
       ORDER BY xid, seq LIMIT $4`,
@@ -212,12 +199,12 @@ const q = (stmt, values) => pool.query({ ...stmt, values });
  * With `shared`: the statement whose CTEs `first` end with `w`, the rows it wrote (with the
  * columns `id`, `event` and `invited` of their items), with what it records.
  */
-const recordedMany = (first, counted = false, status = undefined) =>
-  `WITH ${[...first, ...recordings('event', 'invited', counted, status)].join(', ')}
+const recordedMany = (first, counted = false) =>
+  `WITH ${[...first, ...recordings('event', 'invited', counted)].join(', ')}
   SELECT id::text AS id FROM w`;
 /** The items of a shared write ($2, a JSON array), as rows. */
 const ITEMS = `jsonb_to_recordset($2::jsonb)
-  AS x(id uuid, key text, doc jsonb, version int, event jsonb, invited jsonb, status jsonb)`;
+  AS x(id uuid, key text, doc jsonb, version int, event jsonb, invited jsonb)`;
 // Named, as scimkit prepares its own: parsed and planned once per connection.
 const MANY = {
   read: {
@@ -244,15 +231,11 @@ const MANY = {
   },
   write: {
     name: 'rc_write_many',
-    text: recordedMany(
-      [
-        `w AS (UPDATE ${T} AS u SET user_name_key = x.key, doc = x.doc, version = u.version + 1
+    text: recordedMany([
+      `w AS (UPDATE ${T} AS u SET user_name_key = x.key, doc = x.doc, version = u.version + 1
         FROM ${ITEMS} WHERE u.tenant = $1 AND u.id = x.id AND u.version = x.version
-        RETURNING u.id, x.event, x.invited, x.status)`,
-      ],
-      false,
-      'status',
-    ),
+        RETURNING u.id, x.event, x.invited)`,
+    ]),
   },
 };
 
@@ -298,9 +281,9 @@ function sharedKind(many, one, rowOf = () => undefined) {
 }
 
 /** A shared write's item as an element of its JSON array; its JSON members are already texts. */
-const itemJson = ({ id, key, doc, version, event, invited, status }) =>
+const itemJson = ({ id, key, doc, version, event, invited }) =>
   `{"id":"${id}","key":${JSON.stringify(key)},"doc":${doc},"version":${version ?? 1}` +
-  `,"event":${event ?? 'null'},"invited":${invited ?? 'null'},"status":${status ?? 'null'}}`;
+  `,"event":${event ?? 'null'},"invited":${invited ?? 'null'}}`;
 
 /** Rows of a shared read, by the column `by`, for each of `keys`. */
 async function readMany(stmt, keys, by) {
@@ -351,28 +334,42 @@ const shared = checks.has('shared')
       ),
     }
   : undefined;
-/**
- * The event a write records (with `events`), as a parameter: the resource it wrote (none for
- * the account's event, which the statement gives the resource of the write's first).
- */
+/** The event a write records (with `events`), as a parameter: the resource it wrote. */
 const event = (type, resource) =>
   JSON.stringify({
     id: randomUUID(),
     type,
     tenant: TENANT,
     occurredAt: new Date().toISOString(),
-    data: resource === undefined ? {} : { resource },
+    data: { resource },
   });
-/**
- * With `status`: the account's event of a write from `before` to `after`, as a parameter, when
- * it changes `active`; else null.
- */
-const statusEvent = (before, after) =>
-  typeof before.active === 'boolean' && before.active !== after.active
-    ? event(after.active === true ? 'user.reactivated' : 'user.deactivated')
-    : null;
 const withEvent = (values, type, resource) =>
   checks.has('events') ? [...values, event(type, resource)] : values;
+/**
+ * With `status`: the events `types` of one write carrying `resource`, as one row's parameter
+ * (each event's id and type, the resource once, the type column listing the types).
+ */
+const rowOfEvents = (types, resource) =>
+  JSON.stringify({
+    type: types.join(' '),
+    tenant: TENANT,
+    occurredAt: new Date().toISOString(),
+    data: { resource },
+    events: types.map((type) => [randomUUID(), type]),
+  });
+/**
+ * With `status`: the events of a write from `before` to `after` as one row's parameter when it
+ * changes `active` (`user.updated` and the account's event); else undefined.
+ */
+const statusEvents = (before, after) => {
+  if (!checks.has('status') || typeof before.active !== 'boolean') return undefined;
+  if (before.active === after.active) return undefined;
+  const account = after.active === true ? 'user.reactivated' : 'user.deactivated';
+  return rowOfEvents(['user.updated', account], after);
+};
+/** The id of the invitation in a row the welcome loop read: its own, or in a row of a write's. */
+const invitationId = (e) =>
+  e.events ? e.events.find(([, type]) => type === 'user.invited')[0] : e.id;
 
 /** A read row's `groups` (with `groups`), or undefined for a user in none. */
 const groupsOf = (row) =>
@@ -475,6 +472,11 @@ async function create(res, body) {
     user,
   );
   if (checks.has('invite')) values.push(body.active === true ? event('user.invited', user) : null);
+  // With `status`, the invitation shares the create's row.
+  if (checks.has('status') && values[5] !== null && values[5] !== undefined) {
+    values[4] = rowOfEvents(['user.created', 'user.invited'], user);
+    values[5] = null;
+  }
   const [, , key, doc, e, invited] = values;
   if (!shared || !(await shared.insert({ id, key, doc, event: e, invited })))
     await q(SQL.insert, values);
@@ -497,10 +499,11 @@ async function readModifyWrite(res, id, type, next) {
       type,
       doc,
     );
-    if (checks.has('status')) values.push(statusEvent(rows[0].doc, doc));
-    const [, , key, text, version, e, status] = values;
+    const both = statusEvents(rows[0].doc, doc);
+    if (both !== undefined) values[5] = both;
+    const [, , key, text, version, e] = values;
     const wrote =
-      (shared && (await shared.write({ id, key, doc: text, version, event: e, status }))) ||
+      (shared && (await shared.write({ id, key, doc: text, version, event: e }))) ||
       (await q(SQL.write, values)).rows.length === 1;
     if (wrote) return send(res, 200, withGroups(doc, groups));
   }
@@ -646,7 +649,7 @@ if (checks.has('invite')) {
 const welcome = (e) => ({
   to: e.data.resource.userName,
   userId: e.data.resource.id,
-  idempotencyKey: e.id,
+  idempotencyKey: invitationId(e),
 });
 /** The kit's mailer: sends nothing. */
 const sendWelcome = async () => {};
@@ -667,7 +670,12 @@ async function deliver() {
     const last = rows[rows.length - 1];
     if (invitations.length > 0) {
       await Promise.all(invitations.map((row) => sendWelcome(welcome(row.event))));
-      await q(SQL.delivered, [TENANT, invitations.map((row) => row.event.id), last.xid, last.seq]);
+      await q(SQL.delivered, [
+        TENANT,
+        invitations.map((row) => invitationId(row.event)),
+        last.xid,
+        last.seq,
+      ]);
     }
     ({ xid, seq } = last);
     if (rows.length < 100) await new Promise((resolve) => setTimeout(resolve, 5));
