@@ -51,6 +51,21 @@ for (const { name, open } of backends) {
       await store.migrate();
     }, 60_000);
     afterAll(() => backend?.close());
+    /** A store of the host type `Thing` on the backend, and a new thing to write to it. */
+    const thingStore = () => {
+      const things = new PostgresResourceStore({
+        executor: backend.executor,
+        schema: backend.schema,
+        resourceType: 'Thing',
+      });
+      const thing: ScimResource = {
+        schemas: ['urn:example:Thing'],
+        id: newId(),
+        name: 'one',
+        meta: meta('Thing'),
+      };
+      return { things, thing };
+    };
     let cases = 0;
     // Each test reads only its own tenant's rows.
     const nextTenant = () => (tenant = `fold-${(cases += 1)}`);
@@ -93,17 +108,7 @@ for (const { name, open } of backends) {
           }),
         ),
       );
-      const things = new PostgresResourceStore({
-        executor: backend.executor,
-        schema: backend.schema,
-        resourceType: 'Thing',
-      });
-      const thing: ScimResource = {
-        schemas: ['urn:example:Thing'],
-        id: newId(),
-        name: 'one',
-        meta: meta('Thing'),
-      };
+      const { things, thing } = thingStore();
       const nextThing = { ...thing, name: 'two', meta: meta('Thing', 'W/"2"') };
       await things.create(tenant, thing, {
         uniqueKeys: {},
@@ -264,17 +269,7 @@ for (const { name, open } of backends) {
 
     it('a host resource without unique keys records its events with each write', async () => {
       nextTenant();
-      const things = new PostgresResourceStore({
-        executor: backend.executor,
-        schema: backend.schema,
-        resourceType: 'Thing',
-      });
-      const thing: ScimResource = {
-        schemas: ['urn:example:Thing'],
-        id: newId(),
-        name: 'one',
-        meta: meta('Thing'),
-      };
+      const { things, thing } = thingStore();
       const created = event('thing.created', thing.id);
       await things.create(tenant, thing, { uniqueKeys: {}, events: [created] });
       await expect(
