@@ -227,10 +227,17 @@ export class PostgresUserStore implements UserStore {
       const [text, all] = writeText(this.sql.insert, params, events);
       await this.context.query(text, all);
     });
-    this.replaces = this.writes(this.sql.replaceMany, true, async ({ params, events }) => {
-      const [text, all] = writeText(this.sql.replace, params, events);
-      return settleWrite((await this.context.query<WriteOutcome>(text, all))[0]);
-    });
+    // A replace may meet a user another transaction holds: even alone, it runs the shared
+    // statement, which waits for that user only briefly (see `replaceMany`).
+    this.replaces = this.writes(
+      this.sql.replaceMany,
+      true,
+      async ({ params, events }) => {
+        const [text, all] = writeText(this.sql.replace, params, events);
+        return settleWrite((await this.context.query<WriteOutcome>(text, all))[0]);
+      },
+      true,
+    );
   }
 
   /**
@@ -266,13 +273,16 @@ export class PostgresUserStore implements UserStore {
   /**
    * Concurrent writes of one kind, several to a statement (`many`, see `StatementBatches`);
    * `one` writes one alone, and `written` is what a write the shared statement wrote answers.
+   * `aloneShared`: a write that arrives alone runs `many` too (see `BatchedStatement`).
    */
   private writes<R>(
     many: string,
     written: R,
     one: (write: UserWrite) => Promise<R>,
+    aloneShared = false,
   ): StatementBatches<UserWrite, R> {
     return new StatementBatches<UserWrite, R>({
+      aloneShared,
       one,
       many: async (writes) => {
         const rows = await this.context.query<{ tenant: string; id: string }>(many, [

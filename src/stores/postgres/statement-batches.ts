@@ -18,6 +18,12 @@ export interface BatchedStatement<T, R> {
    * reads of one row share a statement, and `many` answers each of them.
    */
   rowOf?(item: T): string;
+  /**
+   * Whether an item that arrives alone also runs `many`, rather than `one`: for writes that may
+   * wait for a row another transaction holds, which `many` waits for only briefly (its items
+   * then run `one`, outside the kind's turn), where `one` would hold the turn while it waits.
+   */
+  readonly aloneShared?: boolean;
 }
 
 /** An item waiting for its statement. */
@@ -53,10 +59,11 @@ const MOST_BYTES = 1 << 20;
  *   its count), and exactly when the write would succeed alone at that moment;
  * - a write the statement left out runs alone after it, which answers what it would have
  *   alone: a uniqueness error, a version conflict, "not found", or success when what stood in
- *   its way changed meanwhile;
+ *   its way changed meanwhile; it runs outside the kind's turn, so that a write that waits for
+ *   a row another transaction holds holds back no other;
  * - when the server refuses the statement for what it holds or for the way it ran into another
  *   (SQLSTATE classes 22, 23 and 54: a value, a constraint, a limit; 40: a deadlock or a
- *   serialization failure), it wrote none of them and each item runs alone, so one item's
+ *   serialization failure; 55P03: a row held past the statement's lock wait), it wrote none of them and each item runs alone, so one item's
  *   fault is never another's; any other failure (the connection, the timeout) is the failure
  *   each of them meets.
  */
@@ -118,7 +125,8 @@ export class StatementBatches<T, R> {
   }
 
   async #send(batch: readonly Waiting<T, R>[]): Promise<void> {
-    if (batch.length === 1) return this.#alone(batch[0] as Waiting<T, R>);
+    if (batch.length === 1 && this.#statement.aloneShared !== true)
+      return this.#alone(batch[0] as Waiting<T, R>);
     let answers: readonly (R | typeof LEFT_OUT)[];
     try {
       answers = await this.#statement.many(batch.map((w) => w.item));
@@ -129,14 +137,13 @@ export class StatementBatches<T, R> {
       }
       answers = batch.map(() => LEFT_OUT);
     }
-    await Promise.all(
-      batch.map((w, i) => {
-        const answer = answers[i] as R | typeof LEFT_OUT;
-        if (answer === LEFT_OUT) return this.#alone(w);
-        w.resolve(answer);
-        return undefined;
-      }),
-    );
+    // What the statement left out runs alone, after it but outside the kind's turn: a write
+    // that waits for a row does not hold back the statements of the writes after it.
+    batch.forEach((w, i) => {
+      const answer = answers[i] as R | typeof LEFT_OUT;
+      if (answer === LEFT_OUT) void this.#alone(w);
+      else w.resolve(answer);
+    });
   }
 
   async #alone(w: Waiting<T, R>): Promise<void> {
@@ -148,14 +155,18 @@ export class StatementBatches<T, R> {
   }
 }
 
+/** SQLSTATE of a lock wait that ran past `lock_timeout`. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
 /**
  * Whether the server refused a statement for the values it holds or for running into another,
  * having written nothing: SQLSTATE class 22 (data exception), 23 (integrity constraint
  * violation), 40 (transaction rollback: a deadlock, a serialization failure) or 54 (program
- * limit exceeded).
+ * limit exceeded), or 55P03 (a row another transaction held for longer than the statement
+ * waits).
  */
 function wroteNothingForItsValues(error: unknown): boolean {
   const code =
     typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  return typeof code === 'string' && /^(22|23|40|54)/.test(code);
+  return typeof code === 'string' && (/^(22|23|40|54)/.test(code) || code === LOCK_NOT_AVAILABLE);
 }

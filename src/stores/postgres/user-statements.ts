@@ -44,6 +44,8 @@ export interface UserStatements {
    * $1 a jsonb array of users, each with its columns, the version it replaces (`expected`) and
    * its events: replaces, and records the events of, every one still at its expected version,
    * in order, and returns the `tenant` and `id` of each it replaced. No two may be of one user.
+   * Fails with SQLSTATE 55P03, having written nothing, when a user stays held by another
+   * transaction for `SHARED_LOCK_WAIT`.
    */
   readonly replaceMany: string;
   readonly get: string;
@@ -66,6 +68,12 @@ export interface UserStatements {
    */
   readonly lookupManyByUserNameKey: string;
 }
+
+/**
+ * The longest a shared replace waits for a user another transaction holds before its writes
+ * are written alone (see `replaceMany`).
+ */
+const SHARED_LOCK_WAIT = '100ms';
 
 /** Builds the user statements for a table location. */
 export function userStatements(t: TableNames): UserStatements {
@@ -117,12 +125,17 @@ export function userStatements(t: TableNames): UserStatements {
     ${countInsertedUsers(t, 'u')},
     ${eventsOfMany('u')}
     SELECT tenant, id FROM u`;
+  // A user another transaction holds (a rename waiting on a large group's write, say) is not
+  // waited for longer than SHARED_LOCK_WAIT: the statement then fails (SQLSTATE 55P03), having
+  // written nothing, and each write waits alone, not every write behind it. The setting is the
+  // statement's own (`set_config(…, true)` ends with its transaction), made before any row.
   const replaceMany = `WITH ${manyRows},
     u AS (UPDATE ${t.users} AS s SET user_name = r->>'userName', user_name_key = r->>'key',
         external_id = r->>'externalId', version = r->>'version',
         created = (r->>'created')::timestamptz, last_modified = (r->>'lastModified')::timestamptz,
         doc = r->'doc', folded = r->'folded'
       FROM x WHERE s.tenant = r->>'tenant' AND s.id = r->>'id' AND s.version = r->>'expected'
+        AND (SELECT set_config('lock_timeout', '${SHARED_LOCK_WAIT}', true)) IS NOT NULL
       RETURNING s.tenant, s.id),
     ${eventsOfMany('u')}
     SELECT tenant, id FROM u`;
