@@ -45,24 +45,23 @@ export interface EventStatements {
  */
 export function insertEvents(t: TableNames, param: string, wrote?: string, doc?: string): string {
   const when = wrote === undefined ? '' : ` WHERE EXISTS (SELECT 1 FROM ${wrote})`;
-  return `${insertEventRows(t, 'p.a', doc)}
+  return `${insertEventRows(t, doc)}
       FROM (SELECT ${param}::jsonb AS a) AS p,
         jsonb_array_elements(p.a) WITH ORDINALITY AS x(e, n)${when} ORDER BY n`;
 }
 
 /**
  * The `INSERT … SELECT` list of the event log's rows, one per element `e` of a write's events
- * (see `eventsParam`), `all` being that write's whole array and `doc` the SQL of the document
- * the write stores, if it stores one; the caller adds the `FROM` that names each `e`.
+ * (see `eventsParam`), `doc` being the SQL of the document the write stores, if it stores one;
+ * the caller adds the `FROM` that names each `e`.
  */
-export function insertEventRows(t: TableNames, all: string, doc?: string): string {
-  // An event sent with `data.${SAME_RESOURCE}: i` is stored with the resource of event i, and
-  // one sent with `data.${WRITTEN_RESOURCE}` with the document its write stores.
-  const written =
+export function insertEventRows(t: TableNames, doc?: string): string {
+  // A row sent with `data.${WRITTEN_RESOURCE}` is stored with the document its write stores.
+  const event =
     doc === undefined
-      ? ''
-      : `WHEN e->'data' ? '${WRITTEN_RESOURCE}' THEN jsonb_set(e #- '{data,${WRITTEN_RESOURCE}}',
-          '{data,resource}', ${doc})`;
+      ? 'e'
+      : `CASE WHEN e->'data' ? '${WRITTEN_RESOURCE}' THEN jsonb_set(e #- '{data,${WRITTEN_RESOURCE}}',
+          '{data,resource}', ${doc}) ELSE e END`;
   // A row of several events of one write (`events`) lists their types, separated by spaces.
   return `INSERT INTO ${t.events} (tenant, type, occurred_at, event_count, event)
       SELECT e->>'tenant',
@@ -72,10 +71,7 @@ export function insertEventRows(t: TableNames, all: string, doc?: string): strin
         (e->>'occurredAt')::timestamptz,
         CASE WHEN e ? 'members' THEN jsonb_array_length(e->'members')
           WHEN e ? 'events' THEN jsonb_array_length(e->'events') ELSE 1 END,
-        CASE WHEN e->'data' ? '${SAME_RESOURCE}' THEN jsonb_set(e #- '{data,${SAME_RESOURCE}}',
-          '{data,resource}', ${all} -> ((e->'data'->>'${SAME_RESOURCE}')::int) -> 'data' -> 'resource')
-        ${written}
-        ELSE e END`;
+        ${event}`;
 }
 
 /**
@@ -87,9 +83,7 @@ export function insertEventRows(t: TableNames, all: string, doc?: string): strin
  */
 export const EVENTS_PER_STATEMENT = 5_000;
 
-/** The member of an event's `data`, as sent, naming the earlier event whose resource it has. */
-const SAME_RESOURCE = 'sameResourceAs';
-/** The member of an event's `data`, as sent, saying that its resource is what its write stores. */
+/** The member of a row's `data`, as sent, saying that its resource is what its write stores. */
 const WRITTEN_RESOURCE = 'writtenResource';
 
 /**
@@ -270,30 +264,21 @@ function rowsOf(events: readonly DirectoryEvent[]): EventRow[] {
  * A write's events as the statements that record them take them; `undefined` for none. Runs of
  * member events go several to a row (`EVENTS_PER_ROW`), and so do consecutive events that
  * carry the same resource (a create's `user.created` and `user.invited`, a PATCH's
- * `user.updated` and `user.deactivated`): one row, the resource stored once. A resource that
- * several rows carry is sent once, with the first of them; `insertEvents` stores each with it.
- * The resource the write stores as its document, `written` (the object whose `JSON.stringify`
- * is the document's parameter), is not sent with the events at all: the statement, given that
- * document (`insertEvents`' `doc`), stores each row that carries it with it.
+ * `user.updated` and `user.deactivated`): one row, the resource stored once. The resource the
+ * write stores as its document, `written` (the object whose `JSON.stringify` is the document's
+ * parameter), is not sent with the events at all: the statement, given that document
+ * (`insertEvents`' `doc`), stores each row that carries it with it.
  */
 export function eventsParam(
   events: readonly DirectoryEvent[] | undefined,
   written?: object,
 ): string | undefined {
   if (!events || events.length === 0) return undefined;
-  const rows = rowsOf(events);
-  // The index of the first row that carries each resource (the same object).
-  const firstWith = new Map<object, number>();
-  const sent = rows.map((row, i) => {
-    if (!('resource' in row.data) || row.data.resource === undefined) return row;
-    const { resource, ...rest } = row.data;
-    if (resource === written) return { ...row, data: { ...rest, [WRITTEN_RESOURCE]: true } };
-    const first = firstWith.get(resource);
-    if (first === undefined) {
-      firstWith.set(resource, i);
+  const sent = rowsOf(events).map((row) => {
+    if (written === undefined || !('resource' in row.data) || row.data.resource !== written)
       return row;
-    }
-    return { ...row, data: { ...rest, [SAME_RESOURCE]: first } };
+    const { resource: _resource, ...rest } = row.data;
+    return { ...row, data: { ...rest, [WRITTEN_RESOURCE]: true } };
   });
   return JSON.stringify(sent);
 }

@@ -63,9 +63,9 @@ const MOST_BYTES = 1 << 20;
  *   a row another transaction holds holds back no other;
  * - when the server refuses the statement for what it holds or for the way it ran into another
  *   (SQLSTATE classes 22, 23 and 54: a value, a constraint, a limit; 40: a deadlock or a
- *   serialization failure; 55P03: a row held past the statement's lock wait), it wrote none of them and each item runs alone, so one item's
- *   fault is never another's; any other failure (the connection, the timeout) is the failure
- *   each of them meets.
+ *   serialization failure; 55P03: a row held past the statement's lock wait), it wrote none of
+ *   them and each item runs alone, so one item's fault is never another's; any other failure
+ *   (the connection, the timeout) is the failure each of them meets.
  */
 export class StatementBatches<T, R> {
   readonly #statement: BatchedStatement<T, R>;

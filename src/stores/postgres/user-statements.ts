@@ -108,9 +108,7 @@ export function userStatements(t: TableNames): UserStatements {
   const manyRows = `x AS (
       SELECT r, n FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(r, n))`;
   // The events of each write of such a statement that `wrote` (its CTE) returns, in order.
-  const eventsOfMany = (
-    wrote: string,
-  ) => `ev AS (${insertEventRows(t, "x.r->'events'", "x.r->'doc'")}
+  const eventsOfMany = (wrote: string) => `ev AS (${insertEventRows(t, "x.r->'doc'")}
       FROM x JOIN ${wrote} ON ${wrote}.tenant = x.r->>'tenant' AND ${wrote}.id = x.r->>'id',
         jsonb_array_elements(x.r->'events') WITH ORDINALITY AS y(e, m)
       ORDER BY x.n, y.m)`;
